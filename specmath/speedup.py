@@ -1,0 +1,167 @@
+"""Expected tokens per target call, speedup, and the best draft length.
+
+Conventions: ``alpha`` is the per-token acceptance rate, ``k`` the draft length and ``c`` the
+target step time divided by the draft step time (so ``c = 20`` means the draft is 20 times
+faster). Leviathan et al. (2023) call the inverse, draft time over target time, "c"; convert
+with :func:`to_leviathan_cost` and :func:`from_leviathan_cost`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array, scalar_or_array
+
+#: Cap on ``max_k`` for :func:`optimal_k`; the work grows as ``alpha.size * max_k``.
+MAX_DRAFT_LENGTH = 1024
+
+
+def _expected_tokens(alpha: np.ndarray, k: np.ndarray) -> np.ndarray:
+    # 1 - alpha^(k+1) = -expm1((k+1) log alpha) has no cancellation near alpha = 1, and
+    # 1 - alpha is exact there (Sterbenz), so alpha = 1 - 1e-12 gives k + 1 to ~12 digits.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = -np.expm1((k + 1) * np.log(alpha)) / (1.0 - alpha)
+    # The closed form rounds at k = 0; "no draft, one token" is exact by definition.
+    return np.where(alpha == 1.0, k + 1.0, np.where(k == 0, 1.0, ratio))
+
+
+def expected_tokens(alpha, k):
+    r"""Expected tokens produced per target call with draft length ``k``.
+
+    .. math:: \mathbb{E}[N] = \sum_{i=0}^{k} \alpha^i = \frac{1 - \alpha^{k+1}}{1 - \alpha}
+
+    The accepted prefix plus the one token the target always adds (the residual draw at the
+    first rejection, or the bonus token when all ``k`` are accepted), assuming each draft
+    position is accepted independently with probability ``alpha``. Exactly ``k + 1`` at
+    ``alpha = 1``, exactly 1 at ``alpha = 0`` or ``k = 0``, and free of cancellation near 1.
+
+    Parameters
+    ----------
+    alpha : array_like of float
+        Acceptance rates in [0, 1].
+    k : array_like of int
+        Draft lengths >= 0. Broadcasts against ``alpha``.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        Values in [1, k + 1]; a scalar when both inputs are scalars.
+    """
+    alpha = as_alpha(alpha)
+    k = as_draft_length(k)
+    return scalar_or_array(_expected_tokens(alpha, k))
+
+
+def _speedup(alpha: np.ndarray, k: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return _expected_tokens(alpha, k) / (1.0 + k / c)
+
+
+def speedup(alpha, k, c):
+    r"""Wall-clock speedup of speculative decoding over plain decoding with the target.
+
+    .. math:: S = \frac{\mathbb{E}[N]}{1 + k/c} = \frac{(1 - \alpha^{k+1})/(1 - \alpha)}{1 + k/c}
+
+    One iteration costs ``k`` draft steps plus one target step, ``1 + k/c`` target-step units,
+    and yields :math:`\mathbb{E}[N]` tokens. ``k = 0`` is plain decoding: ``S = 1``. ``c = inf``
+    (a draft that costs nothing) gives ``S = E[N]``.
+
+    Parameters
+    ----------
+    alpha : array_like of float
+        Acceptance rates in [0, 1].
+    k : array_like of int
+        Draft lengths >= 0.
+    c : array_like of float
+        Cost ratios target/draft, > 0; ``inf`` allowed.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        The broadcast of the three inputs; a scalar when all are scalars. Values below 1 mean
+        speculation is slower than plain decoding.
+    """
+    alpha = as_alpha(alpha)
+    k = as_draft_length(k)
+    c = as_cost_ratio(c)
+    return scalar_or_array(_speedup(alpha, k, c))
+
+
+def optimal_k(alpha, c, max_k=20):
+    r"""Best draft length in ``1..max_k`` and the speedup it gives.
+
+    .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k, c)
+
+    The smallest maximizer, as the chapter's ``find_optimal_k`` (strict ``>`` scan) picks, so
+    ties (such as ``alpha = 1, c = 1``, where every k gives 1) resolve to the shorter draft.
+    Broadcasts over ``alpha`` and ``c``: a 201 x 201 grid is one call. Note that ``k >= 1``
+    even where no speculation would be better (``S(k*) < 1``); compare with 1 to decide.
+
+    Parameters
+    ----------
+    alpha : array_like of float
+        Acceptance rates in [0, 1].
+    c : array_like of float
+        Cost ratios target/draft, > 0; ``inf`` allowed.
+    max_k : int, default 20
+        Longest draft considered, 1 to :data:`MAX_DRAFT_LENGTH`.
+
+    Returns
+    -------
+    k : numpy.int64 or numpy.ndarray of int64
+        Optimal draft lengths, shape ``broadcast(alpha, c)``.
+    speedup : numpy.float64 or numpy.ndarray
+        ``speedup(alpha, k, c)`` at those k, bit for bit.
+    """
+    alpha = as_alpha(alpha)
+    c = as_cost_ratio(c)
+    max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
+    ks = np.arange(1, max_k + 1)
+    # Not broadcasting alpha against c beforehand keeps E[N] at shape alpha x k and the cost
+    # 1 + k/c at shape c x k: only the final division runs over the whole grid.
+    table = _speedup(alpha[..., None], ks, c[..., None])
+    best = np.argmax(table, axis=-1)
+    best_speedup = np.take_along_axis(table, best[..., None], axis=-1)[..., 0]
+    return scalar_or_array(best + 1), scalar_or_array(best_speedup)
+
+
+def to_leviathan_cost(c):
+    """Convert the chapter's cost ratio to Leviathan et al.'s cost coefficient.
+
+    Leviathan, Kalman and Matias (2023), "Fast Inference from Transformers via Speculative
+    Decoding", define c as the time of one draft step divided by one target step, the inverse
+    of this package's ``c``. ``c = inf`` (free draft) maps to 0, the value their tables use.
+
+    Parameters
+    ----------
+    c : array_like of float
+        Target/draft cost ratio, > 0, ``inf`` allowed.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        ``1 / c``, in [0, inf).
+    """
+    c = as_cost_ratio(c)
+    return scalar_or_array(1.0 / c)
+
+
+def from_leviathan_cost(c_leviathan):
+    """Convert Leviathan et al.'s cost coefficient (draft/target time) to this package's ``c``.
+
+    The inverse of :func:`to_leviathan_cost`: 0 (free draft) maps to ``inf``.
+
+    Parameters
+    ----------
+    c_leviathan : array_like of float
+        Draft/target time ratio, >= 0 and finite.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        ``1 / c_leviathan``, in (0, inf].
+    """
+    arr = as_float_array(c_leviathan, "c_leviathan")
+    if not np.isfinite(arr).all() or (arr < 0).any():
+        raise ValueError("c_leviathan must be finite and >= 0 (0 means a free draft)")
+    with np.errstate(divide="ignore"):
+        return scalar_or_array(1.0 / arr)

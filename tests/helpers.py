@@ -1,0 +1,53 @@
+"""Shared test helpers: the chapter's example pair, hypothesis strategies, a chi-square check."""
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from scipy import stats
+
+#: The chapter's 10-token example ("Speculative Decoding Math", Code Implementation).
+CHAPTER_P = np.array([0.3, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01])
+CHAPTER_Q = np.array([0.2, 0.2, 0.2, 0.15, 0.1, 0.05, 0.04, 0.03, 0.02, 0.01])
+
+#: Significance level of every goodness-of-fit test in the suite. With fixed seeds a test
+#: either passes or fails deterministically; the level says how unlucky a seed would have to be.
+SIGNIFICANCE = 1e-3
+
+
+def distributions(size):
+    """Hypothesis strategy: probability vectors of the given length, zeros included."""
+    weights = hnp.arrays(
+        np.float64,
+        size,
+        elements=st.one_of(st.just(0.0), st.floats(1e-6, 1.0)),
+    ).filter(lambda w: w.sum() > 0)
+    return weights.map(lambda w: w / w.sum())
+
+
+@st.composite
+def distribution_pairs(draw, max_size=30):
+    """Hypothesis strategy: (p, q) over one vocabulary of 1 to max_size tokens."""
+    size = draw(st.integers(1, max_size))
+    return draw(distributions(size)), draw(distributions(size))
+
+
+def chi_square_pvalue(tokens, probs):
+    """p-value of a chi-square goodness-of-fit test of ``tokens`` against ``probs``.
+
+    Tokens of probability 0 cannot enter the statistic; the caller checks separately that none
+    was drawn (``assert_distributed_as`` does both).
+    """
+    counts = np.bincount(tokens, minlength=probs.size)
+    support = probs > 0
+    expected = probs[support] * counts[support].sum() / probs[support].sum()
+    if support.sum() == 1:
+        return 1.0
+    return stats.chisquare(counts[support], expected).pvalue
+
+
+def assert_distributed_as(tokens, probs, level=SIGNIFICANCE):
+    counts = np.bincount(tokens, minlength=probs.size)
+    assert counts.size == probs.size, "a token outside the vocabulary was drawn"
+    assert counts[probs == 0].sum() == 0, f"tokens of probability 0 drawn: {np.flatnonzero(counts * (probs == 0))}"
+    pvalue = chi_square_pvalue(tokens, probs)
+    assert pvalue > level, f"chi-square rejects the law at level {level} (p-value {pvalue:.3g})"

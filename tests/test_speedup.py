@@ -1,0 +1,184 @@
+"""expected_tokens, speedup, optimal_k and the Leviathan et al. conversions."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import specmath as sm
+
+# The chapter's "Optimal draft length for different configurations" table, as printed.
+CHAPTER_TABLE = [
+    (0.6, 10, 3, "1.67"),
+    (0.6, 20, 4, "1.92"),
+    (0.6, 50, 6, "2.17"),
+    (0.7, 10, 4, "1.98"),
+    (0.7, 20, 6, "2.35"),
+    (0.7, 50, 8, "2.76"),
+    (0.8, 10, 6, "2.47"),
+    (0.8, 20, 8, "3.09"),
+    (0.8, 50, 11, "3.82"),
+    (0.9, 10, 10, "3.43"),
+    (0.9, 20, 13, "4.67"),
+    (0.9, 50, 19, "6.37"),
+]
+
+alphas = st.floats(0.0, 1.0)
+draft_lengths = st.integers(0, 200)
+cost_ratios = st.one_of(st.floats(1e-3, 1e6), st.just(np.inf))
+
+
+def chapter_expected_tokens(alpha, k):
+    """The chapter's scalar formula, valid for alpha < 1."""
+    return (1 - alpha ** (k + 1)) / (1 - alpha)
+
+
+def chapter_find_optimal_k(alpha, c, max_k=20):
+    """The chapter's strict-greater scan, on this package's scalar speedup."""
+    best_k, best = 1, sm.speedup(alpha, 1, c)
+    for k in range(2, max_k + 1):
+        s = sm.speedup(alpha, k, c)
+        if s > best:
+            best_k, best = k, s
+    return best_k, best
+
+
+@pytest.mark.parametrize(("alpha", "c", "k_printed", "speedup_printed"), CHAPTER_TABLE)
+def test_chapter_optimal_draft_length_table(alpha, c, k_printed, speedup_printed):
+    k, s = sm.optimal_k(alpha, c)
+    assert k == k_printed
+    assert f"{s:.2f}" == speedup_printed
+
+
+def test_chapter_table_in_one_broadcast_call():
+    alpha = np.array([row[0] for row in CHAPTER_TABLE])
+    c = np.array([row[1] for row in CHAPTER_TABLE])
+    k, s = sm.optimal_k(alpha, c)
+    assert k.tolist() == [row[2] for row in CHAPTER_TABLE]
+    assert [f"{v:.2f}" for v in s] == [row[3] for row in CHAPTER_TABLE]
+
+
+def test_expected_tokens_edges_are_exact():
+    for k in (0, 1, 5, 64, 1000):
+        assert sm.expected_tokens(1.0, k) == k + 1
+        assert sm.expected_tokens(0.0, k) == 1.0
+    for alpha in (0.0, 0.37, 0.999999, 1.0):
+        assert sm.expected_tokens(alpha, 0) == 1.0
+
+
+@pytest.mark.parametrize("k", [1, 4, 20, 64])
+def test_expected_tokens_stable_next_to_one(k):
+    # The naive formula gives 0/0 at alpha = 1 and loses ~4 digits to cancellation at 1 - 1e-12.
+    for gap in (1e-6, 1e-9, 1e-12, 1e-15):
+        alpha = 1 - gap
+        exact = float(sum(Fraction(alpha) ** i for i in range(k + 1)))  # exact rational sum
+        assert sm.expected_tokens(alpha, k) == pytest.approx(exact, rel=1e-13, abs=0)
+
+
+def test_expected_tokens_matches_geometric_sum():
+    rng = np.random.default_rng(0)
+    alpha = rng.uniform(0, 0.999, size=200)
+    k = rng.integers(0, 40, size=200)
+    direct = np.array([sum(a**i for i in range(kk + 1)) for a, kk in zip(alpha, k, strict=True)])
+    np.testing.assert_allclose(sm.expected_tokens(alpha, k), direct, rtol=1e-13)
+
+
+def test_scalars_in_give_scalars_out():
+    assert np.ndim(sm.expected_tokens(0.8, 4)) == 0
+    assert np.ndim(sm.speedup(0.8, 4, 20)) == 0
+    k, s = sm.optimal_k(0.8, 20)
+    assert np.ndim(k) == 0 and np.ndim(s) == 0
+    assert isinstance(float(sm.speedup(0.8, 4, 20)), float)
+
+
+def test_speedup_no_speculation_and_free_draft():
+    assert sm.speedup(0.3, 0, 7.5) == 1.0
+    assert sm.speedup(0.8, 4, np.inf) == sm.expected_tokens(0.8, 4)
+    assert sm.speedup(1.0, 4, np.inf) == 5.0
+
+
+def test_speedup_matches_leviathan_formula():
+    # Leviathan et al. (2023), Theorem 3.8: (1 - a^(g+1)) / ((1 - a)(g c + 1)), c = draft/target.
+    rng = np.random.default_rng(1)
+    a, g, c = rng.uniform(0, 0.99, 100), rng.integers(0, 30, 100), rng.uniform(1, 100, 100)
+    c_lev = sm.to_leviathan_cost(c)
+    paper = (1 - a ** (g + 1)) / ((1 - a) * (g * c_lev + 1))
+    np.testing.assert_allclose(sm.speedup(a, g, c), paper, rtol=1e-12)
+
+
+def test_leviathan_conversions_round_trip_and_limits():
+    c = np.array([0.5, 1.0, 20.0, 1e6])
+    np.testing.assert_allclose(sm.from_leviathan_cost(sm.to_leviathan_cost(c)), c)
+    assert sm.to_leviathan_cost(20) == 0.05
+    assert sm.to_leviathan_cost(np.inf) == 0.0
+    assert sm.from_leviathan_cost(0.0) == np.inf
+    with pytest.raises(ValueError, match="c_leviathan"):
+        sm.from_leviathan_cost(-0.1)
+
+
+def test_optimal_k_ties_resolve_to_the_shortest_draft():
+    # alpha = 1, c = 1: S = (k + 1) / (1 + k) = 1 for every k.
+    assert sm.optimal_k(1.0, 1.0) == (1, 1.0)
+    # alpha = 0: nothing is ever accepted, every extra draft token only costs.
+    k, s = sm.optimal_k(0.0, 10.0)
+    assert k == 1 and s == pytest.approx(1 / 1.1)
+    # alpha = 1 with a free draft: longer is always better.
+    assert sm.optimal_k(1.0, np.inf, max_k=64) == (64, 65.0)
+
+
+def test_optimal_k_heatmap_grid_matches_scalar_scan():
+    alpha = np.linspace(0, 1, 21)
+    c = np.geomspace(1, 200, 15)[:, None]
+    k, s = sm.optimal_k(alpha, c, max_k=64)
+    assert k.shape == s.shape == (15, 21)
+    for i, ci in enumerate(c[:, 0]):
+        for j, aj in enumerate(alpha):
+            assert (k[i, j], s[i, j]) == chapter_find_optimal_k(aj, ci, max_k=64)
+
+
+@given(alphas, draft_lengths)
+def test_expected_tokens_between_one_and_k_plus_one(alpha, k):
+    value = sm.expected_tokens(alpha, k)
+    assert 1.0 <= value <= k + 1
+
+
+@given(alphas, draft_lengths)
+def test_expected_tokens_increasing_in_k(alpha, k):
+    # Mathematically E(k+1) - E(k) = alpha^(k+1) >= 0; allow one rounding unit.
+    assert sm.expected_tokens(alpha, k + 1) >= sm.expected_tokens(alpha, k) * (1 - 4e-16)
+
+
+@given(alphas, alphas, draft_lengths)
+def test_expected_tokens_increasing_in_alpha(a1, a2, k):
+    lo, hi = sorted((a1, a2))
+    assert sm.expected_tokens(hi, k) >= sm.expected_tokens(lo, k) * (1 - 1e-15)
+
+
+@given(alphas, cost_ratios)
+def test_speedup_without_speculation_is_one(alpha, c):
+    assert sm.speedup(alpha, 0, c) == 1.0
+
+
+@given(
+    st.lists(alphas, min_size=1, max_size=6),
+    st.lists(draft_lengths, min_size=1, max_size=6),
+    st.lists(cost_ratios, min_size=1, max_size=6),
+)
+def test_broadcasting_equals_scalar_calls(alpha_list, k_list, c_list):
+    a = np.array(alpha_list)[:, None, None]
+    k = np.array(k_list)[None, :, None]
+    c = np.array(c_list)[None, None, :]
+    grid = sm.speedup(a, k, c)
+    assert grid.shape == (len(alpha_list), len(k_list), len(c_list))
+    for (i, j, m), value in np.ndenumerate(grid):
+        assert value == sm.speedup(alpha_list[i], k_list[j], c_list[m])
+    kk, ss = sm.optimal_k(np.array(alpha_list)[:, None], np.array(c_list)[None, :], max_k=30)
+    for (i, m), value in np.ndenumerate(kk):
+        assert (value, ss[i, m]) == sm.optimal_k(alpha_list[i], c_list[m], max_k=30)
+
+
+@given(alphas, draft_lengths, cost_ratios)
+def test_speedup_never_nan(alpha, k, c):
+    assert np.isfinite(sm.speedup(alpha, k, c))
