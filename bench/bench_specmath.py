@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import specmath as sm  # noqa: E402
+import specmath as sm
 
 N = 1_000_000
 SCALAR_N = 3_000
