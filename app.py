@@ -1,16 +1,32 @@
-"""Speculative Decoding Explorer: the dashboard's entry page (the full dashboard lands with its own issue)."""
+"""Speculative Decoding Explorer: the home page (what the tool is, the formulas, a card per page)."""
 
 import streamlit as st
 
-import specmath
+from dashboard import texts, ui
+from dashboard.pages import PAGES
 
-st.set_page_config(page_title="Speculative Decoding Explorer", page_icon="⚡", layout="wide")
-st.title("Speculative Decoding Explorer")
-st.markdown(
-    "An interactive view of the mathematics of speculative decoding: a small **draft** model "
-    "proposes *k* tokens, the large **target** model checks them in one step, and rejection "
-    "sampling keeps the output distributed exactly as the target's."
-)
-st.latex(r"S(\alpha, k, c) = \frac{(1 - \alpha^{k+1}) / (1 - \alpha)}{1 + k / c}")
-best_k, best_speedup = specmath.optimal_k(0.8, 20)
-st.metric("Best draft length at α = 0.8, c = 20", f"k = {best_k}", f"{best_speedup:.2f}× speedup")
+ui.page_setup("home")
+st.title(f":material/bolt: {texts.APP_NAME}")
+st.markdown(texts.INTRO)
+
+left, right = st.columns(2)
+with left:
+    st.markdown("**Acceptance rate**")
+    st.latex(texts.FORMULAS["acceptance"])
+    st.markdown("**Expected tokens per target call**")
+    st.latex(texts.FORMULAS["expected_tokens"])
+with right:
+    st.markdown("**Speedup**")
+    st.latex(texts.FORMULAS["speedup"])
+    st.markdown("**Residual distribution after a rejection**")
+    st.latex(texts.FORMULAS["residual"])
+st.markdown(texts.CONVENTIONS)
+
+st.subheader("Explore")
+cards = [page for page in PAGES.values() if page.id != "home"]
+for row in range(0, len(cards), 2):
+    for column, page in zip(st.columns(2), cards[row : row + 2], strict=False):
+        with column.container(border=True):
+            st.markdown(f"#### {page.icon} {page.title}")
+            st.markdown(page.blurb)
+            ui.page_link(page.id, label=f"Open {page.title}")

@@ -1,0 +1,77 @@
+"""Cached calls into ``specmath``: what the pages compute, once per distinct input.
+
+Results are small (counts and grids, never raw samples), so a cache entry costs kilobytes even
+for ten million sampling rounds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import specmath
+
+#: The optimal-k map's grid: 201 acceptance rates by 201 log-spaced cost ratios.
+GRID_ALPHA = np.linspace(0.0, 1.0, 201)
+GRID_C = np.geomspace(1.0, 200.0, 201)
+
+#: Draft lengths on the speedup page's x axis (the k slider's range).
+K_AXIS = np.arange(1, 65)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def speedup_curves(alphas: tuple[float, ...], c: float) -> tuple[np.ndarray, dict]:
+    """Speedup over :data:`K_AXIS` for each alpha, and each curve's best k on that axis."""
+    grid = specmath.speedup(np.array(alphas)[:, None], K_AXIS, c)
+    best_k, best = specmath.optimal_k(np.array(alphas), c, max_k=int(K_AXIS[-1]))
+    optima = {a: (int(k), float(s)) for a, k, s in zip(alphas, best_k, best, strict=True)}
+    return grid, optima
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def optimal_k_grid(max_k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``optimal_k`` over the whole (alpha, c) grid in one broadcast call: (k*, speedup), shape (c, alpha)."""
+    return specmath.optimal_k(GRID_ALPHA, GRID_C[:, None], max_k=max_k)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def sample_counts(p: tuple[float, ...], q: tuple[float, ...], n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-token counts of accepted and of resampled rounds from ``speculative_sample``."""
+    tokens, accepted = specmath.speculative_sample(np.array(p), np.array(q), n, rng=seed)
+    size = len(p)
+    return np.bincount(tokens[accepted], minlength=size), np.bincount(tokens[~accepted], minlength=size)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def kl_experiment(pairs: int, vocab: int, seed: int) -> specmath.Divergences:
+    """alpha, TV and KL of the chapter's random pairs."""
+    P, Q = specmath.random_distribution_pairs(pairs, vocab, rng=seed)
+    return specmath.divergences(P, Q)
+
+
+#: The chapter's grid for its "Optimal draft length" table.
+CHAPTER_ALPHAS = (0.6, 0.7, 0.8, 0.9)
+CHAPTER_CS = (10, 20, 50)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def chapter_table(max_k: int) -> pd.DataFrame:
+    """The chapter's optimal-k table from one broadcast call (rows in the chapter's order)."""
+    alpha = np.repeat(CHAPTER_ALPHAS, len(CHAPTER_CS))
+    c = np.tile(CHAPTER_CS, len(CHAPTER_ALPHAS))
+    k, s = specmath.optimal_k(alpha, c, max_k=max_k)
+    return pd.DataFrame({"α": alpha, "c": c, "optimal k": k, "speedup": s})
+
+
+def bound_curves(kl: np.ndarray, log_x: bool, points: int = 200) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The Pinsker and Bretagnolle-Huber lower bounds on alpha over the range of ``kl``."""
+    top = max(float(kl.max()) * 1.05, 1e-3)
+    if log_x:
+        grid = np.geomspace(max(float(kl.min()) / 2, 1e-6), top, points)
+    else:
+        grid = np.linspace(0.0, top, points)
+    return {
+        "Pinsker: α ≥ 1 − √(KL/2)": (grid, specmath.pinsker_bound(grid)),
+        "Bretagnolle–Huber: α ≥ 1 − √(1 − e^(−KL))": (grid, specmath.bretagnolle_huber_bound(grid)),
+    }

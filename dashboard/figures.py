@@ -1,0 +1,390 @@
+"""Pure figure builders: arrays in, ``plotly.graph_objects.Figure`` out.
+
+No Streamlit and no math beyond arranging what the caller computed with ``specmath``, so each
+builder is tested by reading its traces back. Every figure's title states the parameters it
+was drawn with, so a screenshot explains itself; the fonts are large enough for a projector.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from dashboard.params import format_count, format_number
+
+FONT_SIZE = 16
+#: Okabe-Ito, readable by colour-blind viewers and on a washed-out projector.
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+CHOSEN_COLOUR = "#D55E00"
+SLOWER_FILL = "rgba(213, 94, 0, 0.10)"
+BOUND_COLOURS = ("#D55E00", "#009E73")
+C_TICKS = (1, 2, 5, 10, 20, 50, 100, 200)
+
+
+def chart_config(filename: str) -> dict:
+    """Plotly toolbar config: PNG export at 2x scale under a file name that says what it shows."""
+    return {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "scale": 2, "filename": filename},
+    }
+
+
+def _style(fig: go.Figure, title: str, height: int = 560) -> go.Figure:
+    fig.update_layout(
+        template="plotly_white",
+        title={"text": title, "x": 0.0, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
+        font={"size": FONT_SIZE},
+        height=height,
+        margin={"l": 70, "r": 30, "t": 90, "b": 60},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
+        hoverlabel={"font_size": FONT_SIZE - 1},
+    )
+    return fig
+
+
+def speedup_curves(
+    k: np.ndarray,
+    curves: Mapping[float, np.ndarray],
+    optima: Mapping[float, tuple[int, float]],
+    alpha: float,
+    chosen_k: int,
+    c: float,
+) -> go.Figure:
+    """Speedup against draft length, one curve per acceptance rate.
+
+    Parameters
+    ----------
+    k : array of int
+        Draft lengths on the x axis.
+    curves : mapping alpha -> array
+        ``speedup(alpha, k, c)`` for each acceptance rate; must include ``alpha``.
+    optima : mapping alpha -> (k*, speedup)
+        The best draft length of each curve, marked with a star.
+    alpha, chosen_k, c : float, int, float
+        The user's configuration, drawn bold and marked.
+    """
+    fig = go.Figure()
+    slowest = min(float(np.min(s)) for s in curves.values())
+    fastest = max(float(np.max(s)) for s in curves.values())
+    fig.add_hrect(
+        y0=0,
+        y1=1,
+        fillcolor=SLOWER_FILL,
+        line_width=0,
+        layer="below",
+        annotation_text="slower than plain decoding",
+        annotation_position="bottom right",
+        annotation_font_color=CHOSEN_COLOUR,
+    )
+    fig.add_hline(y=1, line_dash="dash", line_color="#666666", line_width=1)
+    others = [a for a in sorted(curves) if a != alpha]
+    for i, a in enumerate(others):
+        colour = PALETTE[i % (len(PALETTE) - 1)]
+        fig.add_trace(
+            go.Scatter(
+                x=k,
+                y=curves[a],
+                mode="lines",
+                name=f"α = {format_number(a)}",
+                line={"color": colour, "width": 2},
+                hovertemplate=f"α = {format_number(a)}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=k,
+            y=curves[alpha],
+            mode="lines",
+            name=f"α = {format_number(alpha)} (chosen)",
+            line={"color": "#000000", "width": 4},
+            hovertemplate=f"α = {format_number(alpha)}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
+        )
+    )
+    best_alphas = sorted(optima)
+    fig.add_trace(
+        go.Scatter(
+            x=[optima[a][0] for a in best_alphas],
+            y=[optima[a][1] for a in best_alphas],
+            mode="markers",
+            name="best k of each curve",
+            marker={"symbol": "star", "size": 16, "color": "#FFD700", "line": {"color": "#000000", "width": 1}},
+            customdata=best_alphas,
+            hovertemplate="α = %{customdata}<br>best k = %{x}<br>speedup %{y:.3f}×<extra></extra>",
+        )
+    )
+    chosen_speedup = float(curves[alpha][np.flatnonzero(k == chosen_k)[0]])
+    fig.add_trace(
+        go.Scatter(
+            x=[chosen_k],
+            y=[chosen_speedup],
+            mode="markers",
+            name=f"chosen k = {chosen_k}",
+            marker={"symbol": "circle", "size": 15, "color": CHOSEN_COLOUR, "line": {"color": "#000000", "width": 2}},
+            hovertemplate="chosen k = %{x}<br>speedup %{y:.3f}×<extra></extra>",
+        )
+    )
+    fig.add_annotation(
+        x=chosen_k,
+        y=chosen_speedup,
+        text=f"k = {chosen_k}: {chosen_speedup:.2f}×",
+        showarrow=True,
+        arrowhead=2,
+        ax=40,
+        ay=-45,
+        font={"color": CHOSEN_COLOUR, "size": FONT_SIZE + 1},
+        bgcolor="rgba(255,255,255,0.85)",
+    )
+    title = (
+        f"Speedup vs draft length · α = {format_number(alpha)}, k = {chosen_k}, c = {format_number(c)} "
+        f"(Leviathan c = {format_number(round(1 / c, 4))}) → {chosen_speedup:.2f}×"
+    )
+    _style(fig, title)
+    fig.update_xaxes(title_text="draft length k", range=[0.5, float(k.max()) + 0.5])
+    fig.update_yaxes(title_text="speedup over plain decoding (×)", range=[min(0.0, slowest), fastest * 1.1])
+    return fig
+
+
+def _grid_heatmap(
+    z: np.ndarray,
+    alpha_grid: np.ndarray,
+    c_grid: np.ndarray,
+    customdata: np.ndarray,
+    hovertemplate: str,
+    colorbar_title: str,
+    colorscale: str,
+) -> go.Figure:
+    fig = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=alpha_grid,
+            y=c_grid,
+            customdata=customdata,
+            hovertemplate=hovertemplate,
+            colorscale=colorscale,
+            colorbar={"title": {"text": colorbar_title}},
+            name="",
+        )
+    )
+    fig.update_xaxes(title_text="acceptance rate α", range=[float(alpha_grid[0]), float(alpha_grid[-1])])
+    fig.update_yaxes(
+        title_text="cost ratio c = target step / draft step (log)",
+        type="log",
+        tickvals=C_TICKS,
+        ticktext=[format_number(v) for v in C_TICKS],
+    )
+    return fig
+
+
+def _mark_current(fig: go.Figure, alpha: float, c: float, k_star: int, best: float) -> None:
+    fig.add_trace(
+        go.Scatter(
+            x=[alpha],
+            y=[c],
+            mode="markers",
+            name="your α, c",
+            marker={"symbol": "x-thin", "size": 22, "line": {"width": 4, "color": "#FFFFFF"}},
+            hovertemplate=f"your α = {format_number(alpha)}, c = {format_number(c)}<br>"
+            f"optimal k = {k_star}, speedup {best:.2f}×<extra></extra>",
+            showlegend=False,
+        )
+    )
+    fig.add_annotation(
+        x=alpha,
+        y=np.log10(c),
+        text=f"α = {format_number(alpha)}, c = {format_number(c)}: k* = {k_star}, {best:.2f}×",
+        showarrow=True,
+        arrowhead=2,
+        ax=-70,
+        ay=-40,
+        bgcolor="rgba(255,255,255,0.9)",
+        font={"size": FONT_SIZE},
+    )
+
+
+def optimal_k_map(
+    alpha_grid: np.ndarray,
+    c_grid: np.ndarray,
+    k_star: np.ndarray,
+    best: np.ndarray,
+    alpha: float,
+    c: float,
+    current: tuple[int, float],
+    max_k: int,
+) -> go.Figure:
+    """Heatmap of the optimal draft length over (alpha, c), with contours of the best speedup.
+
+    ``k_star`` and ``best`` have shape ``(c_grid.size, alpha_grid.size)``, as
+    ``optimal_k(alpha_grid, c_grid[:, None])`` returns them; ``current`` is ``optimal_k`` at
+    the user's (alpha, c).
+    """
+    fig = _grid_heatmap(
+        k_star,
+        alpha_grid,
+        c_grid,
+        best,
+        "α = %{x:.3f}<br>c = %{y:.3g}<br>optimal k = %{z}<br>speedup %{customdata:.3f}×<extra></extra>",
+        "optimal k",
+        "Viridis",
+    )
+    fig.add_trace(
+        go.Contour(
+            z=best,
+            x=alpha_grid,
+            y=c_grid,
+            contours={"coloring": "lines", "showlabels": True, "labelfont": {"color": "#FFFFFF", "size": 13}},
+            colorscale=[[0, "#FFFFFF"], [1, "#FFFFFF"]],
+            line={"width": 1.5},
+            autocontour=False,
+            contours_start=1,
+            contours_end=float(np.ceil(best.max())),
+            contours_size=1,
+            showscale=False,
+            hoverinfo="skip",
+            name="best speedup",
+        )
+    )
+    _mark_current(fig, alpha, c, *current)
+    title = f"Optimal draft length k* (searching k = 1 … {max_k}); white lines: best speedup (×)"
+    return _style(fig, title, height=620)
+
+
+def best_speedup_map(
+    alpha_grid: np.ndarray,
+    c_grid: np.ndarray,
+    k_star: np.ndarray,
+    best: np.ndarray,
+    alpha: float,
+    c: float,
+    current: tuple[int, float],
+    max_k: int,
+) -> go.Figure:
+    """Heatmap of the best achievable speedup over (alpha, c); arguments as :func:`optimal_k_map`."""
+    fig = _grid_heatmap(
+        best,
+        alpha_grid,
+        c_grid,
+        k_star,
+        "α = %{x:.3f}<br>c = %{y:.3g}<br>best speedup %{z:.3f}×<br>at k = %{customdata}<extra></extra>",
+        "speedup ×",
+        "Magma",
+    )
+    _mark_current(fig, alpha, c, *current)
+    title = f"Best achievable speedup over k = 1 … {max_k}"
+    return _style(fig, title, height=620)
+
+
+def sampling_histogram(
+    labels: Sequence[str],
+    p: np.ndarray,
+    q: np.ndarray,
+    residual: np.ndarray,
+    accepted_counts: np.ndarray,
+    resampled_counts: np.ndarray,
+    seed: int,
+) -> go.Figure:
+    """Empirical distribution of emitted tokens against the target p, with q and the residual.
+
+    The top panel stacks, per token, the share of rounds that emitted it by accepting the
+    draft and by resampling from the residual; their sum should sit on p's tick. The bottom
+    panel shows the residual distribution that rejections draw from.
+    """
+    n = int(accepted_counts.sum() + resampled_counts.sum())
+    fig = make_subplots(
+        rows=2,
+        cols=1,
+        shared_xaxes=True,
+        row_heights=[0.72, 0.28],
+        vertical_spacing=0.08,
+    )
+    fig.add_trace(
+        go.Bar(x=labels, y=accepted_counts / n, name="accepted draft", marker_color=PALETTE[0]),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Bar(x=labels, y=resampled_counts / n, name="resampled from residual", marker_color=PALETTE[1]),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=labels,
+            y=p,
+            mode="markers",
+            name="target p",
+            marker={"symbol": "line-ew", "size": 34, "line": {"width": 4, "color": "#000000"}},
+            hovertemplate="%{x}: p = %{y:.4f}<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=labels,
+            y=q,
+            mode="markers",
+            name="draft q",
+            marker={"symbol": "diamond-open", "size": 12, "line": {"width": 2, "color": PALETTE[3]}},
+            hovertemplate="%{x}: q = %{y:.4f}<extra></extra>",
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Bar(x=labels, y=residual, name="residual r", marker_color=PALETTE[2], showlegend=True),
+        row=2,
+        col=1,
+    )
+    fig.update_yaxes(title_text="share of rounds", row=1, col=1)
+    fig.update_yaxes(title_text="residual r", row=2, col=1)
+    fig.update_xaxes(title_text="token", row=2, col=1)
+    title = f"Speculative sampling: {format_count(n)} rounds, seed {seed}, {len(labels)} tokens"
+    _style(fig, title, height=640)
+    fig.update_layout(barmode="stack", legend={"traceorder": "normal"})
+    return fig
+
+
+def alpha_vs_kl(
+    kl: np.ndarray,
+    alpha: np.ndarray,
+    bounds: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    log_x: bool,
+    vocab_size: int,
+    seed: int,
+) -> go.Figure:
+    """Scatter of acceptance rate against KL(p‖q) for random pairs, with lower-bound curves.
+
+    ``bounds`` maps a curve's legend name to its ``(kl, alpha)`` points.
+    """
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=kl,
+            y=alpha,
+            mode="markers",
+            name="random (p, q) pair",
+            marker={"size": 8, "color": PALETTE[0], "opacity": 0.75, "line": {"width": 0.5, "color": "#FFFFFF"}},
+            customdata=np.stack([np.arange(kl.size), 1 - alpha], axis=1),
+            hovertemplate="pair #%{customdata[0]}<br>KL(p‖q) = %{x:.4f} nats<br>α = %{y:.4f}"
+            "<br>TV = 1 − α = %{customdata[1]:.4f}<extra></extra>",
+        )
+    )
+    for i, (name, (x, y)) in enumerate(bounds.items()):
+        fig.add_trace(
+            go.Scatter(
+                x=x,
+                y=y,
+                mode="lines",
+                name=name,
+                line={"color": BOUND_COLOURS[i % 2], "width": 3, "dash": "dash" if i else "solid"},
+                hovertemplate=f"{name}<br>KL = %{{x:.4f}}<br>α ≥ %{{y:.4f}}<extra></extra>",
+            )
+        )
+    title = f"Acceptance rate vs KL divergence · {kl.size} pairs, vocabulary {vocab_size}, seed {seed}"
+    _style(fig, title)
+    fig.update_xaxes(title_text="KL(p ‖ q) in nats" + (" (log)" if log_x else ""), type="log" if log_x else "linear")
+    fig.update_yaxes(title_text="acceptance rate α = Σ min(p, q)", range=[0, 1.02])
+    return fig

@@ -1,0 +1,62 @@
+"""The page registry: one entry per page, for the navigation and the home page's cards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """A page: its script, its title and icon, the parameters it reads from the URL."""
+
+    id: str
+    script: str
+    title: str
+    icon: str
+    params: tuple[str, ...]
+    blurb: str = ""
+    url_params: tuple[str, ...] = ()  # hand-encoded query parameters beyond the widget ones
+
+
+HOME = PageInfo("home", "app.py", "Home", ":material/home:", ())
+
+PAGES: dict[str, PageInfo] = {
+    page.id: page
+    for page in (
+        HOME,
+        PageInfo(
+            "speedup",
+            "pages/1_Speedup.py",
+            "Speedup vs draft length",
+            ":material/trending_up:",
+            ("alpha", "k", "c", "compare"),
+            "How the speedup rises and falls with the draft length k, for your α and c and a set "
+            "of comparison curves; the best k of each curve marked.",
+        ),
+        PageInfo(
+            "optimal_k",
+            "pages/2_Optimal_k.py",
+            "Optimal draft length map",
+            ":material/grid_on:",
+            ("alpha", "c", "max_k"),
+            "The best k and the best speedup over every (α, c), with the chapter's table to download.",
+        ),
+        PageInfo(
+            "sampling",
+            "pages/3_Rejection_sampling.py",
+            "Rejection sampling",
+            ":material/casino:",
+            ("preset", "vocab", "n", "seed"),
+            "Type a target p and a draft q, run millions of rounds, and watch the output land exactly on p.",
+            url_params=("p", "q"),
+        ),
+        PageInfo(
+            "kl",
+            "pages/4_Acceptance_vs_KL.py",
+            "Acceptance vs divergence",
+            ":material/scatter_plot:",
+            ("pairs", "kl_vocab", "seed", "logx"),
+            "α against KL(p‖q) for random pairs, with the Pinsker and Bretagnolle–Huber bounds.",
+        ),
+    )
+}

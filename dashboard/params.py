@@ -1,0 +1,230 @@
+"""Every widget parameter of the dashboard, defined once: label, default, bounds, step, URL key.
+
+The URL key is the widget key (Streamlit's ``bind="query-params"`` uses the key as the query
+parameter name), so a parameter's name in the address bar, in ``st.session_state`` and here is
+the same string. This module is pure Python: the page helpers in ``dashboard.widgets`` turn a
+:class:`Param` into a Streamlit widget, and :func:`check_url_value` explains a bad link value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from dashboard.presets import PRESET_LABELS
+
+
+def format_number(value: float) -> str:
+    """Shortest plain form of a number for labels and URLs: 20, 1.5, 0.05."""
+    return f"{value:g}"
+
+
+def format_count(value: int) -> str:
+    """Sample counts as 1k, 30k, 1M, 10M: short in the URL and on the slider."""
+    for unit, name in ((1_000_000, "M"), (1_000, "k")):
+        if value >= unit and value % unit == 0:
+            return f"{value // unit}{name}"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One widget parameter.
+
+    ``kind`` picks the widget: ``"float"`` and ``"int"`` are sliders over [low, high] with
+    ``step`` (a number box with ``as_input``); ``"choice"`` is a select slider (or a select box with
+    ``as_selectbox``) over ``options``, shown and written to the URL with ``fmt``; ``"multi"`` a
+    multiselect over ``options``; ``"bool"`` a toggle.
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    help: str = ""
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    options: Sequence[Any] = field(default_factory=tuple)
+    fmt: Callable[[Any], str] = str
+    as_selectbox: bool = False
+    as_input: bool = False  # a number box instead of a slider
+    shared: bool = False  # carried from page to page by the navigation links
+
+    def describe_range(self) -> str:
+        if self.kind in ("float", "int"):
+            return f"{format_number(self.low)} to {format_number(self.high)}"
+        if self.kind in ("choice", "multi"):
+            shown = [self.fmt(o) for o in self.options]
+            return ", ".join(shown) if len(shown) <= 8 else f"{', '.join(shown[:4])}, …, {shown[-1]}"
+        return "true or false"
+
+
+#: Cost ratios offered by the c slider: roughly log-spaced, so 1 to 200 fits one slider with
+#: fine steps where c is small and the chapter's 10, 20 and 50 all on it.
+C_OPTIONS = (
+    1, 1.25, 1.5, 1.75, 2, 2.5, 3, 3.5, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 22, 25, 30, 35,
+    40, 45, 50, 60, 70, 80, 90, 100, 120, 140, 160, 180, 200,
+)  # fmt: skip
+
+#: Acceptance rates offered for the comparison curves.
+ALPHA_CHOICES = (*(round(0.05 * i, 2) for i in range(1, 20)), 0.99)
+
+SAMPLE_COUNTS = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)
+
+PARAMS: dict[str, Param] = {
+    p.key: p
+    for p in (
+        Param(
+            "alpha",
+            "Acceptance rate α",
+            "float",
+            0.8,
+            "Probability that the target accepts a draft token, α = Σ min(p, q).",
+            low=0.0,
+            high=1.0,
+            step=0.01,
+            shared=True,
+        ),
+        Param(
+            "k",
+            "Draft length k",
+            "int",
+            8,
+            "Tokens the draft proposes per iteration.",
+            low=1,
+            high=64,
+            step=1,
+            shared=True,
+        ),
+        Param(
+            "c",
+            "Cost ratio c (target step / draft step)",
+            "choice",
+            20,
+            "How many draft steps fit in one target step. c = 20: the draft is 20× faster.",
+            options=C_OPTIONS,
+            fmt=format_number,
+            shared=True,
+        ),
+        Param(
+            "compare",
+            "Compare with α =",
+            "multi",
+            (0.5, 0.6, 0.7, 0.8, 0.9),
+            "Acceptance rates drawn as comparison curves (the chapter's set by default).",
+            options=ALPHA_CHOICES,
+            fmt=format_number,
+        ),
+        Param(
+            "max_k",
+            "Longest draft considered (max k)",
+            "int",
+            20,
+            "optimal_k searches k = 1 … max k; the chapter uses 20.",
+            low=1,
+            high=64,
+            step=1,
+        ),
+        Param(
+            "preset",
+            "Distributions",
+            "choice",
+            "chapter",
+            "Start from a preset, then edit p and q in the table.",
+            options=tuple(PRESET_LABELS),
+            fmt=str,
+            as_selectbox=True,
+        ),
+        Param(
+            "vocab",
+            "Vocabulary size",
+            "int",
+            10,
+            "Tokens in the random Dirichlet pair.",
+            low=2,
+            high=50,
+            step=1,
+        ),
+        Param(
+            "n",
+            "Number of samples",
+            "choice",
+            100_000,
+            "Independent speculative sampling rounds.",
+            options=SAMPLE_COUNTS,
+            fmt=format_count,
+        ),
+        Param("seed", "Random seed", "int", 42, "Same seed, same samples.", low=0, high=9999, step=1, as_input=True),
+        Param(
+            "pairs",
+            "Number of pairs",
+            "int",
+            200,
+            "Random (p, q) pairs; the chapter draws 200.",
+            low=10,
+            high=5000,
+            step=10,
+        ),
+        Param(
+            "kl_vocab",
+            "Vocabulary size",
+            "int",
+            20,
+            "Tokens per distribution; the chapter uses 20.",
+            low=2,
+            high=1000,
+            step=1,
+        ),
+        Param("logx", "Log scale for KL", "bool", False, "Spread out the small divergences."),
+    )
+}
+
+SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)
+
+
+def _single(raw: str | list[str]) -> str:
+    return raw[-1] if isinstance(raw, list) else raw
+
+
+def _shown(raw: str | list[str]) -> str:
+    text = ",".join(raw) if isinstance(raw, list) else raw
+    return text if len(text) <= 24 else text[:21] + "…"
+
+
+def check_url_value(param: Param, raw: str | list[str]) -> str | None:
+    """Why ``raw``, the link's value for ``param``, cannot be used as it is; ``None`` if it can.
+
+    Mirrors what Streamlit's query-parameter binding does with such a value (ignore it and use
+    the default, or truncate a fractional int slider value), so the page can say so.
+    """
+    shown = f"{param.key}={_shown(raw)}"
+    if param.kind == "multi":
+        parts = [s for s in (",".join(raw) if isinstance(raw, list) else raw).split(",") if s != ""]
+        allowed = {param.fmt(o) for o in param.options}
+        unknown = [s for s in parts if s not in allowed]
+        if not parts:
+            return f"`{param.key}` in the link is empty"
+        if unknown:
+            return f"`{shown}` has values not offered ({_shown(unknown)}); the choices are {param.describe_range()}"
+        return None
+    value = _single(raw).strip()
+    if value == "":
+        return f"`{param.key}` in the link is empty"
+    if param.kind == "bool":
+        return None if value.lower() in ("true", "false") else f"`{shown}` is not true or false"
+    if param.kind == "choice":
+        if value in {param.fmt(o) for o in param.options}:
+            return None
+        return f"`{shown}` is not one of the offered values ({param.describe_range()})"
+    try:
+        number = float(value)
+    except ValueError:
+        return f"`{shown}` is not a number"
+    if not math.isfinite(number) or number < param.low or number > param.high:
+        return f"`{shown}` is outside {param.describe_range()}"
+    if param.kind == "int" and number != int(number):
+        return f"`{shown}` is not a whole number"
+    return None

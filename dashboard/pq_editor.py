@@ -1,0 +1,127 @@
+"""The editable (p, q) table of the rejection-sampling page, and its compact URL form.
+
+Streamlit's widget binding cannot hold a table, so the two columns travel in the link by hand
+(``?p=0.3,0.25,…&q=0.2,0.2,…``), and only while they differ from the chosen preset.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dashboard import pq_input
+from dashboard.presets import preset_pair, token_labels
+from dashboard.ui import PageContext
+
+#: st.session_state key of the table's current starting point (see TableState).
+TABLE_STATE = "pq_table"
+
+
+@dataclass
+class TableState:
+    """Where the editor starts from: the preset it belongs to, the cells, and a generation.
+
+    The editor's widget key includes ``generation``: it changes only when the starting point is
+    replaced (another preset, a normalization), so a person's edits survive ordinary reruns.
+    """
+
+    signature: tuple
+    labels: list[str]
+    p: list[float]
+    q: list[float]
+    preset_text: tuple[str, str]
+    generation: int = 0
+
+
+def _encode_cells(cells) -> str:
+    return ",".join("" if c is None or (isinstance(c, float) and math.isnan(c)) else f"{c:.6g}" for c in cells)
+
+
+def _from_link(raw_p: str | None, raw_q: str | None) -> tuple[list[float], list[float], str | None] | str:
+    """Cells from the link, with a note if they were normalized, or why they cannot be used."""
+    if raw_p is None or raw_q is None:
+        return "the link gives only one of `p` and `q`; both are needed"
+    p_cells, q_cells = pq_input.decode(raw_p), pq_input.decode(raw_q)
+    if len(p_cells) != len(q_cells) and max(len(p_cells), len(q_cells)) <= pq_input.MAX_TYPED_VOCAB:
+        return f"`p` and `q` in the link have {len(p_cells)} and {len(q_cells)} entries; they must match"
+    labels = token_labels(len(p_cells))
+    checks = [pq_input.check_distribution(cells, name, labels) for cells, name in ((p_cells, "p"), (q_cells, "q"))]
+    fatal = [c.problem for c in checks if c.problem and not c.normalizable]
+    if fatal:
+        return "; ".join(f"in the link, {problem}" for problem in fatal)
+    values = [c.values / c.values.sum() for c in checks]
+    note = "; ".join(f"in the link, {c.problem}: normalized" for c in checks if c.problem) or None
+    return values[0].tolist(), values[1].tolist(), note
+
+
+def distribution_table(ctx: PageContext, preset: str, vocab: int | None, seed: int) -> TableState:
+    """The table's starting point: the link's p and q on a fresh visit, else the preset."""
+    signature = (preset, vocab, seed)
+    p, q = preset_pair(preset, vocab or 10, seed)
+    fresh = TableState(
+        signature, token_labels(p.size), p.tolist(), q.tolist(), (pq_input.encode(p), pq_input.encode(q))
+    )
+    state: TableState | None = st.session_state.get(TABLE_STATE)
+    if state is None:
+        raw_p, raw_q = ctx.raw_param("p"), ctx.raw_param("q")
+        if raw_p is not None or raw_q is not None:
+            linked = _from_link(raw_p, raw_q)
+            if isinstance(linked, str):
+                ctx.notices.warning(f"{linked}; showing the preset instead.", icon="⚠️")
+            else:
+                fresh.p, fresh.q, note = linked
+                fresh.labels = token_labels(len(fresh.p))
+                if note:
+                    ctx.notices.warning(f"{note}.", icon="⚠️")
+        state = fresh
+    elif state.signature != signature:
+        fresh.generation = state.generation + 1
+        state = fresh
+    st.session_state[TABLE_STATE] = state
+    return state
+
+
+def _sync_url(p_cells, q_cells, state: TableState) -> None:
+    encoded = (_encode_cells(p_cells), _encode_cells(q_cells))
+    if encoded == state.preset_text:
+        for key in ("p", "q"):
+            if key in st.query_params:
+                del st.query_params[key]
+    else:
+        st.query_params["p"], st.query_params["q"] = encoded
+
+
+def distribution_editor(state: TableState) -> tuple[np.ndarray, np.ndarray] | None:
+    """The editable table; returns (p, q) when both are valid, else shows what to fix."""
+    frame = pd.DataFrame({"token": state.labels, "p": state.p, "q": state.q})
+    edited = st.data_editor(
+        frame,
+        key=f"pq_editor_{state.generation}",
+        hide_index=True,
+        disabled=["token"],
+        num_rows="fixed",
+        column_config={
+            "token": st.column_config.TextColumn("token"),
+            "p": st.column_config.NumberColumn("p (target)", format="%.4f"),
+            "q": st.column_config.NumberColumn("q (draft)", format="%.4f"),
+        },
+    )
+    p_cells, q_cells = edited["p"].tolist(), edited["q"].tolist()
+    _sync_url(p_cells, q_cells, state)
+    checks = [
+        pq_input.check_distribution(cells, name, state.labels) for cells, name in ((p_cells, "p"), (q_cells, "q"))
+    ]
+    problems = [c for c in checks if c.problem]
+    if not problems:
+        return checks[0].values, checks[1].values
+    st.error("Fix the table to run the sampler:\n\n" + "\n".join(f"- {c.problem}" for c in problems))
+    if all(c.normalizable for c in problems):
+        if st.button("Normalize to sum to 1", type="primary"):
+            state.p, state.q = (list(c.values / c.values.sum()) for c in checks)
+            state.generation += 1
+            st.rerun()
+    return None

@@ -1,0 +1,59 @@
+"""Short explanatory texts and formulas, kept apart from layout so pages stay thin."""
+
+APP_NAME = "Speculative Decoding Explorer"
+
+INTRO = (
+    "Speculative decoding makes a large **target** model generate faster without changing what "
+    "it generates. A small **draft** model proposes *k* tokens; the target scores all of them in "
+    "one forward pass and keeps each with probability min(1, p/q), in order. At the first "
+    "rejection it resamples from a residual distribution, and if all *k* pass it adds one token "
+    "of its own. The output is distributed **exactly** as the target's: the speedup is free."
+)
+
+CONVENTIONS = (
+    "**Conventions.** p is the target distribution, q the draft's; α = Σ min(p, q) is the "
+    "acceptance rate; *k* the draft length; c = target step time / draft step time (c = 20: the "
+    "draft runs 20× faster). Leviathan et al. (2023) call the inverse, draft/target, “c”."
+)
+
+FORMULAS = {
+    "acceptance": r"\alpha = \sum_x \min\bigl(p(x), q(x)\bigr) = 1 - \mathrm{TV}(p, q)",
+    "expected_tokens": r"\mathbb{E}[N] = \sum_{i=0}^{k} \alpha^i = \frac{1 - \alpha^{k+1}}{1 - \alpha}",
+    "speedup": r"S(\alpha, k, c) = \frac{\mathbb{E}[N]}{1 + k/c} = \frac{(1 - \alpha^{k+1})/(1 - \alpha)}{1 + k/c}",
+    "optimal_k": r"k^\ast = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k, c)",
+    "residual": r"r(x) = \frac{\max\bigl(0,\, p(x) - q(x)\bigr)}{\sum_y \max\bigl(0,\, p(y) - q(y)\bigr)}",
+    "lossless": r"\underbrace{\min(p, q)}_{\text{accepted}} + \underbrace{(1 - \alpha)\, r}_{\text{resampled}} = p",
+    "pinsker": r"\alpha \ge 1 - \sqrt{\mathrm{KL}(p \,\|\, q) / 2} \quad \text{(Pinsker)}",
+    "bretagnolle_huber": r"\alpha \ge 1 - \sqrt{1 - e^{-\mathrm{KL}(p \,\|\, q)}} \quad \text{(Bretagnolle–Huber)}",
+}
+
+SPEEDUP_EXPLAINER = (
+    "Each iteration costs *k* draft steps and one target step, 1 + k/c target-step units, and "
+    "yields E[N] tokens: the accepted prefix plus the one token the target always adds. Longer "
+    "drafts cost linearly but pay geometrically less, so each curve has a peak (★). Below the "
+    "dashed line speculation is slower than plain decoding."
+)
+
+OPTIMAL_K_EXPLAINER = (
+    "One broadcast `optimal_k` call over a 201 × 201 grid. The best draft length grows with both "
+    "α (drafts survive longer) and c (drafting is cheaper); where the best speedup is below 1, "
+    "no draft length pays."
+)
+
+SAMPLING_EXPLAINER = (
+    "Each round drafts x ~ q and keeps it with probability min(1, p(x)/q(x)); otherwise it draws "
+    "a replacement from the residual r. Tokens the draft over-proposes (q > p) are thinned to p; "
+    "tokens it under-proposes (q < p) are topped up by the residual, so the stacked bars land on "
+    "p's ticks for every pair, including disjoint supports and q = 0 where p > 0."
+)
+
+KL_EXPLAINER = (
+    "The chapter's experiment: random target distributions p and drafts q that mix p with noise. "
+    "KL does not determine α, but bounds it from below: a draft close in KL is accepted often. "
+    "Every point must lie above both curves."
+)
+
+CHAPTER_TABLE_CAPTION = (
+    "The chapter's table “Optimal draft length for different configurations” (max k = 20), "
+    "computed live by `specmath.optimal_k`."
+)

@@ -1,0 +1,162 @@
+"""The Streamlit layer: page set-up, widgets bound to the URL, navigation and charts.
+
+Every page starts with ``ctx = page_setup("<page id>")``. That call configures the page, draws
+the navigation, creates the widgets of the shared parameters (α, k, c) the page uses, and
+remembers what the link asked for so that :meth:`PageContext.widget` can say when a value in
+it could not be used. Widgets use Streamlit's own ``bind="query-params"``: the address bar is
+always a link to the current view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import plotly.graph_objects as go
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from dashboard.figures import chart_config
+from dashboard.pages import PAGES, PageInfo
+from dashboard.params import PARAMS, SHARED_KEYS, Param, check_url_value
+from dashboard.texts import APP_NAME
+
+#: st.session_state key of the shared α, k, c last set on any page; the navigation links
+#: carry them to the next page.
+SHARED_STORE = "shared_values"
+
+#: Query parameters Streamlit itself owns; never reported as unknown.
+STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
+
+
+def _display(param: Param, value: Any) -> str:
+    if param.kind == "multi":
+        return ", ".join(param.fmt(v) for v in value) or "none"
+    return param.fmt(value)
+
+
+@dataclass
+class PageContext:
+    """What a page needs after set-up: its registry entry, the link's raw values, widget values."""
+
+    info: PageInfo
+    raw_url: dict[str, list[str]]
+    notices: DeltaGenerator
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def widget(self, key: str, container: DeltaGenerator | None = None) -> Any:
+        """Create the widget of parameter ``key`` (bound to the URL) and return its value."""
+        param = PARAMS[key]
+        value = _make_widget(param, container if container is not None else st.sidebar)
+        raw = self.raw_url.get(key)
+        if raw is not None:
+            problem = check_url_value(param, raw)
+            if problem:
+                self.notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")
+        self.values[key] = value
+        return value
+
+    def raw_param(self, key: str) -> str | None:
+        """The link's value of a hand-encoded parameter (such as ``p``), if it has one."""
+        values = self.raw_url.get(key)
+        return values[-1] if values else None
+
+
+def _make_widget(param: Param, container: DeltaGenerator) -> Any:
+    common = {"key": param.key, "help": param.help or None, "bind": "query-params"}
+    if param.kind in ("float", "int"):
+        cast = float if param.kind == "float" else int
+        make = container.number_input if param.as_input else container.slider
+        return make(
+            param.label,
+            min_value=cast(param.low),
+            max_value=cast(param.high),
+            value=cast(param.default),
+            step=cast(param.step),
+            **common,
+        )
+    if param.kind == "choice" and param.as_selectbox:
+        options = list(param.options)
+        return container.selectbox(
+            param.label, options, index=options.index(param.default), format_func=param.fmt, **common
+        )
+    if param.kind == "choice":
+        return container.select_slider(
+            param.label, options=list(param.options), value=param.default, format_func=param.fmt, **common
+        )
+    if param.kind == "multi":
+        return container.multiselect(
+            param.label, list(param.options), default=list(param.default), format_func=param.fmt, **common
+        )
+    if param.kind == "bool":
+        return container.toggle(param.label, value=param.default, **common)
+    raise ValueError(f"unknown parameter kind {param.kind!r} for {param.key}")
+
+
+def _shared_values() -> dict[str, Any]:
+    if SHARED_STORE not in st.session_state:
+        st.session_state[SHARED_STORE] = {key: PARAMS[key].default for key in SHARED_KEYS}
+    return st.session_state[SHARED_STORE]
+
+
+def link_params(page: PageInfo) -> dict[str, str]:
+    """Query parameters for a link to ``page``: the shared values it uses, where not default."""
+    shared = _shared_values()
+    return {
+        key: PARAMS[key].fmt(shared[key])
+        for key in page.params
+        if key in SHARED_KEYS and shared[key] != PARAMS[key].default
+    }
+
+
+def page_link(page_id: str, container: DeltaGenerator | None = None, label: str | None = None) -> None:
+    """A link to a page that carries the shared α, k, c along."""
+    page = PAGES[page_id]
+    (container or st).page_link(
+        page.script, label=label or page.title, icon=page.icon, query_params=link_params(page) or None
+    )
+
+
+def page_setup(page_id: str) -> PageContext:
+    """Configure the page; draw the navigation and the shared widgets; return the context."""
+    info = PAGES[page_id]
+    st.set_page_config(
+        page_title=APP_NAME if page_id == "home" else f"{info.title} · {APP_NAME}",
+        page_icon=info.icon,
+        layout="wide",
+        initial_sidebar_state="expanded",
+    )
+    # Read before any widget exists: binding corrects or drops bad values once widgets register.
+    raw_url = {key: st.query_params.get_all(key) for key in st.query_params}
+    nav = st.sidebar.container()
+    if page_id != "home":
+        st.title(f"{info.icon} {info.title}")
+    ctx = PageContext(info, raw_url, st.container())
+
+    known = set(info.params) | set(info.url_params) | STREAMLIT_PARAMS
+    unknown = sorted(key for key in raw_url if key not in known)
+    if unknown:
+        ctx.notices.warning(
+            f"This page has no parameter {', '.join(f'`{k}`' for k in unknown)}; ignored. "
+            f"Its parameters are {', '.join(f'`{k}`' for k in info.params + info.url_params) or 'none'}.",
+            icon="⚠️",
+        )
+
+    shared_here = [key for key in info.params if key in SHARED_KEYS]
+    if shared_here:
+        st.sidebar.subheader("Configuration")
+        shared = _shared_values()
+        for key in shared_here:
+            shared[key] = ctx.widget(key)
+
+    nav.markdown(f"### :material/bolt: {APP_NAME}")
+    for other in PAGES:
+        page_link(other, nav)
+    nav.caption("The address bar always links to exactly this view: copy it to share.")
+    nav.divider()
+    return ctx
+
+
+def chart(fig: go.Figure, filename: str) -> None:
+    """Show a figure with the PNG export named ``filename`` at 2x scale."""
+    st.plotly_chart(fig, theme=None, config=chart_config(filename))

@@ -1,0 +1,43 @@
+"""Optimal draft length map: the best k and best speedup over every (α, c)."""
+
+import streamlit as st
+
+import specmath
+from dashboard import compute, figures, texts, ui
+
+ctx = ui.page_setup("optimal_k")
+alpha, c = ctx.values["alpha"], ctx.values["c"]
+max_k = ctx.widget("max_k")
+
+k_star, best = compute.optimal_k_grid(max_k)
+current = tuple(v.item() for v in specmath.optimal_k(alpha, c, max_k=max_k))
+
+cols = st.columns(3)
+cols[0].metric(f"Optimal k at α = {alpha:g}, c = {c:g}", f"{current[0]}")
+cols[1].metric("Its speedup", f"{current[1]:.2f}×")
+cols[2].metric("Speculation pays here?", "yes" if current[1] > 1 else "no: plain decoding is faster")
+
+args = (compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k)
+name = f"alpha{alpha:.2f}_c{c:g}_maxk{max_k}"
+map_tab, speedup_tab = st.tabs(["Optimal k", "Best speedup"])
+with map_tab:
+    ui.chart(figures.optimal_k_map(*args), f"optimal_k_map_{name}")
+with speedup_tab:
+    ui.chart(figures.best_speedup_map(*args), f"best_speedup_map_{name}")
+st.latex(texts.FORMULAS["optimal_k"])
+st.markdown(texts.OPTIMAL_K_EXPLAINER)
+
+st.subheader("The chapter's table")
+table = compute.chapter_table(max_k)
+st.caption(texts.CHAPTER_TABLE_CAPTION if max_k == 20 else f"The chapter's grid, searched over k = 1 … {max_k}.")
+st.dataframe(
+    table,
+    hide_index=True,
+    column_config={"speedup": st.column_config.NumberColumn(format="%.2f×")},
+)
+st.download_button(
+    "Download as CSV",
+    table.to_csv(index=False),
+    file_name=f"optimal_k_table_maxk{max_k}.csv",
+    mime="text/csv",
+)
