@@ -202,11 +202,10 @@ def check_url_value(param: Param, raw: str | list[str]) -> str | None:
     """
     shown = f"{param.key}={_shown(raw)}"
     if param.kind == "multi":
-        parts = [s for s in (",".join(raw) if isinstance(raw, list) else raw).split(",") if s != ""]
+        # Repeated parameters (?compare=0.5&compare=0.6); an empty value is an empty selection.
+        parts = [s for s in (raw if isinstance(raw, list) else [raw]) if s != ""]
         allowed = {param.fmt(o) for o in param.options}
         unknown = [s for s in parts if s not in allowed]
-        if not parts:
-            return f"`{param.key}` in the link is empty"
         if unknown:
             return f"`{shown}` has values not offered ({_shown(unknown)}); the choices are {param.describe_range()}"
         return None

@@ -44,17 +44,17 @@ def _encode_cells(cells) -> str:
 def _from_link(raw_p: str | None, raw_q: str | None) -> tuple[list[float], list[float], str | None] | str:
     """Cells from the link, with a note if they were normalized, or why they cannot be used."""
     if raw_p is None or raw_q is None:
-        return "the link gives only one of `p` and `q`; both are needed"
+        return "The link gives only one of `p` and `q`; both are needed"
     p_cells, q_cells = pq_input.decode(raw_p), pq_input.decode(raw_q)
     if len(p_cells) != len(q_cells) and max(len(p_cells), len(q_cells)) <= pq_input.MAX_TYPED_VOCAB:
-        return f"`p` and `q` in the link have {len(p_cells)} and {len(q_cells)} entries; they must match"
+        return f"The link's `p` and `q` have {len(p_cells)} and {len(q_cells)} entries; they must match"
     labels = token_labels(len(p_cells))
     checks = [pq_input.check_distribution(cells, name, labels) for cells, name in ((p_cells, "p"), (q_cells, "q"))]
     fatal = [c.problem for c in checks if c.problem and not c.normalizable]
     if fatal:
-        return "; ".join(f"in the link, {problem}" for problem in fatal)
+        return "; ".join(f"The link's {problem}" for problem in fatal)
     values = [c.values / c.values.sum() for c in checks]
-    note = "; ".join(f"in the link, {c.problem}: normalized" for c in checks if c.problem) or None
+    note = "; ".join(f"The link's {c.problem}: normalized" for c in checks if c.problem) or None
     return values[0].tolist(), values[1].tolist(), note
 
 

@@ -1,0 +1,382 @@
+"""Every page under AppTest: runs clean at defaults, moves with its widgets as the formulas say,
+reads its parameters from the link, and warns (never crashes) on a bad link."""
+
+import numpy as np
+import pytest
+
+import specmath
+from dashboard.params import PARAMS
+from tests.app_helpers import (
+    ALL_PAGES,
+    KL,
+    OPTIMAL_K,
+    SAMPLING,
+    SPEEDUP,
+    charts,
+    metrics,
+    open_page,
+    trace,
+    values,
+    warnings,
+)
+
+K_AXIS = np.arange(1, 65)
+
+
+@pytest.mark.parametrize("script", ALL_PAGES)
+def test_page_runs_clean_at_defaults(script):
+    at = open_page(script)
+    assert not at.exception
+    assert not warnings(at)
+    assert not at.error
+    if script != "app.py":
+        figures = charts(at)
+        assert figures, "every page but the home page shows a chart"
+        assert all(figure["data"] for figure in figures)
+
+
+def test_home_links_every_page():
+    at = open_page("app.py")
+    linked = {element.proto.page for element in at.get("page_link")}
+    assert {"Speedup", "Optimal_k", "Rejection_sampling", "Acceptance_vs_KL"} <= linked
+
+
+def test_navigation_links_carry_the_shared_parameters():
+    at = open_page(SPEEDUP, alpha="0.55", k="3", c="50")
+    links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
+    assert links["Speedup"] == "alpha=0.55&k=3&c=50"
+    assert links["Optimal_k"] == "alpha=0.55&c=50"  # that page has no k
+    assert links["Rejection_sampling"] == ""  # and this one none of them
+    # The values stay with the session: a page without them still links them on.
+    at.switch_page(SAMPLING).run()
+    links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
+    assert links["Optimal_k"] == "alpha=0.55&c=50"
+
+
+# --- Speedup vs draft length ---------------------------------------------------------------
+
+
+def _speedup_numbers(at, alpha, k, c):
+    m = metrics(at)
+    assert m[f"Speedup at k = {k}"] == f"{specmath.speedup(alpha, k, c):.2f}×"
+    assert m["Expected tokens per target call"] == f"{specmath.expected_tokens(alpha, k):.2f}"
+    best_k, best = specmath.optimal_k(alpha, c, max_k=64)
+    assert m[f"Best k for α = {alpha:g}, c = {c:g}"] == f"{best_k} → {best:.2f}×"
+    figure = charts(at)[0]
+    chosen = trace(figure, f"α = {alpha:g} (chosen)")
+    np.testing.assert_array_equal(values(chosen["x"]), K_AXIS)
+    np.testing.assert_array_equal(values(chosen["y"]), specmath.speedup(alpha, K_AXIS, c))
+    marker = trace(figure, f"chosen k = {k}")
+    assert values(marker["y"])[0] == specmath.speedup(alpha, k, c)
+    assert f"α = {alpha:g}, k = {k}, c = {c:g}" in figure["layout"]["title"]["text"]
+
+
+def test_speedup_defaults_are_the_chapter_example():
+    at = open_page(SPEEDUP)
+    assert metrics(at)["Speedup at k = 8"] == "3.09×"
+    _speedup_numbers(at, 0.8, 8, 20)
+
+
+@pytest.mark.parametrize(("widget", "value"), [("alpha", 0.55), ("alpha", 0.0), ("alpha", 1.0), ("k", 30)])
+def test_speedup_sliders_move_the_numbers(widget, value):
+    at = open_page(SPEEDUP)
+    at.slider(key=widget).set_value(value).run()
+    settings = {"alpha": 0.8, "k": 8, "c": 20} | {widget: value}
+    _speedup_numbers(at, settings["alpha"], settings["k"], settings["c"])
+
+
+def test_speedup_at_alpha_one_is_exact():
+    at = open_page(SPEEDUP, alpha="1.0", k="8")
+    assert metrics(at)["Expected tokens per target call"] == "9.00"
+    assert metrics(at)["Speedup at k = 8"] == f"{9 / 1.4:.2f}×"
+
+
+def test_speedup_cost_ratio_slider():
+    at = open_page(SPEEDUP)
+    at.select_slider(key="c").set_value(2.5).run()
+    _speedup_numbers(at, 0.8, 8, 2.5)
+    assert metrics(at)["Leviathan et al. c (draft / target)"] == "0.4"
+
+
+def test_speedup_comparison_set_is_editable():
+    at = open_page(SPEEDUP)
+    names = {t["name"] for t in charts(at)[0]["data"]}
+    assert {"α = 0.5", "α = 0.6", "α = 0.7", "α = 0.9"} <= names
+    at.multiselect(key="compare").set_value([0.3, 0.95]).run()
+    figure = charts(at)[0]
+    names = {t["name"] for t in figure["data"]}
+    assert {"α = 0.3", "α = 0.95", "α = 0.8 (chosen)"} <= names
+    assert "α = 0.5" not in names
+    np.testing.assert_array_equal(values(trace(figure, "α = 0.3")["y"]), specmath.speedup(0.3, K_AXIS, 20))
+    stars = trace(figure, "best k of each curve")
+    expected_k, expected_s = specmath.optimal_k(np.array([0.3, 0.8, 0.95]), 20, max_k=64)
+    np.testing.assert_array_equal(values(stars["x"]), expected_k)
+    np.testing.assert_array_equal(values(stars["y"]), expected_s)
+
+
+# --- Optimal draft length map ----------------------------------------------------------------
+
+
+def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
+    at = open_page(OPTIMAL_K)
+    m = metrics(at)
+    assert m["Optimal k at α = 0.8, c = 20"] == "8"
+    assert m["Its speedup"] == "3.09×"
+    k_map, speedup_map = charts(at)
+    alpha_grid, c_grid = np.linspace(0, 1, 201), np.geomspace(1, 200, 201)
+    k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
+    heat = k_map["data"][0]
+    np.testing.assert_array_equal(values(heat["z"]), k_star)
+    np.testing.assert_array_equal(values(heat["customdata"]), best)
+    assert k_map["layout"]["yaxis"]["type"] == "log"
+    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), best)
+    marker = next(t for t in k_map["data"] if t.get("name") == "your α, c")
+    assert (values(marker["x"])[0], values(marker["y"])[0]) == (0.8, 20)
+
+
+def test_optimal_k_sliders():
+    at = open_page(OPTIMAL_K)
+    at.slider(key="max_k").set_value(5).run()
+    assert metrics(at)["Optimal k at α = 0.8, c = 20"] == "5"
+    at.slider(key="alpha").set_value(0.9).run()
+    at.select_slider(key="c").set_value(50).run()
+    k, s = specmath.optimal_k(0.9, 50, max_k=5)
+    assert metrics(at)["Optimal k at α = 0.9, c = 50"] == str(k)
+    assert metrics(at)["Its speedup"] == f"{s:.2f}×"
+
+
+def test_optimal_k_reports_when_speculation_does_not_pay():
+    at = open_page(OPTIMAL_K, alpha="0.05", c="1.25")
+    assert metrics(at)["Speculation pays here?"].startswith("no")
+
+
+def test_chapter_table_on_the_page():
+    at = open_page(OPTIMAL_K)
+    table = at.dataframe[0].value
+    assert table["optimal k"].tolist() == [3, 4, 6, 4, 6, 8, 6, 8, 11, 10, 13, 19]
+    printed = ["1.67", "1.92", "2.17", "1.98", "2.35", "2.76", "2.47", "3.09", "3.82", "3.43", "4.67", "6.37"]
+    assert [f"{s:.2f}" for s in table["speedup"]] == printed
+    download = at.get("download_button")[0]
+    assert download.proto.label == "Download as CSV"
+
+
+# --- Rejection sampling ----------------------------------------------------------------------
+
+
+def test_sampling_defaults_match_theory():
+    at = open_page(SAMPLING)
+    m = metrics(at)
+    assert m["α = Σ min(p, q)"] == "0.8500"
+    assert m["1 − TV(p, q)"] == "0.8500"
+    assert abs(float(m["Observed acceptance rate"]) - 0.85) < 0.005
+    assert float(m["χ² p-value (output ~ p)"]) > 1e-3
+    figure = charts(at)[0]
+    np.testing.assert_allclose(
+        values(trace(figure, "target p")["y"]), [0.3, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01]
+    )
+    accepted = values(trace(figure, "accepted draft")["y"])
+    resampled = values(trace(figure, "resampled from residual")["y"])
+    assert accepted.sum() + resampled.sum() == pytest.approx(1.0)
+    np.testing.assert_allclose(values(trace(figure, "residual r")["y"]), [2 / 3, 1 / 3, 0, 0, 0, 0, 0, 0, 0, 0])
+
+
+@pytest.mark.parametrize(
+    ("preset", "alpha", "observed"),
+    [("identical", "1.0000", "1.0000"), ("disjoint", "0.0000", "0.0000"), ("greedy", "0.2500", None)],
+)
+def test_sampling_presets_at_the_edges(preset, alpha, observed):
+    at = open_page(SAMPLING)
+    at.selectbox(key="preset").set_value(preset).run()
+    m = metrics(at)
+    assert m["α = Σ min(p, q)"] == alpha
+    if observed is not None:
+        assert m["Observed acceptance rate"] == observed
+    assert float(m["χ² p-value (output ~ p)"]) > 1e-3
+
+
+def test_sampling_random_preset_follows_vocabulary_and_seed():
+    at = open_page(SAMPLING, preset="random", vocab="17", seed="7")
+    assert not at.exception
+    assert len(at.data_editor[0].value) == 17
+    p, q = (row[0] for row in specmath.random_distribution_pairs(1, 17, rng=7))
+    assert metrics(at)["α = Σ min(p, q)"] == f"{specmath.acceptance_probability(p, q):.4f}"
+
+
+def test_sampling_count_slider():
+    at = open_page(SAMPLING)
+    at.select_slider(key="n").set_value(1_000_000).run()
+    assert "1M rounds" in charts(at)[0]["layout"]["title"]["text"]
+
+
+def _edit(at, edits):
+    at.session_state["pq_editor_0"] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+@pytest.mark.parametrize(
+    ("edits", "message"),
+    [
+        ({0: {"p": -0.1}}, "p(t0) = -0.1 is negative"),
+        ({3: {"q": None}}, "q(t3) is empty"),
+        ({i: {"q": 0.0} for i in range(10)}, "q is all zeros"),
+        ({0: {"p": 0.6}}, "p sums to 1.3, not 1"),
+    ],
+)
+def test_sampling_typed_mistakes_show_what_to_fix(edits, message):
+    at = _edit(open_page(SAMPLING), edits)
+    assert not at.exception
+    assert any(message in e.value for e in at.error)
+    assert not charts(at)
+
+
+def test_sampling_offers_to_normalize_only_when_meaningful():
+    at = _edit(open_page(SAMPLING), {0: {"p": -0.1}})
+    assert not [b for b in at.button if "Normalize" in b.label]
+    at = _edit(open_page(SAMPLING), {0: {"p": 0.6}})
+    at.button[0].click().run()
+    assert not at.error
+    p = np.array([0.6, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01]) / 1.3
+    q = np.array([0.2, 0.2, 0.2, 0.15, 0.1, 0.05, 0.04, 0.03, 0.02, 0.01])
+    assert metrics(at)["α = Σ min(p, q)"] == f"{specmath.acceptance_probability(p, q):.4f}"
+
+
+def test_sampling_edits_go_into_the_link():
+    at = _edit(open_page(SAMPLING), {9: {"p": 0.0}, 8: {"p": 0.02}})
+    assert at.query_params["p"] == "0.3,0.25,0.15,0.1,0.08,0.05,0.03,0.02,0.02,0"
+    reopened = open_page(SAMPLING, p=at.query_params["p"], q=at.query_params["q"])
+    assert metrics(reopened) == metrics(at)
+
+
+def test_sampling_link_with_custom_pair():
+    at = open_page(SAMPLING, p="0.5,0.5,0", q="0,0.5,0.5")
+    assert metrics(at)["α = Σ min(p, q)"] == "0.5000"
+    assert not warnings(at)
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"p": "0.5,0.5", "q": "abc,1"}, "is not a number"),
+        ({"p": "0.5,0.5"}, "only one of `p` and `q`"),
+        ({"p": "0.5,0.5", "q": "0.2,0.3,0.5"}, "must match"),
+        ({"p": ",".join(["0.01"] * 100), "q": ",".join(["0.01"] * 100)}, "more than 50 entries"),
+        ({"p": "-1,2", "q": "0.5,0.5"}, "negative"),
+        ({"p": "", "q": ""}, "is empty"),
+    ],
+)
+def test_sampling_bad_links_fall_back_to_the_preset(query, message):
+    at = open_page(SAMPLING, **query)
+    assert not at.exception
+    assert any(message in w for w in warnings(at)), warnings(at)
+    assert metrics(at)["α = Σ min(p, q)"] == "0.8500"
+
+
+def test_sampling_link_that_does_not_sum_to_one_is_normalized_with_a_warning():
+    at = open_page(SAMPLING, p="1,3", q="1,1")
+    assert any("p sums to 4, not 1: normalized" in w for w in warnings(at))
+    assert metrics(at)["α = Σ min(p, q)"] == "0.7500"
+
+
+# --- Acceptance vs divergence ----------------------------------------------------------------
+
+
+def test_kl_scatter_holds_the_chapter_experiment():
+    at = open_page(KL)
+    figure = charts(at)[0]
+    P, Q = specmath.random_distribution_pairs(200, 20, rng=42)
+    expected = specmath.divergences(P, Q)
+    points = trace(figure, "random (p, q) pair")
+    np.testing.assert_array_equal(values(points["x"]), expected.kl)
+    np.testing.assert_array_equal(values(points["y"]), expected.alpha)
+    for name, bound in (
+        ("Pinsker: α ≥ 1 − √(KL/2)", specmath.pinsker_bound),
+        ("Bretagnolle–Huber: α ≥ 1 − √(1 − e^(−KL))", specmath.bretagnolle_huber_bound),
+    ):
+        curve = trace(figure, name)
+        np.testing.assert_array_equal(values(curve["y"]), bound(values(curve["x"])))
+        assert values(curve["x"]).max() >= expected.kl.max()
+        assert (expected.alpha >= bound(expected.kl)).all()
+
+
+def test_kl_widgets():
+    at = open_page(KL)
+    at.slider(key="pairs").set_value(50).run()
+    at.slider(key="kl_vocab").set_value(5).run()
+    at.toggle(key="logx").set_value(True).run()
+    assert metrics(at)["Pairs"] == "50"
+    figure = charts(at)[0]
+    assert figure["layout"]["xaxis"]["type"] == "log"
+    P, Q = specmath.random_distribution_pairs(50, 5, rng=42)
+    np.testing.assert_array_equal(values(trace(figure, "random (p, q) pair")["y"]), specmath.divergences(P, Q).alpha)
+
+
+# --- Links: query parameters set the widgets; bad values warn ------------------------------
+
+
+def test_query_parameters_set_every_widget():
+    at = open_page(SPEEDUP, alpha="0.63", k="12", c="45", compare=["0.2", "0.4"])
+    assert not warnings(at)
+    assert at.slider(key="alpha").value == 0.63
+    assert at.slider(key="k").value == 12
+    assert at.select_slider(key="c").value == 45
+    assert at.multiselect(key="compare").value == [0.2, 0.4]
+    at = open_page(OPTIMAL_K, alpha="0.9", c="50", max_k="30")
+    assert not warnings(at)
+    assert at.slider(key="max_k").value == 30
+    at = open_page(SAMPLING, preset="random", vocab="12", n="1M", seed="99")
+    assert not warnings(at)
+    assert (at.selectbox(key="preset").value, at.slider(key="vocab").value) == ("random", 12)
+    assert (at.select_slider(key="n").value, at.number_input(key="seed").value) == (1_000_000, 99)
+    at = open_page(KL, pairs="300", kl_vocab="50", seed="1", logx="true")
+    assert not warnings(at)
+    assert at.toggle(key="logx").value is True
+
+
+BAD_VALUES = [
+    (SPEEDUP, "alpha", "abc", "is not a number"),
+    (SPEEDUP, "alpha", "1.5", "is outside 0 to 1"),
+    (SPEEDUP, "alpha", "", "is empty"),
+    (SPEEDUP, "alpha", "1e999", "is outside 0 to 1"),
+    (SPEEDUP, "alpha", "nan", "is outside 0 to 1"),
+    (SPEEDUP, "k", "0", "is outside 1 to 64"),
+    (SPEEDUP, "k", "9" * 400, "is outside 1 to 64"),
+    (SPEEDUP, "c", "37", "is not one of the offered values"),
+    (SPEEDUP, "compare", ["0.5", "banana"], "has values not offered"),
+    (SPEEDUP, "compare", "0.5,0.6", "has values not offered"),
+    (OPTIMAL_K, "max_k", "-3", "is outside 1 to 64"),
+    (SAMPLING, "preset", "nonsense", "is not one of the offered values"),
+    (SAMPLING, "n", "100000000", "is not one of the offered values"),
+    (SAMPLING, "seed", "12.5", "is not a whole number"),
+    (KL, "pairs", "1000000", "is outside 10 to 5000"),
+    (KL, "logx", "maybe", "is not true or false"),
+]
+
+
+@pytest.mark.parametrize(("script", "key", "raw", "message"), BAD_VALUES)
+def test_bad_link_values_warn_and_the_page_still_works(script, key, raw, message):
+    at = open_page(script, **{key: raw})
+    assert not at.exception
+    shown = warnings(at)
+    assert any(f"`{key}" in w and message in w for w in shown), shown
+    assert charts(at), "the page still draws its chart"
+    # The warning names the value actually in use, and that is the widget's value.
+    param = PARAMS[key]
+    widget = at.sidebar.get(_widget_type(param))
+    value = next(w.value for w in widget if w.key == key)
+    shown_value = ", ".join(param.fmt(v) for v in value) if param.kind == "multi" else param.fmt(value)
+    assert any(f"using {shown_value}." in w for w in shown), (shown, shown_value)
+
+
+def _widget_type(param):
+    if param.kind == "choice":
+        return "selectbox" if param.as_selectbox else "select_slider"
+    if param.kind == "multi":
+        return "multiselect"
+    if param.kind == "bool":
+        return "toggle"
+    return "number_input" if param.as_input else "slider"
+
+
+def test_unknown_link_parameters_are_named():
+    at = open_page(SPEEDUP, alhpa="0.5")
+    assert any("`alhpa`" in w for w in warnings(at))

@@ -1,0 +1,174 @@
+"""The dashboard's pure pieces: the parameter table, link checks, typed distributions, presets."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import specmath
+from dashboard import pq_input
+from dashboard.pages import PAGES
+from dashboard.params import PARAMS, SHARED_KEYS, check_url_value, format_count, format_number
+from dashboard.presets import PRESET_LABELS, preset_pair
+from dashboard.stats import sampling_report
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("param", PARAMS.values(), ids=list(PARAMS))
+def test_parameter_table_is_consistent(param):
+    if param.kind in ("float", "int"):
+        assert param.low <= param.default <= param.high
+        assert param.step > 0
+    if param.kind == "choice":
+        assert param.default in param.options
+    if param.kind in ("choice", "multi"):
+        shown = [param.fmt(o) for o in param.options]
+        assert len(set(shown)) == len(shown), "two options would share one URL value"
+    if param.kind == "multi":
+        assert set(param.default) <= set(param.options)
+    # The default, written as a link would write it, passes the link check.
+    if param.kind == "multi":
+        raw = [param.fmt(v) for v in param.default]
+    elif param.kind == "choice":
+        raw = param.fmt(param.default)
+    elif param.kind == "bool":
+        raw = str(param.default).lower()
+    else:
+        raw = format_number(param.default)
+    assert check_url_value(param, raw) is None
+
+
+def test_shared_parameters_are_alpha_k_c():
+    assert SHARED_KEYS == ("alpha", "k", "c")
+
+
+def test_every_page_is_registered_with_known_parameters():
+    for page in PAGES.values():
+        assert (ROOT / page.script).is_file()
+        assert set(page.params) <= set(PARAMS)
+    assert sorted(p.script for p in PAGES.values() if p.id != "home") == sorted(
+        f"pages/{f.name}" for f in (ROOT / "pages").glob("*.py")
+    )
+
+
+def test_cost_ratio_slider_reaches_both_ends_and_the_chapter_values():
+    options = PARAMS["c"].options
+    assert (min(options), max(options)) == (1, 200)
+    assert {10, 20, 50} <= set(options)
+    ratios = np.diff(np.log(options))
+    assert ratios.max() < np.log(1.3), "steps no coarser than 30% anywhere on the log scale"
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "problem"),
+    [
+        ("alpha", "0.5", None),
+        ("alpha", "0.123", None),
+        ("alpha", " ", "is empty"),
+        ("alpha", "x", "is not a number"),
+        ("alpha", "-0.01", "is outside 0 to 1"),
+        ("alpha", "inf", "is outside 0 to 1"),
+        ("k", "64", None),
+        ("k", "65", "is outside 1 to 64"),
+        ("k", "3.0", None),
+        ("k", "3.5", "is not a whole number"),
+        ("c", "20", None),
+        ("c", "20.0", "is not one of the offered values"),
+        ("n", "1M", None),
+        ("n", "1000000", "is not one of the offered values"),
+        ("compare", ["0.5", "0.6"], None),
+        ("compare", "", None),
+        ("compare", ["0.5", "0.55555"], "has values not offered"),
+        ("logx", "TRUE", None),
+        ("logx", "1", "is not true or false"),
+        ("preset", "random", None),
+        ("preset", "Random", "is not one of the offered values"),
+    ],
+)
+def test_link_value_checks(key, raw, problem):
+    found = check_url_value(PARAMS[key], raw)
+    if problem is None:
+        assert found is None
+    else:
+        assert found is not None and problem in found and f"`{key}" in found
+
+
+def test_link_value_shown_short():
+    message = check_url_value(PARAMS["k"], "9" * 500)
+    assert len(message) < 120
+
+
+def test_number_formats():
+    assert [format_number(v) for v in (20, 1.5, 0.05, 1.25)] == ["20", "1.5", "0.05", "1.25"]
+    assert [format_count(v) for v in (1_000, 30_000, 1_000_000, 10_000_000, 1_500)] == [
+        "1k",
+        "30k",
+        "1M",
+        "10M",
+        "1500",
+    ]
+
+
+LABELS = [f"t{i}" for i in range(3)]
+
+
+@pytest.mark.parametrize(
+    ("cells", "problem", "normalizable"),
+    [
+        ([0.2, 0.3, 0.5], None, False),
+        (["0.2", " 0.3", "0.5"], None, False),
+        ([0.2, None, 0.8], "p(t1) is empty", False),
+        ([0.2, float("nan"), 0.8], "p(t1) is empty", False),
+        ([0.2, "abc", 0.8], "p(t1) ('abc') is not a number", False),
+        ([0.2, -0.3, 1.1], "p(t1) = -0.3 is negative", False),
+        ([0.2, float("inf"), 0.8], "p(t1) is inf", False),
+        ([0, 0, 0], "p is all zeros", False),
+        ([1, 1, 2], "p sums to 4, not 1", True),
+    ],
+)
+def test_typed_distribution_checks(cells, problem, normalizable):
+    checked = pq_input.check_distribution(cells, "p", LABELS)
+    assert checked.problem == problem if problem is None else problem in checked.problem
+    assert checked.normalizable == normalizable
+    if problem is None:
+        assert checked.values.sum() == pytest.approx(1.0)
+
+
+def test_typed_distribution_size_cap():
+    cells = [1 / 60] * 60
+    checked = pq_input.check_distribution(cells, "q", [f"t{i}" for i in range(60)])
+    assert "more than 50 entries" in checked.problem
+
+
+def test_url_encoding_round_trip_and_cap():
+    p = np.array([0.3, 0.25, 0.15, 0.1, 0.2])
+    encoded = pq_input.encode(p)
+    assert encoded == "0.3,0.25,0.15,0.1,0.2"
+    assert pq_input.decode(encoded) == ["0.3", "0.25", "0.15", "0.1", "0.2"]
+    huge = ",".join(["1"] * 1_000_000)
+    assert len(pq_input.decode(huge)) == pq_input.MAX_TYPED_VOCAB + 1
+
+
+@pytest.mark.parametrize("name", PRESET_LABELS)
+def test_presets_are_valid_pairs(name):
+    p, q = preset_pair(name, vocab=12, seed=3)
+    assert specmath.acceptance_probability(p, q) >= 0  # validates both as distributions
+    expected_alpha = {"identical": 1.0, "disjoint": 0.0, "greedy": p[1]}
+    if name in expected_alpha:
+        assert specmath.acceptance_probability(p, q) == pytest.approx(expected_alpha[name])
+    if name == "greedy":
+        assert sorted(q) == [0.0] * (q.size - 1) + [1.0]
+    if name == "random":
+        assert p.size == 12
+
+
+def test_sampling_report_against_known_counts():
+    p, q = np.array([0.5, 0.5, 0.0]), np.array([0.25, 0.25, 0.5])
+    report = sampling_report(p, q, np.array([250, 250, 0]), np.array([250, 250, 0]))
+    assert report.alpha == 0.5 and report.one_minus_tv == 0.5
+    assert report.observed_acceptance == 0.5
+    assert report.max_deviation == 0.0
+    assert report.chi_square_pvalue == 1.0
+    # A token the target never emits makes the fit impossible.
+    assert sampling_report(p, q, np.array([250, 250, 1]), np.array([250, 249, 0])).chi_square_pvalue == 0.0

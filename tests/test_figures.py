@@ -1,0 +1,131 @@
+"""Figure builders as pure functions: their traces hold exactly the numbers they were given."""
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+import specmath
+from dashboard import compute, figures
+
+K = np.arange(1, 65)
+
+
+def _trace(fig: go.Figure, name: str):
+    matches = [t for t in fig.data if t.name == name]
+    assert len(matches) == 1, [t.name for t in fig.data]
+    return matches[0]
+
+
+@pytest.fixture
+def speedup_figure():
+    alphas = (0.5, 0.8, 0.9)
+    curves = {a: specmath.speedup(a, K, 20) for a in alphas}
+    best_k, best = specmath.optimal_k(np.array(alphas), 20, max_k=64)
+    optima = {a: (int(k), float(s)) for a, k, s in zip(alphas, best_k, best, strict=True)}
+    return figures.speedup_curves(K, curves, optima, 0.8, 8, 20), curves, optima
+
+
+def test_speedup_curves_hold_the_given_numbers(speedup_figure):
+    fig, curves, optima = speedup_figure
+    np.testing.assert_array_equal(_trace(fig, "α = 0.8 (chosen)").y, curves[0.8])
+    np.testing.assert_array_equal(_trace(fig, "α = 0.5").y, curves[0.5])
+    np.testing.assert_array_equal(_trace(fig, "α = 0.9").x, K)
+    stars = _trace(fig, "best k of each curve")
+    assert list(stars.x) == [optima[a][0] for a in (0.5, 0.8, 0.9)]
+    assert list(stars.y) == [optima[a][1] for a in (0.5, 0.8, 0.9)]
+    chosen = _trace(fig, "chosen k = 8")
+    assert (chosen.x[0], chosen.y[0]) == (8, curves[0.8][7])
+
+
+def test_speedup_figure_explains_itself(speedup_figure):
+    fig, curves, _ = speedup_figure
+    title = fig.layout.title.text
+    assert "α = 0.8, k = 8, c = 20" in title
+    assert "Leviathan c = 0.05" in title
+    assert f"{curves[0.8][7]:.2f}×" in title
+    # The region where speculation is slower than plain decoding is shaded up to speedup 1.
+    slower = [s for s in fig.layout.shapes if s.type == "rect"]
+    assert len(slower) == 1 and slower[0].y0 == 0 and slower[0].y1 == 1
+
+
+def test_speedup_axis_shows_curves_below_one():
+    curves = {0.1: specmath.speedup(0.1, K, 1.25)}
+    fig = figures.speedup_curves(K, curves, {0.1: (1, float(curves[0.1][0]))}, 0.1, 4, 1.25)
+    low, high = fig.layout.yaxis.range
+    assert low <= curves[0.1].min() and high >= curves[0.1].max()
+
+
+def _grid():
+    alpha_grid, c_grid = np.linspace(0, 1, 11), np.geomspace(1, 200, 7)
+    k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
+    return alpha_grid, c_grid, k_star, best
+
+
+@pytest.mark.parametrize("builder", [figures.optimal_k_map, figures.best_speedup_map])
+def test_maps_hold_the_grid_and_mark_the_user(builder):
+    alpha_grid, c_grid, k_star, best = _grid()
+    current = tuple(v.item() for v in specmath.optimal_k(0.8, 20))
+    fig = builder(alpha_grid, c_grid, k_star, best, 0.8, 20, current, 20)
+    heat = fig.data[0]
+    assert isinstance(heat, go.Heatmap)
+    np.testing.assert_array_equal(heat.x, alpha_grid)
+    np.testing.assert_array_equal(heat.y, c_grid)
+    z, hover = (k_star, best) if builder is figures.optimal_k_map else (best, k_star)
+    np.testing.assert_array_equal(heat.z, z)
+    np.testing.assert_array_equal(heat.customdata, hover)
+    assert fig.layout.yaxis.type == "log"
+    marker = _trace(fig, "your α, c")
+    assert (marker.x[0], marker.y[0]) == (0.8, 20)
+    assert any("k* = 8, 3.09×" in a.text for a in fig.layout.annotations)
+
+
+def test_optimal_k_map_draws_speedup_contours():
+    alpha_grid, c_grid, k_star, best = _grid()
+    fig = figures.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
+    contour = _trace(fig, "best speedup")
+    np.testing.assert_array_equal(contour.z, best)
+    assert contour.contours.start == 1  # the line where speculation starts to pay
+
+
+def test_sampling_histogram_stacks_the_two_ways_to_emit_a_token():
+    p, q = np.array([0.5, 0.3, 0.2]), np.array([0.2, 0.3, 0.5])
+    accepted, resampled = np.array([200, 300, 200]), np.array([300, 0, 0])
+    residual = specmath.residual_distribution(p, q)
+    fig = figures.sampling_histogram(["a", "b", "c"], p, q, residual, accepted, resampled, seed=7)
+    np.testing.assert_array_equal(_trace(fig, "accepted draft").y, accepted / 1000)
+    np.testing.assert_array_equal(_trace(fig, "resampled from residual").y, resampled / 1000)
+    np.testing.assert_array_equal(_trace(fig, "target p").y, p)
+    np.testing.assert_array_equal(_trace(fig, "draft q").y, q)
+    np.testing.assert_array_equal(_trace(fig, "residual r").y, residual)
+    assert fig.layout.barmode == "stack"
+    assert "1k rounds, seed 7, 3 tokens" in fig.layout.title.text
+
+
+@pytest.mark.parametrize("log_x", [False, True])
+def test_alpha_vs_kl_scatter_and_bounds(log_x):
+    d = specmath.divergences(*specmath.random_distribution_pairs(30, 8, rng=1))
+    bounds = compute.bound_curves(d.kl, log_x)
+    fig = figures.alpha_vs_kl(d.kl, d.alpha, bounds, log_x, vocab_size=8, seed=1)
+    points = _trace(fig, "random (p, q) pair")
+    np.testing.assert_array_equal(points.x, d.kl)
+    np.testing.assert_array_equal(points.y, d.alpha)
+    np.testing.assert_array_equal(points.customdata[:, 1], 1 - d.alpha)
+    for name, (x, y) in bounds.items():
+        np.testing.assert_array_equal(_trace(fig, name).y, y)
+        np.testing.assert_array_equal(_trace(fig, name).x, x)
+    assert fig.layout.xaxis.type == ("log" if log_x else "linear")
+    assert "30 pairs, vocabulary 8, seed 1" in fig.layout.title.text
+
+
+def test_bound_curves_are_the_specmath_bounds():
+    kl = np.array([0.01, 0.5, 2.0])
+    for log_x in (False, True):
+        (pinsker_x, pinsker_y), (bh_x, bh_y) = compute.bound_curves(kl, log_x).values()
+        np.testing.assert_array_equal(pinsker_y, specmath.pinsker_bound(pinsker_x))
+        np.testing.assert_array_equal(bh_y, specmath.bretagnolle_huber_bound(bh_x))
+        assert pinsker_x.min() <= kl.min() and pinsker_x.max() >= kl.max()
+
+
+def test_chart_config_exports_png_at_twice_the_scale():
+    config = figures.chart_config("speedup_alpha0.80_k8_c20")
+    assert config["toImageButtonOptions"] == {"format": "png", "scale": 2, "filename": "speedup_alpha0.80_k8_c20"}
