@@ -38,7 +38,7 @@ PAGES: dict[str, PageInfo] = {
             "pages/2_Optimal_k.py",
             "Optimal draft length map",
             ":material/grid_on:",
-            ("alpha", "c", "max_k"),
+            ("alpha", "c", "max_k", "view"),
             "The best k and the best speedup over every (α, c), with the chapter's table to download.",
         ),
         PageInfo(

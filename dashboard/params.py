@@ -29,14 +29,23 @@ def format_count(value: int) -> str:
     return str(value)
 
 
+DEFAULT_WIDGETS = {
+    "float": "slider",
+    "int": "slider",
+    "choice": "select_slider",
+    "multi": "multiselect",
+    "bool": "toggle",
+}
+
+
 @dataclass(frozen=True)
 class Param:
     """One widget parameter.
 
-    ``kind`` picks the widget: ``"float"`` and ``"int"`` are sliders over [low, high] with
-    ``step`` (a number box with ``as_input``); ``"choice"`` is a select slider (or a select box with
-    ``as_selectbox``) over ``options``, shown and written to the URL with ``fmt``; ``"multi"`` a
-    multiselect over ``options``; ``"bool"`` a toggle.
+    ``kind`` says what the value is: ``"float"`` and ``"int"`` range over [low, high] with
+    ``step``; ``"choice"`` is one of ``options``, shown and written to the URL with ``fmt``;
+    ``"multi"`` several of ``options``; ``"bool"`` true or false. ``widget`` names the Streamlit
+    widget (the name of its AppTest element): :data:`DEFAULT_WIDGETS` unless set.
     """
 
     key: str
@@ -49,9 +58,12 @@ class Param:
     step: float | None = None
     options: Sequence[Any] = field(default_factory=tuple)
     fmt: Callable[[Any], str] = str
-    as_selectbox: bool = False
-    as_input: bool = False  # a number box instead of a slider
+    widget: str = ""
     shared: bool = False  # carried from page to page by the navigation links
+
+    @property
+    def widget_type(self) -> str:
+        return self.widget or DEFAULT_WIDGETS[self.kind]
 
     def describe_range(self) -> str:
         if self.kind in ("float", "int"):
@@ -136,7 +148,7 @@ PARAMS: dict[str, Param] = {
             "Start from a preset, then edit p and q in the table.",
             options=tuple(PRESET_LABELS),
             fmt=str,
-            as_selectbox=True,
+            widget="selectbox",
         ),
         Param(
             "vocab",
@@ -157,7 +169,17 @@ PARAMS: dict[str, Param] = {
             options=SAMPLE_COUNTS,
             fmt=format_count,
         ),
-        Param("seed", "Random seed", "int", 42, "Same seed, same samples.", low=0, high=9999, step=1, as_input=True),
+        Param(
+            "seed",
+            "Random seed",
+            "int",
+            42,
+            "Same seed, same samples.",
+            low=0,
+            high=9999,
+            step=1,
+            widget="number_input",
+        ),
         Param(
             "pairs",
             "Number of pairs",
@@ -179,6 +201,15 @@ PARAMS: dict[str, Param] = {
             step=1,
         ),
         Param("logx", "Log scale for KL", "bool", False, "Spread out the small divergences."),
+        Param(
+            "view",
+            "Colour the map by",
+            "choice",
+            "k",
+            "The optimal draft length k*, or the best speedup it achieves.",
+            options=("k", "speedup"),
+            widget="radio",
+        ),
     )
 }
 

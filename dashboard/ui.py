@@ -64,33 +64,26 @@ class PageContext:
 
 def _make_widget(param: Param, container: DeltaGenerator) -> Any:
     common = {"key": param.key, "help": param.help or None, "bind": "query-params"}
-    if param.kind in ("float", "int"):
-        cast = float if param.kind == "float" else int
-        make = container.number_input if param.as_input else container.slider
-        return make(
-            param.label,
-            min_value=cast(param.low),
-            max_value=cast(param.high),
-            value=cast(param.default),
-            step=cast(param.step),
-            **common,
-        )
-    if param.kind == "choice" and param.as_selectbox:
-        options = list(param.options)
-        return container.selectbox(
-            param.label, options, index=options.index(param.default), format_func=param.fmt, **common
-        )
-    if param.kind == "choice":
+    kind, widget = param.kind, param.widget_type
+    if kind in ("float", "int"):
+        cast = float if kind == "float" else int
+        bounds = {"min_value": cast(param.low), "max_value": cast(param.high), "step": cast(param.step)}
+        return getattr(container, widget)(param.label, value=cast(param.default), **bounds, **common)
+    options = list(param.options)
+    if widget == "select_slider":
         return container.select_slider(
-            param.label, options=list(param.options), value=param.default, format_func=param.fmt, **common
+            param.label, options=options, value=param.default, format_func=param.fmt, **common
         )
-    if param.kind == "multi":
-        return container.multiselect(
-            param.label, list(param.options), default=list(param.default), format_func=param.fmt, **common
+    if widget in ("selectbox", "radio"):
+        extra = {"horizontal": True} if widget == "radio" else {}
+        return getattr(container, widget)(
+            param.label, options, index=options.index(param.default), format_func=param.fmt, **extra, **common
         )
-    if param.kind == "bool":
+    if widget == "multiselect":
+        return container.multiselect(param.label, options, default=list(param.default), format_func=param.fmt, **common)
+    if widget == "toggle":
         return container.toggle(param.label, value=param.default, **common)
-    raise ValueError(f"unknown parameter kind {param.kind!r} for {param.key}")
+    raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
 
 
 def _shared_values() -> dict[str, Any]:

@@ -17,13 +17,12 @@ cols[0].metric(f"Optimal k at α = {alpha:g}, c = {c:g}", f"{current[0]}")
 cols[1].metric("Its speedup", f"{current[1]:.2f}×")
 cols[2].metric("Speculation pays here?", "yes" if current[1] > 1 else "no: plain decoding is faster")
 
-args = (compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k)
-name = f"alpha{alpha:.2f}_c{c:g}_maxk{max_k}"
-map_tab, speedup_tab = st.tabs(["Optimal k", "Best speedup"])
-with map_tab:
-    ui.chart(figures.optimal_k_map(*args), f"optimal_k_map_{name}")
-with speedup_tab:
-    ui.chart(figures.best_speedup_map(*args), f"best_speedup_map_{name}")
+view = ctx.widget("view", st)
+builder = figures.optimal_k_map if view == "k" else figures.best_speedup_map
+ui.chart(
+    builder(compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k),
+    f"{'optimal_k' if view == 'k' else 'best_speedup'}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}",
+)
 st.latex(texts.FORMULAS["optimal_k"])
 st.markdown(texts.OPTIMAL_K_EXPLAINER)
 

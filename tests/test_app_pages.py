@@ -122,7 +122,9 @@ def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
     m = metrics(at)
     assert m["Optimal k at α = 0.8, c = 20"] == "8"
     assert m["Its speedup"] == "3.09×"
-    k_map, speedup_map = charts(at)
+    (k_map,) = charts(at)
+    at.radio(key="view").set_value("speedup").run()
+    (speedup_map,) = charts(at)
     alpha_grid, c_grid = np.linspace(0, 1, 201), np.geomspace(1, 200, 201)
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
     heat = k_map["data"][0]
@@ -361,20 +363,10 @@ def test_bad_link_values_warn_and_the_page_still_works(script, key, raw, message
     assert charts(at), "the page still draws its chart"
     # The warning names the value actually in use, and that is the widget's value.
     param = PARAMS[key]
-    widget = at.sidebar.get(_widget_type(param))
+    widget = at.get(param.widget_type)
     value = next(w.value for w in widget if w.key == key)
     shown_value = ", ".join(param.fmt(v) for v in value) if param.kind == "multi" else param.fmt(value)
     assert any(f"using {shown_value}." in w for w in shown), (shown, shown_value)
-
-
-def _widget_type(param):
-    if param.kind == "choice":
-        return "selectbox" if param.as_selectbox else "select_slider"
-    if param.kind == "multi":
-        return "multiselect"
-    if param.kind == "bool":
-        return "toggle"
-    return "number_input" if param.as_input else "slider"
 
 
 def test_unknown_link_parameters_are_named():
