@@ -12,6 +12,17 @@ argument and what is wrong.
 """
 
 from ._validate import SUM_TOLERANCE
+from .decode import (
+    ACCEPTED,
+    BONUS,
+    MAX_DECODE_TOKENS,
+    RESAMPLED,
+    START,
+    DecodeRecords,
+    DecodeSummary,
+    decode_summary,
+    speculative_decode,
+)
 from .distributions import (
     MAX_PAIR_ELEMENTS,
     RESIDUAL_MASS_TOLERANCE,
@@ -25,6 +36,17 @@ from .distributions import (
     residual_distribution,
     tv_distance,
 )
+from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
+from .markov import (
+    MAX_CHAIN_VOCAB,
+    draft_by_merging,
+    draft_by_noise,
+    draft_by_temperature,
+    random_transition_matrix,
+    state_acceptance,
+    stationary_distribution,
+    two_regime_transition_matrix,
+)
 from .sampling import MAX_SAMPLES, speculative_sample
 from .speedup import (
     MAX_DRAFT_LENGTH,
@@ -36,24 +58,45 @@ from .speedup import (
 )
 
 __all__ = [
+    "ACCEPTED",
+    "BONUS",
+    "MAX_CHAIN_VOCAB",
+    "MAX_DECODE_TOKENS",
     "MAX_DRAFT_LENGTH",
+    "MAX_ITERATIONS",
     "MAX_PAIR_ELEMENTS",
     "MAX_SAMPLES",
+    "RESAMPLED",
     "RESIDUAL_MASS_TOLERANCE",
+    "START",
     "SUM_TOLERANCE",
+    "DecodeRecords",
+    "DecodeSummary",
     "Divergences",
     "acceptance_probability",
     "bretagnolle_huber_bound",
+    "decode_summary",
     "divergences",
+    "draft_by_merging",
+    "draft_by_noise",
+    "draft_by_temperature",
     "expected_tokens",
+    "fit_alpha_from_acceptance_length",
     "from_leviathan_cost",
     "kl_divergence",
     "optimal_k",
     "pinsker_bound",
     "random_distribution_pairs",
+    "random_transition_matrix",
     "residual_distribution",
+    "simulate_iid_blocks",
+    "speculative_decode",
     "speculative_sample",
     "speedup",
+    "state_acceptance",
+    "stationary_distribution",
     "to_leviathan_cost",
+    "tokens_per_iteration_pmf",
     "tv_distance",
+    "two_regime_transition_matrix",
 ]
