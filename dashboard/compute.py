@@ -6,6 +6,8 @@ for ten million sampling rounds.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -75,3 +77,49 @@ def bound_curves(kl: np.ndarray, log_x: bool, points: int = 200) -> dict[str, tu
         "Pinsker: α ≥ 1 − √(KL/2)": (grid, specmath.pinsker_bound(grid)),
         "Bretagnolle–Huber: α ≥ 1 − √(1 − e^(−KL))": (grid, specmath.bretagnolle_huber_bound(grid)),
     }
+
+
+#: The simulator generates its tokens as independent sequences of this length.
+SEQUENCE_LENGTH = 500
+#: Tokens of the first sequence kept for the coloured sample.
+SAMPLE_LENGTH = 160
+
+
+@dataclass(frozen=True)
+class SimulatorRun:
+    """What the simulator page shows of one run (small: no full records)."""
+
+    summary: specmath.DecodeSummary
+    emitted_counts: np.ndarray  # iterations that emitted n = 1 … k + 1 tokens
+    sample_tokens: np.ndarray
+    sample_kinds: np.ndarray
+    stationary_alpha: float  # sum_s pi(s) alpha(s) under the target's stationary law
+
+
+def toy_chains(target: str, draft: str, strength: float, vocab: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (target, draft) pair of bigram chains the simulator page describes."""
+    if target == "regimes":
+        chain = specmath.two_regime_transition_matrix(vocab, rng=seed)
+    else:
+        chain = specmath.random_transition_matrix(vocab, 0.5, rng=seed)
+    if draft == "merged":
+        return chain, specmath.draft_by_merging(chain, min(int(strength), vocab))
+    if draft == "temperature":
+        return chain, specmath.draft_by_temperature(chain, strength)
+    return chain, specmath.draft_by_noise(chain, strength)
+
+
+@st.cache_data(max_entries=16, show_spinner="Decoding…")
+def simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
+    """Run speculative decoding on the toy chains and keep what the page shows."""
+    chain, draft_chain = toy_chains(target, draft, strength, vocab, seed)
+    sequences = max(1, tokens // SEQUENCE_LENGTH)
+    records = specmath.speculative_decode(chain, draft_chain, k, SEQUENCE_LENGTH, rng=seed, n_sequences=sequences)
+    pi = specmath.stationary_distribution(chain)
+    return SimulatorRun(
+        summary=specmath.decode_summary(records),
+        emitted_counts=np.bincount(records.emitted, minlength=k + 2)[1:],
+        sample_tokens=records.tokens[0, :SAMPLE_LENGTH],
+        sample_kinds=records.kinds[0, :SAMPLE_LENGTH],
+        stationary_alpha=float(pi @ specmath.state_acceptance(chain, draft_chain)),
+    )

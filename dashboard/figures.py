@@ -37,6 +37,9 @@ def chart_config(filename: str) -> dict:
     }
 
 
+LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0}
+
+
 def _style(fig: go.Figure, title: str, height: int = 560) -> go.Figure:
     fig.update_layout(
         title={"text": title, "x": 0.0, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
@@ -391,4 +394,75 @@ def alpha_vs_kl(
     _style(fig, title)
     fig.update_xaxes(title_text="KL(p ‖ q) in nats" + (" (log)" if log_x else ""), type="log" if log_x else "linear")
     fig.update_yaxes(title_text="acceptance rate α = Σ min(p, q)", range=[0, 1.02])
+    return fig
+
+
+def tokens_per_call(emitted_counts: np.ndarray, pmf: np.ndarray, alpha_fit: float, k: int) -> go.Figure:
+    """Histogram of tokens emitted per target call against the i.i.d. law at the fitted alpha.
+
+    ``emitted_counts[n - 1]`` and ``pmf[n - 1]`` are for n = 1 … k + 1 tokens.
+    """
+    n = np.arange(1, k + 2)
+    iterations = int(emitted_counts.sum())
+    fig = go.Figure()
+    fig.add_trace(
+        go.Bar(
+            x=n,
+            y=emitted_counts / iterations,
+            name="measured",
+            marker_color=PALETTE[0],
+            hovertemplate="%{x} tokens: %{y:.4f} of calls<extra></extra>",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=n,
+            y=pmf,
+            mode="markers+lines",
+            name=f"i.i.d. law at fitted α = {alpha_fit:.3f}",
+            marker={"size": 10, "color": CHOSEN_COLOUR},
+            line={"dash": "dot", "color": CHOSEN_COLOUR},
+            hovertemplate="%{x} tokens: %{y:.4f} predicted<extra></extra>",
+        )
+    )
+    _style(fig, f"Tokens per target call · k = {k}, {iterations:,} target calls", height=500)
+    fig.update_layout(legend=LEGEND_BELOW, margin_b=130)
+    fig.update_xaxes(title_text="tokens emitted in one iteration (accepted + 1)", dtick=1 if k <= 20 else None)
+    fig.update_yaxes(title_text="share of target calls")
+    return fig
+
+
+def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alpha_fit: float) -> go.Figure:
+    """Per-position acceptance, both ways engines and papers define it, against i.i.d. alpha.
+
+    Unconditional (vLLM's per-position rate): P(at least i + 1 accepted), alpha^(i+1) if i.i.d.
+    Conditional: P(position i accepted | position i - 1 accepted), alpha at every i if i.i.d.
+    """
+    k = unconditional.size
+    position = np.arange(1, k + 1)
+    fig = go.Figure()
+    fig.add_trace(go.Bar(x=position, y=unconditional, name="unconditional P(≥ i accepted)", marker_color=PALETTE[0]))
+    fig.add_trace(go.Bar(x=position, y=conditional, name="conditional P(i | i − 1)", marker_color=PALETTE[2]))
+    fig.add_trace(
+        go.Scatter(
+            x=position,
+            y=alpha_fit**position,
+            mode="lines",
+            name="i.i.d.: α^i",
+            line={"color": PALETTE[0], "dash": "dot", "width": 3},
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=position,
+            y=np.full(k, alpha_fit),
+            mode="lines",
+            name="i.i.d.: α",
+            line={"color": PALETTE[2], "dash": "dot", "width": 3},
+        )
+    )
+    _style(fig, f"Acceptance by draft position · fitted α = {alpha_fit:.3f}", height=500)
+    fig.update_layout(barmode="group", legend=LEGEND_BELOW, margin_b=130)
+    fig.update_xaxes(title_text="draft position i", dtick=1 if k <= 20 else None)
+    fig.update_yaxes(title_text="acceptance", range=[0, 1.05])
     return fig

@@ -58,5 +58,14 @@ PAGES: dict[str, PageInfo] = {
             ("pairs", "kl_vocab", "seed", "logx"),
             "α against KL(p‖q) for random pairs, with the Pinsker and Bretagnolle–Huber bounds.",
         ),
+        PageInfo(
+            "simulator",
+            "pages/5_Simulator.py",
+            "Simulator",
+            ":material/play_circle:",
+            ("k", "c", "target", "draft", "contexts", "temperature", "noise", "chain_vocab", "tokens", "seed"),
+            "Run the whole algorithm on a toy language, token by token: where the closed form "
+            "holds, where it does not, and what an engine's per-position counters mean.",
+        ),
     )
 }

@@ -84,6 +84,9 @@ C_OPTIONS = (
 #: Acceptance rates offered for the comparison curves.
 ALPHA_CHOICES = (*(round(0.05 * i, 2) for i in range(1, 20)), 0.99)
 
+TEMPERATURES = (0.25, 0.33, 0.5, 0.67, 0.8, 1.25, 1.5, 2, 3, 4)
+TOKEN_COUNTS = (10_000, 30_000, 100_000, 300_000, 1_000_000)
+
 SAMPLE_COUNTS = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)
 
 PARAMS: dict[str, Param] = {
@@ -201,6 +204,67 @@ PARAMS: dict[str, Param] = {
             step=1,
         ),
         Param("logx", "Log scale for KL", "bool", False, "Spread out the small divergences."),
+        Param(
+            "target",
+            "Target chain",
+            "choice",
+            "regimes",
+            "regimes: sticky predictable and unpredictable stretches, like boilerplate and content. "
+            "random: every context drawn independently.",
+            options=("regimes", "random"),
+            widget="selectbox",
+        ),
+        Param(
+            "draft",
+            "Draft made by",
+            "choice",
+            "merged",
+            "merged: a smaller model that cannot tell some contexts apart. temperature: the target "
+            "sampled hotter or colder. noise: the target blurred toward uniform.",
+            options=("merged", "temperature", "noise"),
+            widget="selectbox",
+        ),
+        Param(
+            "contexts",
+            "Contexts the draft can tell apart",
+            "int",
+            2,
+            "1 is a unigram draft; the vocabulary size is the target itself.",
+            low=1,
+            high=26,
+            step=1,
+        ),
+        Param(
+            "temperature",
+            "Draft temperature",
+            "choice",
+            2,
+            "Above 1 flatter than the target, below 1 sharper.",
+            options=TEMPERATURES,
+            fmt=format_number,
+        ),
+        Param(
+            "noise", "Noise weight", "float", 0.3, "0 is the target, 1 a uniform draft.", low=0.0, high=1.0, step=0.05
+        ),
+        Param(
+            "chain_vocab",
+            "Vocabulary size",
+            "int",
+            8,
+            "Tokens of the toy language, shown as letters.",
+            low=2,
+            high=26,
+            step=1,
+        ),
+        Param(
+            "tokens",
+            "Tokens to generate",
+            "choice",
+            100_000,
+            "Generated as independent sequences of 500 tokens.",
+            options=TOKEN_COUNTS,
+            fmt=format_count,
+        ),
         Param(
             "view",
             "Colour the map by",

@@ -57,3 +57,15 @@ CHAPTER_TABLE_CAPTION = (
     "The chapter's table “Optimal draft length for different configurations” (max k = 20), "
     "computed live by `specmath.optimal_k`."
 )
+
+SIMULATOR_EXPLAINER = (
+    "The closed form assumes every draft position is accepted independently with one α. Here "
+    "the algorithm runs for real: the draft proposes *k* letters, the target checks them in "
+    "order, the first rejection is replaced by a residual draw, and a full acceptance earns a "
+    "bonus letter. With sticky regimes (“regimes” target) a draft that does well at one "
+    "position tends to do well at the next: conditional acceptance rises along the draft and "
+    "the formula at the per-token rate misses the measured tokens per call. The α fitted from "
+    "the mean acceptance length reproduces it by construction; that is the α to use for "
+    "choosing *k*. Serving engines report the unconditional per-position rate (vLLM) or the "
+    "mean acceptance length (vLLM, SGLang)."
+)

@@ -1,0 +1,101 @@
+"""The Simulator page under AppTest, and its pure pieces."""
+
+import numpy as np
+import pytest
+
+import specmath
+from dashboard import compute, figures, sample_text
+from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
+
+SIMULATOR = "pages/5_Simulator.py"
+
+
+def _run(target="regimes", draft="merged", strength=2.0, vocab=8, k=8, tokens=100_000, seed=42):
+    chain, draft_chain = compute.toy_chains(target, draft, strength, vocab, seed)
+    records = specmath.speculative_decode(
+        chain, draft_chain, k, compute.SEQUENCE_LENGTH, rng=seed, n_sequences=tokens // compute.SEQUENCE_LENGTH
+    )
+    return records, specmath.decode_summary(records)
+
+
+def test_simulator_defaults_show_the_run():
+    at = open_page(SIMULATOR)
+    assert not at.exception and not warnings(at)
+    records, summary = _run()
+    m = metrics(at)
+    assert m["Tokens per call, measured"] == f"{summary.tokens_per_call:.3f}"
+    assert m["Tokens per call, closed form"] == f"{specmath.expected_tokens(summary.acceptance_rate, 8):.3f}"
+    assert m["α fitted from mean length"] == f"{summary.alpha_fit:.3f}"
+    assert m["Speedup at c = 20, measured"] == f"{summary.tokens_per_call / 1.4:.2f}×"
+    histogram, positions = charts(at)
+    measured = values(trace(histogram, "measured")["y"])
+    np.testing.assert_allclose(measured, np.bincount(records.emitted, minlength=10)[1:] / records.emitted.size)
+    law = values(trace(histogram, f"i.i.d. law at fitted α = {summary.alpha_fit:.3f}")["y"])
+    np.testing.assert_allclose(law, specmath.tokens_per_iteration_pmf(summary.alpha_fit, 8))
+    np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), summary.unconditional)
+    np.testing.assert_allclose(values(trace(positions, "conditional P(i | i − 1)")["y"]), summary.conditional)
+
+
+@pytest.mark.parametrize(
+    ("widget", "key", "value"),
+    [
+        ("selectbox", "target", "random"),
+        ("slider", "chain_vocab", 5),
+        ("slider", "k", 3),
+        ("select_slider", "tokens", 10_000),
+        ("number_input", "seed", 7),
+    ],
+)
+def test_simulator_widgets_change_the_run(widget, key, value):
+    at = open_page(SIMULATOR)
+    getattr(at, widget)(key=key).set_value(value).run()
+    assert not at.exception
+    settings = {"target": "regimes", "vocab": 8, "k": 8, "tokens": 100_000, "seed": 42}
+    settings |= {{"chain_vocab": "vocab"}.get(key, key): value}
+    _, summary = _run(**settings)
+    assert metrics(at)["Tokens per call, measured"] == f"{summary.tokens_per_call:.3f}"
+
+
+@pytest.mark.parametrize(
+    ("query", "strength"),
+    [({"draft": "temperature", "temperature": "3"}, 3.0), ({"draft": "noise", "noise": "0.5"}, 0.5)],
+)
+def test_simulator_draft_kinds_from_the_link(query, strength):
+    at = open_page(SIMULATOR, **query)
+    assert not warnings(at)
+    _, summary = _run(draft=query["draft"], strength=strength)
+    assert metrics(at)["Per-token acceptance"] == f"{summary.acceptance_rate:.3f}"
+
+
+def test_simulator_identical_draft_accepts_everything():
+    # As many contexts as tokens: the merged draft is the target itself.
+    at = open_page(SIMULATOR, contexts="8", k="4")
+    m = metrics(at)
+    assert m["Tokens per call, measured"] == "5.000"
+    assert m["Per-token acceptance"] == "1.000"
+    assert m["α fitted from mean length"] == "1.000"
+
+
+@pytest.mark.parametrize(("key", "raw"), [("draft", "oracle"), ("chain_vocab", "99"), ("tokens", "1e9"), ("k", "abc")])
+def test_simulator_bad_links_warn(key, raw):
+    at = open_page(SIMULATOR, **{key: raw})
+    assert not at.exception
+    assert any(f"`{key}" in w for w in warnings(at))
+    assert len(charts(at)) == 2
+
+
+def test_coloured_sample_marks_every_kind():
+    tokens = np.array([0, 1, 2, 1, 0])
+    kinds = np.array([specmath.START, specmath.ACCEPTED, specmath.RESAMPLED, specmath.ACCEPTED, specmath.BONUS])
+    text = sample_text.coloured_sample(tokens, kinds, sample_text.token_letters(3))
+    assert text == (":gray[**a**] :gray[|] :blue[**b**] :orange[**c**] :gray[|] :blue[**b**] :green[**a**] :gray[|]")
+
+
+def test_simulator_figures_hold_their_numbers():
+    pmf = specmath.tokens_per_iteration_pmf(0.7, 3)
+    fig = figures.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
+    np.testing.assert_array_equal(fig.data[0].y, [0.3, 0.2, 0.1, 0.4])
+    np.testing.assert_array_equal(fig.data[1].y, pmf)
+    fig = figures.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
+    np.testing.assert_allclose(fig.data[2].y, [0.7, 0.49])
+    np.testing.assert_array_equal(fig.data[3].y, [0.7, 0.7])
