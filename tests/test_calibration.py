@@ -1,0 +1,90 @@
+"""Calibration from engine counters: alpha with its interval, and the per-position profile."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import specmath as sm
+from tests.helpers import SIGNIFICANCE
+
+
+def test_alpha_interval_brackets_the_fit():
+    fit = sm.alpha_interval(accepted=2_400, drafts=1_000, k=4)
+    assert fit.low < fit.alpha < fit.high
+    assert sm.expected_tokens(fit.alpha, 4) == pytest.approx(3.4)
+    narrow = sm.alpha_interval(accepted=240_000, drafts=100_000, k=4)
+    assert narrow.alpha == pytest.approx(fit.alpha)
+    assert narrow.high - narrow.low < (fit.high - fit.low) / 5  # ~ 1/sqrt(100) as wide
+
+
+def test_alpha_interval_at_the_ends():
+    none = sm.alpha_interval(accepted=0, drafts=50, k=3)
+    assert none.alpha == 0.0 and none.low == 0.0 and 0 < none.high < 0.2
+    every = sm.alpha_interval(accepted=150, drafts=50, k=3)
+    assert every.alpha == 1.0 and every.high == 1.0 and 0.8 < every.low < 1
+
+
+def test_alpha_interval_coverage_matches_its_level():
+    # Round trip: simulate i.i.d. blocks at a known alpha, keep only the counts an engine
+    # would print, fit; the 95% interval must contain the truth about 95% of the time.
+    alpha, k, drafts, runs = 0.72, 5, 400, 400
+    rng = np.random.default_rng(2024)
+    covered = 0
+    for _ in range(runs):
+        emitted = sm.simulate_iid_blocks(alpha, k, drafts, rng=rng)
+        fit = sm.alpha_interval(int((emitted - 1).sum()), drafts, k)
+        covered += fit.low <= alpha <= fit.high
+    assert stats.binomtest(covered, runs, 0.95).pvalue > SIGNIFICANCE, covered
+
+
+@pytest.mark.parametrize(
+    ("accepted", "drafts", "k", "message"),
+    [(-1, 10, 4, "^accepted"), (41, 10, 4, "^accepted must be <= k"), (5, 0, 4, "^drafts"), (5, 10, 0, "^k")],
+)
+def test_alpha_interval_validation(accepted, drafts, k, message):
+    with pytest.raises(ValueError, match=message):
+        sm.alpha_interval(accepted, drafts, k)
+
+
+def test_conditional_from_unconditional():
+    np.testing.assert_allclose(sm.conditional_acceptance([0.8, 0.6, 0.3]), [0.8, 0.75, 0.5])
+    assert np.isnan(sm.conditional_acceptance([0.5, 0.0, 0.0])[2])
+    with pytest.raises(ValueError, match="must not increase"):
+        sm.conditional_acceptance([0.5, 0.6])
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.35, 0.8, 1.0])
+def test_geometric_profile_reproduces_the_closed_form(alpha):
+    # u_i = alpha^i is the i.i.d. profile: the profile's predictions are the closed form's, at
+    # measured draft lengths and, by the extrapolation rule, beyond them.
+    measured = alpha ** np.arange(1, 5)
+    ks = np.arange(0, 30)
+    np.testing.assert_allclose(sm.profile_expected_tokens(measured, ks), sm.expected_tokens(alpha, ks), rtol=1e-12)
+    np.testing.assert_allclose(sm.profile_speedup(measured, ks, 20), sm.speedup(alpha, ks, 20), rtol=1e-12)
+
+
+def test_extrapolation_uses_the_last_conditional_rate():
+    extended = sm.extend_profile([0.9, 0.72, 0.36], 5)
+    np.testing.assert_allclose(extended, [0.9, 0.72, 0.36, 0.18, 0.09])
+    np.testing.assert_allclose(sm.extend_profile([0.9, 0.72, 0.36], 2), [0.9, 0.72])
+
+
+def test_profile_from_a_real_run_predicts_shorter_drafts():
+    # Contexts that forget quickly (a random chain): where an iteration starts does not depend
+    # on the draft length, so the measured profile transfers to shorter drafts.
+    chain = sm.random_transition_matrix(8, concentration=2.0, rng=0)
+    draft = sm.draft_by_merging(chain, 2)
+    long_run = sm.decode_summary(sm.speculative_decode(chain, draft, 6, 1000, rng=1, n_sequences=200))
+    # At the measured length the identity E[N] = 1 + sum u_i holds exactly on the data.
+    assert sm.profile_expected_tokens(long_run.unconditional, 6) == pytest.approx(long_run.tokens_per_call)
+    # A separate run at k = 3 emits what the k = 6 profile predicts, within sampling error.
+    short = sm.speculative_decode(chain, draft, 3, 1000, rng=2, n_sequences=200)
+    predicted = sm.profile_expected_tokens(long_run.unconditional, 3)
+    se = np.hypot(short.emitted.std() / np.sqrt(short.emitted.size), 3 / np.sqrt(long_run.iterations))
+    assert abs(short.emitted.mean() - predicted) < stats.norm.isf(SIGNIFICANCE / 2) * se
+
+
+def test_cost_ratio_from_times():
+    assert sm.cost_ratio_from_times(30.0, 1.5) == 20.0
+    with pytest.raises(ValueError, match=r"^draft_ms"):
+        sm.cost_ratio_from_times(30.0, 0.0)
