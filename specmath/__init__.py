@@ -45,6 +45,7 @@ from .distributions import (
     residual_distribution,
     tv_distance,
 )
+from .engine_metrics import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .markov import (
     MAX_CHAIN_VOCAB,
@@ -73,6 +74,7 @@ __all__ = [
     "MAX_DECODE_TOKENS",
     "MAX_DRAFT_LENGTH",
     "MAX_ITERATIONS",
+    "MAX_METRICS_CHARS",
     "MAX_PAIR_ELEMENTS",
     "MAX_SAMPLES",
     "RESAMPLED",
@@ -83,6 +85,7 @@ __all__ = [
     "DecodeRecords",
     "DecodeSummary",
     "Divergences",
+    "EngineMetrics",
     "acceptance_probability",
     "alpha_interval",
     "bretagnolle_huber_bound",
@@ -99,6 +102,7 @@ __all__ = [
     "from_leviathan_cost",
     "kl_divergence",
     "optimal_k",
+    "parse_engine_metrics",
     "pinsker_bound",
     "profile_expected_tokens",
     "profile_speedup",

@@ -1,0 +1,401 @@
+"""parse_engine_metrics: each engine's real format, noisy and cut-off pastes, wrong and hostile text.
+
+The fixtures under tests/fixtures/engine_metrics/ are written in each engine's format with
+made-up numbers; every expected record below is worked out by hand in the comments.
+"""
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+import specmath as sm
+
+FIXTURES = Path(__file__).parent / "fixtures" / "engine_metrics"
+
+
+def fixture(name: str) -> str:
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def check(m: sm.EngineMetrics, **expected):
+    """Compare a record field by field; floats and per-position rates to rounding."""
+    for field, want in expected.items():
+        got = getattr(m, field)
+        if isinstance(want, float):
+            assert got == pytest.approx(want, rel=1e-12), field
+        elif isinstance(want, tuple) and want and isinstance(want[0], float):
+            assert got == pytest.approx(want, rel=1e-12), field
+        else:
+            assert got == want, field
+
+
+def has_note(m: sm.EngineMetrics, *words: str) -> bool:
+    return any(all(w in note for w in words) for note in m.notes)
+
+
+# --- vLLM V1 log --------------------------------------------------------------------------------
+
+
+def test_vllm_v1_single_line():
+    # k = 3 (three rates); Drafted 600 / 3 = 200 drafts; 1 + 312 / 200 = 2.56 as printed;
+    # per-position counts 150 + 100 + 62 = 312; 312 / 600 = 52.0 %.
+    m = sm.parse_engine_metrics(fixture("vllm_v1_single.txt"))
+    check(
+        m,
+        engine="vLLM",
+        format="vLLM V1 log",
+        k=3,
+        drafts=200,
+        draft_tokens=600,
+        accepted=312,
+        emitted=512,
+        mean_acceptance_length=2.56,
+        per_position=(0.75, 0.5, 0.31),
+        notes=(),
+    )
+
+
+def test_vllm_v1_noisy_intervals_are_summed():
+    # Three intervals with k = 4 among API-server noise, plus an idle one ("nan", line 10):
+    #   400 / 4 = 100 drafts, 200 accepted (80, 60, 40, 20); 200 / 4 = 50, 60 (30, 15, 10, 5);
+    #   1000 / 4 = 250, 500 (200, 150, 100, 50). Sums: 400 drafts, 1600 drafted, 760 accepted.
+    # Mean 1 + 760 / 400 = 2.9; rates (310, 225, 150, 75) / 400.
+    m = sm.parse_engine_metrics(fixture("vllm_v1_noisy.txt"))
+    check(
+        m,
+        format="vLLM V1 log",
+        k=4,
+        drafts=400,
+        draft_tokens=1600,
+        accepted=760,
+        emitted=1160,
+        mean_acceptance_length=2.9,
+        per_position=(0.775, 0.5625, 0.375, 0.1875),
+    )
+    assert has_note(m, "3 logging intervals", "summed")
+    assert has_note(m, "drafted nothing", "line 10")
+
+
+def test_vllm_v1_truncated_last_line_is_ignored():
+    # Line 3 is cut inside its per-position list and has no line break; lines 1-2 (k = 2):
+    #   200 / 2 = 100 drafts, 110 accepted (70, 40); 120 / 2 = 60 drafts, 72 accepted (45, 27).
+    # Sums 160 drafts, 320 drafted, 182 accepted; mean 1 + 182 / 160; rates (115, 67) / 160.
+    m = sm.parse_engine_metrics(fixture("vllm_v1_truncated.txt"))
+    check(
+        m,
+        k=2,
+        drafts=160,
+        draft_tokens=320,
+        accepted=182,
+        emitted=342,
+        mean_acceptance_length=2.1375,
+        per_position=(0.71875, 0.41875),
+    )
+    assert has_note(m, "cut-off", "line 3")
+
+
+def test_vllm_v1_older_layouts():
+    middle = (
+        "INFO 04-02 08:00:10 [metrics.py:80] SpecDecoding metrics: Draft acceptance rate: 62.5%, "
+        "Mean acceptance length: 2.25, Accepted: 250 tokens, Drafted: 400 tokens, "
+        "Per-position acceptance rate: 0.700, 0.550\n"
+    )
+    # k = 2, 400 / 2 = 200 drafts: 1 + 250 / 200 = 2.25, counts 140 + 110 = 250, 250 / 400 = 62.5 %.
+    check(sm.parse_engine_metrics(middle), k=2, drafts=200, accepted=250, emitted=450, mean_acceptance_length=2.25)
+    first = (
+        "INFO 03-01 12:00:00 SpecDecoding metrics: Draft acceptance rate: 40.0%, Accepted: 48 tokens, "
+        "Drafted: 120 tokens\n"
+    )
+    check(
+        sm.parse_engine_metrics(first), k=None, drafts=None, draft_tokens=120, accepted=48, mean_acceptance_length=None
+    )
+
+
+def test_vllm_v1_shorter_drafts_inferred_from_the_mean():
+    # 50 draft tokens with k = 3 cannot be 50 / 3 drafts; 1 + 30 / d within 2.50 ± 0.005 and the
+    # rates' sum 1.5 ± 0.0015 = 30 / d leave only d = 20 (counts 13, 10, 7).
+    line = (
+        "SpecDecoding metrics: Mean acceptance length: 2.50, Accepted throughput: 3.00 tokens/s, "
+        "Drafted throughput: 5.00 tokens/s, Accepted: 30 tokens, Drafted: 50 tokens, "
+        "Per-position acceptance rate: 0.650, 0.500, 0.350, Avg Draft acceptance rate: 60.0%\n"
+    )
+    m = sm.parse_engine_metrics(line)
+    check(m, k=3, drafts=20, draft_tokens=50, accepted=30, emitted=50, mean_acceptance_length=2.5)
+    assert has_note(m, "shorter than k")
+
+
+def test_vllm_v1_printed_mean_that_contradicts_the_counts_is_noted():
+    # Counts say 600 / 3 = 200 drafts and 1 + 312 / 200 = 2.56; the line prints 2.90.
+    text = fixture("vllm_v1_single.txt").replace("length: 2.56", "length: 2.90")
+    m = sm.parse_engine_metrics(text)
+    check(m, drafts=200, mean_acceptance_length=2.56)
+    assert has_note(m, "do not match", "line 1")
+
+
+# --- vLLM V0 log --------------------------------------------------------------------------------
+
+
+def test_vllm_v0_uses_the_latest_cumulative_report():
+    # Latest of three: k = 4, 2000 draft tokens = 500 drafts, 1450 emitted -> mean 1450 / 500 = 2.9,
+    # accepted prefixes 1450 - 500 = 950 (V0's own count, 1300, also counts tokens after a rejection);
+    # efficiency 1450 / 2500 = 0.580, rate 1300 / 2000 = 0.650, as printed.
+    m = sm.parse_engine_metrics(fixture("vllm_v0.txt"))
+    check(
+        m,
+        engine="vLLM",
+        format="vLLM V0 log",
+        k=4,
+        drafts=500,
+        draft_tokens=2000,
+        accepted=950,
+        emitted=1450,
+        mean_acceptance_length=2.9,
+        per_position=None,
+    )
+    assert has_note(m, "3 reports", "latest")
+    assert has_note(m, "(1300)", "earlier rejection")
+    assert not has_note(m, "differs")
+
+
+def test_vllm_v0_tokens_tokens_variant():
+    # A release printed "Number of draft tokens tokens:". k = 5: 100 / 5 = 20 drafts, 50 emitted:
+    # mean 2.5, prefixes 30.
+    line = (
+        "INFO 06-20 09:00:00 metrics.py:371] Speculative metrics: Draft acceptance rate: 0.400, "
+        "System efficiency: 0.417, Number of speculative tokens: 5, Number of accepted tokens: 40, "
+        "Number of draft tokens tokens: 100, Number of emitted tokens tokens: 50.\n"
+    )
+    check(sm.parse_engine_metrics(line), k=5, drafts=20, accepted=30, emitted=50, mean_acceptance_length=2.5)
+
+
+# --- vLLM Prometheus ----------------------------------------------------------------------------
+
+
+def test_prometheus_sums_engines():
+    # engine 0: 1000 drafts, 3000 draft tokens, 1700 accepted (800, 550, 350);
+    # engine 1: 500, 1500, 1000 (420, 330, 250). Sums 1500, 4500, 2700: mean 1 + 2700 / 1500 = 2.8,
+    # k = 3 positions, rates (1220, 880, 600) / 1500.
+    m = sm.parse_engine_metrics(fixture("vllm_prometheus.txt"))
+    check(
+        m,
+        engine="vLLM",
+        format="vLLM Prometheus",
+        k=3,
+        drafts=1500,
+        draft_tokens=4500,
+        accepted=2700,
+        emitted=4200,
+        mean_acceptance_length=2.8,
+        per_position=(1220 / 1500, 880 / 1500, 600 / 1500),
+    )
+    assert has_note(m, "2 label sets")
+
+
+def test_prometheus_latest_snapshot_without_total_and_in_exponent_form():
+    # Two scrapes; the second wins series by series. prometheus_client prints 12000000.0 as
+    # 1.2e+07. 1.8e7 accepted / 1.2e7 drafts -> mean 2.5; 3.6e7 / 1.2e7 -> k = 3.
+    old = (
+        "vllm:spec_decode_num_drafts 100.0\n"
+        "vllm:spec_decode_num_draft_tokens 300.0\n"
+        "vllm:spec_decode_num_accepted_tokens 150.0\n"
+    )
+    new = (
+        "vllm:spec_decode_num_drafts 1.2e+07\n"
+        "vllm:spec_decode_num_draft_tokens 3.6e+07\n"
+        "vllm:spec_decode_num_accepted_tokens 1.8e+07\n"
+        'vllm:spec_decode_num_accepted_tokens_per_pos{position="0"} 8e+06\n'
+        'vllm:spec_decode_num_accepted_tokens_per_pos{position="1"} 6e+06\n'
+        'vllm:spec_decode_num_accepted_tokens_per_pos{position="2"} 4e+06\n'
+    )
+    m = sm.parse_engine_metrics(old + "# scraped again\n" + new)
+    check(
+        m,
+        k=3,
+        drafts=12_000_000,
+        draft_tokens=36_000_000,
+        accepted=18_000_000,
+        emitted=30_000_000,
+        mean_acceptance_length=2.5,
+        per_position=(2 / 3, 0.5, 1 / 3),
+    )
+
+
+# --- SGLang and llama.cpp -----------------------------------------------------------------------
+
+
+def test_sglang_lines_weighted_by_running_requests():
+    # (4 × 2.50 + 2 × 3.10 + 4 × 2.80) / (4 + 2 + 4) = 27.4 / 10 = 2.74; no counts printed.
+    m = sm.parse_engine_metrics(fixture("sglang.txt"))
+    check(
+        m,
+        engine="SGLang",
+        format="SGLang log",
+        k=None,
+        drafts=None,
+        draft_tokens=None,
+        accepted=None,
+        emitted=None,
+        mean_acceptance_length=2.74,
+        per_position=None,
+    )
+    assert has_note(m, "weighted by #running-req")
+
+
+def test_sglang_grep_output_without_batch_sizes():
+    # `grep -o 'accept len: [0-9.]*, accept rate: [0-9.]*'`: no batch sizes, so (3.03 + 2.97) / 2.
+    m = sm.parse_engine_metrics("accept len: 3.03, accept rate: 0.76\naccept len: 2.97, accept rate: 0.74\n")
+    check(m, format="SGLang log", mean_acceptance_length=3.0)
+    assert has_note(m, "unweighted")
+
+
+def test_llamacpp_summary():
+    # n_predict 258 - n_accept 198 = 60 target steps; mean 258 / 60 = 4.3; 198 / 296 = 66.892 %.
+    m = sm.parse_engine_metrics(fixture("llamacpp.txt"))
+    check(
+        m,
+        engine="llama.cpp",
+        format="llama.cpp summary",
+        k=8,
+        drafts=60,
+        draft_tokens=296,
+        accepted=198,
+        emitted=258,
+        mean_acceptance_length=4.3,
+        per_position=None,
+    )
+    assert not has_note(m, "differs")
+
+
+def test_llamacpp_cut_summary_leaves_the_previous_one():
+    # First summary: 100 - 60 = 40 steps, mean 100 / 40 = 2.5. The second ends in a cut line.
+    whole = "n_draft   = 4\nn_predict = 100\nn_drafted = 80\nn_accept  = 60\naccept    = 75.000%\n\n"
+    cut = "n_draft   = 4\nn_predict = 200\nn_drafted = 150\nn_accept  = 9"
+    m = sm.parse_engine_metrics(whole + cut)
+    check(m, k=4, drafts=40, draft_tokens=80, accepted=60, emitted=100, mean_acceptance_length=2.5)
+    assert has_note(m, "cut off")
+
+
+# --- several formats, wrong and bad values ------------------------------------------------------
+
+
+def test_two_engines_use_the_last_one():
+    v1, sglang = fixture("vllm_v1_single.txt"), fixture("sglang.txt")
+    m = sm.parse_engine_metrics(v1 + sglang)
+    assert m.format == "SGLang log" and has_note(m, "vLLM V1 log", "comes last")
+    m = sm.parse_engine_metrics(sglang + v1)
+    assert m.format == "vLLM V1 log" and has_note(m, "SGLang log", "comes last")
+
+
+def test_wrong_text_says_what_it_looked_for():
+    with pytest.raises(ValueError, match=r"no speculative decoding metrics found.*looked for: vLLM V1.*llama\.cpp"):
+        sm.parse_engine_metrics(fixture("wrong_text.txt"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SpecDecoding metrics: Mean acceptance len",
+        "INFO Speculative metrics: Draft acceptance rate: 0.6",
+        'vllm:spec_decode_num_drafts_total{engine="0",model_name="m"} 12',
+        "[2025-06-02 09:14:05] Decode batch. #running-req: 4, #token: 2048, accept len: 2.",
+        "n_draft   = 8\nn_predict = 258\nn_drafted = 29",
+    ],
+)
+def test_half_a_line_says_it_is_incomplete(text):
+    with pytest.raises(ValueError, match=r"no (complete )?speculative decoding (report|metrics) found"):
+        sm.parse_engine_metrics(text)
+
+
+NOISE = "INFO 05-14 10:20:01 [api_server.py:1881] Starting vLLM API server\nINFO:     127.0.0.1:1 - GET /health\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            NOISE + "SpecDecoding metrics: Draft acceptance rate: 116.7%, Accepted: 700 tokens, Drafted: 600 tokens\n",
+            r"Accepted \(700\) exceeds Drafted \(600\) \(line 3\)",
+        ),
+        (
+            "SpecDecoding metrics: Draft acceptance rate: 60.0%, Mean acceptance length: 2.20, Accepted: 120 "
+            "tokens, Drafted: 200 tokens, Per-position acceptance rate: 1.200, 0.000\n",
+            r"Per-position acceptance rate 0 must be within \[0, 1\], got 1\.2 \(line 1\)",
+        ),
+        (
+            "Speculative metrics: Draft acceptance rate: 1.500, System efficiency: 0.500, Number of speculative "
+            "tokens: 2, Number of accepted tokens: 30, Number of draft tokens: 20, Number of emitted tokens: 25.\n",
+            r"Number of accepted tokens \(30\) exceeds Number of draft tokens \(20\)",
+        ),
+        (
+            "Speculative metrics: Draft acceptance rate: 1.500, System efficiency: 0.500, Number of speculative "
+            "tokens: 2, Number of accepted tokens: 10, Number of draft tokens: 20, Number of emitted tokens: 25.\n",
+            r"Draft acceptance rate must be within \[0, 1\], got 1\.5",
+        ),
+        (
+            "Speculative metrics: Draft acceptance rate: 0.500, System efficiency: 0.500, Number of speculative "
+            "tokens: 2, Number of accepted tokens: 10, Number of draft tokens: 20, Number of emitted tokens: 45.\n",
+            r"Number of emitted tokens \(45\) must be within \[drafts, drafts × \(k \+ 1\)\] = \[10, 30\]",
+        ),
+        ("vllm:spec_decode_num_drafts_total 12.5\n", r"vllm:spec_decode_num_drafts must be a non-negative whole count"),
+        (
+            'vllm:spec_decode_num_drafts_total 10.0\nvllm:spec_decode_num_accepted_tokens_per_pos{position="0"} 11.0\n',
+            r"exceeds vllm:spec_decode_num_drafts \(10\): a rate above 1",
+        ),
+        ("Decode batch. #running-req: 4, accept len: 2.50, accept rate: 1.40, \n", r"accept rate must be within"),
+        ("Decode batch. #running-req: 4, accept len: 0.50, accept rate: 0.10, \n", r"accept len must be at least 1"),
+        ("n_drafted = 80\nn_accept  = 90\naccept    = 112.500%\n", r"n_accept \(90\) exceeds n_drafted \(80\)"),
+        ("n_drafted = 80\nn_accept  = -5\n", r"n_accept must be a non-negative whole number, got '-5' \(line 2\)"),
+    ],
+)
+def test_impossible_values_name_the_field_and_line(text, message):
+    with pytest.raises(ValueError, match=message):
+        sm.parse_engine_metrics(text)
+
+
+# --- whatever is pasted -------------------------------------------------------------------------
+
+
+def test_bytes_are_read_like_text():
+    text = fixture("vllm_prometheus.txt")
+    assert sm.parse_engine_metrics(text.encode()) == sm.parse_engine_metrics(text)
+    assert sm.parse_engine_metrics(b"\xff\xfe" + fixture("llamacpp.txt").encode()).accepted == 198
+
+
+HOSTILE = {
+    "binary, 5 MB": lambda: random.Random(0).randbytes(5_000_000),
+    "noise, 5 MB": lambda: NOISE * (5_000_000 // len(NOISE)),
+    "one line of markers": lambda: "SpecDecoding metrics:" * 250_000,
+    "accept len flood": lambda: "accept len: 2.5,\n" * 300_000,
+    "llama.cpp flood": lambda: "n_draft = 1\nn_drafted = 2\nn_accept = 1\naccept = 50.000%\n" * 100_000,
+    "prometheus flood": lambda: "".join(f'vllm:spec_decode_num_drafts{{e="{i}"}} 1.0\n' for i in range(100_000)),
+    "open label brace": lambda: "vllm:spec_decode_num_drafts{" + "a" * 3_000_000,
+    "endless number": lambda: "SpecDecoding metrics: Accepted: " + "9" * 3_000_000 + " tokens",
+    "endless rate list": lambda: "SpecDecoding metrics: Per-position acceptance rate: " + "0.5, " * 500_000,
+    "carriage returns": lambda: "\r" * 5_000_000,
+    "half a line": lambda: "SpecDecoding metrics: Mean acceptance length: 2.",
+    "not text": lambda: 12345,
+}
+
+
+@pytest.mark.parametrize("make", HOSTILE.values(), ids=HOSTILE.keys())
+def test_any_paste_is_answered_quickly_without_a_traceback(make):
+    text = make()
+    start = time.process_time()
+    try:
+        result = sm.parse_engine_metrics(text)
+    except ValueError:
+        result = None
+    assert time.process_time() - start < 1.0
+    assert result is None or isinstance(result, sm.EngineMetrics)
+
+
+def test_long_paste_reads_only_the_end():
+    text = fixture("vllm_v1_single.txt") * (5_000_000 // 288 + 1)  # 5 MB of one 288-character line
+    start = time.process_time()
+    m = sm.parse_engine_metrics(text)
+    assert time.process_time() - start < 1.0
+    check(m, format="vLLM V1 log", k=3, mean_acceptance_length=2.56)
+    assert m.draft_tokens <= 600 * sm.MAX_METRICS_CHARS // 288
+    assert has_note(m, f"{sm.MAX_METRICS_CHARS:,} characters")
