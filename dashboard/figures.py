@@ -466,3 +466,74 @@ def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alph
     fig.update_xaxes(title_text="draft position i", dtick=1 if k <= 20 else None)
     fig.update_yaxes(title_text="acceptance", range=[0, 1.05])
     return fig
+
+
+def calibrated_speedup(
+    k: np.ndarray,
+    iid: np.ndarray,
+    iid_band: tuple[np.ndarray, np.ndarray],
+    profile: np.ndarray | None,
+    measured_k: int,
+    measured_profile_k: int,
+    c: float,
+    alpha: tuple[float, float, float],
+) -> go.Figure:
+    """Predicted speedup against draft length from an engine's measurements.
+
+    ``iid`` is the closed form at the fitted alpha, ``iid_band`` at the ends of its interval;
+    ``profile`` (optional) uses the measured per-position rates, solid up to
+    ``measured_profile_k`` and dotted where extrapolated. ``alpha`` is (fit, low, high).
+    """
+    fig = go.Figure()
+    fig.add_hrect(y0=0, y1=1, fillcolor=SLOWER_FILL, line_width=0, layer="below")
+    fig.add_hline(y=1, line_dash="dash", line_color="#666666", line_width=1)
+    fig.add_trace(
+        go.Scatter(
+            x=np.concatenate([k, k[::-1]]),
+            y=np.concatenate([iid_band[1], iid_band[0][::-1]]),
+            fill="toself",
+            fillcolor="rgba(0, 114, 178, 0.15)",
+            line={"width": 0},
+            name=f"α interval {alpha[1]:.3f} … {alpha[2]:.3f}",
+            hoverinfo="skip",
+        )
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=k,
+            y=iid,
+            mode="lines",
+            name=f"i.i.d. at fitted α = {alpha[0]:.3f}",
+            line={"color": PALETTE[0], "width": 3},
+            hovertemplate="k = %{x}<br>speedup %{y:.3f}× (i.i.d.)<extra></extra>",
+        )
+    )
+    if profile is not None:
+        measured = k <= measured_profile_k
+        fig.add_trace(
+            go.Scatter(
+                x=k[measured],
+                y=profile[measured],
+                mode="lines+markers",
+                name="measured per-position profile",
+                line={"color": "#000000", "width": 3},
+                hovertemplate="k = %{x}<br>speedup %{y:.3f}× (profile)<extra></extra>",
+            )
+        )
+        tail = k >= measured_profile_k
+        fig.add_trace(
+            go.Scatter(
+                x=k[tail],
+                y=profile[tail],
+                mode="lines",
+                name="profile, extrapolated",
+                line={"color": "#000000", "width": 2, "dash": "dot"},
+                hovertemplate="k = %{x}<br>speedup %{y:.3f}× (extrapolated)<extra></extra>",
+            )
+        )
+    fig.add_vline(x=measured_k, line_dash="dot", line_color=CHOSEN_COLOUR, annotation_text=f"measured k = {measured_k}")
+    _style(fig, f"Predicted speedup vs draft length at c = {format_number(round(c, 3))}", height=520)
+    fig.update_layout(legend=LEGEND_BELOW, margin_b=130)
+    fig.update_xaxes(title_text="draft length k")
+    fig.update_yaxes(title_text="speedup over plain decoding (×)", rangemode="tozero")
+    return fig

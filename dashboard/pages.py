@@ -67,5 +67,14 @@ PAGES: dict[str, PageInfo] = {
             "Run the whole algorithm on a toy language, token by token: where the closed form "
             "holds, where it does not, and what an engine's per-position counters mean.",
         ),
+        PageInfo(
+            "calibrate",
+            "pages/6_Calibrate.py",
+            "Calibrate from your engine",
+            ":material/tune:",
+            ("k", "c", "drafts", "accepted", "target_ms", "draft_ms"),
+            "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
+            "profile, and the draft length to use.",
+        ),
     )
 }

@@ -69,3 +69,15 @@ SIMULATOR_EXPLAINER = (
     "choosing *k*. Serving engines report the unconditional per-position rate (vLLM) or the "
     "mean acceptance length (vLLM, SGLang)."
 )
+
+CALIBRATE_EXPLAINER = (
+    "**How the prediction is made.** The i.i.d. fit finds the α whose expected tokens per call "
+    "(1 − α^(k+1))/(1 − α) equal your measured mean acceptance length; its interval is every α "
+    "that mean is compatible with at 95%, given the number of drafting steps. With per-position "
+    "rates u_i = P(at least i accepted) (vLLM reports these), tokens per call at draft length k "
+    "are 1 + u_1 + … + u_k. **Beyond the measured positions** each further position is assumed "
+    "accepted with the last measured conditional rate u_m / u_(m−1). The recommended k follows "
+    "the profile when there is one, the i.i.d. fit otherwise. Engines differ in what they count: "
+    "vLLM V0's “accepted” includes tokens after an earlier rejection, so only V1 counts, "
+    "per-position rates or a mean acceptance length are used here."
+)

@@ -1,0 +1,111 @@
+"""The Calibrate page under AppTest, and its pure input layer."""
+
+import numpy as np
+import pytest
+
+import specmath
+from dashboard import calibrate_input, engine_examples
+from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
+
+CALIBRATE = "pages/6_Calibrate.py"
+
+
+def test_counts_from_the_link():
+    at = open_page(CALIBRATE, k="3", drafts="1000", accepted="1850")
+    assert not at.exception and not warnings(at) and not at.error
+    fit = specmath.alpha_interval(1850, 1000, 3)
+    m = metrics(at)
+    assert m["Mean acceptance length"] == "2.850"
+    assert m["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
+    assert m["95% interval for α"] == f"{fit.low:.3f} – {fit.high:.3f}"
+    best = int(np.argmax(specmath.speedup(fit.alpha, np.arange(1, 65), 20))) + 1
+    assert m["Recommended k"].startswith(f"{best} → ")
+    (figure,) = charts(at)
+    iid = trace(figure, f"i.i.d. at fitted α = {fit.alpha:.3f}")
+    np.testing.assert_array_equal(values(iid["y"]), specmath.speedup(fit.alpha, np.arange(1, 65), 20))
+
+
+def test_step_times_set_the_cost_ratio():
+    at = open_page(CALIBRATE, k="3", drafts="1000", accepted="1850", target_ms="30", draft_ms="3")
+    assert "Speedup now (k = 3, c = 10)" in metrics(at)
+    assert metrics(at)["Speedup now (k = 3, c = 10)"] == f"{2.85 / 1.3:.2f}×"
+
+
+def test_impossible_counts_are_explained():
+    at = open_page(CALIBRATE, k="2", drafts="10", accepted="50")
+    assert not at.exception
+    assert any("is impossible" in e.value for e in at.error)
+
+
+@pytest.mark.parametrize(("key", "raw"), [("drafts", "0"), ("accepted", "-5"), ("target_ms", "abc")])
+def test_bad_counts_in_the_link_warn(key, raw):
+    at = open_page(CALIBRATE, **{key: raw})
+    assert not at.exception
+    assert any(f"`{key}" in w for w in warnings(at))
+
+
+def test_from_counts_and_calibrate():
+    measurement = calibrate_input.from_counts(4, 100, 250)
+    assert measurement.mean_length == 3.5
+    result = calibrate_input.calibrate(measurement, c=20.0)
+    assert result.has_interval and result.fit.low < result.fit.alpha < result.fit.high
+    assert result.measured_speedup == pytest.approx(3.5 / 1.2)
+    assert result.recommended_speedup == result.iid.max()
+
+
+def test_profile_drives_the_recommendation():
+    measurement = calibrate_input.Measurement("test", 3, 2.85, 1000, 1850, np.array([0.81, 0.64, 0.40]))
+    result = calibrate_input.calibrate(measurement, c=20.0)
+    expected = specmath.profile_speedup([0.81, 0.64, 0.40], np.arange(1, 65), 20.0)
+    np.testing.assert_array_equal(result.profile, expected)
+    assert result.recommended_k == int(np.argmax(expected)) + 1
+
+
+def test_every_example_is_read():
+    for name, text in engine_examples.EXAMPLES.items():
+        measurement = calibrate_input.from_paste(text, slider_k=3)
+        assert isinstance(measurement, calibrate_input.Measurement), (name, measurement)
+        assert measurement.mean_length == pytest.approx(2.85, abs=0.01), name
+
+
+@pytest.mark.parametrize("name", list(engine_examples.EXAMPLES))
+def test_example_buttons_fill_the_paste_and_calibrate(name):
+    at = open_page(CALIBRATE, k="3")
+    next(b for b in at.button if b.label == name).click().run()
+    assert not at.exception and not at.error
+    assert at.text_area(key="engine_paste").value == engine_examples.EXAMPLES[name]
+    assert metrics(at)["Mean acceptance length"] == "2.850"
+    assert any(name.split()[0] in s.value for s in at.success)
+    with_profile = name in ("vLLM V1 log", "vLLM /metrics")
+    assert len(charts(at)) == (2 if with_profile else 1)
+    if with_profile:
+        positions = charts(at)[1]
+        np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), [0.81, 0.64, 0.40])
+
+
+@pytest.mark.parametrize(
+    ("paste", "message"),
+    [
+        ("hello world, nothing to see", "Could not read the paste"),
+        ("SpecDecoding metrics: Mean acceptance len", "Could not read the paste"),
+        ("\x00\x01\xff binary \x7f" * 1000, "Could not read the paste"),
+        ("x" * 1_000_001, "Could not read the paste"),  # the text area keeps the first 1,000,000
+    ],
+)
+def test_unreadable_pastes_are_explained(paste, message):
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(paste).run()
+    assert not at.exception
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
+
+
+def test_oversized_text_is_refused_before_parsing():
+    message = calibrate_input.from_paste("x" * (calibrate_input.MAX_PASTE_CHARS + 1), slider_k=3)
+    assert message == "The paste has 1,000,001 characters; at most 1,000,000 are read."
+
+
+def test_paste_not_in_the_link_but_counts_are():
+    at = open_page(CALIBRATE, k="3", drafts="500")
+    at.text_area(key="engine_paste").set_value(engine_examples.EXAMPLES["vLLM V1 log"]).run()
+    assert "engine_paste" not in at.query_params
+    assert at.query_params["drafts"] == "500"
