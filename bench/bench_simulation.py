@@ -5,25 +5,14 @@ Run: ``make bench`` or ``.venv/bin/python bench/bench_simulation.py``. Prints fi
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 
 import specmath as sm
-
-
-def median_seconds(fn, repeats=7):
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from bench.timing import median_seconds
 
 
 def main():

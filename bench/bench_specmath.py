@@ -12,29 +12,18 @@ numbers and whether each goal of issue 2 is met, and always exits 0.
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import specmath as sm
+from bench.timing import median_seconds
 
 N = 1_000_000
 SCALAR_N = 3_000
 REPEATS = 9
-
-
-def median_seconds(fn, repeats=REPEATS):
-    fn()  # warm caches and allocator
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def chapter_scalar_loop(p, q, n, rng):
@@ -55,8 +44,8 @@ def bench_sampler(vocab, p, q):
     rng = np.random.default_rng(0)
     alpha = sm.acceptance_probability(p, q)
     uniforms_needed = int(N * (2 + (1 - alpha)))
-    vec = median_seconds(lambda: sm.speculative_sample(p, q, N, rng=rng))
-    bare = median_seconds(lambda: rng.random(uniforms_needed))
+    vec = median_seconds(lambda: sm.speculative_sample(p, q, N, rng=rng), repeats=REPEATS)
+    bare = median_seconds(lambda: rng.random(uniforms_needed), repeats=REPEATS)
     scalar = median_seconds(lambda: chapter_scalar_loop(p, q, SCALAR_N, rng), repeats=3)
     per_vec, per_scalar = vec / N, scalar / SCALAR_N
     print(

@@ -34,7 +34,7 @@ with paste_column:
         placeholder="e.g. SpecDecoding metrics: Mean acceptance length: 2.80, Accepted: 1800 tokens, …",
     )
 with counts_column:
-    st.markdown("**…or enter counts** (draft length: the k slider)")
+    st.markdown("**…or enter counts** (draft length: the k slider; ignored while the paste box has text)")
     drafts = ctx.widget("drafts", counts_column)
     accepted = ctx.widget("accepted", counts_column)
 
