@@ -2,12 +2,20 @@
 
 import streamlit as st
 
+import specmath
 from dashboard import texts, ui
 from dashboard.pages import PAGES
 
 ui.page_setup("home")
 st.title(f":material/bolt: {texts.APP_NAME}")
 st.markdown(texts.INTRO)
+shared = ui.shared_values()
+best_k, best_speedup = specmath.optimal_k(shared["alpha"], shared["c"])
+st.info(
+    f"At α = {shared['alpha']:g} and c = {shared['c']:g} (set them on any page) the best draft length is "
+    f"**k = {best_k}**: **{best_speedup:.2f}×** faster than plain decoding.",
+    icon=":material/bolt:",
+)
 
 left, right = st.columns(2)
 with left:

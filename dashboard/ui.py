@@ -86,7 +86,7 @@ def _make_widget(param: Param, container: DeltaGenerator) -> Any:
     raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
 
 
-def _shared_values() -> dict[str, Any]:
+def shared_values() -> dict[str, Any]:
     if SHARED_STORE not in st.session_state:
         st.session_state[SHARED_STORE] = {key: PARAMS[key].default for key in SHARED_KEYS}
     return st.session_state[SHARED_STORE]
@@ -94,7 +94,7 @@ def _shared_values() -> dict[str, Any]:
 
 def link_params(page: PageInfo) -> dict[str, str]:
     """Query parameters for a link to ``page``: the shared values it uses, where not default."""
-    shared = _shared_values()
+    shared = shared_values()
     return {
         key: PARAMS[key].fmt(shared[key])
         for key in page.params
@@ -138,7 +138,7 @@ def page_setup(page_id: str) -> PageContext:
     shared_here = [key for key in info.params if key in SHARED_KEYS]
     if shared_here:
         st.sidebar.subheader("Configuration")
-        shared = _shared_values()
+        shared = shared_values()
         for key in shared_here:
             shared[key] = ctx.widget(key)
 

@@ -41,6 +41,16 @@ def test_home_links_every_page():
     assert {"Speedup", "Optimal_k", "Rejection_sampling", "Acceptance_vs_KL"} <= linked
 
 
+def test_home_states_the_best_k_at_the_shared_values():
+    at = open_page("app.py")
+    assert "the best draft length is **k = 8**: **3.09×**" in at.info[0].value
+    at.switch_page(SPEEDUP).run()
+    at.slider(key="alpha").set_value(0.9).run()
+    at.switch_page("app.py").run()
+    assert "At α = 0.9 and c = 20" in at.info[0].value
+    assert "**k = 13**: **4.67×**" in at.info[0].value
+
+
 def test_navigation_links_carry_the_shared_parameters():
     at = open_page(SPEEDUP, alpha="0.55", k="3", c="50")
     links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
