@@ -6,13 +6,14 @@ for ten million sampling rounds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import specmath
+from dashboard.params import BATCHES
 
 #: The optimal-k map's grid: 201 acceptance rates by 201 log-spaced cost ratios.
 GRID_ALPHA = np.linspace(0.0, 1.0, 201)
@@ -122,4 +123,65 @@ def simulate(target: str, draft: str, strength: float, vocab: int, k: int, token
         sample_tokens=records.tokens[0, :SAMPLE_LENGTH],
         sample_kinds=records.kinds[0, :SAMPLE_LENGTH],
         stationary_alpha=float(pi @ specmath.state_acceptance(chain, draft_chain)),
+    )
+
+
+#: Draft lengths the hardware page searches and draws.
+HARDWARE_K = np.arange(1, 33)
+
+
+@dataclass(frozen=True)
+class HardwareSetup:
+    """The draft's and the target's roofline cost models on one GPU, and what they imply."""
+
+    target: specmath.Roofline
+    draft: specmath.Roofline
+    c: float
+    arithmetic_ratio: float  # draft FLOPs / target FLOPs per position: Leviathan's c-hat
+
+
+def hardware_setup(
+    target: str,
+    draft: str,
+    gpu: str,
+    bytes_per_parameter: float,
+    batch: int,
+    context: int,
+    overhead_ms: float,
+    bandwidth_gbs: float,
+    peak_tflops: float,
+) -> HardwareSetup:
+    """Cost models from the presets with the page's edits (precision, overrides) applied."""
+    device = specmath.GPU_PRESETS[gpu]
+    device = replace(
+        device,
+        memory_bandwidth=bandwidth_gbs * 1e9 if bandwidth_gbs > 0 else device.memory_bandwidth,
+        peak_flops=peak_tflops * 1e12 if peak_tflops > 0 else device.peak_flops,
+    )
+    specs = [replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=bytes_per_parameter) for name in (target, draft)]
+    target_cost, draft_cost = (specmath.roofline(s, device, batch, context, overhead_ms / 1e3) for s in specs)
+    return HardwareSetup(
+        target=target_cost,
+        draft=draft_cost,
+        c=float(target_cost(1)) / float(draft_cost(1)),
+        arithmetic_ratio=specs[1].flops_per_position(context) / specs[0].flops_per_position(context),
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def batch_sweep(
+    alpha: float, target: str, draft: str, gpu: str, bytes_per_parameter: float, context: int, overhead_ms: float,
+    bandwidth_gbs: float, peak_tflops: float,
+) -> specmath.BatchSweep:  # fmt: skip
+    """Best k and speedup at every offered batch size, for the page's other settings."""
+    setup = hardware_setup(target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops)
+    return specmath.roofline_batch_sweep(
+        alpha,
+        setup.draft.model,
+        setup.target.model,
+        setup.target.gpu,
+        BATCHES,
+        context,
+        overhead_ms / 1e3,
+        max_k=int(HARDWARE_K[-1]),
     )

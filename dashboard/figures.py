@@ -537,3 +537,126 @@ def calibrated_speedup(
     fig.update_xaxes(title_text="draft length k")
     fig.update_yaxes(title_text="speedup over plain decoding (×)", rangemode="tozero")
     return fig
+
+
+def hardware_speedup(
+    k: np.ndarray,
+    free: np.ndarray,
+    roofline: np.ndarray,
+    optima: Mapping[str, tuple[int, float]],
+    alpha: float,
+    chosen_k: int,
+    setup_label: str,
+) -> go.Figure:
+    """Speedup against k under free verification and under the roofline cost model.
+
+    ``optima`` maps each curve's name ("free verification", "roofline") to its best (k, speedup).
+    """
+    fig = go.Figure()
+    fig.add_hrect(y0=0, y1=1, fillcolor=SLOWER_FILL, line_width=0, layer="below")
+    fig.add_hline(y=1, line_dash="dash", line_color="#666666", line_width=1)
+    for name, y, style in (
+        ("free verification", free, {"color": PALETTE[0], "width": 3, "dash": "dot"}),
+        ("roofline", roofline, {"color": "#000000", "width": 4}),
+    ):
+        fig.add_trace(
+            go.Scatter(
+                x=k,
+                y=y,
+                mode="lines",
+                name=name,
+                line=style,
+                hovertemplate=f"{name}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
+            )
+        )
+    names = list(optima)
+    fig.add_trace(
+        go.Scatter(
+            x=[optima[n][0] for n in names],
+            y=[optima[n][1] for n in names],
+            mode="markers",
+            name="best k",
+            customdata=names,
+            marker={"symbol": "star", "size": 16, "color": "#FFD700", "line": {"color": "#000000", "width": 1}},
+            hovertemplate="%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>",
+        )
+    )
+    fig.add_vline(x=chosen_k, line_dash="dot", line_color=CHOSEN_COLOUR, annotation_text=f"k = {chosen_k}")
+    _style(fig, f"Speedup vs draft length · α = {format_number(alpha)}<br><sup>{setup_label}</sup>", height=500)
+    fig.update_layout(legend=LEGEND_BELOW, margin_b=120)
+    fig.update_xaxes(title_text="draft length k")
+    fig.update_yaxes(title_text="speedup over plain decoding (×)", rangemode="tozero")
+    return fig
+
+
+def batch_sweep(
+    batch: np.ndarray, best_k: np.ndarray, best: np.ndarray, crossover: int | None, alpha: float, setup_label: str
+) -> go.Figure:
+    """Best speedup (left axis) and best k (right axis) as the batch grows; the crossover marked."""
+    fig = make_subplots(specs=[[{"secondary_y": True}]])
+    fig.add_hrect(y0=0, y1=1, fillcolor=SLOWER_FILL, line_width=0, layer="below")
+    fig.add_trace(
+        go.Scatter(
+            x=batch,
+            y=best,
+            mode="lines+markers",
+            name="best speedup",
+            line={"color": "#000000", "width": 3},
+            hovertemplate="batch %{x}<br>best speedup %{y:.3f}×<extra></extra>",
+        ),
+        secondary_y=False,
+    )
+    fig.add_trace(
+        go.Scatter(
+            x=batch,
+            y=best_k,
+            mode="lines+markers",
+            name="best k",
+            line={"color": PALETTE[1], "width": 2, "shape": "hv"},
+            hovertemplate="batch %{x}<br>best k = %{y}<extra></extra>",
+        ),
+        secondary_y=True,
+    )
+    if crossover is not None:
+        fig.add_vline(
+            x=np.log2(crossover),
+            line_dash="dash",
+            line_color=CHOSEN_COLOUR,
+            annotation_text=f"speculation stops paying at batch {crossover}",
+            annotation_position="top left",
+        )
+    _style(
+        fig,
+        f"Best k and speedup as the batch grows · α = {format_number(alpha)}<br><sup>{setup_label}</sup>",
+        height=500,
+    )
+    fig.update_layout(legend=LEGEND_BELOW, margin_b=120)
+    fig.update_xaxes(title_text="batch size (log)", type="log", tickvals=batch, ticktext=[str(b) for b in batch])
+    fig.update_yaxes(title_text="best speedup (×)", rangemode="tozero", secondary_y=False)
+    fig.update_yaxes(title_text="best k", rangemode="tozero", secondary_y=True, showgrid=False)
+    return fig
+
+
+def verification_cost(widths: np.ndarray, target_ms: np.ndarray, draft_ms: float, ridge_width: float) -> go.Figure:
+    """Target forward-pass time over w positions, beside one draft step; the roofline ridge marked."""
+    fig = go.Figure()
+    fig.add_trace(
+        go.Scatter(
+            x=widths,
+            y=target_ms,
+            mode="lines+markers",
+            name="target pass over w positions",
+            line={"color": "#000000", "width": 3},
+            hovertemplate="w = %{x}: %{y:.3f} ms<extra></extra>",
+        )
+    )
+    fig.add_hline(
+        y=draft_ms, line_dash="dot", line_color=PALETTE[0], annotation_text=f"one draft step: {draft_ms:.3f} ms"
+    )
+    if ridge_width <= widths[-1]:
+        fig.add_vline(x=ridge_width, line_dash="dash", line_color=CHOSEN_COLOUR, annotation_text="compute-bound →")
+    _style(fig, "Verification cost: T_target(w)", height=500)
+    fig.update_layout(legend=LEGEND_BELOW, margin_b=120)
+    fig.update_xaxes(title_text="positions verified per sequence, w = k + 1")
+    fig.update_yaxes(title_text="milliseconds", rangemode="tozero")
+    return fig

@@ -76,5 +76,26 @@ PAGES: dict[str, PageInfo] = {
             "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
             "profile, and the draft length to use.",
         ),
+        PageInfo(
+            "hardware",
+            "pages/7_Hardware.py",
+            "Hardware",
+            ":material/memory:",
+            (
+                "alpha",
+                "k",
+                "target_model",
+                "draft_model",
+                "gpu",
+                "precision",
+                "batch",
+                "context",
+                "overhead_ms",
+                "bandwidth",
+                "peak",
+            ),
+            "When verification is not free: a roofline model of draft and target on your GPU, "
+            "the best k as the batch grows, and the arithmetic speculation costs.",
+        ),
     )
 }

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import specmath
 from dashboard.presets import PRESET_LABELS
 
 
@@ -83,6 +84,10 @@ C_OPTIONS = (
 
 #: Acceptance rates offered for the comparison curves.
 ALPHA_CHOICES = (*(round(0.05 * i, 2) for i in range(1, 20)), 0.99)
+
+BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072)
+PRECISIONS = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}  # bytes per parameter
 
 TEMPERATURES = (0.25, 0.33, 0.5, 0.67, 0.8, 1.25, 1.5, 2, 3, 4)
 TOKEN_COUNTS = (10_000, 30_000, 100_000, 300_000, 1_000_000)
@@ -307,6 +312,93 @@ PARAMS: dict[str, Param] = {
             low=0.0,
             high=100_000.0,
             step=0.1,
+            widget="number_input",
+        ),
+        Param(
+            "target_model",
+            "Target model",
+            "choice",
+            "Llama-3.1-8B",
+            "Sizes from each model's config.json (see specmath.hardware).",
+            options=tuple(specmath.MODEL_PRESETS),
+            widget="selectbox",
+        ),
+        Param(
+            "draft_model",
+            "Draft model",
+            "choice",
+            "Llama-3.2-1B",
+            "The small model that proposes tokens.",
+            options=tuple(specmath.MODEL_PRESETS),
+            widget="selectbox",
+        ),
+        Param(
+            "gpu",
+            "GPU",
+            "choice",
+            "H100 SXM",
+            "Memory bandwidth and dense BF16 peak from the vendor's datasheet.",
+            options=tuple(specmath.GPU_PRESETS),
+            widget="selectbox",
+        ),
+        Param(
+            "precision",
+            "Weights stored as",
+            "choice",
+            "bf16",
+            "Bytes per parameter: bf16 2, fp8 1, int4 0.5 (KV cache stays 16-bit).",
+            options=tuple(PRECISIONS),
+            widget="radio",
+        ),
+        Param(
+            "batch",
+            "Batch size",
+            "choice",
+            1,
+            "Sequences decoded together; the draft drafts for all of them.",
+            options=BATCHES,
+            fmt=format_number,
+        ),
+        Param(
+            "context",
+            "Context length (cached tokens)",
+            "choice",
+            1024,
+            "KV-cache tokens each sequence reads per step.",
+            options=CONTEXTS,
+            fmt=format_count,
+        ),
+        Param(
+            "overhead_ms",
+            "Fixed overhead per forward pass (ms)",
+            "float",
+            0.0,
+            "Kernel launches, sampling and scheduling; it makes small drafts dearer than their size says.",
+            low=0.0,
+            high=100.0,
+            step=0.05,
+            widget="number_input",
+        ),
+        Param(
+            "bandwidth",
+            "Memory bandwidth override (GB/s, 0 = the GPU's)",
+            "float",
+            0.0,
+            "Type your own hardware's figure.",
+            low=0.0,
+            high=100_000.0,
+            step=10.0,
+            widget="number_input",
+        ),
+        Param(
+            "peak",
+            "Peak compute override (TFLOP/s, 0 = the GPU's)",
+            "float",
+            0.0,
+            "Dense 16-bit peak.",
+            low=0.0,
+            high=100_000.0,
+            step=10.0,
             widget="number_input",
         ),
         Param(

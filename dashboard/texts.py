@@ -23,6 +23,9 @@ FORMULAS = {
     "optimal_k": r"k^\ast = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k, c)",
     "residual": r"r(x) = \frac{\max\bigl(0,\, p(x) - q(x)\bigr)}{\sum_y \max\bigl(0,\, p(y) - q(y)\bigr)}",
     "lossless": r"\underbrace{\min(p, q)}_{\text{accepted}} + \underbrace{(1 - \alpha)\, r}_{\text{resampled}} = p",
+    "general_speedup": r"S = \frac{\mathbb{E}[N]\; T_t(1)}{k\, T_d(1) + T_t(k+1)}, \qquad "
+    r"T(w) = \max\Bigl(\frac{\text{weights} + \text{KV cache}}{\text{bandwidth}},\; "
+    r"\frac{2 P\, w\, \text{batch}}{\text{peak}}\Bigr) + \text{overhead}",
     "pinsker": r"\alpha \ge 1 - \sqrt{\mathrm{KL}(p \,\|\, q) / 2} \quad \text{(Pinsker)}",
     "bretagnolle_huber": r"\alpha \ge 1 - \sqrt{1 - e^{-\mathrm{KL}(p \,\|\, q)}} \quad \text{(Bretagnolle–Huber)}",
 }
@@ -80,4 +83,16 @@ CALIBRATE_EXPLAINER = (
     "the profile when there is one, the i.i.d. fit otherwise. Engines differ in what they count: "
     "vLLM V0's “accepted” includes tokens after an earlier rejection, so only V1 counts, "
     "per-position rates or a mean acceptance length are used here."
+)
+
+HARDWARE_EXPLAINER = (
+    "The chapter's formula charges the target one step for checking k + 1 positions. That holds "
+    "while a decoding step is **memory-bound**: reading the weights and the KV cache takes longer "
+    "than the arithmetic, so extra positions ride along for free (left of the dashed line in the "
+    "verification chart). Larger batches multiply the arithmetic until the step turns "
+    "**compute-bound**; then verifying k + 1 positions costs about k + 1 steps, the best k "
+    "shrinks, and past the crossover speculation slows serving down. Long contexts push the "
+    "crossover out, because reading the KV cache grows with the batch too. The roofline ignores "
+    "kernel efficiency; use the overhead and your measured numbers to bring it closer to your "
+    "system, or calibrate c on the Calibrate page."
 )

@@ -25,6 +25,11 @@ from dashboard.texts import APP_NAME
 #: carry them to the next page.
 SHARED_STORE = "shared_values"
 
+#: The browser tab's icon. An emoji is drawn by the browser itself; a ":material/…:" icon
+#: here would make the browser fetch the SVG from Google's font servers (no network at a
+#: workshop, and a request the offline test forbids).
+FAVICON = "⚡"
+
 #: Query parameters Streamlit itself owns; never reported as unknown.
 STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
 
@@ -115,7 +120,7 @@ def page_setup(page_id: str) -> PageContext:
     info = PAGES[page_id]
     st.set_page_config(
         page_title=APP_NAME if page_id == "home" else f"{info.title} · {APP_NAME}",
-        page_icon=info.icon,
+        page_icon=FAVICON,
         layout="wide",
         initial_sidebar_state="expanded",
     )
