@@ -52,6 +52,22 @@ def _style(fig: go.Figure, title: str, height: int = 560) -> go.Figure:
     return fig
 
 
+def _shade_slower(fig: go.Figure, label: str | None = None) -> None:
+    """Shade speedup < 1, where speculation is slower than plain decoding, and rule the line at 1."""
+    annotation = {
+        "annotation_text": label,
+        "annotation_position": "bottom right",
+        "annotation_font_color": CHOSEN_COLOUR,
+    }
+    fig.add_hrect(y0=0, y1=1, fillcolor=SLOWER_FILL, line_width=0, layer="below", **(annotation if label else {}))
+    fig.add_hline(y=1, line_dash="dash", line_color="#666666", line_width=1)
+
+
+def _legend_below(fig: go.Figure) -> None:
+    """Legend under the plot, for figures drawn in half-width columns where it would cover the title."""
+    fig.update_layout(legend=LEGEND_BELOW, margin_b=130)
+
+
 def speedup_curves(
     k: np.ndarray,
     curves: Mapping[float, np.ndarray],
@@ -76,17 +92,7 @@ def speedup_curves(
     fig = go.Figure()
     slowest = min(float(np.min(s)) for s in curves.values())
     fastest = max(float(np.max(s)) for s in curves.values())
-    fig.add_hrect(
-        y0=0,
-        y1=1,
-        fillcolor=SLOWER_FILL,
-        line_width=0,
-        layer="below",
-        annotation_text="slower than plain decoding",
-        annotation_position="bottom right",
-        annotation_font_color=CHOSEN_COLOUR,
-    )
-    fig.add_hline(y=1, line_dash="dash", line_color="#666666", line_width=1)
+    _shade_slower(fig, "slower than plain decoding")
     others = [a for a in sorted(curves) if a != alpha]
     for i, a in enumerate(others):
         colour = PALETTE[i % (len(PALETTE) - 1)]
@@ -426,7 +432,7 @@ def tokens_per_call(emitted_counts: np.ndarray, pmf: np.ndarray, alpha_fit: floa
         )
     )
     _style(fig, f"Tokens per target call · k = {k}, {iterations:,} target calls", height=500)
-    fig.update_layout(legend=LEGEND_BELOW, margin_b=130)
+    _legend_below(fig)
     fig.update_xaxes(title_text="tokens emitted in one iteration (accepted + 1)", dtick=1 if k <= 20 else None)
     fig.update_yaxes(title_text="share of target calls")
     return fig
@@ -462,7 +468,8 @@ def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alph
         )
     )
     _style(fig, f"Acceptance by draft position · fitted α = {alpha_fit:.3f}", height=500)
-    fig.update_layout(barmode="group", legend=LEGEND_BELOW, margin_b=130)
+    fig.update_layout(barmode="group")
+    _legend_below(fig)
     fig.update_xaxes(title_text="draft position i", dtick=1 if k <= 20 else None)
     fig.update_yaxes(title_text="acceptance", range=[0, 1.05])
     return fig
@@ -485,8 +492,7 @@ def calibrated_speedup(
     ``measured_profile_k`` and dotted where extrapolated. ``alpha`` is (fit, low, high).
     """
     fig = go.Figure()
-    fig.add_hrect(y0=0, y1=1, fillcolor=SLOWER_FILL, line_width=0, layer="below")
-    fig.add_hline(y=1, line_dash="dash", line_color="#666666", line_width=1)
+    _shade_slower(fig)
     fig.add_trace(
         go.Scatter(
             x=np.concatenate([k, k[::-1]]),
@@ -533,7 +539,7 @@ def calibrated_speedup(
         )
     fig.add_vline(x=measured_k, line_dash="dot", line_color=CHOSEN_COLOUR, annotation_text=f"measured k = {measured_k}")
     _style(fig, f"Predicted speedup vs draft length at c = {format_number(round(c, 3))}", height=520)
-    fig.update_layout(legend=LEGEND_BELOW, margin_b=130)
+    _legend_below(fig)
     fig.update_xaxes(title_text="draft length k")
     fig.update_yaxes(title_text="speedup over plain decoding (×)", rangemode="tozero")
     return fig
@@ -553,8 +559,7 @@ def hardware_speedup(
     ``optima`` maps each curve's name ("free verification", "roofline") to its best (k, speedup).
     """
     fig = go.Figure()
-    fig.add_hrect(y0=0, y1=1, fillcolor=SLOWER_FILL, line_width=0, layer="below")
-    fig.add_hline(y=1, line_dash="dash", line_color="#666666", line_width=1)
+    _shade_slower(fig)
     for name, y, style in (
         ("free verification", free, {"color": PALETTE[0], "width": 3, "dash": "dot"}),
         ("roofline", roofline, {"color": "#000000", "width": 4}),
@@ -583,7 +588,7 @@ def hardware_speedup(
     )
     fig.add_vline(x=chosen_k, line_dash="dot", line_color=CHOSEN_COLOUR, annotation_text=f"k = {chosen_k}")
     _style(fig, f"Speedup vs draft length · α = {format_number(alpha)}<br><sup>{setup_label}</sup>", height=500)
-    fig.update_layout(legend=LEGEND_BELOW, margin_b=120)
+    _legend_below(fig)
     fig.update_xaxes(title_text="draft length k")
     fig.update_yaxes(title_text="speedup over plain decoding (×)", rangemode="tozero")
     return fig
@@ -594,7 +599,7 @@ def batch_sweep(
 ) -> go.Figure:
     """Best speedup (left axis) and best k (right axis) as the batch grows; the crossover marked."""
     fig = make_subplots(specs=[[{"secondary_y": True}]])
-    fig.add_hrect(y0=0, y1=1, fillcolor=SLOWER_FILL, line_width=0, layer="below")
+    _shade_slower(fig)
     fig.add_trace(
         go.Scatter(
             x=batch,
@@ -630,7 +635,7 @@ def batch_sweep(
         f"Best k and speedup as the batch grows · α = {format_number(alpha)}<br><sup>{setup_label}</sup>",
         height=500,
     )
-    fig.update_layout(legend=LEGEND_BELOW, margin_b=120)
+    _legend_below(fig)
     fig.update_xaxes(title_text="batch size (log)", type="log", tickvals=batch, ticktext=[str(b) for b in batch])
     fig.update_yaxes(title_text="best speedup (×)", rangemode="tozero", secondary_y=False)
     fig.update_yaxes(title_text="best k", rangemode="tozero", secondary_y=True, showgrid=False)
@@ -656,7 +661,7 @@ def verification_cost(widths: np.ndarray, target_ms: np.ndarray, draft_ms: float
     if ridge_width <= widths[-1]:
         fig.add_vline(x=ridge_width, line_dash="dash", line_color=CHOSEN_COLOUR, annotation_text="compute-bound →")
     _style(fig, "Verification cost: T_target(w)", height=500)
-    fig.update_layout(legend=LEGEND_BELOW, margin_b=120)
+    _legend_below(fig)
     fig.update_xaxes(title_text="positions verified per sequence, w = k + 1")
     fig.update_yaxes(title_text="milliseconds", rangemode="tozero")
     return fig

@@ -106,7 +106,9 @@ def as_cost_ratio(value, name: str = "c") -> np.ndarray:
 
 
 def as_count(value, name: str, cap: int, minimum: int = 1) -> int:
-    """Check a size argument: an integer in ``[minimum, cap]``."""
+    """Check a size argument: an integer in ``[minimum, cap]`` (integral floats accepted)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value[()]
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         if isinstance(value, (float, np.floating)) and np.isfinite(value) and float(value).is_integer():
             value = int(value)

@@ -67,24 +67,6 @@ def _positive(value, name: str, *, allow_zero: bool = False) -> float:
     return x
 
 
-def _integer(value, name: str, minimum: int, cap: int) -> int:
-    """A single integer in ``[minimum, cap]`` (integral floats accepted)."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value[()]
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer, float, np.floating)):
-        raise ValueError(f"{name} must be an integer, got {value!r:.80}")
-    if isinstance(value, (float, np.floating)):
-        if not (math.isfinite(value) and float(value).is_integer()):
-            raise ValueError(f"{name} must be an integer, got {value!r}")
-        value = int(value)
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    if value > cap:
-        raise ValueError(f"{name} must be <= {cap:,}, got {value:,}")
-    return value
-
-
 def _as_widths(w) -> np.ndarray:
     """Widths: integers >= 1 (the positions one forward pass processes per sequence)."""
     w = as_draft_length(w, "w")
@@ -253,7 +235,7 @@ class ModelSpec:
     def __post_init__(self):
         object.__setattr__(self, "parameters", _positive(self.parameters, "parameters"))
         for name in ("layers", "hidden", "kv_heads", "head_dim"):
-            object.__setattr__(self, name, _integer(getattr(self, name), name, 1, 10**7))
+            object.__setattr__(self, name, as_count(getattr(self, name), name, cap=10**7))
         for name in ("bytes_per_parameter", "kv_bytes_per_element"):
             object.__setattr__(self, name, _positive(getattr(self, name), name))
 
@@ -375,8 +357,8 @@ class Roofline:
             raise ValueError(f"model must be a ModelSpec, got {type(self.model).__name__}")
         if not isinstance(self.gpu, GPUSpec):
             raise ValueError(f"gpu must be a GPUSpec, got {type(self.gpu).__name__}")
-        object.__setattr__(self, "batch", _integer(self.batch, "batch", 1, MAX_BATCH))
-        object.__setattr__(self, "context", _integer(self.context, "context", 0, MAX_CONTEXT))
+        object.__setattr__(self, "batch", as_count(self.batch, "batch", cap=MAX_BATCH))
+        object.__setattr__(self, "context", as_count(self.context, "context", cap=MAX_CONTEXT, minimum=0))
         object.__setattr__(self, "overhead_s", _positive(self.overhead_s, "overhead_s", allow_zero=True))
 
     @property
