@@ -3,8 +3,13 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
+# Debian's Chromium drives the browser tests, the screenshots and the latency bench.
+CHROMIUM := /usr/bin/chromium
+# make screenshots QUERY='alpha=0.9&c=50' SHOTS=docs/screenshots
+QUERY ?=
+SHOTS ?= docs/screenshots
 
-.PHONY: run test lint unit bench clean
+.PHONY: run test lint unit bench clean chromium screenshots
 
 # The stamp files make a second `make run` start at once, yet reinstall when a pin changes.
 $(VENV)/.runtime-installed: requirements.txt
@@ -25,8 +30,23 @@ lint: $(VENV)/.dev-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-test: lint
+# Installs Debian's chromium when it is missing and we are root (CI, a fresh container);
+# otherwise says so, and the browser tests skip (or fail under CI=true).
+chromium:
+	@if [ -x $(CHROMIUM) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's chromium for the browser tests"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+		echo "note: $(CHROMIUM) is missing; install the Debian package chromium (as root: apt-get install chromium)."; \
+		echo "      Without it the browser tests in tests/browser skip."; \
+	fi
+
+test: lint chromium
 	$(PY) -m pytest
+
+screenshots: $(VENV)/.dev-installed chromium
+	$(PY) scripts/screenshots.py --out $(SHOTS) $(if $(QUERY),--query '$(QUERY)')
 
 bench: $(VENV)/.dev-installed
 	for script in bench/*.py; do $(PY) $$script || exit 1; done

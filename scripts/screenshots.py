@@ -1,0 +1,114 @@
+"""PNG screenshots of every page, for slides and for the README.
+
+Starts the app itself on a free port, opens each page in Debian's Chromium at 1600 x 900 (16:9)
+with a device scale factor of 2 (a 3200 x 1800 picture, sharp on a projector), waits until the
+page has drawn its charts, and saves the first screen:
+
+    make screenshots                                   # every page at its defaults, into docs/screenshots/
+    make screenshots QUERY='alpha=0.9&c=50' SHOTS=out  # one configuration, applied where a page uses it
+    .venv/bin/python scripts/screenshots.py --url 'http://localhost:8501/Speedup?alpha=0.7&k=5' --out out
+
+``--query`` gives each page the parameters it reads (the shared α, k, c go to every page that
+uses them; the others to their own page). ``--url`` takes links copied from the address bar,
+any host: the path and the query are replayed on the app this script starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dashboard.pages import PAGES  # noqa: E402
+from scripts import live_app  # noqa: E402
+
+#: For slides: no empty band above the title and no app header; the page is otherwise as shown.
+SLIDE_CSS = """
+[data-testid="stHeader"] { display: none !important; }
+[data-testid="stMainBlockContainer"] { padding-top: 1.5rem !important; }
+[data-testid="stSidebarHeader"] { display: none !important; }
+"""
+
+
+def url_path(script: str) -> str:
+    """Streamlit's URL path of a page script: ``pages/1_Speedup.py`` -> ``Speedup``."""
+    if script == "app.py":
+        return ""
+    return re.sub(r"^[0-9]+[_ -]*", "", Path(script).stem).replace(" ", "_")
+
+
+def file_name(path: str) -> str:
+    page = next((p for p in PAGES.values() if url_path(p.script) == path.strip("/")), None)
+    return f"{page.id if page else (path.strip('/') or 'home').lower()}.png"
+
+
+def targets(query: str, urls: list[str]) -> list[tuple[str, str]]:
+    """(path with query, file name) for each picture to take."""
+    if urls:
+        out = []
+        for url in urls:
+            parts = urlsplit(url)
+            path = parts.path.strip("/")
+            out.append((f"/{path}" + (f"?{parts.query}" if parts.query else ""), file_name(path)))
+        return out
+    pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
+    out = []
+    for page in PAGES.values():
+        keys = set(page.params) | set(getattr(page, "url_params", ()))
+        mine = urlencode([(k, v) for k, v in pairs if k in keys])
+        out.append((f"/{url_path(page.script)}" + (f"?{mine}" if mine else ""), f"{page.id}.png"))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="folder for the PNGs")
+    parser.add_argument("--query", default="", help="URL parameters, e.g. 'alpha=0.8&c=20', for every page")
+    parser.add_argument("--url", action="append", default=[], help="a page's full URL (repeatable)")
+    parser.add_argument("--width", type=int, default=live_app.VIEWPORT["width"])
+    parser.add_argument("--height", type=int, default=live_app.VIEWPORT["height"])
+    parser.add_argument("--scale", type=float, default=2.0, help="device scale factor (2: sharp on slides)")
+    parser.add_argument("--full-page", action="store_true", help="the whole page, not the first screen")
+    args = parser.parse_args(argv)
+
+    missing = live_app.browser_missing()
+    if missing:
+        print(f"screenshots need Chromium and Playwright: {missing}", file=sys.stderr)
+        return 1
+    from playwright.sync_api import sync_playwright
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    with live_app.StreamlitServer() as server, sync_playwright() as playwright:
+        browser = live_app.launch_chromium(playwright)
+        context = browser.new_context(
+            viewport={"width": args.width, "height": args.height}, device_scale_factor=args.scale
+        )
+        live_app.prepare_context(context)
+        page = context.new_page()
+        for target, name in targets(args.query, args.url):
+            start = time.perf_counter()
+            page.goto(server.url + target)
+            live_app.wait_settled(page, None, quiet_ms=500)
+            problems = page.locator('[data-testid="stException"]').all_inner_texts()
+            if problems:
+                print(f"{target}: the page shows an exception; no picture taken", file=sys.stderr)
+                return 1
+            page.add_style_tag(content=SLIDE_CSS)
+            page.evaluate("document.fonts.ready.then(() => true)")
+            page.mouse.move(0, args.height - 1)  # no hover labels or toolbars in the picture
+            page.wait_for_timeout(300)
+            path = args.out / name
+            page.screenshot(path=path, full_page=args.full_page, animations="disabled")
+            print(f"{path}  {target}  ({path.stat().st_size / 1024:.0f} KB, {time.perf_counter() - start:.1f} s)")
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

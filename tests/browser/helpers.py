@@ -1,0 +1,205 @@
+"""The pages under test, a recorded browser tab, and what the console and network may show."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+from dashboard.pages import PAGES as REGISTRY
+from dashboard.params import PARAMS
+from scripts import live_app
+from tests.browser.links import CONDITIONS, url_text, widget_type
+
+#: Charts each page draws at its defaults; a page not listed must draw at least one.
+CHART_COUNTS = {"home": 0, "speedup": 1, "sampling": 1, "kl": 1}
+
+#: The slider a keyboard test moves on a page (label, URL key); else the page's first slider.
+PREFERRED_SLIDERS = {"speedup": "k", "optimal_k": "max_k", "sampling": "n", "kl": "pairs"}
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """A page as a visitor sees it: URL path, charts, the query parameters it reads."""
+
+    id: str
+    title: str
+    path: str  # after the server's root: "" for the home page
+    charts: int | None  # None: any number (at least one)
+    params: tuple[str, ...]
+    url_params: tuple[str, ...] = ()
+    slider_key: str | None = None  # a slider that changes the chart (for keyboard tests)
+
+    @property
+    def slider(self) -> str | None:
+        return PARAMS[self.slider_key].label if self.slider_key else None
+
+
+def url_path(script: str) -> str:
+    """Streamlit's URL path of a page script: ``pages/1_Speedup.py`` -> ``Speedup``."""
+    if script == "app.py":
+        return ""
+    return re.sub(r"^[0-9]+[_ -]*", "", Path(script).stem).replace(" ", "_")
+
+
+def _slider_key(page) -> str | None:
+    preferred = PREFERRED_SLIDERS.get(page.id)
+    if preferred:
+        return preferred
+    sliders = [
+        key for key in page.params if widget_type(PARAMS[key]) in ("slider", "select_slider") and key not in CONDITIONS
+    ]
+    return sliders[0] if sliders else None
+
+
+PAGES = {
+    page.id: PageSpec(
+        page.id,
+        page.title,
+        url_path(page.script),
+        CHART_COUNTS.get(page.id),
+        tuple(page.params),
+        tuple(getattr(page, "url_params", ())),
+        _slider_key(page),
+    )
+    for page in REGISTRY.values()
+}
+
+
+def next_slider_value(key: str) -> str:
+    """The URL value of slider ``key`` after one ArrowRight from its default."""
+    param = PARAMS[key]
+    if param.kind == "choice":
+        options = list(param.options)
+        return param.fmt(options[options.index(param.default) + 1])
+    return url_text(param, round(param.default + param.step, 10))
+
+
+def query_params(url: str) -> dict[str, list[str]]:
+    return parse_qs(urlsplit(url).query, keep_blank_values=True)
+
+
+class AppTab:
+    """A browser tab (its own context, so its own Streamlit session) that records what it sees:
+    every request, console errors and uncaught page errors."""
+
+    def __init__(self, context, base_url: str):
+        self.context = context
+        self.base_url = base_url
+        live_app.prepare_context(context)
+        context.set_default_timeout(60_000)
+        self.page = context.new_page()
+        self.requests: list[str] = []
+        self.console_errors: list[tuple[str, str]] = []  # (text, url of the resource or script)
+        self.page_errors: list[str] = []
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on(
+            "console",
+            lambda message: (
+                self.console_errors.append((message.text, message.location.get("url", "")))
+                if message.type == "error"
+                else None
+            ),
+        )
+        self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+        self.spec: PageSpec | None = None
+
+    # --- navigation and waiting ---
+    def open(self, spec: PageSpec, query: str = "") -> AppTab:
+        """Load ``spec``'s page with ``query`` (a new Streamlit session); forget earlier records."""
+        self.requests.clear()
+        self.console_errors.clear()
+        self.page_errors.clear()
+        self.spec = spec
+        url = f"{self.base_url}/{spec.path}" + (f"?{query}" if query else "")
+        self.page.goto(url)
+        self.settle()
+        return self
+
+    def settle(self, changed_from: str | None = None) -> None:
+        live_app.wait_settled(self.page, self.spec.charts, changed_from=changed_from)
+
+    def reload(self) -> None:
+        self.page.reload()
+        self.settle()
+
+    def signature(self) -> str:
+        return live_app.chart_signature(self.page)
+
+    def press(self, label: str, key: str, times: int = 1) -> None:
+        """Focus the slider called ``label`` and press ``key``; wait for the chart to change."""
+        for _ in range(times):
+            before = self.signature()
+            self.slider(label).focus()
+            self.page.keyboard.press(key)
+            self.settle(changed_from=before)
+
+    def follow_link(self, label: str, spec: PageSpec) -> None:
+        """Click the sidebar navigation link ``label`` and wait until page ``spec`` has drawn."""
+        before = self.signature()
+        link = self.page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]', has_text=label)
+        link.click()
+        self.page.wait_for_url(re.compile(rf"^{re.escape(self.base_url)}/{re.escape(spec.path)}(\?.*)?$"))
+        self.spec = spec
+        self.settle(changed_from=before)
+
+    def nav_links(self) -> dict[str, str]:
+        """The sidebar navigation: link text -> href."""
+        return self.page.evaluate(
+            """() => Object.fromEntries([...document.querySelectorAll(
+                 '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')]
+                 .map((a) => [a.innerText.trim(), a.getAttribute('href')]))"""
+        )
+
+    # --- reading the page ---
+    @property
+    def url(self) -> str:
+        return self.page.url
+
+    @property
+    def path(self) -> str:
+        return urlsplit(self.page.url).path
+
+    def params(self) -> dict[str, list[str]]:
+        return query_params(self.page.url)
+
+    def charts(self) -> list[dict]:
+        return live_app.read_charts(self.page)
+
+    def slider(self, label: str):
+        return self.page.locator(f'[data-testid="stSidebar"] input[type="range"][aria-label="{label}"]')
+
+    def slider_values(self) -> dict[str, str]:
+        """Each sidebar slider's label and the value its thumb shows."""
+        return self.page.evaluate(
+            """() => Object.fromEntries(
+                 [...document.querySelectorAll('[data-testid="stSidebar"] [data-testid="stSlider"]')].map((el) => [
+                   el.querySelector('input[type=range]').getAttribute('aria-label'),
+                   el.querySelector('[data-testid="stSliderThumbValue"]').innerText.trim(),
+                 ]))"""
+        )
+
+    def warnings(self) -> list[str]:
+        return self.page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
+
+    def exceptions(self) -> list[str]:
+        return self.page.locator('[data-testid="stException"]').all_inner_texts()
+
+    # --- what the console and the network saw ---
+    def base_path_probes(self) -> set[str]:
+        """Streamlit's frontend probes ``<page>/_stcore/...`` to find the base path on a deep link."""
+        if not self.spec or not self.spec.path:
+            return set()
+        return {f"{self.base_url}/{self.spec.path}/_stcore/{name}" for name in ("health", "host-config")}
+
+    def unexpected_console_errors(self) -> list[tuple[str, str]]:
+        """Console errors other than the 404s of the base-path probes."""
+        probes = self.base_path_probes()
+        return [(text, url) for text, url in self.console_errors if not (url in probes and "status of 404" in text)]
+
+    def foreign_requests(self) -> list[str]:
+        """Requests to anything but the app's own server (the browser cannot reach the internet,
+        and a failed request is never cached, so each attempt shows up here)."""
+        local = self.base_url + "/"
+        return sorted({url for url in self.requests if not url.startswith((local, "data:", "blob:"))})

@@ -1,0 +1,150 @@
+"""Hand-made links for every page, generated from the parameter table (``dashboard.params``).
+
+A valid link sets every parameter a page reads to a value other than its default; a bad link
+gives each parameter a value of one kind of mistake. Some parameters are read only when another
+one has a given value (:data:`CONDITIONS`); links set that other parameter accordingly.
+"""
+
+from __future__ import annotations
+
+import math
+
+from dashboard.params import PARAMS, Param, format_number
+
+#: Parameter -> (parameter, value) it depends on: the page creates the widget only then.
+CONDITIONS = {
+    "vocab": ("preset", "random"),
+    "contexts": ("draft", "merged"),
+    "temperature": ("draft", "temperature"),
+    "noise": ("draft", "noise"),
+}
+
+CATEGORIES = ("out_of_range", "non_numeric", "empty", "enormous")
+ENORMOUS = "9" * 400
+
+
+def widget_type(param: Param) -> str:
+    if hasattr(param, "widget_type"):
+        return param.widget_type
+    return {"float": "slider", "int": "slider", "choice": "select_slider", "multi": "multiselect", "bool": "toggle"}[
+        param.kind
+    ]
+
+
+def url_text(param: Param, value) -> str:
+    if param.kind in ("float", "int"):
+        return str(int(value)) if param.kind == "int" else format_number(value)
+    if param.kind == "bool":
+        return "true" if value else "false"
+    return param.fmt(value)
+
+
+def valid_value(param: Param, prefer=None) -> list[str]:
+    """A valid value other than the default, as the URL carries it (one entry per repeat)."""
+    if param.kind in ("float", "int"):
+        steps = math.floor((param.high - param.low) / param.step)
+        value = param.low + round(steps * 0.37) * param.step
+        if math.isclose(value, param.default):
+            value += param.step
+        value = round(value, 10)
+        return [url_text(param, int(value) if param.kind == "int" else value)]
+    if param.kind == "choice":
+        if prefer is not None:
+            return [url_text(param, prefer)]
+        options = [o for o in param.options if o != param.default]
+        return [url_text(param, options[len(options) // 3])]
+    if param.kind == "multi":
+        picked = [o for o in param.options if o not in param.default][:2]
+        return [url_text(param, o) for o in picked]
+    if param.kind == "bool":
+        return [url_text(param, not param.default)]
+    raise ValueError(param.kind)
+
+
+def used(key: str, chosen: dict[str, list[str]]) -> bool:
+    """Whether the page reads ``key`` given the values ``chosen`` so far (else the defaults)."""
+    if key not in CONDITIONS:
+        return True
+    other, value = CONDITIONS[key]
+    wanted = url_text(PARAMS[other], value)
+    current = chosen.get(other, [url_text(PARAMS[other], PARAMS[other].default)])
+    return current == [wanted]
+
+
+def deep_link(keys: tuple[str, ...]) -> dict[str, list[str]]:
+    """Every parameter the page reads, at a valid non-default value; conditions satisfied."""
+    chosen: dict[str, list[str]] = {}
+    for key in keys:
+        prefer = next((value for dep, (other, value) in CONDITIONS.items() if other == key and dep in keys), None)
+        if prefer == PARAMS[key].default:
+            prefer = None
+        chosen[key] = valid_value(PARAMS[key], prefer)
+    return {key: value for key, value in chosen.items() if used(key, chosen)}
+
+
+def bad_value(param: Param, category: str, below: bool = False) -> str | None:
+    """A wrong value of the given kind for ``param``, or ``None`` where that kind is valid.
+
+    Numbers out of range are above the range, or below it with ``below``.
+    """
+    numeric = param.kind in ("float", "int")
+    if category == "out_of_range":
+        if numeric and below:
+            return str(int(param.low) - 1) if param.kind == "int" else format_number(param.low - 0.5)
+        if numeric:
+            return str(int(param.high) * 10 + 1) if param.kind == "int" else format_number(param.high + 1)
+        return {"bool": "maybe"}.get(param.kind, "not-an-option")
+    if category == "non_numeric":
+        return "abc"
+    if category == "empty":
+        return None if param.kind == "multi" else ""  # an empty multiselect is a valid link
+    if category == "enormous":
+        return ENORMOUS
+    raise ValueError(category)
+
+
+def number_box(param: Param) -> bool:
+    return widget_type(param) == "number_input"
+
+
+def bad_link(keys: tuple[str, ...], category: str, *, skip=lambda param: False):
+    """A link giving the page's parameters bad values of ``category``: ``(link, bad keys)``.
+
+    A parameter others depend on (``preset`` for ``vocab``) cannot be bad and enable them at once,
+    so the categories take turns: in one the parameter is set to enable a dependent, which gets
+    the bad value; in another the parameter itself is bad. Over the four categories every
+    parameter gets at least one bad value, and each link still covers the whole page.
+    """
+    turn = CATEGORIES.index(category)
+    link: dict[str, list[str]] = {}
+    bad: list[str] = []
+
+    def spoil(key: str) -> None:
+        value = bad_value(PARAMS[key], category, below=len(bad) % 2 == 1)
+        if value is not None and not skip(PARAMS[key]):
+            link[key] = [value]
+            bad.append(key)
+
+    enablers: dict[str, list[str]] = {}
+    for dep, (other, value) in CONDITIONS.items():
+        if dep in keys and other in keys:
+            values = enablers.setdefault(other, [])
+            if value not in values:
+                values.append(value)
+    for key in keys:
+        if key in CONDITIONS and CONDITIONS[key][0] in enablers:
+            continue  # decided with the parameter it depends on
+        if key not in enablers:
+            spoil(key)
+            continue
+        slots = [*enablers[key], None]  # None: the parameter itself is bad
+        value = slots[turn % len(slots)]
+        if value is None:
+            spoil(key)
+            value = PARAMS[key].default  # a bad value falls back to the default
+        elif value != PARAMS[key].default:
+            link[key] = [url_text(PARAMS[key], value)]
+        for dep, (other, wanted) in CONDITIONS.items():
+            if other == key and dep in keys and wanted == value:
+                spoil(dep)
+    return link, tuple(bad)

@@ -1,0 +1,88 @@
+"""Links reproduce a view: the first visitor of a fresh server, hand-encoded p and q, and the
+shared α, k, c carried from page to page by the navigation."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+from dashboard.params import PARAMS
+from tests.browser import expected
+from tests.browser.helpers import PAGES, query_params
+from tests.browser.links import deep_link, widget_type
+
+LINKED_PAGES = [page_id for page_id, spec in PAGES.items() if spec.params]
+
+
+def _query(params: dict[str, list[str]]) -> str:
+    return urlencode(params, doseq=True)
+
+
+def check_linked_view(tab, params: dict[str, list[str]]) -> None:
+    """The tab shows exactly the view ``params`` describe, and says nothing is wrong with it."""
+    spec = tab.spec
+    assert tab.exceptions() == []
+    assert tab.warnings() == []
+    assert tab.params() == params, "the address bar lost or changed a parameter of the link"
+    shown = tab.slider_values()
+    for key, value in params.items():
+        param = PARAMS.get(key)
+        if param is None or param.label not in shown:
+            continue
+        if widget_type(param) == "slider":
+            assert float(shown[param.label]) == pytest.approx(float(value[0])), key
+        elif widget_type(param) == "select_slider":
+            assert shown[param.label] == value[0], key
+    charts = tab.charts()
+    if spec.charts is not None:
+        assert len(charts) == spec.charts
+    if spec.id in expected.CHECKS:
+        expected.CHECKS[spec.id](charts, params)
+
+
+@pytest.mark.parametrize("page_id", LINKED_PAGES)
+def test_first_visitor_on_a_fresh_server_gets_the_linked_view(page_id, fresh_server, open_tab):
+    spec = PAGES[page_id]
+    params = deep_link(spec.params)
+    with fresh_server() as server:
+        tab = open_tab(server).open(spec, _query(params))
+        check_linked_view(tab, params)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "p=0.5,0.5&q=0.2,0.8&n=1k&seed=3",
+        "p=0.1,0.2,0.3,0.4&q=0.4,0.3,0.2,0.1&n=30k",
+        "preset=identical&n=10k&seed=11",
+    ],
+)
+def test_sampling_link_with_its_own_distributions(query, tab):
+    tab.open(PAGES["sampling"], query)
+    params = query_params("?" + query)
+    check_linked_view(tab, params)
+
+
+def test_shared_alpha_k_c_follow_the_navigation(tab):
+    speedup = PAGES["speedup"]
+    tab.open(speedup)
+    tab.press(PARAMS["alpha"].label, "ArrowLeft")
+    tab.press(PARAMS["k"].label, "ArrowRight", times=2)
+    tab.press(PARAMS["c"].label, "ArrowRight")
+    shared = {"alpha": ["0.79"], "k": ["10"], "c": ["22"]}
+    assert tab.params() == shared
+    check_linked_view(tab, shared)
+
+    links = tab.nav_links()
+    for spec in PAGES.values():
+        (href,) = [href for text, href in links.items() if spec.title in text]
+        carried = {key: value for key, value in shared.items() if key in spec.params}
+        assert query_params(href) == carried, f"link to {spec.id}: {href}"
+
+    tab.follow_link(PAGES["optimal_k"].title, PAGES["optimal_k"])
+    check_linked_view(tab, {"alpha": ["0.79"], "c": ["22"]})
+    tab.follow_link(PAGES["kl"].title, PAGES["kl"])
+    check_linked_view(tab, {})
+    tab.follow_link(speedup.title, speedup)
+    check_linked_view(tab, shared)
