@@ -99,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
             if problems:
                 print(f"{target}: the page shows an exception; no picture taken", file=sys.stderr)
                 return 1
+            for warning in page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts():
+                print(f"note: {target} warns: {' '.join(warning.split())}", file=sys.stderr)
             page.add_style_tag(content=SLIDE_CSS)
             page.evaluate("document.fonts.ready.then(() => true)")
             page.mouse.move(0, args.height - 1)  # no hover labels or toolbars in the picture
