@@ -49,7 +49,7 @@ screenshots: $(VENV)/.dev-installed chromium
 	$(PY) scripts/screenshots.py --out $(SHOTS) $(if $(QUERY),--query '$(QUERY)')
 
 bench: $(VENV)/.dev-installed
-	for script in bench/*.py; do $(PY) $$script || exit 1; done
+	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

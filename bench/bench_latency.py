@@ -1,0 +1,253 @@
+"""Interaction latency in Chromium: from a slider key press to the chart showing the new data.
+
+Run: ``make bench`` or ``.venv/bin/python bench/bench_latency.py [--presses 24]``. Not a test: it
+prints figures and always exits 0 (it says so and stops when Chromium or Playwright is missing).
+
+For each page one slider is moved with the keyboard (focus, then ArrowRight/ArrowLeft) over
+``--presses`` presses after two warm-up presses. Timing happens inside the page with one clock
+(``performance.now()``): from the keydown event's time stamp to the first animation frame after
+plotly.js holds the new figure's data (a new data array on a chart; checked afterwards to differ
+from the old data). Before the next press the script run must have finished.
+
+In the same run, side by side, the same is measured on ``bench/bare_app.py`` (one slider, one
+small plotly line chart) served by its own Streamlit: that page is Streamlit's own floor on
+this machine. Goal: each page's median within 1.5x the bare page's median. The bare page is
+measured first and last, and its presses pooled, so drift over the run shows in both.
+
+Cold start: time from spawning ``streamlit run app.py`` until the first chart of a page opened
+right away (``/Speedup``) is painted, with the browser already running; median of three starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scripts import live_app  # noqa: E402
+
+GOAL_RATIO = 1.5
+WARM_UP = 2
+
+#: Installed before the page loads: the time each websocket message from the server is handled.
+SOCKET_JS = r"""
+(() => {
+  const Socket = window.WebSocket;
+  window.__socketTimes = [];
+  window.WebSocket = class extends Socket {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', () => window.__socketTimes.push(performance.now()));
+    }
+  };
+})();
+"""
+
+#: Run in the page before a key press: ``window.__watch`` resolves once a chart shows new data.
+WATCH_JS = r"""
+() => {
+  const plots = () => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];
+  const text = (gd) => JSON.stringify(window.__sde.chart(gd));
+  const state = () => document.querySelector('[data-testid="stApp"]').dataset.testScriptState;
+  const seen = new WeakSet(plots().map((gd) => gd.data));
+  const old = new Set(plots().map(text));
+  window.__watch = new Promise((resolve) => {
+    let keyAt = null, runAt = null, doneAt = null, chartAt = null;
+    const onKey = (event) => { if (keyAt === null) keyAt = event.timeStamp; };
+    window.addEventListener('keydown', onKey, { capture: true, once: true });
+    const frame = (now) => {
+      if (keyAt !== null) {
+        if (runAt === null && state() === 'running') runAt = now;
+        // A run too short to be seen between two frames still ends (run_start unknown then).
+        if (doneAt === null && state() === 'notRunning' && (runAt !== null || typeof chartAt === 'number')) {
+          doneAt = now;
+        }
+        if (chartAt === null) {
+          for (const gd of plots()) {
+            if (!Array.isArray(gd.data) || seen.has(gd.data)) continue;
+            seen.add(gd.data);
+            if (!old.has(text(gd))) chartAt = 'next frame';  // new data, not a redraw of the old figure
+          }
+        } else if (chartAt === 'next frame') {
+          chartAt = performance.now();  // the frame that drew the new chart has been painted
+        }
+      }
+      if (typeof chartAt === 'number' && doneAt !== null) {
+        const received = window.__socketTimes.filter((t) => t >= keyAt && t <= doneAt);
+        resolve({
+          chart: chartAt - keyAt,
+          run_start: runAt === null ? null : runAt - keyAt,
+          run_end: doneAt - keyAt,
+          last_message: received.length ? Math.max(...received) - keyAt : null,
+        });
+      } else {
+        requestAnimationFrame(frame);
+      }
+    };
+    requestAnimationFrame(frame);
+    setTimeout(() => resolve(null), 60000);  // never hang the bench
+  });
+}
+"""
+
+
+@dataclass
+class Target:
+    name: str
+    server: str  # "app" or "bare"
+    path: str
+    slider: str  # the slider's label
+    keys: list[str]  # one key per press, warm-up included
+
+
+def bounce(right: int, left: int, total: int) -> list[str]:
+    """Keys that move a slider ``right`` steps up, then back and forth over ``right + left`` steps."""
+    keys = ["ArrowRight"] * right
+    span = right + left
+    while len(keys) < total:
+        keys += ["ArrowLeft"] * span + ["ArrowRight"] * span
+    return keys[:total]
+
+
+def targets(presses: int) -> list[Target]:
+    total = presses + WARM_UP
+    up = ["ArrowRight"] * total
+    return [
+        Target("bare page (floor)", "bare", "/", "Value", up),
+        Target("Speedup, k", "app", "/Speedup", "Draft length k", up),
+        Target("Speedup, α", "app", "/Speedup", "Acceptance rate α", ["ArrowLeft"] * total),
+        Target("Optimal_k, α", "app", "/Optimal_k", "Acceptance rate α", ["ArrowLeft"] * total),
+        Target("Optimal_k, max k", "app", "/Optimal_k", "Longest draft considered (max k)", up),
+        # n has nine values; it bounces over 1k … 1M, so after the first pass the sampler's
+        # results come from the cache, as for a person moving the slider back and forth.
+        Target("Rejection_sampling, n", "app", "/Rejection_sampling", "Number of samples", bounce(2, 4, total)),
+        Target("Acceptance_vs_KL, pairs", "app", "/Acceptance_vs_KL", "Number of pairs", up),
+        Target("bare page (floor)", "bare", "/", "Value", up),
+    ]
+
+
+def measure(browser, base_url: str, target: Target) -> list[dict[str, float]]:
+    """Per measured press (after the warm-up): ms from the key press to the chart painted
+    (``chart``), to the script run starting (``run_start``) and ending (``run_end``)."""
+    context = browser.new_context(viewport=live_app.VIEWPORT)
+    live_app.prepare_context(context)
+    context.add_init_script(SOCKET_JS)
+    page = context.new_page()
+    page.goto(base_url + target.path)
+    live_app.wait_settled(page, None)
+    slider = page.locator(f'[data-testid="stSidebar"] input[type="range"][aria-label="{target.slider}"]')
+    slider.focus()
+    times = []
+    for i, key in enumerate(target.keys):
+        page.evaluate(WATCH_JS)
+        page.keyboard.press(key)
+        elapsed = page.evaluate("window.__watch")
+        live_app.wait_settled(page, None)
+        if elapsed is None:
+            print(f"note: {target.name}: press {i + 1} showed no new chart within 60 s")
+        elif i >= WARM_UP:
+            times.append(elapsed)
+        if page.evaluate("document.activeElement?.getAttribute('aria-label')") != target.slider:
+            slider.focus()
+    context.close()
+    return times
+
+
+def cold_start(playwright, runs: int) -> list[tuple[float, float]]:
+    """(seconds to /_stcore/health, seconds to the first chart painted) per fresh start."""
+    out = []
+    browser = live_app.launch_chromium(playwright)
+    for _ in range(runs):
+        server = live_app.StreamlitServer()
+        try:
+            server.spawn()
+            server.wait()
+            healthy = time.perf_counter() - server.started_at
+            context = browser.new_context(viewport=live_app.VIEWPORT)
+            live_app.prepare_context(context)
+            page = context.new_page()
+            page.goto(server.url + "/Speedup")
+            page.wait_for_function("window.__sde && window.__sde.ready(1)", timeout=120_000, polling="raf")
+            page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+            out.append((healthy, time.perf_counter() - server.started_at))
+            context.close()
+        finally:
+            server.stop()
+    browser.close()
+    return out
+
+
+def chromium_version() -> str:
+    try:
+        return subprocess.run([live_app.CHROMIUM, "--version"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "?"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Slider-to-chart latency in Chromium, against a bare page.")
+    parser.add_argument("--presses", type=int, default=24, help="measured presses per page (at least 20)")
+    parser.add_argument("--cold-starts", type=int, default=3)
+    args = parser.parse_args(argv)
+
+    missing = live_app.browser_missing()
+    if missing:
+        print(f"bench_latency: skipped, {missing}")
+        return
+    import streamlit
+    from playwright.sync_api import sync_playwright
+
+    print(f"Interaction latency: {chromium_version()}, Streamlit {streamlit.__version__}, {os.cpu_count()} cores")
+    with sync_playwright() as playwright:
+        cold = cold_start(playwright, args.cold_starts)
+        with live_app.StreamlitServer() as app, live_app.StreamlitServer(ROOT / "bench" / "bare_app.py") as bare:
+            browser = live_app.launch_chromium(playwright)
+            results: dict[str, list[dict[str, float]]] = {}
+            for target in targets(args.presses):
+                base = app.url if target.server == "app" else bare.url
+                results.setdefault(target.name, []).extend(measure(browser, base, target))
+            browser.close()
+
+    def median(rows: list[dict], key: str) -> float:
+        values = [row[key] for row in rows if row[key] is not None]
+        return statistics.median(values) if values else float("nan")
+
+    floor = median(results["bare page (floor)"], "chart")
+    print(
+        f"\n{'page, slider':26} {'presses':>7} {'median':>7} {'worst':>7} {'ratio':>6}  {'goal':6}"
+        f" | medians: {'run starts':>10} {'last message':>12} {'run ends':>8}"
+    )
+    for name, rows in results.items():
+        chart = median(rows, "chart")
+        ratio = chart / floor
+        verdict = "" if name.startswith("bare") else ("met" if ratio <= GOAL_RATIO else "MISSED")
+        worst = max(row["chart"] for row in rows)
+        print(
+            f"{name:26} {len(rows):7d} {chart:4.0f} ms {worst:4.0f} ms {ratio:5.2f}×  {verdict:6}"
+            f" | {median(rows, 'run_start'):7.0f} ms {median(rows, 'last_message'):9.0f} ms"
+            f" {median(rows, 'run_end'):5.0f} ms"
+        )
+    print(
+        f"All times from the key press: 'median' and 'worst' until the new chart is painted; the goal is a "
+        f"median ≤ {GOAL_RATIO}× the bare page's.\n'run starts' / 'run ends': the rerun as the page sees it; 'last "
+        f"message': the server's last websocket message of the rerun handled (the server's share ends there)."
+    )
+    healthy = statistics.median(h for h, _ in cold)
+    painted = statistics.median(p for _, p in cold)
+    runs = ", ".join(f"{p:.1f}" for _, p in cold)
+    print(
+        f"\nCold start (streamlit run -> first chart painted on /Speedup): median {painted:.1f} s "
+        f"over {len(cold)} starts ({runs} s); server healthy after {healthy:.1f} s"
+    )
+
+
+if __name__ == "__main__":
+    main()
