@@ -54,10 +54,9 @@ class PageContext:
         param = PARAMS[key]
         value = _make_widget(param, container if container is not None else st.sidebar)
         raw = self.raw_url.get(key)
-        if raw is not None:
-            problem = check_url_value(param, raw)
-            if problem:
-                self.notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")
+        problem = check_url_value(param, raw) if raw is not None else None
+        if problem:
+            self.notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")
         self.values[key] = value
         return value
 
@@ -70,6 +69,13 @@ class PageContext:
 def _make_widget(param: Param, container: DeltaGenerator) -> Any:
     common = {"key": param.key, "help": param.help or None, "bind": "query-params"}
     kind, widget = param.kind, param.widget_type
+    if kind == "int" and widget == "number_input":
+        # A whole-number box is a float box shown without decimals: Streamlit 1.67's int box
+        # crashes (int(inf)) on a link with a huge number, where its float box falls back to
+        # the default like every other widget.
+        bounds = {"min_value": float(param.low), "max_value": float(param.high), "step": float(param.step)}
+        value = container.number_input(param.label, value=float(param.default), format="%.0f", **bounds, **common)
+        return round(value)
     if kind in ("float", "int"):
         cast = float if kind == "float" else int
         bounds = {"min_value": cast(param.low), "max_value": cast(param.high), "step": cast(param.step)}
