@@ -67,13 +67,14 @@ PAGES = {
 }
 
 
-def next_slider_value(key: str) -> str:
-    """The URL value of slider ``key`` after one ArrowRight from its default."""
+def next_slider_value(key: str, steps: int = 1) -> str:
+    """The URL value of slider ``key`` after ``steps`` ArrowRight presses (negative: ArrowLeft)
+    from its default."""
     param = PARAMS[key]
     if param.kind == "choice":
         options = list(param.options)
-        return param.fmt(options[options.index(param.default) + 1])
-    return url_text(param, round(param.default + param.step, 10))
+        return param.fmt(options[options.index(param.default) + steps])
+    return url_text(param, round(param.default + steps * param.step, 10))
 
 
 def query_params(url: str) -> dict[str, list[str]]:

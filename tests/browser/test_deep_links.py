@@ -9,7 +9,7 @@ import pytest
 
 from dashboard.params import PARAMS
 from tests.browser import expected
-from tests.browser.helpers import PAGES, query_params
+from tests.browser.helpers import PAGES, next_slider_value, query_params
 from tests.browser.links import deep_link, widget_type
 
 LINKED_PAGES = [page_id for page_id, spec in PAGES.items() if spec.params]
@@ -70,7 +70,7 @@ def test_shared_alpha_k_c_follow_the_navigation(tab):
     tab.press(PARAMS["alpha"].label, "ArrowLeft")
     tab.press(PARAMS["k"].label, "ArrowRight", times=2)
     tab.press(PARAMS["c"].label, "ArrowRight")
-    shared = {"alpha": ["0.79"], "k": ["10"], "c": ["22"]}
+    shared = {key: [next_slider_value(key, steps)] for key, steps in (("alpha", -1), ("k", 2), ("c", 1))}
     assert tab.params() == shared
     check_linked_view(tab, shared)
 
@@ -81,7 +81,7 @@ def test_shared_alpha_k_c_follow_the_navigation(tab):
         assert query_params(href) == carried, f"link to {spec.id}: {href}"
 
     tab.follow_link(PAGES["optimal_k"].title, PAGES["optimal_k"])
-    check_linked_view(tab, {"alpha": ["0.79"], "c": ["22"]})
+    check_linked_view(tab, {key: shared[key] for key in ("alpha", "c")})
     tab.follow_link(PAGES["kl"].title, PAGES["kl"])
     check_linked_view(tab, {})
     tab.follow_link(speedup.title, speedup)
