@@ -24,11 +24,7 @@ ENORMOUS = "9" * 400
 
 
 def widget_type(param: Param) -> str:
-    if hasattr(param, "widget_type"):
-        return param.widget_type
-    return {"float": "slider", "int": "slider", "choice": "select_slider", "multi": "multiselect", "bool": "toggle"}[
-        param.kind
-    ]
+    return param.widget_type
 
 
 def url_text(param: Param, value) -> str:
@@ -103,11 +99,7 @@ def bad_value(param: Param, category: str, below: bool = False) -> str | None:
     raise ValueError(category)
 
 
-def number_box(param: Param) -> bool:
-    return widget_type(param) == "number_input"
-
-
-def bad_link(keys: tuple[str, ...], category: str, *, skip=lambda param: False):
+def bad_link(keys: tuple[str, ...], category: str):
     """A link giving the page's parameters bad values of ``category``: ``(link, bad keys)``.
 
     A parameter others depend on (``preset`` for ``vocab``) cannot be bad and enable them at once,
@@ -121,7 +113,7 @@ def bad_link(keys: tuple[str, ...], category: str, *, skip=lambda param: False):
 
     def spoil(key: str) -> None:
         value = bad_value(PARAMS[key], category, below=len(bad) % 2 == 1)
-        if value is not None and not skip(PARAMS[key]):
+        if value is not None:
             link[key] = [value]
             bad.append(key)
 
