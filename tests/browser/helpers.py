@@ -136,6 +136,14 @@ class AppTab:
             self.page.keyboard.press(key)
             self.settle(changed_from=before)
 
+    def type_number(self, label: str, text: str) -> None:
+        """Type ``text`` into the sidebar number box ``label``, press Enter; wait for the charts to change."""
+        before = self.signature()
+        box = self.page.locator(f'[data-testid="stSidebar"] input[aria-label="{label}"]')
+        box.fill(text)
+        box.press("Enter")
+        self.settle(changed_from=before)
+
     def follow_link(self, label: str, spec: PageSpec) -> None:
         """Click the sidebar navigation link ``label`` and wait until page ``spec`` has drawn."""
         before = self.signature()
