@@ -60,7 +60,9 @@ def _from_link(raw_p: str | None, raw_q: str | None) -> tuple[list[float], list[
 
 def distribution_table(ctx: PageContext, preset: str, vocab: int | None, seed: int) -> TableState:
     """The table's starting point: the link's p and q on a fresh visit, else the preset."""
-    signature = (preset, vocab, seed)
+    # Only the random preset depends on the vocabulary and the seed: a new seed must not throw
+    # away a table that came from a link or was typed in.
+    signature = (preset, vocab, seed) if preset == "random" else (preset,)
     p, q = preset_pair(preset, vocab or 10, seed)
     fresh = TableState(
         signature, token_labels(p.size), p.tolist(), q.tolist(), (pq_input.encode(p), pq_input.encode(q))

@@ -95,12 +95,6 @@ LINKED_SHARED_VALUES_BUG = (
     "carried. A two-page app with one bound slider and st.page_link(query_params=...) does the same."
 )
 
-SEED_DROPS_TABLE_BUG = (
-    "app bug (dashboard/pq_editor.py): the table's starting point is keyed by (preset, vocab, seed) even for "
-    "presets that do not depend on the seed, so on /Rejection_sampling?p=0.5,0.5&q=0.2,0.8 typing another "
-    "seed replaces the linked (or edited) p and q by the chapter's pair, silently"
-)
-
 
 @pytest.mark.xfail(strict=True, reason=LINKED_SHARED_VALUES_BUG)
 def test_shared_values_from_a_link_follow_the_navigation(tab):
@@ -110,8 +104,8 @@ def test_shared_values_from_a_link_follow_the_navigation(tab):
     check_linked_view(tab, shared)
 
 
-@pytest.mark.xfail(strict=True, reason=SEED_DROPS_TABLE_BUG)
 def test_a_new_seed_keeps_the_linked_distributions(tab):
+    """Only the random preset depends on the seed: a new seed keeps a linked or typed table."""
     tab.open(PAGES["sampling"], "p=0.5,0.5&q=0.2,0.8")
     tab.type_number(PARAMS["seed"].label, "7")
     check_linked_view(tab, {"p": ["0.5,0.5"], "q": ["0.2,0.8"], "seed": ["7"]})
