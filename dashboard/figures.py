@@ -475,6 +475,16 @@ def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alph
     return fig
 
 
+def _speedup_vs_k_frame(fig: go.Figure, marked_k: int, mark: str, title: str) -> go.Figure:
+    """Axes, title and legend of a half-width speedup-vs-k chart, with one draft length marked."""
+    fig.add_vline(x=marked_k, line_dash="dot", line_color=CHOSEN_COLOUR, annotation_text=mark)
+    _style(fig, title, height=510)
+    _legend_below(fig)
+    fig.update_xaxes(title_text="draft length k")
+    fig.update_yaxes(title_text="speedup over plain decoding (×)", rangemode="tozero")
+    return fig
+
+
 def calibrated_speedup(
     k: np.ndarray,
     iid: np.ndarray,
@@ -537,12 +547,8 @@ def calibrated_speedup(
                 hovertemplate="k = %{x}<br>speedup %{y:.3f}× (extrapolated)<extra></extra>",
             )
         )
-    fig.add_vline(x=measured_k, line_dash="dot", line_color=CHOSEN_COLOUR, annotation_text=f"measured k = {measured_k}")
-    _style(fig, f"Predicted speedup vs draft length at c = {format_number(round(c, 3))}", height=520)
-    _legend_below(fig)
-    fig.update_xaxes(title_text="draft length k")
-    fig.update_yaxes(title_text="speedup over plain decoding (×)", rangemode="tozero")
-    return fig
+    title = f"Predicted speedup vs draft length at c = {format_number(round(c, 3))}"
+    return _speedup_vs_k_frame(fig, measured_k, f"measured k = {measured_k}", title)
 
 
 def hardware_speedup(
@@ -586,12 +592,8 @@ def hardware_speedup(
             hovertemplate="%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>",
         )
     )
-    fig.add_vline(x=chosen_k, line_dash="dot", line_color=CHOSEN_COLOUR, annotation_text=f"k = {chosen_k}")
-    _style(fig, f"Speedup vs draft length · α = {format_number(alpha)}<br><sup>{setup_label}</sup>", height=500)
-    _legend_below(fig)
-    fig.update_xaxes(title_text="draft length k")
-    fig.update_yaxes(title_text="speedup over plain decoding (×)", rangemode="tozero")
-    return fig
+    title = f"Speedup vs draft length · α = {format_number(alpha)}<br><sup>{setup_label}</sup>"
+    return _speedup_vs_k_frame(fig, chosen_k, f"k = {chosen_k}", title)
 
 
 def batch_sweep(
