@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array
-from .iid_blocks import fit_alpha_from_acceptance_length
+from .iid_blocks import _tokens_pmf, fit_alpha_from_acceptance_length
 from .speedup import MAX_DRAFT_LENGTH, _expected_tokens
 
 
@@ -30,9 +30,7 @@ class AlphaFit(NamedTuple):
 def _tokens_variance(alpha: np.ndarray, k: int) -> np.ndarray:
     """Variance of tokens per iteration N under i.i.d. acceptance, for an array of alphas."""
     n = np.arange(1, k + 2)
-    powers = alpha[..., None] ** (n - 1)
-    pmf = powers * (1.0 - alpha[..., None])
-    pmf[..., -1] = powers[..., -1]
+    pmf = _tokens_pmf(alpha, k)
     mean = pmf @ n
     return np.maximum(pmf @ (n * n) - mean * mean, 0.0)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_count, as_draft_length
+from .distributions import _residual
 from .iid_blocks import fit_alpha_from_acceptance_length
 from .markov import as_transition_matrix, stationary_distribution
 
@@ -81,14 +82,6 @@ def _draw_rows(cdf: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> n
     return (cdf[rows] <= u[:, None]).sum(axis=1)
 
 
-def _residual_rows(target: np.ndarray, draft: np.ndarray) -> np.ndarray:
-    """Per-context residual law, with the target's row where the residual has no mass
-    (see :func:`specmath.residual_distribution` for why that is the right limit)."""
-    excess = np.maximum(target - draft, 0.0)
-    mass = excess.sum(axis=1, keepdims=True)
-    return np.where(mass > 1e-12, excess / np.where(mass > 0, mass, 1.0), target)
-
-
 def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> DecodeRecords:
     r"""Generate text from ``target`` by speculative decoding with ``draft``.
 
@@ -133,8 +126,9 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     size = target.shape[0]
 
     draft_cdf = _row_cdfs(draft)
-    # One table for the token that ends an iteration: residual rows, then target rows (bonus).
-    final_cdf = _row_cdfs(np.vstack([_residual_rows(target, draft), target]))
+    # One table for the token that ends an iteration: residual rows (the target's row where a
+    # context has no residual, as residual_distribution), then target rows (bonus).
+    final_cdf = _row_cdfs(np.vstack([_residual(target, draft), target]))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(draft > 0, target / draft, 0.0)
     alpha_of = np.minimum(target, draft).sum(axis=1)

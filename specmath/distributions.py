@@ -132,11 +132,11 @@ def residual_distribution(p, q) -> np.ndarray:
 
 
 def _residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """The residual along the last axis, so one rule serves a pair and a chain's every row."""
     excess = np.maximum(p - q, 0.0)
-    mass = excess.sum()
-    if mass <= RESIDUAL_MASS_TOLERANCE:
-        return p.copy()
-    return excess / mass
+    mass = excess.sum(axis=-1, keepdims=True)
+    empty = mass <= RESIDUAL_MASS_TOLERANCE
+    return np.where(empty, p, excess / np.where(empty, 1.0, mass))
 
 
 class Divergences(NamedTuple):

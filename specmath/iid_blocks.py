@@ -43,9 +43,14 @@ def tokens_per_iteration_pmf(alpha, k) -> np.ndarray:
         ``pmf[n - 1] = P(N = n)`` for n = 1 … k + 1; sums to 1, exact at alpha = 0 and 1.
     """
     alpha, k = _scalar_alpha_k(alpha, k)
-    powers = alpha ** np.arange(k + 1)
-    pmf = powers * (1.0 - alpha)
-    pmf[-1] = powers[-1]
+    return _tokens_pmf(np.asarray(alpha), k)
+
+
+def _tokens_pmf(alpha: np.ndarray, k: int) -> np.ndarray:
+    """P(N = 1 … k + 1) along a new last axis, for an array of alphas."""
+    powers = alpha[..., None] ** np.arange(k + 1)
+    pmf = powers * (1.0 - alpha[..., None])
+    pmf[..., -1] = powers[..., -1]
     return pmf
 
 
