@@ -129,3 +129,20 @@ def test_bound_curves_are_the_specmath_bounds():
 def test_chart_config_exports_png_at_twice_the_scale():
     config = figures.chart_config("speedup_alpha0.80_k8_c20")
     assert config["toImageButtonOptions"] == {"format": "png", "scale": 2, "filename": "speedup_alpha0.80_k8_c20"}
+
+
+def test_batch_sweep_marks_the_crossover_at_its_batch():
+    """On the log batch axis plotly.js places a shape by data value but an annotation by its exponent."""
+    batch = 2 ** np.arange(11)
+    best_k = np.array([4, 4, 4, 4, 4, 4, 4, 2, 1, 1, 1])
+    best = np.linspace(1.8, 0.7, 11)
+    fig = figures.batch_sweep(batch, best_k, best, 512, 0.5, "label")
+    assert fig.layout.xaxis.type == "log"
+    (rule,) = [s for s in fig.layout.shapes if s.xref == "x"]
+    assert rule.x0 == rule.x1 == 512
+    (label,) = [a for a in fig.layout.annotations if "batch 512" in a.text]
+    assert label.x == pytest.approx(np.log10(512))
+    (band,) = [s for s in fig.layout.shapes if s.type == "rect"]
+    assert (band.yref, band.y0, band.y1) == ("y", 0, 1)  # speedup < 1 on the speedup axis
+    assert (fig.layout.yaxis2.tick0, fig.layout.yaxis2.dtick) == (0, 1)  # whole draft lengths
+    assert not any(s.xref == "x" for s in figures.batch_sweep(batch, best_k, best, None, 0.5, "").layout.shapes)
