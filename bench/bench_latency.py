@@ -195,7 +195,8 @@ def chromium_version() -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Slider-to-chart latency in Chromium, against a bare page.")
     parser.add_argument("--presses", type=int, default=24, help="measured presses per page (at least 20)")
-    parser.add_argument("--cold-starts", type=int, default=3)
+    parser.add_argument("--cold-starts", type=int, default=3, help="0 skips the cold-start figure")
+    parser.add_argument("--only", default="", help="measure only pages whose name contains this (the bare page always)")
     args = parser.parse_args(argv)
 
     missing = live_app.browser_missing()
@@ -207,11 +208,13 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"Interaction latency: {chromium_version()}, Streamlit {streamlit.__version__}, {os.cpu_count()} cores")
     with sync_playwright() as playwright:
-        cold = cold_start(playwright, args.cold_starts)
+        cold = cold_start(playwright, args.cold_starts) if args.cold_starts > 0 else []
         with live_app.StreamlitServer() as app, live_app.StreamlitServer(ROOT / "bench" / "bare_app.py") as bare:
             browser = live_app.launch_chromium(playwright)
             results: dict[str, list[dict[str, float]]] = {}
             for target in targets(args.presses):
+                if target.server == "app" and args.only not in target.name:
+                    continue
                 base = app.url if target.server == "app" else bare.url
                 results.setdefault(target.name, []).extend(measure(browser, base, target))
             browser.close()
@@ -240,6 +243,8 @@ def main(argv: list[str] | None = None) -> None:
         f"median ≤ {GOAL_RATIO}× the bare page's.\n'run starts' / 'run ends': the rerun as the page sees it; 'last "
         f"message': the server's last websocket message of the rerun handled (the server's share ends there)."
     )
+    if not cold:
+        return
     healthy = statistics.median(h for h, _ in cold)
     painted = statistics.median(p for _, p in cold)
     runs = ", ".join(f"{p:.1f}" for _, p in cold)
