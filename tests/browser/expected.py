@@ -6,6 +6,8 @@ plotly ships NumPy arrays as raw float64 bytes, so the comparison can be tight.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 import specmath
@@ -151,4 +153,204 @@ def check_kl(charts: list[dict], params: dict[str, list[str]]) -> None:
     assert chart["layout"]["xaxis_type"] == ("log" if s["logx"] == "true" else "linear")
 
 
-CHECKS = {"speedup": check_speedup, "optimal_k": check_optimal_k, "sampling": check_sampling, "kl": check_kl}
+def _named(chart: dict, name: str) -> dict:
+    """The trace called exactly ``name``."""
+    found = [t for t in chart["data"] if t.get("name") == name]
+    assert len(found) == 1, f"expected one trace named {name!r}, the chart has {[t.get('name') for t in chart['data']]}"
+    return found[0]
+
+
+def _chart_with(charts: list[dict], name: str) -> dict:
+    """The one chart that has a trace called exactly ``name``."""
+    found = [chart for chart in charts if any(t.get("name") == name for t in chart["data"])]
+    assert len(found) == 1, f"expected one chart with a trace {name!r}, found {len(found)}"
+    return found[0]
+
+
+def _trace_names(chart: dict) -> list[str]:
+    return sorted(t.get("name") or "" for t in chart["data"])
+
+
+#: The simulator generates its tokens as independent sequences of this many tokens.
+SIMULATOR_SEQUENCE = 500
+
+
+def check_simulator(charts: list[dict], params: dict[str, list[str]]) -> None:
+    """Tokens per target call and acceptance by draft position, from a seeded run of the decoder.
+
+    The page builds the toy target chain and its draft from the seed, then runs
+    ``speculative_decode`` with the same seed; run again here, it gives the same records, and
+    every bar and curve is recomputed from them: the share of target calls that emitted
+    n = 1 … k + 1 tokens, the i.i.d. law at the α fitted from the mean length, the unconditional
+    P(A ≥ i) and conditional P(A ≥ i | A ≥ i − 1) per position, and the i.i.d. α^i and α.
+    (``c`` only changes the page's metrics, not its charts.)
+    """
+    s = settings(params, ("k", "target", "draft", "contexts", "temperature", "noise", "chain_vocab", "tokens", "seed"))
+    k, vocab, seed = int(s["k"]), int(s["chain_vocab"]), int(s["seed"])
+    if s["target"] == "regimes":
+        chain = specmath.two_regime_transition_matrix(vocab, rng=seed)
+    else:
+        assert s["target"] == "random", s["target"]
+        chain = specmath.random_transition_matrix(vocab, 0.5, rng=seed)
+    if s["draft"] == "merged":  # more contexts than tokens: the draft is the target itself
+        draft = specmath.draft_by_merging(chain, min(int(s["contexts"]), vocab))
+    elif s["draft"] == "temperature":
+        draft = specmath.draft_by_temperature(chain, float(s["temperature"]))
+    else:
+        assert s["draft"] == "noise", s["draft"]
+        draft = specmath.draft_by_noise(chain, float(s["noise"]))
+    sequences = max(1, sample_count(s["tokens"]) // SIMULATOR_SEQUENCE)
+    records = specmath.speculative_decode(chain, draft, k, SIMULATOR_SEQUENCE, rng=seed, n_sequences=sequences)
+    assert records.k == k and records.emitted.max() <= k + 1
+
+    iterations = records.emitted.size
+    n = np.arange(1, k + 2)
+    share = (records.emitted[:, None] == n).sum(axis=0) / iterations
+    alpha_fit = float(specmath.fit_alpha_from_acceptance_length(records.emitted.mean(), k))
+    at_least = (records.accepted[:, None] >= np.arange(k + 1)).sum(axis=0)  # iterations with A >= i
+    unconditional = at_least[1:] / iterations
+    with np.errstate(invalid="ignore", divide="ignore"):
+        conditional = np.where(at_least[:k] > 0, at_least[1:] / at_least[:k], np.nan)  # NaN: never got there
+    position = np.arange(1, k + 1)
+
+    assert len(charts) == 2, f"{len(charts)} charts"
+    law_name = f"i.i.d. law at fitted α = {alpha_fit:.3f}"
+    calls = _chart_with(charts, "measured")
+    assert _trace_names(calls) == sorted(["measured", law_name]), _trace_names(calls)
+    measured, law = _named(calls, "measured"), _named(calls, law_name)
+    assert_close(measured["x"], n, "tokens per call, n axis")
+    assert_close(measured["y"], share, "share of target calls emitting n tokens")
+    assert_close(law["x"], n, "i.i.d. law, n axis")
+    assert_close(law["y"], specmath.tokens_per_iteration_pmf(alpha_fit, k), "i.i.d. law at the fitted α")
+
+    names = ("unconditional P(≥ i accepted)", "conditional P(i | i − 1)", "i.i.d.: α^i", "i.i.d.: α")
+    by_position = _chart_with(charts, names[0])
+    assert _trace_names(by_position) == sorted(names), _trace_names(by_position)
+    for name, values in zip(
+        names, (unconditional, conditional, alpha_fit**position, np.full(k, alpha_fit)), strict=True
+    ):
+        trace = _named(by_position, name)
+        assert_close(trace["x"], position, f"{name}, position axis")
+        assert_close(trace["y"], values, name)
+
+
+#: Draft lengths the Calibrate page predicts the speedup for.
+CALIBRATE_K = np.arange(1, 65)
+
+
+def check_calibrate(charts: list[dict], params: dict[str, list[str]]) -> None:
+    """Predicted speedup against k from typed counts: the i.i.d. curve at the fitted α and its band.
+
+    The link describes typed counts only (a paste is not in the URL, so a view with a paste and
+    its per-position profile cannot come from a link): α and its 95% interval come from
+    ``alpha_interval(accepted, drafts, k)``, c from the step times when both are set, else the
+    c slider. Counts no draft of length k can give show an error and no chart.
+    """
+    s = settings(params, ("k", "c", "drafts", "accepted", "target_ms", "draft_ms"))
+    k, drafts, accepted = int(s["k"]), int(float(s["drafts"])), int(float(s["accepted"]))
+    target_ms, draft_ms = float(s["target_ms"]), float(s["draft_ms"])
+    if target_ms > 0 and draft_ms > 0:
+        c = float(specmath.cost_ratio_from_times(target_ms, draft_ms))
+    else:
+        c = float(s["c"])
+    if accepted > k * drafts:
+        assert charts == [], f"{accepted} accepted in {drafts} drafts of k = {k} is impossible, yet a chart shows"
+        return
+    fit = specmath.alpha_interval(accepted, drafts, k)
+    (chart,) = charts
+    band_name = f"α interval {fit.low:.3f} … {fit.high:.3f}"
+    iid_name = f"i.i.d. at fitted α = {fit.alpha:.3f}"
+    assert _trace_names(chart) == sorted([band_name, iid_name]), _trace_names(chart)
+    iid = _named(chart, iid_name)
+    assert_close(iid["x"], CALIBRATE_K, "i.i.d. curve, k axis")
+    assert_close(iid["y"], specmath.speedup(fit.alpha, CALIBRATE_K, c), "i.i.d. speedup at the fitted α")
+    band = _named(chart, band_name)  # one closed outline: out along the upper edge, back along the lower
+    assert_close(band["x"], np.concatenate([CALIBRATE_K, CALIBRATE_K[::-1]]), "α band, k axis")
+    upper, lower = (specmath.speedup(a, CALIBRATE_K, c) for a in (fit.high, fit.low))
+    assert_close(band["y"], np.concatenate([upper, lower[::-1]]), "α band: speedup at the interval's ends")
+
+
+#: Draft lengths the Hardware page searches and draws; bytes per weight of each precision.
+HARDWARE_K = np.arange(1, 33)
+BYTES_PER_PARAMETER = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}
+
+
+def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
+    """Speedup against k with free verification and under the roofline, with each curve's best k;
+    the target's pass time over w = k + 1 positions; best speedup and best k at every batch size.
+
+    Cost models are ``specmath.roofline`` of the preset models (weights at the chosen precision)
+    on the preset GPU, its bandwidth or peak replaced where the overrides are set. The draft
+    step drawn as a horizontal line and the ridge and crossover lines are shapes, not traces:
+    the page reader does not see them.
+    """
+    keys = ("alpha", "target_model", "draft_model", "gpu", "precision", "batch", "context")
+    s = settings(params, (*keys, "overhead_ms", "bandwidth", "peak"))
+    alpha, batch, context = float(s["alpha"]), int(s["batch"]), sample_count(s["context"])
+    overhead_s = float(s["overhead_ms"]) / 1e3
+    bandwidth, peak = float(s["bandwidth"]), float(s["peak"])
+    gpu = specmath.GPU_PRESETS[s["gpu"]]
+    gpu = dataclasses.replace(
+        gpu,
+        memory_bandwidth=bandwidth * 1e9 if bandwidth > 0 else gpu.memory_bandwidth,
+        peak_flops=peak * 1e12 if peak > 0 else gpu.peak_flops,
+    )
+    target_spec, draft_spec = (
+        dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=BYTES_PER_PARAMETER[s["precision"]])
+        for key in ("target_model", "draft_model")
+    )
+    target = specmath.roofline(target_spec, gpu, batch, context, overhead_s)
+    draft = specmath.roofline(draft_spec, gpu, batch, context, overhead_s)
+    c = float(target(1)) / float(draft(1))
+    max_k = int(HARDWARE_K[-1])
+
+    assert len(charts) == 3, f"{len(charts)} charts"
+    curves = _chart_with(charts, "roofline")
+    assert _trace_names(curves) == sorted(["free verification", "roofline", "best k"]), _trace_names(curves)
+    free, roof = _named(curves, "free verification"), _named(curves, "roofline")
+    assert_close(free["x"], HARDWARE_K, "free verification, k axis")
+    assert_close(free["y"], specmath.speedup(alpha, HARDWARE_K, c), "speedup with free verification")
+    assert_close(roof["x"], HARDWARE_K, "roofline, k axis")
+    assert_close(roof["y"], specmath.general_speedup(alpha, HARDWARE_K, draft, target), "speedup under the roofline")
+    stars = _named(curves, "best k")
+    best = {
+        "free verification": specmath.optimal_k(alpha, c, max_k=max_k),
+        "roofline": specmath.optimal_k_general(alpha, draft, target, max_k=max_k),
+    }
+    assert sorted(stars["customdata"]) == sorted(best), stars["customdata"]
+    assert_close(stars["x"], [best[name][0] for name in stars["customdata"]], "best k of each curve")
+    assert_close(stars["y"], [best[name][1] for name in stars["customdata"]], "best speedup of each curve")
+
+    cost = _chart_with(charts, "target pass over w positions")
+    assert _trace_names(cost) == ["target pass over w positions"], _trace_names(cost)
+    (line,) = cost["data"]
+    assert_close(line["x"], HARDWARE_K + 1, "verification widths w = k + 1")
+    assert_close(line["y"], target(HARDWARE_K + 1) * 1e3, "target pass time over w positions (ms)")
+
+    sweep = _chart_with(charts, "best speedup")
+    assert _trace_names(sweep) == sorted(["best speedup", "best k"]), _trace_names(sweep)
+    batches = np.array(PARAMS["batch"].options)
+    optima = [
+        specmath.optimal_k_general(
+            alpha,
+            specmath.roofline(draft_spec, gpu, b, context, overhead_s),
+            specmath.roofline(target_spec, gpu, b, context, overhead_s),
+            max_k=max_k,
+        )
+        for b in batches
+    ]
+    for name, column in (("best k", 0), ("best speedup", 1)):
+        trace = _named(sweep, name)
+        assert_close(trace["x"], batches, f"{name}, batch axis")
+        assert_close(trace["y"], [o[column] for o in optima], f"{name} at each batch size")
+
+
+CHECKS = {
+    "speedup": check_speedup,
+    "optimal_k": check_optimal_k,
+    "sampling": check_sampling,
+    "kl": check_kl,
+    "simulator": check_simulator,
+    "calibrate": check_calibrate,
+    "hardware": check_hardware,
+}

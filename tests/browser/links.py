@@ -75,6 +75,11 @@ def deep_link(keys: tuple[str, ...]) -> dict[str, list[str]]:
         if prefer == PARAMS[key].default:
             prefer = None
         chosen[key] = valid_value(PARAMS[key], prefer)
+    if {"k", "drafts", "accepted"} <= chosen.keys():
+        # At most k × drafts draft tokens can be accepted; more shows an error instead of the chart.
+        most = int(chosen["k"][0]) * int(chosen["drafts"][0])
+        if int(chosen["accepted"][0]) > most:
+            chosen["accepted"] = [str(most * 37 // 100)]
     return {key: value for key, value in chosen.items() if used(key, chosen)}
 
 
