@@ -38,7 +38,7 @@ SPEEDUP_EXPLAINER = (
 )
 
 OPTIMAL_K_EXPLAINER = (
-    "One broadcast `optimal_k` call over a 201 × 201 grid. The best draft length grows with both "
+    "One broadcast `optimal_k` call over a 101 × 101 grid. The best draft length grows with both "
     "α (drafts survive longer) and c (drafting is cheaper); where the best speedup is below 1, "
     "no draft length pays."
 )

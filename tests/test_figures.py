@@ -85,6 +85,25 @@ def test_optimal_k_map_draws_speedup_contours():
     contour = _trace(fig, "best speedup")
     np.testing.assert_array_equal(contour.z, best)
     assert contour.contours.start == 1  # the line where speculation starts to pay
+    assert contour.contours.end == np.ceil(best.max())
+
+
+def test_contour_labels_sit_on_their_lines():
+    """Each label's text is a level and the best speedup at its place is that level (to within
+    the interpolation between grid points of the page's 101 x 101 grid)."""
+    alpha_grid, c_grid = np.linspace(0, 1, 101), np.geomspace(1, 200, 101)
+    k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
+    fig = figures.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
+    labels = [a for a in fig.layout.annotations if a.text.endswith("×") and ":" not in a.text]
+    levels = [float(a.text[:-1]) for a in labels]
+    assert levels[:4] == [1, 2, 3, 4]
+    assert levels == sorted(levels) and levels[-1] <= best.max()
+    for label, level in zip(labels, levels, strict=True):
+        # optimal_k at the label's (α, c) - annotations on the log c axis hold log10(c).
+        _, at_label = specmath.optimal_k(label.x, 10**label.y, max_k=20)
+        assert at_label == pytest.approx(level, rel=0.005), (label.text, label.x, 10**label.y)
+    positions = np.array([label.x for label in labels])
+    assert np.all(np.diff(positions) > 0)  # one per level, spread along the diagonal
 
 
 def test_sampling_histogram_stacks_the_two_ways_to_emit_a_token():

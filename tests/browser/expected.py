@@ -17,8 +17,8 @@ from tests.browser.links import url_text
 RTOL = 1e-12
 
 K_AXIS = np.arange(1, 65)
-GRID_ALPHA = np.linspace(0.0, 1.0, 201)
-GRID_C = np.geomspace(1.0, 200.0, 201)
+GRID_ALPHA = np.linspace(0.0, 1.0, 101)
+GRID_C = np.geomspace(1.0, 200.0, 101)
 CHAPTER_P = (0.3, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01)
 CHAPTER_Q = (0.2, 0.2, 0.2, 0.15, 0.1, 0.05, 0.04, 0.03, 0.02, 0.01)
 
