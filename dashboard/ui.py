@@ -5,16 +5,23 @@ the navigation, creates the widgets of the shared parameters (α, k, c) the page
 remembers what the link asked for so that :meth:`PageContext.widget` can say when a value in
 it could not be used. Widgets use Streamlit's own ``bind="query-params"``: the address bar is
 always a link to the current view.
+
+Moving between pages is a step in the browser's history (see :data:`NAV_SCRIPT`): the next page
+is drawn from the link's address alone, exactly as Back and Forward draw a page.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import plotly.graph_objects as go
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from dashboard.figures import chart_config
 from dashboard.pages import PAGES, PageInfo
@@ -52,7 +59,8 @@ class PageContext:
     def widget(self, key: str, container: DeltaGenerator | None = None) -> Any:
         """Create the widget of parameter ``key`` (bound to the URL) and return its value."""
         param = PARAMS[key]
-        value = _make_widget(param, container if container is not None else st.sidebar)
+        with _bound_for_every_page(key):
+            value = _make_widget(param, container if container is not None else st.sidebar)
         raw = self.raw_url.get(key)
         problem = check_url_value(param, raw) if raw is not None else None
         if problem:
@@ -97,6 +105,34 @@ def _make_widget(param: Param, container: DeltaGenerator) -> Any:
     raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
 
 
+#: URL parameters more than one page reads: α, k, c and the seed.
+APP_WIDE_KEYS = frozenset(
+    key for key, pages in Counter(key for page in PAGES.values() for key in page.params).items() if pages > 1
+)
+
+
+@contextmanager
+def _bound_for_every_page(key: str) -> Iterator[None]:
+    """Create the widget of ``key`` as the entry script's (app.py's) when several pages read ``key``.
+
+    On a page switch, Back and Forward included, Streamlit 1.67 drops from the next page's
+    address every parameter bound to a widget of the page being left, even when the address
+    asks for it: ``/Speedup?alpha=0.5`` followed to ``Optimal_k?alpha=0.5`` opened Optimal k at
+    the default α, and Back from ``Acceptance_vs_KL?seed=5`` to ``Rejection_sampling?seed=3``
+    lost the seed. Widgets of the entry script are exempt: they are the app's, not a page's,
+    and the address decides their value on Back, Forward and the navigation of
+    :data:`NAV_SCRIPT`. (Streamlit also keeps them on screen while the next page's script runs,
+    and removes them at its end if that page has none.) A parameter only one page reads cannot
+    collide, so its widget stays the page's.
+    """
+    ctx = get_script_run_ctx()
+    if ctx is None or key not in APP_WIDE_KEYS:
+        yield
+        return
+    with ctx.run_with_active_hash(ctx.pages_manager.main_script_hash):
+        yield
+
+
 def shared_values() -> dict[str, Any]:
     if SHARED_STORE not in st.session_state:
         st.session_state[SHARED_STORE] = {key: PARAMS[key].default for key in SHARED_KEYS}
@@ -111,6 +147,43 @@ def link_params(page: PageInfo) -> dict[str, str]:
         for key in page.params
         if key in SHARED_KEYS and shared[key] != PARAMS[key].default
     }
+
+
+#: Makes a click on a page link a plain step in the browser's history: push the link's address,
+#: then let Streamlit handle it as it handles Back and Forward (a ``popstate`` event), which
+#: draws the page from that address alone. Streamlit's own handling of a page-link click adds
+#: the bound parameters of the page being left, which the server then drops from the address
+#: bar before the switch: two history entries (Back showed the page left at its defaults), and
+#: a link's own α or c lost when the page left had bound them too. A click with a modifier key
+#: is left to the browser (a new tab or window opens the link, a complete view). Installed once
+#: per browser tab; the links stay ordinary ``st.page_link`` elements. The style rule takes the
+#: script's empty element out of the sidebar's layout (it would add a gap under the links).
+NAV_SCRIPT = """<style>
+  [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script#sde-navigation) { display: none; }
+</style>
+<script id="sde-navigation">
+(() => {
+  if (window.__sdeNavigation) return;
+  window.__sdeNavigation = true;
+  window.addEventListener('click', (event) => {
+    const link = event.target instanceof Element && event.target.closest('a[data-testid="stPageLink-NavLink"]');
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    event.stopPropagation();
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    // The href is relative to the app's root ("" for the home page, "Optimal_k?alpha=0.5").
+    const url = new URL('./' + link.getAttribute('href'), window.location.href);
+    // An embedded app stays embedded, as with Streamlit's own page switch.
+    const here = new URLSearchParams(window.location.search);
+    for (const key of ['embed', 'embed_options']) {
+      if (!url.searchParams.has(key)) here.getAll(key).forEach((value) => url.searchParams.append(key, value));
+    }
+    if (url.href === window.location.href) return;
+    window.history.pushState({}, '', url.href);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: {} }));
+  }, true);
+})();
+</script>"""
 
 
 def page_link(page_id: str, container: DeltaGenerator | None = None, label: str | None = None) -> None:
@@ -157,6 +230,7 @@ def page_setup(page_id: str) -> PageContext:
     for other in PAGES:
         page_link(other, nav)
     nav.caption("The address bar always links to exactly this view: copy it to share.")
+    nav.html(NAV_SCRIPT, unsafe_allow_javascript=True)
     nav.divider()
     return ctx
 
