@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import specmath
+from dashboard import ui
 from dashboard.params import PARAMS
 from tests.app_helpers import (
     ALL_PAGES,
@@ -61,6 +62,16 @@ def test_navigation_links_carry_the_shared_parameters():
     at.switch_page(SAMPLING).run()
     links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
     assert links["Optimal_k"] == "alpha=0.55&c=50"
+
+
+@pytest.mark.parametrize("script", ALL_PAGES)
+def test_every_page_makes_its_links_steps_in_the_browser_history(script):
+    """Every page carries the script that turns a link click into a history step (see
+    ``ui.NAV_SCRIPT``); without it Streamlit's own click would lose the link's values."""
+    sidebar_html = [element.proto for element in open_page(script).sidebar.get("html")]
+    scripts = [proto for proto in sidebar_html if proto.body == ui.NAV_SCRIPT]
+    assert len(scripts) == 1
+    assert scripts[0].unsafe_allow_javascript
 
 
 # --- Speedup vs draft length ---------------------------------------------------------------
