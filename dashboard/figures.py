@@ -683,9 +683,20 @@ def hardware_speedup(
 
 
 def batch_sweep(
-    batch: np.ndarray, best_k: np.ndarray, best: np.ndarray, crossover: int | None, alpha: float, setup_label: str
+    batch: np.ndarray,
+    best_k: np.ndarray,
+    best: np.ndarray,
+    crossover: int | None,
+    alpha: float,
+    setup_label: str,
+    fits: np.ndarray | None = None,
 ) -> go.Figure:
-    """Best speedup (left axis) and best k (right axis) as the batch grows; the crossover marked."""
+    """Best speedup (left axis) and best k (right axis) as the batch grows; the crossover marked.
+
+    ``fits`` says at which batches the target's weights and KV cache fit in the GPU's memory; the
+    batches where they do not are greyed out (their speedups are what the roofline says, for a
+    GPU that does not exist).
+    """
     traces = [
         {
             "type": "scatter",
@@ -720,6 +731,19 @@ def batch_sweep(
             log_axis=True,
         )
         shapes, annotations = shapes + rule, annotations + label
+    if fits is not None and not np.all(fits):
+        # Memory grows with the batch, so the batches that do not fit are the largest ones.
+        first = int(np.argmin(fits))
+        start = float(np.sqrt(batch[first - 1] * batch[first])) if first else float(batch[0]) / np.sqrt(2)
+        shapes.append(
+            {"type": "rect", "xref": "x", "x0": start, "x1": float(batch[-1]), "yref": "y domain"}
+            | {"y0": 0, "y1": 1, "fillcolor": "rgba(90, 90, 90, 0.25)", "line": {"width": 0}, "layer": "below"}
+        )
+        annotations.append(
+            {"text": "target does not<br>fit in GPU<br>memory", "showarrow": False, "align": "left"}
+            | {"xref": "x", "x": np.log10(start), "xanchor": "left", "yref": "y domain", "y": 0.03, "yanchor": "bottom"}
+            | {"font": {"color": "#333333", "size": FONT_SIZE - 3}}
+        )
     layout = _layout(
         f"Best k and speedup as the batch grows · α = {format_number(alpha)}<br><sup>{setup_label}</sup>",
         height=500,

@@ -74,7 +74,15 @@ sweep = compute.batch_sweep(
     alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak
 )
 ui.chart(
-    figures.batch_sweep(sweep.batch, sweep.k, sweep.speedup, sweep.crossover_batch, alpha, label.split(", batch")[0]),
+    figures.batch_sweep(
+        sweep.batch,
+        sweep.k,
+        sweep.speedup,
+        sweep.crossover_batch,
+        alpha,
+        label.split(", batch")[0],
+        fits=sweep.target_fits,
+    ),
     f"batch_sweep_alpha{alpha:.2f}_ctx{context}",
 )
 st.latex(texts.FORMULAS["general_speedup"])

@@ -40,6 +40,10 @@ def test_defaults_show_the_roofline_of_the_presets():
     )
     np.testing.assert_array_equal(values(trace(sweep_figure, "best speedup")["y"]), sweep.speedup)
     np.testing.assert_array_equal(values(trace(sweep_figure, "best k")["y"]), sweep.k)
+    # At a context of 1,024 the 8B target's KV cache outgrows 80 GB from batch 512 on: greyed out.
+    assert list(sweep.batch[~sweep.target_fits]) == [512, 1024]
+    (grey,) = [s for s in sweep_figure["layout"]["shapes"] if s["xref"] == "x" and s["type"] == "rect"]
+    assert grey["x0"] == pytest.approx(np.sqrt(256 * 512))
 
 
 def test_batch_one_is_memory_bound_so_verification_is_free():

@@ -165,3 +165,17 @@ def test_batch_sweep_marks_the_crossover_at_its_batch():
     assert (band.yref, band.y0, band.y1) == ("y", 0, 1)  # speedup < 1 on the speedup axis
     assert (fig.layout.yaxis2.tick0, fig.layout.yaxis2.dtick) == (0, 1)  # whole draft lengths
     assert not any(s.xref == "x" for s in figures.batch_sweep(batch, best_k, best, None, 0.5, "").layout.shapes)
+
+
+def test_batch_sweep_greys_out_batches_that_do_not_fit():
+    batch = 2 ** np.arange(11)
+    best_k, best = np.full(11, 3), np.linspace(2.0, 1.5, 11)
+    fits = batch <= 256
+    fig = figures.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=fits)
+    (grey,) = [s for s in fig.layout.shapes if s.type == "rect" and s.xref == "x"]
+    assert grey.x0 == pytest.approx(np.sqrt(256 * 512)) and grey.x1 == 1024  # from between 256 and 512 to the end
+    (note,) = [a for a in fig.layout.annotations if "does not" in a.text]
+    assert note.x == pytest.approx(np.log10(grey.x0))  # annotations on a log axis take the exponent
+    for all_fit in (None, np.ones(11, dtype=bool)):
+        shapes = figures.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=all_fit).layout.shapes
+        assert not [s for s in shapes if s.xref == "x"]
