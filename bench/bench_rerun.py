@@ -25,6 +25,9 @@ PAGES = (
     "pages/2_Optimal_k.py",
     "pages/3_Rejection_sampling.py",
     "pages/4_Acceptance_vs_KL.py",
+    "pages/5_Simulator.py",
+    "pages/6_Calibrate.py",
+    "pages/7_Hardware.py",
 )
 RERUNS = 15
 GOAL_MS = 150
