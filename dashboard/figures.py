@@ -114,6 +114,20 @@ def _slower_region(label: str | None = None) -> tuple[list[dict], list[dict]]:
     return [band, *rule], annotations
 
 
+def _best_k_stars(optima: Mapping, curves: list, name: str, hovertemplate: str) -> dict:
+    """Gold stars at each curve's best (k, speedup) in ``optima``; the hover shows the curve's key."""
+    return {
+        "type": "scatter",
+        "x": [optima[curve][0] for curve in curves],
+        "y": [optima[curve][1] for curve in curves],
+        "mode": "markers",
+        "name": name,
+        "customdata": curves,
+        "marker": {"symbol": "star", "size": 16, "color": "#FFD700", "line": {"color": "#000000", "width": 1}},
+        "hovertemplate": hovertemplate,
+    }
+
+
 def speedup_curves(
     k: np.ndarray,
     curves: Mapping[float, np.ndarray],
@@ -155,18 +169,13 @@ def speedup_curves(
                 "hovertemplate": f"α = {format_number(a)}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
             }
         )
-    best_alphas = sorted(optima)
     traces.append(
-        {
-            "type": "scatter",
-            "x": [optima[a][0] for a in best_alphas],
-            "y": [optima[a][1] for a in best_alphas],
-            "mode": "markers",
-            "name": "best k of each curve",
-            "marker": {"symbol": "star", "size": 16, "color": "#FFD700", "line": {"color": "#000000", "width": 1}},
-            "customdata": best_alphas,
-            "hovertemplate": "α = %{customdata}<br>best k = %{x}<br>speedup %{y:.3f}×<extra></extra>",
-        }
+        _best_k_stars(
+            optima,
+            sorted(optima),
+            "best k of each curve",
+            "α = %{customdata}<br>best k = %{x}<br>speedup %{y:.3f}×<extra></extra>",
+        )
     )
     chosen_speedup = float(curves[alpha][np.flatnonzero(k == chosen_k)[0]])
     traces.append(
@@ -665,18 +674,8 @@ def hardware_speedup(
             ("roofline", roofline, {"color": "#000000", "width": 4}),
         )
     ]
-    names = list(optima)
     traces.append(
-        {
-            "type": "scatter",
-            "x": [optima[n][0] for n in names],
-            "y": [optima[n][1] for n in names],
-            "mode": "markers",
-            "name": "best k",
-            "customdata": names,
-            "marker": {"symbol": "star", "size": 16, "color": "#FFD700", "line": {"color": "#000000", "width": 1}},
-            "hovertemplate": "%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>",
-        }
+        _best_k_stars(optima, list(optima), "best k", "%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>")
     )
     title = f"Speedup vs draft length · α = {format_number(alpha)}<br><sup>{setup_label}</sup>"
     return _speedup_vs_k(traces, chosen_k, f"k = {chosen_k}", title)
