@@ -26,7 +26,10 @@ class TableState:
     """Where the editor starts from: the preset it belongs to, the cells, and a generation.
 
     The editor's widget key includes ``generation``: it changes only when the starting point is
-    replaced (another preset, a normalization), so a person's edits survive ordinary reruns.
+    replaced (another preset, a normalization, a new address), so a person's edits survive
+    ordinary reruns. ``address`` is the ``(p, q)`` text this page last left in the address bar
+    (``None`` where it left none): when the address holds something else, Back, Forward or a link
+    changed it, and the table follows the address.
     """
 
     signature: tuple
@@ -35,6 +38,7 @@ class TableState:
     q: list[float]
     preset_text: tuple[str, str]
     generation: int = 0
+    address: tuple[str | None, str | None] = (None, None)
 
 
 def _encode_cells(cells) -> str:
@@ -59,7 +63,7 @@ def _from_link(raw_p: str | None, raw_q: str | None) -> tuple[list[float], list[
 
 
 def distribution_table(ctx: PageContext, preset: str, vocab: int | None, seed: int) -> TableState:
-    """The table's starting point: the link's p and q on a fresh visit, else the preset."""
+    """The table's starting point: the address's p and q when the address is new, else the preset."""
     # Only the random preset depends on the vocabulary and the seed: a new seed must not throw
     # away a table that came from a link or was typed in.
     signature = (preset, vocab, seed) if preset == "random" else (preset,)
@@ -68,8 +72,12 @@ def distribution_table(ctx: PageContext, preset: str, vocab: int | None, seed: i
         signature, token_labels(p.size), p.tolist(), q.tolist(), (pq_input.encode(p), pq_input.encode(q))
     )
     state: TableState | None = st.session_state.get(TABLE_STATE)
-    if state is None:
-        raw_p, raw_q = ctx.raw_param("p"), ctx.raw_param("q")
+    raw_p, raw_q = ctx.raw_param("p"), ctx.raw_param("q")
+    if state is None or (raw_p, raw_q) != state.address:
+        # A first visit, or an address this page did not write (Back, Forward, a link in the same
+        # session): the view is the address's, so a table typed earlier gives way.
+        if state is not None:
+            fresh.generation = state.generation + 1
         if raw_p is not None or raw_q is not None:
             linked = _from_link(raw_p, raw_q)
             if isinstance(linked, str):
@@ -82,6 +90,7 @@ def distribution_table(ctx: PageContext, preset: str, vocab: int | None, seed: i
         state = fresh
     elif state.signature != signature:
         fresh.generation = state.generation + 1
+        fresh.address = state.address
         state = fresh
     st.session_state[TABLE_STATE] = state
     return state
@@ -93,8 +102,10 @@ def _sync_url(p_cells, q_cells, state: TableState) -> None:
         for key in ("p", "q"):
             if key in st.query_params:
                 del st.query_params[key]
+        state.address = (None, None)
     else:
         st.query_params["p"], st.query_params["q"] = encoded
+        state.address = encoded
 
 
 def distribution_editor(state: TableState) -> tuple[np.ndarray, np.ndarray] | None:

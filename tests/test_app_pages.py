@@ -270,6 +270,23 @@ def test_sampling_edits_go_into_the_link():
     assert metrics(reopened) == metrics(at)
 
 
+def test_sampling_table_follows_an_address_it_did_not_write():
+    """Back, Forward or a link in the same session change the address under the page: the table
+    shown is the address's, never one typed earlier in the session."""
+    at = open_page(SAMPLING, p="0.5,0.5", q="0.2,0.8")
+    assert metrics(at)["α = Σ min(p, q)"] == "0.7000"
+    at = _edit(at, {0: {"p": 0.4}, 1: {"p": 0.6}})  # typed: the address follows the table
+    assert (at.query_params["p"], metrics(at)["α = Σ min(p, q)"]) == ("0.4,0.6", "0.8000")
+    at.query_params["p"], at.query_params["q"] = "0.9,0.1", "0.5,0.5"  # e.g. Back to another link
+    at.run()
+    assert metrics(at)["α = Σ min(p, q)"] == "0.6000"
+    assert (at.query_params["p"], at.query_params["q"]) == ("0.9,0.1", "0.5,0.5")
+    del at.query_params["p"], at.query_params["q"]  # the sidebar link: no table in the address
+    at.run()
+    assert metrics(at)["α = Σ min(p, q)"] == "0.8500"  # the chapter's preset
+    assert "p" not in at.query_params
+
+
 def test_sampling_link_with_custom_pair():
     at = open_page(SAMPLING, p="0.5,0.5,0", q="0,0.5,0.5")
     assert metrics(at)["α = Σ min(p, q)"] == "0.5000"

@@ -140,3 +140,17 @@ def test_back_button_between_pages_that_share_a_parameter(tab):
     check_linked_view(tab, {"seed": ["3"]})
     seed_box = tab.page.locator(f'[data-testid="stSidebar"] input[aria-label="{PARAMS["seed"].label}"]')
     assert seed_box.input_value() == "3"
+
+
+def test_the_distribution_table_follows_the_address(tab):
+    """The typed p, q live in the session too; whenever the address changes under the page (a
+    sidebar link without a table, Back to one with a table) the view is the address's."""
+    sampling, kl = PAGES["sampling"], PAGES["kl"]
+    linked = {"p": ["0.5,0.5"], "q": ["0.2,0.8"]}
+    tab.open(sampling, _query(linked))
+    tab.follow_link(kl.title, kl)
+    tab.follow_link(sampling.title, sampling)
+    check_linked_view(tab, {})  # the sidebar's link carries no table: the chapter's preset
+    _go(tab, "back", kl)
+    _go(tab, "back", sampling)
+    check_linked_view(tab, linked)
