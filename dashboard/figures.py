@@ -596,19 +596,24 @@ def calibrated_speedup(
 
     ``iid`` is the closed form at the fitted alpha, ``iid_band`` at the ends of its interval;
     ``profile`` (optional) uses the measured per-position rates, solid up to
-    ``measured_profile_k`` and dotted where extrapolated. ``alpha`` is (fit, low, high).
+    ``measured_profile_k`` and dotted where extrapolated. ``alpha`` is (fit, low, high); with
+    low = high (a mean acceptance length alone gives no interval) no band is drawn.
     """
-    traces = [
-        {
-            "type": "scatter",
-            "x": np.concatenate([k, k[::-1]]),
-            "y": np.concatenate([iid_band[1], iid_band[0][::-1]]),
-            "fill": "toself",
-            "fillcolor": "rgba(0, 114, 178, 0.15)",
-            "line": {"width": 0},
-            "name": f"α interval {alpha[1]:.3f} … {alpha[2]:.3f}",
-            "hoverinfo": "skip",
-        },
+    traces = []
+    if alpha[1] < alpha[2]:
+        traces.append(
+            {
+                "type": "scatter",
+                "x": np.concatenate([k, k[::-1]]),
+                "y": np.concatenate([iid_band[1], iid_band[0][::-1]]),
+                "fill": "toself",
+                "fillcolor": "rgba(0, 114, 178, 0.15)",
+                "line": {"width": 0},
+                "name": f"α interval {alpha[1]:.3f} … {alpha[2]:.3f}",
+                "hoverinfo": "skip",
+            }
+        )
+    traces += [
         {
             "type": "scatter",
             "x": k,

@@ -78,6 +78,9 @@ def test_example_buttons_fill_the_paste_and_calibrate(name):
     assert any(name.split()[0] in s.value for s in at.success)
     with_profile = name in ("vLLM V1 log", "vLLM /metrics")
     assert len(charts(at)) == (2 if with_profile else 1)
+    # A band only where there is an interval: a mean acceptance length alone has none.
+    band = [t for t in charts(at)[0]["data"] if t.get("name", "").startswith("α interval")]
+    assert len(band) == (0 if metrics(at)["95% interval for α"] == "—" else 1)
     if with_profile:
         positions = charts(at)[1]
         np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), [0.81, 0.64, 0.40])
