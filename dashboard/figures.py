@@ -73,7 +73,7 @@ def _axis(title: str, **extra) -> dict:
     return {"title": {"text": title}, **extra}
 
 
-def _hline(y: float, line: dict, label: str | None = None, **label_style) -> tuple[list[dict], list[dict]]:
+def _hline(y: float, line: dict, label: str | None = None) -> tuple[list[dict], list[dict]]:
     """A horizontal rule across the plot at ``y``, with its label at the right end: (shapes, annotations)."""
     shape = {"type": "line", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y, "line": line}
     annotations = []
@@ -81,7 +81,6 @@ def _hline(y: float, line: dict, label: str | None = None, **label_style) -> tup
         annotations.append(
             {"text": label, "showarrow": False, "xref": "x domain", "x": 1, "xanchor": "right"}
             | {"yref": "y", "y": y, "yanchor": "bottom"}
-            | label_style
         )
     return [shape], annotations
 
