@@ -1,7 +1,9 @@
 """Interaction latency in Chromium: from a slider key press to the chart showing the new data.
 
-Run: ``make bench`` or ``.venv/bin/python bench/bench_latency.py [--presses 24]``. Not a test: it
-prints figures and always exits 0 (it says so and stops when Chromium or Playwright is missing).
+Run: ``make bench`` or ``.venv/bin/python bench/bench_latency.py [--presses 24] [--only Speedup]
+[--cold-starts 0]``. Not a test: it prints figures and always exits 0 (it says so and stops when
+Chromium or Playwright is missing). On a shared machine the bare page moves by ±20 ms between
+runs: compare changes within one run, not across runs.
 
 For each page one slider is moved with the keyboard (focus, then ArrowRight/ArrowLeft) over
 ``--presses`` presses after two warm-up presses. Timing happens inside the page with one clock
