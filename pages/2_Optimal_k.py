@@ -6,37 +6,55 @@ import specmath
 from dashboard import compute, figures, texts, ui
 
 ctx = ui.page_setup("optimal_k")
-alpha, c = ctx.values["alpha"], ctx.values["c"]
-max_k = ctx.widget("max_k")
-
-k_star, best = compute.optimal_k_grid(max_k)
-current = tuple(v.item() for v in specmath.optimal_k(alpha, c, max_k=max_k))
-
-cols = st.columns(3)
-cols[0].metric(f"Optimal k at α = {alpha:g}, c = {c:g}", f"{current[0]}")
-cols[1].metric("Its speedup", f"{current[1]:.2f}×")
-cols[2].metric("Speculation pays here?", "yes" if current[1] > 1 else "no: plain decoding is faster")
-
-view = ctx.widget("view", st)
-builder = figures.optimal_k_map if view == "k" else figures.best_speedup_map
-ui.chart(
-    builder(compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k),
-    f"{'optimal_k' if view == 'k' else 'best_speedup'}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}",
-)
+# The fragment draws the map above the formula and the table below it.
+map_area = st.container()
 st.latex(texts.FORMULAS["optimal_k"])
 st.markdown(texts.OPTIMAL_K_EXPLAINER)
+table_area = st.container()
 
-st.subheader("The chapter's table")
-table = compute.chapter_table(max_k)
-st.caption(texts.CHAPTER_TABLE_CAPTION if max_k == 20 else f"The chapter's grid, searched over k = 1 … {max_k}.")
-st.dataframe(
-    table,
-    hide_index=True,
-    column_config={"speedup": st.column_config.NumberColumn(format="%.2f×")},
-)
-st.download_button(
-    "Download as CSV",
-    table.to_csv(index=False),
-    file_name=f"optimal_k_table_maxk{max_k}.csv",
-    mime="text/csv",
-)
+
+def view() -> None:
+    alpha, c = ctx.values["alpha"], ctx.values["c"]
+    max_k = ctx.widget("max_k")
+
+    k_star, best = compute.optimal_k_grid(max_k)
+    current = tuple(v.item() for v in specmath.optimal_k(alpha, c, max_k=max_k))
+
+    with map_area:
+        _map(alpha, c, max_k, k_star, best, current)
+    with table_area:
+        _table(max_k)
+
+
+def _map(alpha, c, max_k, k_star, best, current) -> None:
+    cols = st.columns(3)
+    cols[0].metric(f"Optimal k at α = {alpha:g}, c = {c:g}", f"{current[0]}")
+    cols[1].metric("Its speedup", f"{current[1]:.2f}×")
+    cols[2].metric("Speculation pays here?", "yes" if current[1] > 1 else "no: plain decoding is faster")
+
+    shown = ctx.widget("view", st)
+    builder = figures.optimal_k_map if shown == "k" else figures.best_speedup_map
+    ui.chart(
+        builder(compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k),
+        f"{'optimal_k' if shown == 'k' else 'best_speedup'}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}",
+    )
+
+
+def _table(max_k) -> None:
+    st.subheader("The chapter's table")
+    table = compute.chapter_table(max_k)
+    st.caption(texts.CHAPTER_TABLE_CAPTION if max_k == 20 else f"The chapter's grid, searched over k = 1 … {max_k}.")
+    st.dataframe(
+        table,
+        hide_index=True,
+        column_config={"speedup": st.column_config.NumberColumn(format="%.2f×")},
+    )
+    st.download_button(
+        "Download as CSV",
+        table.to_csv(index=False),
+        file_name=f"optimal_k_table_maxk{max_k}.csv",
+        mime="text/csv",
+    )
+
+
+ui.interactive(ctx, view)

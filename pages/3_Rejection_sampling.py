@@ -8,36 +8,42 @@ from dashboard.presets import PRESET_LABELS
 from dashboard.stats import sampling_report
 
 ctx = ui.page_setup("sampling")
-st.sidebar.subheader("Sampling")
-preset = ctx.widget("preset")
-st.sidebar.caption(PRESET_LABELS[preset])
-vocab = ctx.widget("vocab") if preset == "random" else None
-n = ctx.widget("n")
-seed = ctx.widget("seed")
 
-table = pq_editor.distribution_table(ctx, preset, vocab, seed)
-report_area = st.container()
-left, right = st.columns([1, 3])
-with left:
-    checked = pq_editor.distribution_editor(table)
-if checked is None:
-    st.stop()
-p, q = checked
 
-accepted, resampled = compute.sample_counts(tuple(p), tuple(q), n, seed)
-report = sampling_report(p, q, accepted, resampled)
-cols = report_area.columns(5)
-cols[0].metric("α = Σ min(p, q)", f"{report.alpha:.4f}")
-cols[1].metric("1 − TV(p, q)", f"{report.one_minus_tv:.4f}")
-cols[2].metric("Observed acceptance rate", f"{report.observed_acceptance:.4f}")
-cols[3].metric("Max deviation from p", f"{report.max_deviation:.4f}")
-cols[4].metric("χ² p-value (output ~ p)", f"{report.chi_square_pvalue:.3g}")
+def view() -> None:
+    st.sidebar.subheader("Sampling")
+    preset = ctx.widget("preset")
+    st.sidebar.caption(PRESET_LABELS[preset])
+    vocab = ctx.widget("vocab") if preset == "random" else None
+    n = ctx.widget("n")
+    seed = ctx.widget("seed")
 
-labels = table.labels
-with right:
-    ui.chart(
-        figures.sampling_histogram(labels, p, q, specmath.residual_distribution(p, q), accepted, resampled, seed),
-        f"rejection_sampling_{preset}_n{n}_seed{seed}",
-    )
+    table = pq_editor.distribution_table(ctx, preset, vocab, seed)
+    report_area = st.container()
+    left, right = st.columns([1, 3])
+    with left:
+        checked = pq_editor.distribution_editor(table)
+    if checked is None:
+        return
+    p, q = checked
+
+    accepted, resampled = compute.sample_counts(tuple(p), tuple(q), n, seed)
+    report = sampling_report(p, q, accepted, resampled)
+    cols = report_area.columns(5)
+    cols[0].metric("α = Σ min(p, q)", f"{report.alpha:.4f}")
+    cols[1].metric("1 − TV(p, q)", f"{report.one_minus_tv:.4f}")
+    cols[2].metric("Observed acceptance rate", f"{report.observed_acceptance:.4f}")
+    cols[3].metric("Max deviation from p", f"{report.max_deviation:.4f}")
+    cols[4].metric("χ² p-value (output ~ p)", f"{report.chi_square_pvalue:.3g}")
+
+    labels = table.labels
+    with right:
+        ui.chart(
+            figures.sampling_histogram(labels, p, q, specmath.residual_distribution(p, q), accepted, resampled, seed),
+            f"rejection_sampling_{preset}_n{n}_seed{seed}",
+        )
+
+
+ui.interactive(ctx, view)
 st.latex(texts.FORMULAS["lossless"])
 st.markdown(texts.SAMPLING_EXPLAINER)

@@ -5,25 +5,31 @@ import streamlit as st
 from dashboard import compute, figures, texts, ui
 
 ctx = ui.page_setup("kl")
-st.sidebar.subheader("Experiment")
-pairs = ctx.widget("pairs")
-vocab = ctx.widget("kl_vocab")
-seed = ctx.widget("seed")
-log_x = ctx.widget("logx")
 
-result = compute.kl_experiment(pairs, vocab, seed)
-bounds = compute.bound_curves(result.kl, log_x)
 
-cols = st.columns(4)
-cols[0].metric("Pairs", f"{pairs:,}")
-cols[1].metric("Mean α", f"{result.alpha.mean():.3f}")
-cols[2].metric("Median KL(p‖q)", f"{float(sorted(result.kl)[len(result.kl) // 2]):.3f} nats")
-cols[3].metric("Lowest α", f"{result.alpha.min():.3f}")
+def view() -> None:
+    st.sidebar.subheader("Experiment")
+    pairs = ctx.widget("pairs")
+    vocab = ctx.widget("kl_vocab")
+    seed = ctx.widget("seed")
+    log_x = ctx.widget("logx")
 
-ui.chart(
-    figures.alpha_vs_kl(result.kl, result.alpha, bounds, log_x, vocab, seed),
-    f"alpha_vs_kl_pairs{pairs}_vocab{vocab}_seed{seed}",
-)
+    result = compute.kl_experiment(pairs, vocab, seed)
+    bounds = compute.bound_curves(result.kl, log_x)
+
+    cols = st.columns(4)
+    cols[0].metric("Pairs", f"{pairs:,}")
+    cols[1].metric("Mean α", f"{result.alpha.mean():.3f}")
+    cols[2].metric("Median KL(p‖q)", f"{float(sorted(result.kl)[len(result.kl) // 2]):.3f} nats")
+    cols[3].metric("Lowest α", f"{result.alpha.min():.3f}")
+
+    ui.chart(
+        figures.alpha_vs_kl(result.kl, result.alpha, bounds, log_x, vocab, seed),
+        f"alpha_vs_kl_pairs{pairs}_vocab{vocab}_seed{seed}",
+    )
+
+
+ui.interactive(ctx, view)
 st.latex(texts.FORMULAS["pinsker"])
 st.latex(texts.FORMULAS["bretagnolle_huber"])
 st.markdown(texts.KL_EXPLAINER)

@@ -6,47 +6,55 @@ import specmath
 from dashboard import compute, figures, sample_text, texts, ui
 
 ctx = ui.page_setup("simulator")
-k, c = ctx.values["k"], ctx.values["c"]
-st.sidebar.subheader("Toy language")
-target = ctx.widget("target")
-vocab = ctx.widget("chain_vocab")
-draft = ctx.widget("draft")
-strength_key = {"merged": "contexts", "temperature": "temperature", "noise": "noise"}[draft]
-strength = ctx.widget(strength_key)
-tokens = ctx.widget("tokens")
-seed = ctx.widget("seed")
-if draft == "merged" and strength > vocab:
-    st.sidebar.caption(f"Only {vocab} contexts exist: the draft is the target itself.")
 
-run = compute.simulate(target, draft, float(strength), vocab, k, tokens, seed)
-s = run.summary
-predicted_tokens = specmath.expected_tokens(s.acceptance_rate, k)
-cols = [*st.columns(3), *st.columns(3)]
-cols[0].metric("Tokens per call, measured", f"{s.tokens_per_call:.3f}")
-cols[1].metric("Tokens per call, closed form", f"{predicted_tokens:.3f}", help="E[N] at the per-token acceptance")
-cols[2].metric("Per-token acceptance", f"{s.acceptance_rate:.3f}", help="accepted / draft positions checked")
-cols[3].metric("α fitted from mean length", f"{s.alpha_fit:.3f}", help="the α whose E[N] is the measured mean")
-cols[4].metric(f"Speedup at c = {c:g}, measured", f"{s.tokens_per_call / (1 + k / c):.2f}×")
-cols[5].metric(f"Speedup at c = {c:g}, closed form", f"{specmath.speedup(s.acceptance_rate, k, c):.2f}×")
 
-left, right = st.columns(2)
-with left:
-    ui.chart(
-        figures.tokens_per_call(run.emitted_counts, specmath.tokens_per_iteration_pmf(s.alpha_fit, k), s.alpha_fit, k),
-        f"tokens_per_call_{target}_{draft}{strength:g}_k{k}_seed{seed}",
+def view() -> None:
+    k, c = ctx.values["k"], ctx.values["c"]
+    st.sidebar.subheader("Toy language")
+    target = ctx.widget("target")
+    vocab = ctx.widget("chain_vocab")
+    draft = ctx.widget("draft")
+    strength_key = {"merged": "contexts", "temperature": "temperature", "noise": "noise"}[draft]
+    strength = ctx.widget(strength_key)
+    tokens = ctx.widget("tokens")
+    seed = ctx.widget("seed")
+    if draft == "merged" and strength > vocab:
+        st.sidebar.caption(f"Only {vocab} contexts exist: the draft is the target itself.")
+
+    run = compute.simulate(target, draft, float(strength), vocab, k, tokens, seed)
+    s = run.summary
+    predicted_tokens = specmath.expected_tokens(s.acceptance_rate, k)
+    cols = [*st.columns(3), *st.columns(3)]
+    cols[0].metric("Tokens per call, measured", f"{s.tokens_per_call:.3f}")
+    cols[1].metric("Tokens per call, closed form", f"{predicted_tokens:.3f}", help="E[N] at the per-token acceptance")
+    cols[2].metric("Per-token acceptance", f"{s.acceptance_rate:.3f}", help="accepted / draft positions checked")
+    cols[3].metric("α fitted from mean length", f"{s.alpha_fit:.3f}", help="the α whose E[N] is the measured mean")
+    cols[4].metric(f"Speedup at c = {c:g}, measured", f"{s.tokens_per_call / (1 + k / c):.2f}×")
+    cols[5].metric(f"Speedup at c = {c:g}, closed form", f"{specmath.speedup(s.acceptance_rate, k, c):.2f}×")
+
+    left, right = st.columns(2)
+    with left:
+        ui.chart(
+            figures.tokens_per_call(
+                run.emitted_counts, specmath.tokens_per_iteration_pmf(s.alpha_fit, k), s.alpha_fit, k
+            ),
+            f"tokens_per_call_{target}_{draft}{strength:g}_k{k}_seed{seed}",
+        )
+    with right:
+        ui.chart(
+            figures.position_acceptance(s.unconditional, s.conditional, s.alpha_fit),
+            f"position_acceptance_{target}_{draft}{strength:g}_k{k}_seed{seed}",
+        )
+
+    st.subheader("A generated sample")
+    st.markdown(sample_text.legend())
+    st.markdown(sample_text.coloured_sample(run.sample_tokens, run.sample_kinds, sample_text.token_letters(vocab)))
+    st.caption(
+        f"The first {len(run.sample_tokens)} tokens of sequence 1; “|” ends each target call. "
+        f"Average α(s) over visited contexts {s.alpha_visited:.3f}; over the target's stationary law "
+        f"{run.stationary_alpha:.3f}."
     )
-with right:
-    ui.chart(
-        figures.position_acceptance(s.unconditional, s.conditional, s.alpha_fit),
-        f"position_acceptance_{target}_{draft}{strength:g}_k{k}_seed{seed}",
-    )
 
-st.subheader("A generated sample")
-st.markdown(sample_text.legend())
-st.markdown(sample_text.coloured_sample(run.sample_tokens, run.sample_kinds, sample_text.token_letters(vocab)))
-st.caption(
-    f"The first {len(run.sample_tokens)} tokens of sequence 1; “|” ends each target call. "
-    f"Average α(s) over visited contexts {s.alpha_visited:.3f}; over the target's stationary law "
-    f"{run.stationary_alpha:.3f}."
-)
+
+ui.interactive(ctx, view)
 st.markdown(texts.SIMULATOR_EXPLAINER)

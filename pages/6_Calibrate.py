@@ -13,82 +13,90 @@ def _load_example(name: str) -> None:
 
 
 ctx = ui.page_setup("calibrate")
-slider_k, c = ctx.values["k"], ctx.values["c"]
-st.sidebar.subheader("Step times (optional)")
-target_ms = ctx.widget("target_ms")
-draft_ms = ctx.widget("draft_ms")
-if target_ms > 0 and draft_ms > 0:
-    c = float(specmath.cost_ratio_from_times(target_ms, draft_ms))
-    st.sidebar.caption(f"c = {target_ms:g} / {draft_ms:g} = {c:.3g} from your step times (the c slider is ignored).")
 
-paste_column, counts_column = st.columns([3, 2])
-with paste_column:
-    st.markdown("**Paste your engine's output** (log lines or a `/metrics` scrape), or load an example:")
-    for column, name in zip(st.columns(len(engine_examples.EXAMPLES)), engine_examples.EXAMPLES, strict=True):
-        column.button(name, on_click=_load_example, args=(name,), use_container_width=True)
-    text = st.text_area(
-        "Engine output",
-        key=PASTE,
-        height=200,
-        max_chars=calibrate_input.MAX_PASTE_CHARS,
-        placeholder="e.g. SpecDecoding metrics: Mean acceptance length: 2.80, Accepted: 1800 tokens, …",
-    )
-with counts_column:
-    st.markdown("**…or enter counts** (draft length: the k slider; ignored while the paste box has text)")
-    drafts = ctx.widget("drafts", counts_column)
-    accepted = ctx.widget("accepted", counts_column)
 
-if text.strip():
-    measurement = calibrate_input.from_paste(text, slider_k)
-else:
-    measurement = calibrate_input.from_counts(slider_k, drafts, accepted)
-if isinstance(measurement, str):
-    st.error(measurement)
-    st.stop()
-
-result = calibrate_input.calibrate(measurement, c)
-st.success(f"Measured from the {measurement.source}: k = {measurement.k}.")
-for note in measurement.notes:
-    st.caption(note)
-
-fit = result.fit
-cols = st.columns(5)
-cols[0].metric(
-    "Mean acceptance length", f"{measurement.mean_length:.3f}", help="tokens per target call, bonus included"
-)
-cols[1].metric("Fitted i.i.d. α", f"{fit.alpha:.3f}")
-cols[2].metric(
-    "95% interval for α",
-    f"{fit.low:.3f} – {fit.high:.3f}" if result.has_interval else "—",
-    help=None if result.has_interval else "needs the counts (drafts and accepted tokens)",
-)
-cols[3].metric(f"Speedup now (k = {measurement.k}, c = {c:.3g})", f"{result.measured_speedup:.2f}×")
-cols[4].metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
-
-has_profile = measurement.per_position is not None
-left, right = st.columns(2) if has_profile else (st.container(), None)
-with left:
-    ui.chart(
-        figures.calibrated_speedup(
-            result.k_axis,
-            result.iid,
-            result.iid_band,
-            result.profile,
-            measurement.k,
-            0 if measurement.per_position is None else measurement.per_position.size,
-            c,
-            (fit.alpha, fit.low, fit.high),
-        ),
-        f"calibrated_speedup_k{measurement.k}_c{c:.3g}",
-    )
-if has_profile:
-    with right:
-        ui.chart(
-            figures.position_acceptance(
-                measurement.per_position, specmath.conditional_acceptance(measurement.per_position), fit.alpha
-            ),
-            f"engine_position_acceptance_k{measurement.k}",
+def view() -> None:
+    slider_k, c = ctx.values["k"], ctx.values["c"]
+    st.sidebar.subheader("Step times (optional)")
+    target_ms = ctx.widget("target_ms")
+    draft_ms = ctx.widget("draft_ms")
+    if target_ms > 0 and draft_ms > 0:
+        c = float(specmath.cost_ratio_from_times(target_ms, draft_ms))
+        st.sidebar.caption(
+            f"c = {target_ms:g} / {draft_ms:g} = {c:.3g} from your step times (the c slider is ignored)."
         )
-else:
-    st.info("This measurement has no per-position rates; the prediction uses the i.i.d. fit only.")
+
+    paste_column, counts_column = st.columns([3, 2])
+    with paste_column:
+        st.markdown("**Paste your engine's output** (log lines or a `/metrics` scrape), or load an example:")
+        for column, name in zip(st.columns(len(engine_examples.EXAMPLES)), engine_examples.EXAMPLES, strict=True):
+            column.button(name, on_click=_load_example, args=(name,), use_container_width=True)
+        text = st.text_area(
+            "Engine output",
+            key=PASTE,
+            height=200,
+            max_chars=calibrate_input.MAX_PASTE_CHARS,
+            placeholder="e.g. SpecDecoding metrics: Mean acceptance length: 2.80, Accepted: 1800 tokens, …",
+        )
+    with counts_column:
+        st.markdown("**…or enter counts** (draft length: the k slider; ignored while the paste box has text)")
+        drafts = ctx.widget("drafts", counts_column)
+        accepted = ctx.widget("accepted", counts_column)
+
+    if text.strip():
+        measurement = calibrate_input.from_paste(text, slider_k)
+    else:
+        measurement = calibrate_input.from_counts(slider_k, drafts, accepted)
+    if isinstance(measurement, str):
+        st.error(measurement)
+        return
+
+    result = calibrate_input.calibrate(measurement, c)
+    st.success(f"Measured from the {measurement.source}: k = {measurement.k}.")
+    for note in measurement.notes:
+        st.caption(note)
+
+    fit = result.fit
+    cols = st.columns(5)
+    cols[0].metric(
+        "Mean acceptance length", f"{measurement.mean_length:.3f}", help="tokens per target call, bonus included"
+    )
+    cols[1].metric("Fitted i.i.d. α", f"{fit.alpha:.3f}")
+    cols[2].metric(
+        "95% interval for α",
+        f"{fit.low:.3f} – {fit.high:.3f}" if result.has_interval else "—",
+        help=None if result.has_interval else "needs the counts (drafts and accepted tokens)",
+    )
+    cols[3].metric(f"Speedup now (k = {measurement.k}, c = {c:.3g})", f"{result.measured_speedup:.2f}×")
+    cols[4].metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
+
+    has_profile = measurement.per_position is not None
+    left, right = st.columns(2) if has_profile else (st.container(), None)
+    with left:
+        ui.chart(
+            figures.calibrated_speedup(
+                result.k_axis,
+                result.iid,
+                result.iid_band,
+                result.profile,
+                measurement.k,
+                0 if measurement.per_position is None else measurement.per_position.size,
+                c,
+                (fit.alpha, fit.low, fit.high),
+            ),
+            f"calibrated_speedup_k{measurement.k}_c{c:.3g}",
+        )
+    if has_profile:
+        with right:
+            ui.chart(
+                figures.position_acceptance(
+                    measurement.per_position, specmath.conditional_acceptance(measurement.per_position), fit.alpha
+                ),
+                f"engine_position_acceptance_k{measurement.k}",
+            )
+    else:
+        st.info("This measurement has no per-position rates; the prediction uses the i.i.d. fit only.")
+
+
+ui.interactive(ctx, view)
 st.markdown(texts.CALIBRATE_EXPLAINER)

@@ -7,83 +7,91 @@ from dashboard import compute, figures, texts, ui
 from dashboard.params import PRECISIONS
 
 ctx = ui.page_setup("hardware")
-alpha, k = ctx.values["alpha"], ctx.values["k"]
-st.sidebar.subheader("Models and GPU")
-names = {key: ctx.widget(key) for key in ("target_model", "draft_model", "gpu", "precision")}
-st.sidebar.subheader("Workload")
-batch, context, overhead_ms = (ctx.widget(key) for key in ("batch", "context", "overhead_ms"))
-st.sidebar.subheader("Your own numbers")
-bandwidth, peak = ctx.widget("bandwidth"), ctx.widget("peak")
 
-settings = (names["gpu"], PRECISIONS[names["precision"]])
-setup = compute.hardware_setup(
-    names["target_model"], names["draft_model"], *settings, batch, context, overhead_ms, bandwidth, peak
-)
-if not setup.target.fits:
-    st.warning(
-        f"{names['target_model']} needs {setup.target.memory_needed / 1e9:,.0f} GB at batch {batch} with "
-        f"{context:,} cached tokens, more than one {names['gpu']} holds; the times assume it fits "
-        "(as if sharded with perfect scaling).",
-        icon=":material/memory:",
+
+def view() -> None:
+    alpha, k = ctx.values["alpha"], ctx.values["k"]
+    st.sidebar.subheader("Models and GPU")
+    names = {key: ctx.widget(key) for key in ("target_model", "draft_model", "gpu", "precision")}
+    st.sidebar.subheader("Workload")
+    batch, context, overhead_ms = (ctx.widget(key) for key in ("batch", "context", "overhead_ms"))
+    st.sidebar.subheader("Your own numbers")
+    bandwidth, peak = ctx.widget("bandwidth"), ctx.widget("peak")
+
+    settings = (names["gpu"], PRECISIONS[names["precision"]])
+    setup = compute.hardware_setup(
+        names["target_model"], names["draft_model"], *settings, batch, context, overhead_ms, bandwidth, peak
+    )
+    if not setup.target.fits:
+        st.warning(
+            f"{names['target_model']} needs {setup.target.memory_needed / 1e9:,.0f} GB at batch {batch} with "
+            f"{context:,} cached tokens, more than one {names['gpu']} holds; the times assume it fits "
+            "(as if sharded with perfect scaling).",
+            icon=":material/memory:",
+        )
+
+    widths = compute.HARDWARE_K + 1
+    free = specmath.speedup(alpha, compute.HARDWARE_K, setup.c)
+    roof = specmath.general_speedup(alpha, compute.HARDWARE_K, setup.draft, setup.target)
+    best_free = specmath.optimal_k(alpha, setup.c, max_k=int(compute.HARDWARE_K[-1]))
+    best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=int(compute.HARDWARE_K[-1]))
+    extra_ops = specmath.operations_factor(alpha, best_roof[0], setup.arithmetic_ratio)
+
+    cols = [*st.columns(4), *st.columns(4)]
+    cols[0].metric("Draft step T_draft(1)", f"{setup.draft(1) * 1e3:.3f} ms")
+    cols[1].metric("Target step T_target(1)", f"{setup.target(1) * 1e3:.3f} ms")
+    cols[2].metric(f"Target over k + 1 = {k + 1} positions", f"{setup.target(k + 1) * 1e3:.3f} ms")
+    cols[3].metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}")
+    cols[4].metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
+    cols[5].metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
+    cols[6].metric(
+        f"Speedup at k = {k}, roofline", f"{specmath.general_speedup(alpha, k, setup.draft, setup.target):.2f}×"
+    )
+    cols[7].metric(
+        "Arithmetic spent at the best k",
+        f"{extra_ops:.2f}×",
+        help="Leviathan et al. Theorem 3.11: total FLOPs relative to plain decoding, ĉ = draft/target FLOPs",
     )
 
-widths = compute.HARDWARE_K + 1
-free = specmath.speedup(alpha, compute.HARDWARE_K, setup.c)
-roof = specmath.general_speedup(alpha, compute.HARDWARE_K, setup.draft, setup.target)
-best_free = specmath.optimal_k(alpha, setup.c, max_k=int(compute.HARDWARE_K[-1]))
-best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=int(compute.HARDWARE_K[-1]))
-extra_ops = specmath.operations_factor(alpha, best_roof[0], setup.arithmetic_ratio)
-
-cols = [*st.columns(4), *st.columns(4)]
-cols[0].metric("Draft step T_draft(1)", f"{setup.draft(1) * 1e3:.3f} ms")
-cols[1].metric("Target step T_target(1)", f"{setup.target(1) * 1e3:.3f} ms")
-cols[2].metric(f"Target over k + 1 = {k + 1} positions", f"{setup.target(k + 1) * 1e3:.3f} ms")
-cols[3].metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}")
-cols[4].metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
-cols[5].metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
-cols[6].metric(f"Speedup at k = {k}, roofline", f"{specmath.general_speedup(alpha, k, setup.draft, setup.target):.2f}×")
-cols[7].metric(
-    "Arithmetic spent at the best k",
-    f"{extra_ops:.2f}×",
-    help="Leviathan et al. Theorem 3.11: total FLOPs relative to plain decoding, ĉ = draft/target FLOPs",
-)
-
-label = f"{names['draft_model']} → {names['target_model']} on {names['gpu']}, batch {batch}, context {context:,}"
-left, right = st.columns([3, 2])
-with left:
+    label = f"{names['draft_model']} → {names['target_model']} on {names['gpu']}, batch {batch}, context {context:,}"
+    left, right = st.columns([3, 2])
+    with left:
+        ui.chart(
+            figures.hardware_speedup(
+                compute.HARDWARE_K,
+                free,
+                roof,
+                {"free verification": tuple(v.item() for v in best_free), "roofline": best_roof},
+                alpha,
+                k,
+                label,
+            ),
+            f"hardware_speedup_alpha{alpha:.2f}_batch{batch}_ctx{context}",
+        )
+    with right:
+        ui.chart(
+            figures.verification_cost(
+                widths, setup.target(widths) * 1e3, float(setup.draft(1)) * 1e3, setup.target.ridge_width
+            ),
+            f"verification_cost_batch{batch}_ctx{context}",
+        )
+    sweep = compute.batch_sweep(
+        alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak
+    )
     ui.chart(
-        figures.hardware_speedup(
-            compute.HARDWARE_K,
-            free,
-            roof,
-            {"free verification": tuple(v.item() for v in best_free), "roofline": best_roof},
+        figures.batch_sweep(
+            sweep.batch,
+            sweep.k,
+            sweep.speedup,
+            sweep.crossover_batch,
             alpha,
-            k,
-            label,
+            label.split(", batch")[0],
+            fits=sweep.target_fits,
         ),
-        f"hardware_speedup_alpha{alpha:.2f}_batch{batch}_ctx{context}",
+        f"batch_sweep_alpha{alpha:.2f}_ctx{context}",
     )
-with right:
-    ui.chart(
-        figures.verification_cost(
-            widths, setup.target(widths) * 1e3, float(setup.draft(1)) * 1e3, setup.target.ridge_width
-        ),
-        f"verification_cost_batch{batch}_ctx{context}",
-    )
-sweep = compute.batch_sweep(
-    alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak
-)
-ui.chart(
-    figures.batch_sweep(
-        sweep.batch,
-        sweep.k,
-        sweep.speedup,
-        sweep.crossover_batch,
-        alpha,
-        label.split(", batch")[0],
-        fits=sweep.target_fits,
-    ),
-    f"batch_sweep_alpha{alpha:.2f}_ctx{context}",
-)
+
+
+ui.interactive(ctx, view)
 st.latex(texts.FORMULAS["general_speedup"])
 st.markdown(texts.HARDWARE_EXPLAINER)
