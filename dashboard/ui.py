@@ -242,6 +242,47 @@ NAV_SCRIPT = """<style>
 })();
 </script>""".replace("__LINKED_KEYS__", json.dumps(LINKED_KEYS))
 
+#: Saves one of the two plotly.js draws Streamlit 1.67 makes of a chart on every rerun. A chart's
+#: element id changes with its figure, so each rerun remounts it; the new chart first calls
+#: ``Plotly.react`` before its width is measured (``layout.width`` undefined, drawn hidden), then
+#: again at the measured width. The first call becomes an empty plot (the chart's height, no data,
+#: a few ms); the second draws the figure. Should no second call follow within 300 ms, the figure
+#: is drawn then, so a chart is never left empty. Installed once per browser tab, when Streamlit's
+#: chart code sets ``window.Plotly``; charts outside ``st.plotly_chart`` and charts given a width
+#: are drawn as asked. On the Speedup page this took plotly.js from 70-115 ms to 50-60 ms a press.
+CHART_SCRIPT = """<script id="sde-charts">
+(() => {
+  if (window.__sdeCharts) return;
+  window.__sdeCharts = true;
+  const install = (Plotly) => {
+    if (!Plotly || Plotly.__sdeOneDraw) return;
+    Plotly.__sdeOneDraw = true;
+    const react = Plotly.react;
+    const pending = new WeakMap();  // chart -> timer of the postponed draw
+    Plotly.react = function (gd, ...args) {
+      const figure = args.length === 1 && args[0] && !Array.isArray(args[0])
+        ? args[0] : { data: args[0], layout: args[1], config: args[2] };
+      const layout = figure.layout || {};
+      if (pending.has(gd)) { clearTimeout(pending.get(gd)); pending.delete(gd); }
+      const hiddenFirstDraw = gd instanceof Element && !gd._fullLayout && layout.width === undefined
+        && gd.closest('[data-testid="stPlotlyChart"]') !== null;
+      if (!hiddenFirstDraw) return react.call(Plotly, gd, ...args);
+      pending.set(gd, setTimeout(() => {
+        pending.delete(gd);
+        if (gd.isConnected) react.call(Plotly, gd, ...args);
+      }, 300));
+      const empty = { height: layout.height, xaxis: { visible: false }, yaxis: { visible: false } };
+      return react.call(Plotly, gd, [], empty, figure.config);
+    };
+  };
+  if (window.Plotly) { install(window.Plotly); return; }
+  let plotly;  // Streamlit's chart code loads on the first chart and sets window.Plotly
+  Object.defineProperty(window, 'Plotly', {
+    configurable: true, enumerable: true, get: () => plotly, set: (value) => { plotly = value; install(value); },
+  });
+})();
+</script>"""
+
 
 def page_link(page_id: str, container: DeltaGenerator | None = None, label: str | None = None) -> None:
     """A link to a page that carries the shared α, k, c along."""
@@ -256,7 +297,7 @@ def _draw_navigation(nav: DeltaGenerator) -> None:
     for other in PAGES:
         page_link(other, nav)
     nav.caption("The address bar always links to exactly this view: copy it to share.")
-    nav.html(NAV_SCRIPT, unsafe_allow_javascript=True)
+    nav.html(NAV_SCRIPT + CHART_SCRIPT, unsafe_allow_javascript=True)
     nav.divider()
 
 

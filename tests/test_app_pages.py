@@ -65,11 +65,12 @@ def test_navigation_links_carry_the_shared_parameters():
 
 
 @pytest.mark.parametrize("script", ALL_PAGES)
-def test_every_page_makes_its_links_steps_in_the_browser_history(script):
+def test_every_page_carries_the_navigation_and_chart_scripts(script):
     """Every page carries the script that turns a link click into a history step (see
-    ``ui.NAV_SCRIPT``); without it Streamlit's own click would lose the link's values."""
+    ``ui.NAV_SCRIPT``; without it Streamlit's own click would lose the link's values) and the one
+    that saves a plotly.js draw per chart and rerun (``ui.CHART_SCRIPT``)."""
     sidebar_html = [element.proto for element in open_page(script).sidebar.get("html")]
-    scripts = [proto for proto in sidebar_html if proto.body == ui.NAV_SCRIPT]
+    scripts = [proto for proto in sidebar_html if proto.body == ui.NAV_SCRIPT + ui.CHART_SCRIPT]
     assert len(scripts) == 1
     assert scripts[0].unsafe_allow_javascript
 
