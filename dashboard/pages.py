@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import PurePosixPath
 
 
 @dataclass(frozen=True)
@@ -16,6 +18,13 @@ class PageInfo:
     params: tuple[str, ...]
     blurb: str = ""
     url_params: tuple[str, ...] = ()  # hand-encoded query parameters beyond the widget ones
+
+    @property
+    def url_path(self) -> str:
+        """Streamlit's URL path of the page: "" for the entry script, "Speedup" for pages/1_Speedup.py."""
+        if self.script == "app.py":
+            return ""
+        return re.sub(r"^[0-9]+[_ -]*", "", PurePosixPath(self.script).stem).replace(" ", "_")
 
 
 HOME = PageInfo("home", "app.py", "Home", ":material/home:", ())

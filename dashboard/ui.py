@@ -15,12 +15,10 @@ is drawn from the link's address alone, exactly as Back and Forward draw a page.
 from __future__ import annotations
 
 import json
-import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
 from typing import Any
 
 import plotly.graph_objects as go
@@ -164,13 +162,8 @@ def link_params(page: PageInfo) -> dict[str, str]:
     }
 
 
-def _url_name(page: PageInfo) -> str:
-    """The page's name in the address bar: "" for the entry script, "Optimal_k" for pages/2_Optimal_k.py."""
-    return "" if page.script == "app.py" else re.sub(r"^\d+_", "", PurePosixPath(page.script).stem)
-
-
 #: Per page (by its name in the address bar), the shared parameters its links carry, in order.
-LINKED_KEYS = {_url_name(page): [key for key in page.params if key in SHARED_KEYS] for page in PAGES.values()}
+LINKED_KEYS = {page.url_path: [key for key in page.params if key in SHARED_KEYS] for page in PAGES.values()}
 
 #: Makes a click on a page link a plain step in the browser's history: push the link's address,
 #: then let Streamlit handle it as it handles Back and Forward (a ``popstate`` event), which

@@ -16,7 +16,6 @@ any host: the path and the query are replayed on the app this script starts.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 import time
 from pathlib import Path
@@ -36,15 +35,8 @@ SLIDE_CSS = """
 """
 
 
-def url_path(script: str) -> str:
-    """Streamlit's URL path of a page script: ``pages/1_Speedup.py`` -> ``Speedup``."""
-    if script == "app.py":
-        return ""
-    return re.sub(r"^[0-9]+[_ -]*", "", Path(script).stem).replace(" ", "_")
-
-
 def file_name(path: str) -> str:
-    page = next((p for p in PAGES.values() if url_path(p.script) == path.strip("/")), None)
+    page = next((p for p in PAGES.values() if p.url_path == path.strip("/")), None)
     return f"{page.id if page else (path.strip('/') or 'home').lower()}.png"
 
 
@@ -62,7 +54,7 @@ def targets(query: str, urls: list[str]) -> list[tuple[str, str]]:
     for page in PAGES.values():
         keys = set(page.params) | set(getattr(page, "url_params", ()))
         mine = urlencode([(k, v) for k, v in pairs if k in keys])
-        out.append((f"/{url_path(page.script)}" + (f"?{mine}" if mine else ""), f"{page.id}.png"))
+        out.append((f"/{page.url_path}" + (f"?{mine}" if mine else ""), f"{page.id}.png"))
     return out
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 from dashboard.pages import PAGES as REGISTRY
@@ -36,13 +35,6 @@ class PageSpec:
         return PARAMS[self.slider_key].label if self.slider_key else None
 
 
-def url_path(script: str) -> str:
-    """Streamlit's URL path of a page script: ``pages/1_Speedup.py`` -> ``Speedup``."""
-    if script == "app.py":
-        return ""
-    return re.sub(r"^[0-9]+[_ -]*", "", Path(script).stem).replace(" ", "_")
-
-
 def _slider_key(page) -> str | None:
     preferred = PREFERRED_SLIDERS.get(page.id)
     if preferred:
@@ -57,7 +49,7 @@ PAGES = {
     page.id: PageSpec(
         page.id,
         page.title,
-        url_path(page.script),
+        page.url_path,
         CHART_COUNTS.get(page.id),
         tuple(page.params),
         tuple(getattr(page, "url_params", ())),
