@@ -9,7 +9,9 @@ For each page one slider is moved with the keyboard (focus, then ArrowRight/Arro
 ``--presses`` presses after two warm-up presses. Timing happens inside the page with one clock
 (``performance.now()``): from the keydown event's time stamp to the first animation frame after
 plotly.js holds the new figure's data (a new data array on a chart; checked afterwards to differ
-from the old data). Before the next press the script run must have finished.
+from the old data) and that chart is visible. Streamlit 1.67 draws a remounted chart first with
+``visibility: hidden``, before its width is measured; that draw does not count, as nobody sees it.
+Before the next press the script run must have finished.
 
 In the same run, side by side, the same is measured on ``bench/bare_app.py`` (one slider, one
 small plotly line chart) served by its own Streamlit: that page is Streamlit's own floor on
@@ -61,6 +63,7 @@ WATCH_JS = r"""
   const state = () => document.querySelector('[data-testid="stApp"]').dataset.testScriptState;
   const seen = new WeakSet(plots().map((gd) => gd.data));
   const old = new Set(plots().map(text));
+  const fresh = new WeakSet();  // charts holding new data, maybe still hidden
   window.__watch = new Promise((resolve) => {
     let keyAt = null, runAt = null, doneAt = null, chartAt = null;
     const onKey = (event) => { if (keyAt === null) keyAt = event.timeStamp; };
@@ -74,9 +77,16 @@ WATCH_JS = r"""
         }
         if (chartAt === null) {
           for (const gd of plots()) {
-            if (!Array.isArray(gd.data) || seen.has(gd.data)) continue;
-            seen.add(gd.data);
-            if (!old.has(text(gd))) chartAt = 'next frame';  // new data, not a redraw of the old figure
+            if (Array.isArray(gd.data) && !seen.has(gd.data)) {
+              seen.add(gd.data);
+              // New data, not a redraw of the old figure nor an empty placeholder plot.
+              if (gd.data.length > 0 && !old.has(text(gd))) fresh.add(gd);
+            }
+            // Streamlit draws a remounted chart once with visibility: hidden before its width is
+            // known: the new data counts once the chart holding it can be seen.
+            if (fresh.has(gd) && gd._fullLayout && getComputedStyle(gd).visibility !== 'hidden') {
+              chartAt = 'next frame';
+            }
           }
         } else if (chartAt === 'next frame') {
           chartAt = performance.now();  // the frame that drew the new chart has been painted
