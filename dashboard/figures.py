@@ -221,10 +221,16 @@ def speedup_curves(
 
 
 def _map_layout(title: str, alpha_grid: np.ndarray, alpha: float, c: float, k_star: int, best: float) -> dict:
-    """Axes of an (α, c) map and the annotation at the user's point."""
+    """Axes of an (α, c) map and the annotation at the user's point.
+
+    The c axis is linear in log10(c), labelled in c: plotly.js then paints a heatmap on an evenly
+    spaced grid as one image of grid cells, scaled up pixelated. On a log axis it paints every
+    cell into a canvas of the plot's size and encodes that as a PNG on each redraw (50 ms more
+    per slider move on the reference machine). Every y of a map is log10(c).
+    """
     you = {
         "x": alpha,
-        "y": np.log10(c),  # annotations on a log axis take the exponent
+        "y": np.log10(c),
         "text": f"α = {format_number(alpha)}, c = {format_number(c)}: k* = {k_star}, {best:.2f}×",
         "showarrow": True,
         "arrowhead": 2,
@@ -239,21 +245,22 @@ def _map_layout(title: str, alpha_grid: np.ndarray, alpha: float, c: float, k_st
         annotations=[you],
         xaxis=_axis("acceptance rate α", range=[float(alpha_grid[0]), float(alpha_grid[-1])]),
         yaxis=_axis(
-            "cost ratio c = target step / draft step (log)",
-            type="log",
-            tickvals=C_TICKS,
+            "cost ratio c = target step / draft step (log scale)",
+            tickvals=np.log10(C_TICKS),
             ticktext=[format_number(v) for v in C_TICKS],
         ),
     )
 
 
-def _heatmap(z, alpha_grid, c_grid, customdata, hovertemplate: str, colorbar_title: str, colorscale: str) -> dict:
+def _heatmap(z, alpha_grid, c_grid, other, hovertemplate: str, colorbar_title: str, colorscale: str) -> dict:
+    """A map's heatmap; its hover reads ``other`` (the other grid) and c from ``customdata``."""
+    c_cells = np.broadcast_to(c_grid[:, None], z.shape)
     return {
         "type": "heatmap",
         "z": z,
         "x": alpha_grid,
-        "y": c_grid,
-        "customdata": customdata,
+        "y": np.log10(c_grid),
+        "customdata": np.stack([other, c_cells], axis=-1),
         "hovertemplate": hovertemplate,
         "colorscale": colorscale,
         "colorbar": {"title": {"text": colorbar_title}},
@@ -265,7 +272,7 @@ def _your_point(alpha: float, c: float, k_star: int, best: float) -> dict:
     return {
         "type": "scatter",
         "x": [alpha],
-        "y": [c],
+        "y": [np.log10(c)],
         "mode": "markers",
         "name": "your α, c",
         "marker": {"symbol": "x-thin", "size": 22, "line": {"width": 4, "color": "#FFFFFF"}},
@@ -273,6 +280,43 @@ def _your_point(alpha: float, c: float, k_star: int, best: float) -> dict:
         f"optimal k = {k_star}, speedup {best:.2f}×<extra></extra>",
         "showlegend": False,
     }
+
+
+def monotone_contours(x: np.ndarray, y: np.ndarray, z: np.ndarray, levels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Contour lines of a grid ``z`` that never decreases along either axis, as one polyline.
+
+    ``z[i, j]`` is the value at ``(x[j], y[i])``. Each level's line is made of the points where it
+    crosses a grid edge, linearly interpolated between the edge's two ends, as marching squares
+    finds them. On such a grid the line falls as x grows, so ordering its points by x, then by y
+    downward, joins them in order. Lines are separated by NaN, which plotly.js leaves as a gap.
+
+    Returns
+    -------
+    xs, ys : ndarray
+        The polyline's coordinates.
+    """
+    xs, ys = [], []
+    for level in levels:
+        # Crossings on the vertical edges (along y in each column), then on the horizontal ones.
+        px, py = _edge_crossings(z, y, level)
+        qy, qx = _edge_crossings(z.T, x, level)
+        line_x = np.concatenate([x[px], qx])
+        line_y = np.concatenate([py, y[qy]])
+        order = np.lexsort((-line_y, line_x))
+        xs += [line_x[order], [np.nan]]
+        ys += [line_y[order], [np.nan]]
+    if not xs:
+        return np.array([]), np.array([])
+    return np.concatenate(xs)[:-1], np.concatenate(ys)[:-1]
+
+
+def _edge_crossings(z: np.ndarray, axis: np.ndarray, level: float) -> tuple[np.ndarray, np.ndarray]:
+    """(column index, position along ``axis``) where each column of ``z`` first reaches ``level``."""
+    below, above = z[:-1] < level, z[1:] >= level
+    rows, cols = np.nonzero(below & above)
+    z0, z1 = z[rows, cols], z[rows + 1, cols]
+    t = (level - z0) / (z1 - z0)
+    return cols, axis[rows] + t * (axis[rows + 1] - axis[rows])
 
 
 def optimal_k_map(
@@ -296,24 +340,22 @@ def optimal_k_map(
         alpha_grid,
         c_grid,
         best,
-        "α = %{x:.3f}<br>c = %{y:.3g}<br>optimal k = %{z}<br>speedup %{customdata:.3f}×<extra></extra>",
+        "α = %{x:.3f}<br>c = %{customdata[1]:.3g}<br>optimal k = %{z}<br>speedup %{customdata[0]:.3f}×<extra></extra>",
         "optimal k",
         "Viridis",
     )
     levels = np.arange(1.0, np.ceil(best.max()) + 1)
+    # The best speedup grows with α and with c, so its contours are found in numpy: plotly.js's
+    # own contour trace took about 55 ms of main-thread time per redraw of this map (traced).
+    line_x, line_y = monotone_contours(alpha_grid, np.log10(c_grid), best, levels)
     contours = {
-        "type": "contour",
-        "z": best,
-        "x": alpha_grid,
-        "y": c_grid,
-        # plotly.js's own contour labels cost more than the rest of the chart together on every
-        # redraw (80-200 ms in Chromium on the reference machine): the lines are labelled below.
-        "contours": {"coloring": "lines", "showlabels": False, "start": 1, "end": levels[-1], "size": 1},
-        "colorscale": [[0, "#FFFFFF"], [1, "#FFFFFF"]],
-        "line": {"width": 1.5},
-        "autocontour": False,
-        "showscale": False,
+        "type": "scatter",
+        "x": line_x,
+        "y": line_y,
+        "mode": "lines",
+        "line": {"color": "#FFFFFF", "width": 1.5},
         "hoverinfo": "skip",
+        "showlegend": False,
         "name": "best speedup",
     }
     title = f"Optimal draft length k* (searching k = 1 … {max_k}); white lines: best speedup (×)"
@@ -348,7 +390,7 @@ def _contour_labels(
         labels.append(
             {
                 "x": float(np.interp(t, position, alpha_grid[cols])),
-                "y": float(np.interp(t, position, np.log10(c_grid[rows]))),  # a log axis takes the exponent
+                "y": float(np.interp(t, position, np.log10(c_grid[rows]))),
                 "text": f"{level:g}×",
                 "showarrow": False,
                 "font": {"color": "#FFFFFF", "size": 13},
@@ -374,7 +416,7 @@ def best_speedup_map(
         alpha_grid,
         c_grid,
         k_star,
-        "α = %{x:.3f}<br>c = %{y:.3g}<br>best speedup %{z:.3f}×<br>at k = %{customdata}<extra></extra>",
+        "α = %{x:.3f}<br>c = %{customdata[1]:.3g}<br>best speedup %{z:.3f}×<br>at k = %{customdata[0]}<extra></extra>",
         "speedup ×",
         "Magma",
     )

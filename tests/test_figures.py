@@ -69,23 +69,66 @@ def test_maps_hold_the_grid_and_mark_the_user(builder):
     heat = fig.data[0]
     assert isinstance(heat, go.Heatmap)
     np.testing.assert_array_equal(heat.x, alpha_grid)
-    np.testing.assert_array_equal(heat.y, c_grid)
+    # The c axis is linear in log10(c) (so the heatmap is painted as one pixelated image),
+    # labelled in c; the hover reads c itself from customdata.
+    np.testing.assert_array_equal(heat.y, np.log10(c_grid))
+    assert fig.layout.yaxis.type is None
+    np.testing.assert_allclose(10 ** np.array(fig.layout.yaxis.tickvals), figures.C_TICKS)
+    assert list(fig.layout.yaxis.ticktext) == [str(v) for v in figures.C_TICKS]
     z, hover = (k_star, best) if builder is figures.optimal_k_map else (best, k_star)
     np.testing.assert_array_equal(heat.z, z)
-    np.testing.assert_array_equal(heat.customdata, hover)
-    assert fig.layout.yaxis.type == "log"
+    np.testing.assert_array_equal(heat.customdata[..., 0], hover)
+    np.testing.assert_array_equal(heat.customdata[..., 1], np.broadcast_to(c_grid[:, None], z.shape))
+    assert "c = %{customdata[1]:.3g}" in heat.hovertemplate
     marker = _trace(fig, "your α, c")
-    assert (marker.x[0], marker.y[0]) == (0.8, 20)
+    assert (marker.x[0], 10 ** marker.y[0]) == (0.8, pytest.approx(20))
     assert any("k* = 8, 3.09×" in a.text for a in fig.layout.annotations)
 
 
+def _lines(xs, ys):
+    """The NaN-separated polyline as a list of (x, y) segments."""
+    breaks = np.flatnonzero(np.isnan(xs))
+    return list(zip(np.split(xs, breaks), np.split(ys, breaks), strict=True))
+
+
 def test_optimal_k_map_draws_speedup_contours():
-    alpha_grid, c_grid, k_star, best = _grid()
+    """One white line per whole speedup from 1×, each point on it at its level."""
+    alpha_grid, c_grid = np.linspace(0, 1, 101), np.geomspace(1, 200, 101)
+    k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
     fig = figures.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
     contour = _trace(fig, "best speedup")
-    np.testing.assert_array_equal(contour.z, best)
-    assert contour.contours.start == 1  # the line where speculation starts to pay
-    assert contour.contours.end == np.ceil(best.max())
+    assert contour.mode == "lines" and contour.hoverinfo == "skip"
+    lines = _lines(np.asarray(contour.x), np.asarray(contour.y))
+    levels = np.arange(1, np.ceil(best.max()) + 1)
+    assert len(lines) == len(levels)  # 1× (where speculation starts to pay) up to the best on the map
+    for level, (x, y) in zip(levels, lines, strict=True):
+        x, y = x[~np.isnan(x)], y[~np.isnan(y)]
+        if level >= best.max():
+            assert x.size == 0  # the top level is reached nowhere inside the grid's cells
+            continue
+        assert x.size >= 2
+        # Ordered along the line: α never falls, c never rises.
+        assert np.all(np.diff(x) >= 0) and np.all(np.diff(y) <= 1e-12)
+        # Between grid points the line is interpolated, so its points sit on the level to
+        # within the map's grid step.
+        _, on_line = specmath.optimal_k(x, 10**y, max_k=20)
+        np.testing.assert_allclose(on_line, level, rtol=0.02)
+
+
+def test_monotone_contours_match_a_closed_form():
+    """On z = x + y the level-L line is x + y = L exactly, and linear interpolation finds it."""
+    x, y = np.linspace(0, 1, 11), np.linspace(0, 2, 21)
+    z = x[None, :] + y[:, None]
+    xs, ys = figures.monotone_contours(x, y, z, np.array([0.55, 1.5, 5.0]))
+    lines = _lines(xs, ys)
+    assert len(lines) == 3
+    for level, (lx, ly) in zip([0.55, 1.5], lines[:2], strict=False):
+        lx, ly = lx[~np.isnan(lx)], ly[~np.isnan(ly)]
+        np.testing.assert_allclose(lx + ly, level, atol=1e-12)
+        assert np.all(np.diff(lx) >= 0) and np.all(np.diff(ly) <= 0)
+    assert np.isnan(lines[2][0]).all()  # 5 is above the grid: no points, only the separator
+    empty = figures.monotone_contours(x, y, z, np.array([]))
+    assert empty[0].size == 0 and empty[1].size == 0
 
 
 def test_contour_labels_sit_on_their_lines():
@@ -99,7 +142,7 @@ def test_contour_labels_sit_on_their_lines():
     assert levels[:4] == [1, 2, 3, 4]
     assert levels == sorted(levels) and levels[-1] <= best.max()
     for label, level in zip(labels, levels, strict=True):
-        # optimal_k at the label's (α, c) - annotations on the log c axis hold log10(c).
+        # optimal_k at the label's (α, c): the map's y is log10(c).
         _, at_label = specmath.optimal_k(label.x, 10**label.y, max_k=20)
         assert at_label == pytest.approx(level, rel=0.005), (label.text, label.x, 10**label.y)
     positions = np.array([label.x for label in labels])

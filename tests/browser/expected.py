@@ -105,14 +105,21 @@ def check_optimal_k(charts: list[dict], params: dict[str, list[str]]) -> None:
     for chart in charts:
         (heat,) = [t for t in chart["data"] if t.get("type") == "heatmap"]
         assert_close(heat["x"], GRID_ALPHA, "map, α axis")
-        assert_close(heat["y"], GRID_C, "map, c axis")
+        assert_close(heat["y"], np.log10(GRID_C), "map, c axis (log10 c on a linear axis)")
+        assert_close(heat["customdata"][..., 1], np.broadcast_to(GRID_C[:, None], best.shape), "map, c in the hover")
         matches = [name for name, grid in maps.items() if close(heat["z"], grid)]
         assert matches, f"a heatmap is neither k* nor the best speedup for max_k = {max_k}"
         shown += matches
-        for contour in [t for t in chart["data"] if t.get("type") == "contour"]:
-            assert_close(contour["z"], best, "best-speedup contours")
-        (you,) = [t for t in chart["data"] if t.get("type") == "scatter"]
-        assert_close([you["x"][0], you["y"][0]], [alpha, c], "marker of your α, c")
+        other = best if matches == ["k"] else k_star
+        assert_close(heat["customdata"][..., 0], other, "map, the other grid in the hover")
+        for lines in [t for t in chart["data"] if t.get("name") == "best speedup"]:
+            x, y = np.asarray(lines["x"], dtype=float), np.asarray(lines["y"], dtype=float)
+            on_line = ~np.isnan(x)
+            assert on_line.sum() > 100, "the best-speedup contours hold too few points"
+            _, at = specmath.optimal_k(x[on_line], 10 ** y[on_line], max_k=max_k)
+            np.testing.assert_allclose(at, np.round(at), rtol=0.02, err_msg="contour points off a whole speedup")
+        (you,) = [t for t in chart["data"] if t.get("name") == "your α, c"]
+        assert_close([you["x"][0], 10 ** you["y"][0]], [alpha, c], "marker of your α, c")
     if "view" in PARAMS and len(charts) == 1:
         assert shown == [settings(params, ("view",))["view"]], f"view={params.get('view')} shows {shown}"
     else:
