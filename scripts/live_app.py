@@ -191,7 +191,13 @@ class StreamlitServer:
 PAGE_HELPERS_JS = r"""
 (() => {
   const plots = () => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];
-  const plain = (v) => (ArrayBuffer.isView(v) ? Array.from(v) : v);
+  // A typed-array spec as the server sent it; plotly.js adds the decoded array to the spec once
+  // it has drawn from it, which is left out so a figure reads the same either way.
+  const plain = (v) => {
+    if (ArrayBuffer.isView(v)) return Array.from(v);
+    if (v && typeof v === 'object' && 'bdata' in v) return { dtype: v.dtype, bdata: v.bdata, shape: v.shape };
+    return v;
+  };
   const signatures = new WeakMap();
   const helpers = {
     // The script run has finished, the page is connected, it has a title, every element has

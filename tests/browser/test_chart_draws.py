@@ -1,9 +1,10 @@
 """One plotly.js draw of each chart per rerun (``dashboard.ui.CHART_SCRIPT``).
 
 Streamlit 1.67 remounts a chart whose figure changed and calls ``Plotly.react`` on it twice: once
-before the chart's width is measured (hidden), once at that width. The app's script turns the
-first call into an empty plot. These tests count the draws that hold a figure's data in the real
-app, and check the script's own rules on a blank page with a stand-in for plotly.js.
+before the chart's width is measured (hidden), once at that width with a copy of the figure. The
+app's script draws the first call at the chart's width, shows it, and answers the second without
+drawing. These tests count the draws that hold a figure's data in the real app, and check the
+script's own rules on a blank page with a stand-in for plotly.js.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ def test_a_slider_press_draws_each_chart_once(page_id, open_tab, app_server):
     tab.open(spec)
     tab.page.evaluate("window.__draws.clear()")
     tab.press(spec.slider, "ArrowRight")
-    tab.page.wait_for_timeout(500)  # a postponed draw would come 300 ms after the first call
+    tab.page.wait_for_timeout(500)  # let any later draw of the same chart happen
     draws = tab.page.evaluate(
         "[...window.__draws.entries()].filter(([gd]) => gd.isConnected).map(([, count]) => count)"
     )
@@ -49,24 +50,30 @@ def test_a_slider_press_draws_each_chart_once(page_id, open_tab, app_server):
     assert draws == [1] * len(draws)
 
 
-#: A blank page with the app's script, an element like Streamlit's chart, and a stand-in for
-#: plotly.js that records its calls (Streamlit's chart code sets ``window.Plotly`` after the
-#: script has run, as here).
-BLANK_PAGE = f"""<div data-testid="stPlotlyChart"><div id="chart"></div></div><div id="other"></div>
+#: A blank page with the app's script, a hidden 800-pixel-wide element like Streamlit's chart,
+#: and a stand-in for plotly.js that records its calls (Streamlit's chart code sets
+#: ``window.Plotly`` after the script has run, as here).
+BLANK_PAGE = f"""<div data-testid="stPlotlyChart" style="width: 800px">
+  <div id="chart" style="visibility: hidden"></div>
+</div>
+<div data-testid="stPlotlyChart" style="display: none"><div id="unseen"></div></div>
+<div id="other"></div>
 {CHART_SCRIPT}
 <script>
   window.__calls = [];
   window.Plotly = {{
     react(gd, ...args) {{
       const figure = args.length === 1 ? args[0] : {{ data: args[0], layout: args[1] }};
-      window.__calls.push({{ id: gd.id, traces: figure.data.length, width: figure.layout.width ?? null }});
+      window.__calls.push({{ id: gd.id, name: figure.data[0].name, width: figure.layout.width ?? null }});
+      gd.data = figure.data;
+      gd.layout = figure.layout;
       gd._fullLayout = {{}};
       return Promise.resolve(gd);
     }},
   }};
+  // As Streamlit does: a figure, then a copy of it at the measured width.
+  window.figure = (name, width) => ({{ data: [{{ y: [1, 2], name }}], layout: {{ height: 300, width }} }});
 </script>"""
-
-FIGURE = "{data: [{y: [1, 2]}], layout: {height: 300}}"
 
 
 @pytest.fixture
@@ -78,35 +85,56 @@ def blank(browser):
     context.close()
 
 
-def calls_after(page, script: str, wait_ms: int = 400) -> list[dict]:
+def calls_after(page, script: str) -> list[dict]:
     page.evaluate(script)
-    page.wait_for_timeout(wait_ms)
+    page.wait_for_timeout(100)
     return page.evaluate("window.__calls")
 
 
-def test_the_hidden_first_draw_becomes_an_empty_plot_and_the_measured_one_draws(blank):
+def test_the_hidden_first_call_draws_at_the_charts_width_and_shows_it(blank):
     calls = calls_after(
         blank,
-        f"""() => {{
+        """async () => {
           const gd = document.getElementById('chart');
-          Plotly.react(gd, {FIGURE});
-          Plotly.react(gd, {{data: [{{y: [1, 2]}}], layout: {{height: 300, width: 800}}}});
-        }}""",
+          await Plotly.react(gd, figure('first'));
+          window.shown = gd.style.visibility;
+          await Plotly.react(gd, figure('measured', 800));
+        }""",
     )
-    assert calls == [{"id": "chart", "traces": 0, "width": None}, {"id": "chart", "traces": 1, "width": 800}]
+    assert calls == [{"id": "chart", "name": "first", "width": 800}]
+    assert blank.evaluate("window.shown") == ""  # visible once drawn, not hidden until the next call
+    # The unanswered call's figure is the chart's now: Streamlit's update after it finds no change.
+    assert blank.evaluate("document.getElementById('chart').data[0].name") == "measured"
 
 
-def test_a_chart_with_no_second_call_is_drawn_all_the_same(blank):
-    calls = calls_after(blank, f"() => Plotly.react(document.getElementById('chart'), {FIGURE})")
-    assert calls == [{"id": "chart", "traces": 0, "width": None}, {"id": "chart", "traces": 1, "width": None}]
-
-
-def test_charts_outside_streamlit_and_charts_with_a_width_are_drawn_as_asked(blank):
+def test_a_measured_width_that_differs_and_later_calls_are_drawn(blank):
     calls = calls_after(
         blank,
-        f"""() => {{
-          Plotly.react(document.getElementById('other'), {FIGURE});
-          Plotly.react(document.getElementById('chart'), [{{y: [3]}}], {{width: 640}});
-        }}""",
+        """async () => {
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, figure('first'));
+          await Plotly.react(gd, figure('measured', 640));
+          await Plotly.react(gd, figure('zoomed', 640));
+        }""",
     )
-    assert calls == [{"id": "other", "traces": 1, "width": None}, {"id": "chart", "traces": 1, "width": 640}]
+    assert calls == [
+        {"id": "chart", "name": "first", "width": 800},
+        {"id": "chart", "name": "measured", "width": 640},
+        {"id": "chart", "name": "zoomed", "width": 640},
+    ]
+
+
+def test_charts_outside_streamlit_unmeasured_or_given_a_width_are_drawn_as_asked(blank):
+    calls = calls_after(
+        blank,
+        """async () => {
+          await Plotly.react(document.getElementById('other'), figure('other'));
+          await Plotly.react(document.getElementById('unseen'), figure('unseen'));
+          await Plotly.react(document.getElementById('chart'), [{y: [3], name: 'sized'}], {width: 640});
+        }""",
+    )
+    assert calls == [
+        {"id": "other", "name": "other", "width": None},
+        {"id": "unseen", "name": "unseen", "width": None},
+        {"id": "chart", "name": "sized", "width": 640},
+    ]
