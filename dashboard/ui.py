@@ -262,8 +262,8 @@ CHART_SCRIPT = """<script id="sde-charts">
         ? gd.closest('[data-testid="stPlotlyChart"]') : null;
       const width = chart ? chart.getBoundingClientRect().width : 0;
       if (width > 0) {
-        drawnAt.set(gd, width);
         return react.call(Plotly, gd, { ...figure, layout: { ...layout, width } }).then((drawn) => {
+          drawnAt.set(gd, width);  // only a draw that succeeded lets the second call go undrawn
           gd.style.visibility = '';
           return drawn;
         });

@@ -68,7 +68,7 @@ BLANK_PAGE = f"""<div data-testid="stPlotlyChart" style="width: 800px">
       gd.data = figure.data;
       gd.layout = figure.layout;
       gd._fullLayout = {{}};
-      return Promise.resolve(gd);
+      return figure.data[0].name === 'broken' ? Promise.reject(new Error('no plot')) : Promise.resolve(gd);
     }},
   }};
   // As Streamlit does: a figure, then a copy of it at the measured width.
@@ -121,6 +121,21 @@ def test_a_measured_width_that_differs_and_later_calls_are_drawn(blank):
         {"id": "chart", "name": "first", "width": 800},
         {"id": "chart", "name": "measured", "width": 640},
         {"id": "chart", "name": "zoomed", "width": 640},
+    ]
+
+
+def test_after_a_first_draw_that_failed_the_measured_call_draws(blank):
+    calls = calls_after(
+        blank,
+        """async () => {
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, figure('broken')).catch(() => null);
+          await Plotly.react(gd, figure('measured', 800));
+        }""",
+    )
+    assert calls == [
+        {"id": "chart", "name": "broken", "width": 800},
+        {"id": "chart", "name": "measured", "width": 800},
     ]
 
 
