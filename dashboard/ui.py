@@ -63,7 +63,7 @@ class PageContext:
     @property
     def binds_shared(self) -> bool:
         """Whether the page has widgets of the shared α, k, c (its links then wait for them)."""
-        return any(key in SHARED_KEYS for key in self.info.params)
+        return bool(shared_params(self.info))
 
     def widget(self, key: str, container: DeltaGenerator | None = None) -> Any:
         """Create the widget of parameter ``key`` (bound to the URL) and return its value."""
@@ -146,6 +146,11 @@ def _bound_for_every_page(key: str) -> Iterator[None]:
         yield
 
 
+def shared_params(page: PageInfo) -> list[str]:
+    """The shared parameters (α, k, c) that ``page`` has widgets for, in the page's order."""
+    return [key for key in page.params if key in SHARED_KEYS]
+
+
 def shared_values() -> dict[str, Any]:
     if SHARED_STORE not in st.session_state:
         st.session_state[SHARED_STORE] = {key: PARAMS[key].default for key in SHARED_KEYS}
@@ -155,15 +160,11 @@ def shared_values() -> dict[str, Any]:
 def link_params(page: PageInfo) -> dict[str, str]:
     """Query parameters for a link to ``page``: the shared values it uses, where not default."""
     shared = shared_values()
-    return {
-        key: PARAMS[key].fmt(shared[key])
-        for key in page.params
-        if key in SHARED_KEYS and shared[key] != PARAMS[key].default
-    }
+    return {key: PARAMS[key].fmt(shared[key]) for key in shared_params(page) if shared[key] != PARAMS[key].default}
 
 
 #: Per page (by its name in the address bar), the shared parameters its links carry, in order.
-LINKED_KEYS = {page.url_path: [key for key in page.params if key in SHARED_KEYS] for page in PAGES.values()}
+LINKED_KEYS = {page.url_path: shared_params(page) for page in PAGES.values()}
 
 #: Makes a click on a page link a plain step in the browser's history: push the link's address,
 #: then let Streamlit handle it as it handles Back and Forward (a ``popstate`` event), which
@@ -356,9 +357,8 @@ def interactive(ctx: PageContext, body: Callable[[], None]) -> None:
     def fragment() -> None:
         ctx.read_address()  # a fragment rerun sees the address as this page's widgets left it
         shared = shared_values()
-        for key in ctx.info.params:
-            if key in SHARED_KEYS:
-                shared[key] = ctx.widget(key)
+        for key in shared_params(ctx.info):
+            shared[key] = ctx.widget(key)
         body()
 
     st.fragment(fragment)()
