@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 import specmath
+from dashboard import figures
 from dashboard.params import BATCHES
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
@@ -37,6 +38,13 @@ def speedup_curves(alphas: tuple[float, ...], c: float) -> tuple[np.ndarray, dic
 def optimal_k_grid(max_k: int) -> tuple[np.ndarray, np.ndarray]:
     """``optimal_k`` over the whole (alpha, c) grid in one broadcast call: (k*, speedup), shape (c, alpha)."""
     return specmath.optimal_k(GRID_ALPHA, GRID_C[:, None], max_k=max_k)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def map_contours(max_k: int) -> list[dict]:
+    """The optimal-k map's best-speedup lines and labels: they move with max_k, not with α or c."""
+    _, best = optimal_k_grid(max_k)
+    return figures.speedup_contours(GRID_ALPHA, GRID_C, best)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

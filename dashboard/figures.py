@@ -49,17 +49,20 @@ def _figure(traces: list[dict], layout: dict) -> go.Figure:
     return go.Figure(data=traces, layout=layout)
 
 
-def _layout(title: str, height: int = 560, *, legend_below: bool = False, **extra) -> dict:
+def _layout(title: str, height: int = 560, *, legend_below: bool = False, margin: dict | None = None, **extra) -> dict:
     """Title, fonts, size and legend shared by every chart; ``extra`` adds axes, shapes and the like.
 
     ``legend_below`` puts the legend under the plot, for figures drawn in half-width columns
-    where it would cover the title.
+    where it would cover the title. ``margin`` widens the default margins: each chart's margins
+    must hold what it puts there (colour bar, tick labels, legend) at the 1600 px the tests and
+    the bench use, because a margin plotly.js has to widen makes it lay the whole chart out a
+    second time: the sampling chart's draw took 59 ms instead of 30 for 2 pixels.
     """
     layout = {
         "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
         "font": {"size": FONT_SIZE},
         "height": height,
-        "margin": {"l": 70, "r": 30, "t": 90, "b": 130 if legend_below else 60},
+        "margin": {"l": 70, "r": 30, "t": 90, "b": 130 if legend_below else 60} | (margin or {}),
         "legend": dict(LEGEND_BELOW)
         if legend_below
         else {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
@@ -243,6 +246,7 @@ def _map_layout(title: str, alpha_grid: np.ndarray, alpha: float, c: float, k_st
     return _layout(
         title,
         height=620,
+        margin={"r": 140},  # the colour bar, its ticks and its title
         annotations=[you],
         xaxis=_axis("acceptance rate α", range=[float(alpha_grid[0]), float(alpha_grid[-1])]),
         yaxis=_axis(
@@ -253,15 +257,39 @@ def _map_layout(title: str, alpha_grid: np.ndarray, alpha: float, c: float, k_st
     )
 
 
+#: The maps' hovers print a speedup to 3 decimals and c to 3 significant digits.
+SPEEDUP_DECIMALS = 3
+C_DIGITS = 3
+
+
+def as_shown(values: np.ndarray, *, decimals: int | None = None, digits: int | None = None) -> np.ndarray:
+    """``values`` rounded as a hover prints them (``decimals`` places or ``digits`` significant
+    digits), as float32.
+
+    A map's hover numbers are most of its figure's bytes, and the browser parses and copies the
+    figure several times per redraw: float32 halves them. Once rounded, every value sits within
+    float32's relative error (6e-8) of its printed decimal, far from a rounding tie, so it prints
+    exactly as the float64 value it came from (``test_figures`` checks every cell of the page's
+    grid).
+    """
+    values = np.asarray(values, dtype=float)
+    if digits is not None:
+        # The scale that leaves `digits` significant digits before the decimal point; 0 stays 0.
+        magnitude = np.floor(np.log10(np.abs(np.where(values == 0, 1.0, values))))
+        scale = 10.0 ** (digits - 1 - magnitude)
+        return (np.round(values * scale) / scale).astype(np.float32)
+    return np.round(values, decimals or 0).astype(np.float32)
+
+
 def _heatmap(z, alpha_grid, c_grid, other, hovertemplate: str, colorbar_title: str, colorscale: str) -> dict:
-    """A map's heatmap; its hover reads ``other`` (the other grid) and c from ``customdata``."""
-    c_cells = np.broadcast_to(c_grid[:, None], z.shape)
+    """A map's heatmap; its hover reads ``other`` (the other grid, as shown) and c from ``customdata``."""
+    c_cells = np.broadcast_to(as_shown(c_grid, digits=C_DIGITS)[:, None], z.shape)
     return {
         "type": "heatmap",
         "z": z,
         "x": alpha_grid,
         "y": np.log10(c_grid),
-        "customdata": np.stack([other, c_cells], axis=-1),
+        "customdata": np.stack([np.asarray(other, dtype=np.float32), c_cells], axis=-1),
         "hovertemplate": hovertemplate,
         "colorscale": colorscale,
         "colorbar": {"title": {"text": colorbar_title}},
@@ -329,27 +357,40 @@ def optimal_k_map(
     c: float,
     current: tuple[int, float],
     max_k: int,
+    contours: list[dict] | None = None,
 ) -> go.Figure:
     """Heatmap of the optimal draft length over (alpha, c), with contours of the best speedup.
 
     ``k_star`` and ``best`` have shape ``(c_grid.size, alpha_grid.size)``, as
     ``optimal_k(alpha_grid, c_grid[:, None])`` returns them; ``current`` is ``optimal_k`` at
-    the user's (alpha, c).
+    the user's (alpha, c). ``contours`` is :func:`speedup_contours` of the same grid, computed
+    here when not given (a caller can keep it: it does not depend on the user's point).
     """
     heat = _heatmap(
         k_star,
         alpha_grid,
         c_grid,
-        best,
+        as_shown(best, decimals=SPEEDUP_DECIMALS),
         "α = %{x:.3f}<br>c = %{customdata[1]:.3g}<br>optimal k = %{z}<br>speedup %{customdata[0]:.3f}×<extra></extra>",
         "optimal k",
         "Viridis",
     )
+    if contours is None:
+        contours = speedup_contours(alpha_grid, c_grid, best)
+    title = f"Optimal draft length k* (searching k = 1 … {max_k}); white lines: best speedup (×)"
+    layout = _map_layout(title, alpha_grid, alpha, c, *current)
+    return _figure([heat, *contours, _your_point(alpha, c, *current)], layout)
+
+
+def speedup_contours(alpha_grid: np.ndarray, c_grid: np.ndarray, best: np.ndarray) -> list[dict]:
+    """The optimal-k map's white lines of whole best speedups and their labels: two traces.
+
+    The best speedup grows with α and with c, so its contours are found in numpy: plotly.js's
+    own contour trace took about 55 ms of main-thread time per redraw of this map (traced).
+    """
     levels = np.arange(1.0, np.ceil(best.max()) + 1)
-    # The best speedup grows with α and with c, so its contours are found in numpy: plotly.js's
-    # own contour trace took about 55 ms of main-thread time per redraw of this map (traced).
     line_x, line_y = monotone_contours(alpha_grid, np.log10(c_grid), best, levels)
-    contours = {
+    lines = {
         "type": "scatter",
         "x": line_x,
         "y": line_y,
@@ -359,16 +400,17 @@ def optimal_k_map(
         "showlegend": False,
         "name": "best speedup",
     }
-    title = f"Optimal draft length k* (searching k = 1 … {max_k}); white lines: best speedup (×)"
-    layout = _map_layout(title, alpha_grid, alpha, c, *current)
-    layout["annotations"] = _contour_labels(alpha_grid, c_grid, best, levels) + layout["annotations"]
-    return _figure([heat, contours, _your_point(alpha, c, *current)], layout)
+    return [lines, _contour_labels(alpha_grid, c_grid, best, levels)]
+
+
+#: A dark halo that keeps white text readable on the light end of a colour scale.
+LABEL_SHADOW = "0 0 3px #000000, 0 0 3px #000000, 0 0 1px #000000"
 
 
 def _contour_labels(
     alpha_grid: np.ndarray, c_grid: np.ndarray, best: np.ndarray, levels: np.ndarray, min_gap: float = 0.04
-) -> list[dict]:
-    """A label for each speedup contour, where it crosses the map's diagonal.
+) -> dict:
+    """A label for each speedup contour, where it crosses the map's diagonal: one text trace.
 
     The best speedup grows with both α and c, so along the diagonal from (α, c) = (first, first)
     to (last, last) it never decreases and each contour level in its range crosses it exactly
@@ -380,7 +422,7 @@ def _contour_labels(
     cols = np.linspace(0, alpha_grid.size - 1, steps).round().astype(int)
     along = best[rows, cols]
     position = np.linspace(0.0, 1.0, steps)
-    labels, last = [], -np.inf
+    x, y, text, last = [], [], [], -np.inf
     for level in levels:
         if not along[0] <= level <= along[-1]:
             continue
@@ -388,17 +430,22 @@ def _contour_labels(
         if t - last < min_gap:
             continue
         last = t
-        labels.append(
-            {
-                "x": float(np.interp(t, position, alpha_grid[cols])),
-                "y": float(np.interp(t, position, np.log10(c_grid[rows]))),
-                "text": f"{level:g}×",
-                "showarrow": False,
-                "font": {"color": "#FFFFFF", "size": 13},
-                "bgcolor": "rgba(0, 0, 0, 0.35)",
-            }
-        )
-    return labels
+        x.append(float(np.interp(t, position, alpha_grid[cols])))
+        y.append(float(np.interp(t, position, np.log10(c_grid[rows]))))
+        text.append(f"{level:g}×")
+    # A text trace, not annotations: plotly.js measures and boxes every annotation on each
+    # redraw (about 13 ms for these labels); the shadow keeps white text readable on yellow.
+    return {
+        "type": "scatter",
+        "x": x,
+        "y": y,
+        "text": text,
+        "mode": "text",
+        "textfont": {"color": "#FFFFFF", "size": 14, "weight": "bold", "shadow": LABEL_SHADOW},
+        "hoverinfo": "skip",
+        "showlegend": False,
+        "name": "best speedup labels",
+    }
 
 
 def best_speedup_map(
@@ -413,7 +460,7 @@ def best_speedup_map(
 ) -> go.Figure:
     """Heatmap of the best achievable speedup over (alpha, c); arguments as :func:`optimal_k_map`."""
     heat = _heatmap(
-        best,
+        as_shown(best, decimals=SPEEDUP_DECIMALS),
         alpha_grid,
         c_grid,
         k_star,
@@ -481,6 +528,7 @@ def sampling_histogram(
     layout = _layout(
         title,
         height=640,
+        margin={"l": 80},  # the share axis's tick labels and title
         barmode="stack",
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},
         yaxis=_axis("share of rounds", anchor="x", domain=[_LOWER_PANEL + _PANEL_GAP, 1.0]),
@@ -601,6 +649,7 @@ def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alph
         f"Acceptance by draft position · fitted α = {alpha_fit:.3f}",
         height=500,
         legend_below=True,
+        margin={"b": 175},  # four legend entries wrap to two rows in a half-width column
         barmode="group",
         xaxis=_position_axis("draft position i", k),
         yaxis=_axis("acceptance", range=[0, 1.05]),

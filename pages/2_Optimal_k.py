@@ -33,9 +33,13 @@ def _map(alpha, c, max_k, k_star, best, current) -> None:
     cols[2].metric("Speculation pays here?", "yes" if current[1] > 1 else "no: plain decoding is faster")
 
     shown = ctx.widget("view", st)
-    builder = figures.optimal_k_map if shown == "k" else figures.best_speedup_map
+    grid = (compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k)
+    if shown == "k":
+        fig = figures.optimal_k_map(*grid, contours=compute.map_contours(max_k))
+    else:
+        fig = figures.best_speedup_map(*grid)
     ui.chart(
-        builder(compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k),
+        fig,
         f"{'optimal_k' if shown == 'k' else 'best_speedup'}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}",
     )
 

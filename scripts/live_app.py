@@ -231,6 +231,11 @@ PAGE_HELPERS_JS = r"""
         layout: {
           title: gd.layout && gd.layout.title ? (gd.layout.title.text ?? gd.layout.title) : null,
           xaxis_type: gd._fullLayout && gd._fullLayout.xaxis ? gd._fullLayout.xaxis.type : null,
+          // Sides whose margin plotly.js had to widen for what the chart puts there.
+          margins_widened: gd._fullLayout && gd._fullLayout._size
+            ? ['l', 'r', 't', 'b'].filter(
+              (side) => Math.round(gd._fullLayout._size[side]) > gd._fullLayout.margin[side])
+            : null,
         },
         data: gd.data.map((trace) => {
           const out = {};

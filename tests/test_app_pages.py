@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import ui
+from dashboard import figures, ui
 from dashboard.params import PARAMS
 from tests.app_helpers import (
     ALL_PAGES,
@@ -151,9 +151,9 @@ def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
     heat = k_map["data"][0]
     np.testing.assert_array_equal(values(heat["z"]), k_star)
-    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], best)
+    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], figures.as_shown(best, decimals=3))
     np.testing.assert_array_equal(values(heat["y"]), np.log10(c_grid))  # a linear axis in log10(c)
-    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), best)
+    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), figures.as_shown(best, decimals=3))
     marker = next(t for t in k_map["data"] if t.get("name") == "your α, c")
     assert (values(marker["x"])[0], 10 ** values(marker["y"])[0]) == (0.8, pytest.approx(20))
 

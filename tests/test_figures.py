@@ -75,14 +75,42 @@ def test_maps_hold_the_grid_and_mark_the_user(builder):
     assert fig.layout.yaxis.type is None
     np.testing.assert_allclose(10 ** np.array(fig.layout.yaxis.tickvals), figures.C_TICKS)
     assert list(fig.layout.yaxis.ticktext) == [str(v) for v in figures.C_TICKS]
-    z, hover = (k_star, best) if builder is figures.optimal_k_map else (best, k_star)
+    # Speedups as the hover prints them (3 decimals), k exactly, c to 3 significant digits.
+    shown_best = figures.as_shown(best, decimals=3)
+    z, hover = (k_star, shown_best) if builder is figures.optimal_k_map else (shown_best, k_star)
     np.testing.assert_array_equal(heat.z, z)
+    assert heat.customdata.dtype == np.float32
     np.testing.assert_array_equal(heat.customdata[..., 0], hover)
-    np.testing.assert_array_equal(heat.customdata[..., 1], np.broadcast_to(c_grid[:, None], z.shape))
+    shown_c = figures.as_shown(c_grid, digits=3)
+    np.testing.assert_array_equal(heat.customdata[..., 1], np.broadcast_to(shown_c[:, None], z.shape))
     assert "c = %{customdata[1]:.3g}" in heat.hovertemplate
     marker = _trace(fig, "your α, c")
     assert (marker.x[0], 10 ** marker.y[0]) == (0.8, pytest.approx(20))
     assert any("k* = 8, 3.09×" in a.text for a in fig.layout.annotations)
+
+
+def _printed(values: np.ndarray, spec: str) -> np.ndarray:
+    return np.char.mod(f"%{spec}", np.asarray(values, dtype=float))
+
+
+@pytest.mark.parametrize("max_k", [1, 2, 8, 20, 64])
+def test_map_hovers_print_what_float64_prints(max_k):
+    """The maps send their hover numbers rounded and in float32; on every cell of the page's grid
+    they print exactly as the float64 values do (to the hovers' 3 decimals and 3 digits)."""
+    k_star, best = specmath.optimal_k(compute.GRID_ALPHA, compute.GRID_C[:, None], max_k=max_k)
+    np.testing.assert_array_equal(_printed(figures.as_shown(best, decimals=3), ".3f"), _printed(best, ".3f"))
+    c = compute.GRID_C
+    np.testing.assert_array_equal(_printed(figures.as_shown(c, digits=3), ".3g"), _printed(c, ".3g"))
+    # Each rounded value is far from a rounding tie, so JavaScript's toFixed agrees with Python.
+    shown = figures.as_shown(best, decimals=3).astype(float)
+    assert np.max(np.abs(shown * 1000 - np.round(shown * 1000))) < 0.01
+    assert np.array_equal(figures.as_shown(k_star, decimals=0), k_star)
+
+
+def test_as_shown_rounds_to_digits_and_decimals():
+    rounded = figures.as_shown([1234.5, 0.012345, 0.0, -2.5], digits=3)
+    np.testing.assert_array_equal(rounded, np.float32([1230, 0.0123, 0, -2.5]))
+    np.testing.assert_array_equal(figures.as_shown([3.08549, 20.0004], decimals=3), np.float32([3.085, 20.0]))
 
 
 def _lines(xs, ys):
@@ -137,16 +165,24 @@ def test_contour_labels_sit_on_their_lines():
     alpha_grid, c_grid = np.linspace(0, 1, 101), np.geomspace(1, 200, 101)
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
     fig = figures.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
-    labels = [a for a in fig.layout.annotations if a.text.endswith("×") and ":" not in a.text]
-    levels = [float(a.text[:-1]) for a in labels]
+    labels = _trace(fig, "best speedup labels")
+    assert labels.mode == "text" and labels.hoverinfo == "skip"
+    levels = [float(text[:-1]) for text in labels.text]
     assert levels[:4] == [1, 2, 3, 4]
     assert levels == sorted(levels) and levels[-1] <= best.max()
-    for label, level in zip(labels, levels, strict=True):
+    for x, y, level in zip(labels.x, labels.y, levels, strict=True):
         # optimal_k at the label's (α, c): the map's y is log10(c).
-        _, at_label = specmath.optimal_k(label.x, 10**label.y, max_k=20)
-        assert at_label == pytest.approx(level, rel=0.005), (label.text, label.x, 10**label.y)
-    positions = np.array([label.x for label in labels])
-    assert np.all(np.diff(positions) > 0)  # one per level, spread along the diagonal
+        _, at_label = specmath.optimal_k(x, 10**y, max_k=20)
+        assert at_label == pytest.approx(level, rel=0.005), (level, x, 10**y)
+    assert np.all(np.diff(labels.x) > 0)  # one per level, spread along the diagonal
+
+
+def test_optimal_k_map_takes_its_contours_precomputed():
+    """The page passes the contours it keeps per max_k: the same figure as computing them here."""
+    alpha_grid, c_grid, k_star, best = _grid()
+    args = (alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
+    contours = figures.speedup_contours(alpha_grid, c_grid, best)
+    assert figures.optimal_k_map(*args, contours=contours) == figures.optimal_k_map(*args)
 
 
 def test_sampling_histogram_stacks_the_two_ways_to_emit_a_token():

@@ -59,6 +59,23 @@ def assert_close(actual, expected, what: str) -> None:
     np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=0, err_msg=what)
 
 
+def _printed(values, spec: str | None) -> np.ndarray:
+    """Values as a hover prints them with d3 format ``spec``; ``None``: exactly."""
+    values = np.asarray(values, dtype=float)
+    return values if spec is None else np.char.mod(f"%{spec}", values)
+
+
+def printed_equal(actual, expected, spec: str | None) -> bool:
+    actual, expected = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
+    return actual.shape == expected.shape and np.array_equal(_printed(actual, spec), _printed(expected, spec))
+
+
+def assert_printed(actual, expected, spec: str | None, what: str) -> None:
+    actual, expected = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
+    assert actual.shape == expected.shape, f"{what}: shape {actual.shape}, expected {expected.shape}"
+    np.testing.assert_array_equal(_printed(actual, spec), _printed(expected, spec), err_msg=what)
+
+
 def _trace(chart: dict, words: str) -> dict:
     """The trace whose name contains ``words`` (case-insensitive)."""
     found = [t for t in chart["data"] if words.lower() in (t.get("name") or "").lower()]
@@ -100,18 +117,21 @@ def check_optimal_k(charts: list[dict], params: dict[str, list[str]]) -> None:
     s = settings(params, ("alpha", "c", "max_k"))
     alpha, c, max_k = float(s["alpha"]), float(s["c"]), int(s["max_k"])
     k_star, best = specmath.optimal_k(GRID_ALPHA, GRID_C[:, None], max_k=max_k)
-    maps = {"k": k_star, "speedup": best}
+    # The hover prints speedups to 3 decimals and c to 3 significant digits; the chart holds them
+    # rounded that way (in float32), so what it prints is compared with specmath's value printed.
+    maps = {"k": (k_star, None), "speedup": (best, ".3f")}
     shown = []
     for chart in charts:
         (heat,) = [t for t in chart["data"] if t.get("type") == "heatmap"]
         assert_close(heat["x"], GRID_ALPHA, "map, α axis")
         assert_close(heat["y"], np.log10(GRID_C), "map, c axis (log10 c on a linear axis)")
-        assert_close(heat["customdata"][..., 1], np.broadcast_to(GRID_C[:, None], best.shape), "map, c in the hover")
-        matches = [name for name, grid in maps.items() if close(heat["z"], grid)]
+        c_cells = np.broadcast_to(GRID_C[:, None], best.shape)
+        assert_printed(heat["customdata"][..., 1], c_cells, ".3g", "map, c in the hover")
+        matches = [name for name, (grid, spec) in maps.items() if printed_equal(heat["z"], grid, spec)]
         assert matches, f"a heatmap is neither k* nor the best speedup for max_k = {max_k}"
         shown += matches
-        other = best if matches == ["k"] else k_star
-        assert_close(heat["customdata"][..., 0], other, "map, the other grid in the hover")
+        other, spec = maps["speedup" if matches == ["k"] else "k"]
+        assert_printed(heat["customdata"][..., 0], other, spec, "map, the other grid in the hover")
         for lines in [t for t in chart["data"] if t.get("name") == "best speedup"]:
             x, y = np.asarray(lines["x"], dtype=float), np.asarray(lines["y"], dtype=float)
             on_line = ~np.isnan(x)

@@ -68,6 +68,14 @@ def _has_data(trace: dict) -> bool:
     return any(a.size > 0 for a in arrays)
 
 
+def test_charts_are_laid_out_in_one_pass(visit):
+    """At the tests' 1600 px every chart's margins already hold its colour bar, tick labels and
+    legend: a margin plotly.js has to widen makes it lay the whole chart out again, which
+    doubled the sampling chart's draw."""
+    for chart in visit.charts + (visit.charts_after_press or []):
+        assert chart["layout"]["margins_widened"] == [], chart["layout"]["title"]
+
+
 def test_page_draws_its_charts_with_data(visit):
     if visit.spec.charts is None:
         assert len(visit.charts) >= 1
