@@ -2,6 +2,7 @@
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import pytest
 
 import specmath
@@ -14,6 +15,15 @@ def _trace(fig: go.Figure, name: str):
     matches = [t for t in fig.data if t.name == name]
     assert len(matches) == 1, [t.name for t in fig.data]
     return matches[0]
+
+
+def test_white_template_is_plotly_white_where_the_charts_use_it():
+    white = pio.templates["plotly_white"].to_plotly_json()
+    ours = pio.templates[pio.templates.default].to_plotly_json()
+    assert pio.templates.default == "dashboard_white"
+    assert set(white["layout"]) - set(ours["layout"]) == {"polar", "ternary", "scene", "geo", "coloraxis"}
+    assert ours["layout"] == {key: white["layout"][key] for key in ours["layout"]}
+    assert ours["data"] == {kind: white["data"][kind] for kind in figures.TRACE_TYPES}
 
 
 @pytest.fixture
