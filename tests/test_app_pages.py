@@ -1,6 +1,8 @@
 """Every page under AppTest: runs clean at defaults, moves with its widgets as the formulas say,
 reads its parameters from the link, and warns (never crashes) on a bad link."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -36,6 +38,31 @@ def test_page_runs_clean_at_defaults(script):
         assert all(figure["data"] for figure in shown)
         # The slim white template has defaults for every trace type a chart draws.
         assert {t.get("type", "scatter") for figure in shown for t in figure["data"]} <= set(figures.TRACE_TYPES)
+
+
+#: Every figure builder, as the pages call them.
+EVERY_BUILDER = [
+    (SPEEDUP, {}),
+    (OPTIMAL_K, {}),
+    (OPTIMAL_K, {"view": "speedup"}),
+    (SAMPLING, {}),
+    (KL, {}),
+    (KL, {"logx": "true"}),
+    ("pages/5_Simulator.py", {}),
+    ("pages/6_Calibrate.py", {}),
+    ("pages/7_Hardware.py", {}),
+]
+
+
+@pytest.mark.parametrize(("script", "query"), EVERY_BUILDER)
+def test_figures_built_unvalidated_are_what_validation_gives(script, query, monkeypatch):
+    """The pages build figures without plotly.py's validation (it was most of a chart's build
+    time); validated, every figure must build without error and be sent byte for byte the same."""
+    fast = charts(open_page(script, **query))
+    monkeypatch.setattr(figures, "VALIDATE", True)
+    validated = charts(open_page(script, **query))
+    assert fast, f"{script} shows no chart"
+    assert [json.dumps(f, sort_keys=True) for f in fast] == [json.dumps(f, sort_keys=True) for f in validated]
 
 
 def test_home_links_every_page():

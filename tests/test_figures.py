@@ -11,6 +11,12 @@ from dashboard import compute, figures
 K = np.arange(1, 65)
 
 
+@pytest.fixture(autouse=True)
+def validated(monkeypatch):
+    """Builders here run with plotly.py's validation, so a wrong property raises."""
+    monkeypatch.setattr(figures, "VALIDATE", True)
+
+
 def _trace(fig: go.Figure, name: str):
     matches = [t for t in fig.data if t.name == name]
     assert len(matches) == 1, [t.name for t in fig.data]
