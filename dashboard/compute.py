@@ -1,4 +1,5 @@
-"""Cached calls into ``specmath``: what the pages compute, once per distinct input.
+"""Cached calls into ``specmath``: what the pages compute, once per distinct input (and the
+optimal-k map's contour lines, which depend on its grid alone).
 
 Results are small (counts and grids, never raw samples), so a cache entry costs kilobytes even
 for ten million sampling rounds.
