@@ -48,11 +48,6 @@ def sample_count(text: str) -> int:
     return int(text)
 
 
-def close(actual, expected) -> bool:
-    actual, expected = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
-    return actual.shape == expected.shape and np.allclose(actual, expected, rtol=RTOL, atol=0)
-
-
 def assert_close(actual, expected, what: str) -> None:
     actual, expected = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
     assert actual.shape == expected.shape, f"{what}: shape {actual.shape}, expected {expected.shape}"
