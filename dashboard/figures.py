@@ -295,9 +295,12 @@ def _map_layout(title: str, alpha_grid: np.ndarray, alpha: float, c: float, k_st
     )
 
 
-#: The maps' hovers print a speedup to 3 decimals and c to 3 significant digits.
+#: The maps' hovers print a speedup to 3 decimals and c to 3 significant digits; the heatmaps
+#: send them rounded so (:func:`as_shown`), and their hover formats are made from these.
 SPEEDUP_DECIMALS = 3
 C_DIGITS = 3
+_SPEEDUP_FORMAT = f".{SPEEDUP_DECIMALS}f"
+_C_HOVER = f"c = %{{customdata[1]:.{C_DIGITS}g}}"
 
 
 def as_shown(values: np.ndarray, *, decimals: int | None = None, digits: int | None = None) -> np.ndarray:
@@ -410,7 +413,8 @@ def optimal_k_map(
         alpha_grid,
         c_grid,
         as_shown(best, decimals=SPEEDUP_DECIMALS),
-        "α = %{x:.3f}<br>c = %{customdata[1]:.3g}<br>optimal k = %{z}<br>speedup %{customdata[0]:.3f}×<extra></extra>",
+        f"α = %{{x:.3f}}<br>{_C_HOVER}<br>optimal k = %{{z}}<br>speedup %{{customdata[0]:{_SPEEDUP_FORMAT}}}×"
+        "<extra></extra>",
         "optimal k",
         "Viridis",
     )
@@ -460,6 +464,7 @@ def _contour_labels(
     rows = np.linspace(0, c_grid.size - 1, steps).round().astype(int)
     cols = np.linspace(0, alpha_grid.size - 1, steps).round().astype(int)
     along = best[rows, cols]
+    along_alpha, along_log_c = alpha_grid[cols], np.log10(c_grid[rows])
     position = np.linspace(0.0, 1.0, steps)
     x, y, text, last = [], [], [], -np.inf
     for level in levels:
@@ -469,8 +474,8 @@ def _contour_labels(
         if t - last < min_gap:
             continue
         last = t
-        x.append(float(np.interp(t, position, alpha_grid[cols])))
-        y.append(float(np.interp(t, position, np.log10(c_grid[rows]))))
+        x.append(float(np.interp(t, position, along_alpha)))
+        y.append(float(np.interp(t, position, along_log_c)))
         text.append(f"{level:g}×")
     # A text trace, not annotations: plotly.js measures and boxes every annotation on each
     # redraw (about 13 ms for these labels); the shadow keeps white text readable on yellow.
@@ -503,7 +508,8 @@ def best_speedup_map(
         alpha_grid,
         c_grid,
         k_star,
-        "α = %{x:.3f}<br>c = %{customdata[1]:.3g}<br>best speedup %{z:.3f}×<br>at k = %{customdata[0]}<extra></extra>",
+        f"α = %{{x:.3f}}<br>{_C_HOVER}<br>best speedup %{{z:{_SPEEDUP_FORMAT}}}×<br>at k = %{{customdata[0]}}"
+        "<extra></extra>",
         "speedup ×",
         "Magma",
     )
