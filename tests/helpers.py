@@ -51,3 +51,9 @@ def assert_distributed_as(tokens, probs, level=SIGNIFICANCE):
     assert counts[probs == 0].sum() == 0, f"tokens of probability 0 drawn: {np.flatnonzero(counts * (probs == 0))}"
     pvalue = chi_square_pvalue(tokens, probs)
     assert pvalue > level, f"chi-square rejects the law at level {level} (p-value {pvalue:.3g})"
+
+
+def printed(values, spec: str | None) -> np.ndarray:
+    """Values as a hover prints them with format ``spec`` (".3f", ".3g"); ``None``: the values."""
+    values = np.asarray(values, dtype=float)
+    return values if spec is None else np.char.mod(f"%{spec}", values)

@@ -7,6 +7,7 @@ import pytest
 
 import specmath
 from dashboard import compute, figures
+from tests.helpers import printed
 
 K = np.arange(1, 65)
 
@@ -105,18 +106,14 @@ def test_maps_hold_the_grid_and_mark_the_user(builder):
     assert any("k* = 8, 3.09×" in a.text for a in fig.layout.annotations)
 
 
-def _printed(values: np.ndarray, spec: str) -> np.ndarray:
-    return np.char.mod(f"%{spec}", np.asarray(values, dtype=float))
-
-
 @pytest.mark.parametrize("max_k", [1, 2, 8, 20, 64])
 def test_map_hovers_print_what_float64_prints(max_k):
     """The maps send their hover numbers rounded and in float32; on every cell of the page's grid
     they print exactly as the float64 values do (to the hovers' 3 decimals and 3 digits)."""
     k_star, best = specmath.optimal_k(compute.GRID_ALPHA, compute.GRID_C[:, None], max_k=max_k)
-    np.testing.assert_array_equal(_printed(figures.as_shown(best, decimals=3), ".3f"), _printed(best, ".3f"))
+    np.testing.assert_array_equal(printed(figures.as_shown(best, decimals=3), ".3f"), printed(best, ".3f"))
     c = compute.GRID_C
-    np.testing.assert_array_equal(_printed(figures.as_shown(c, digits=3), ".3g"), _printed(c, ".3g"))
+    np.testing.assert_array_equal(printed(figures.as_shown(c, digits=3), ".3g"), printed(c, ".3g"))
     # Each rounded value is far from a rounding tie, so JavaScript's toFixed agrees with Python.
     shown = figures.as_shown(best, decimals=3).astype(float)
     assert np.max(np.abs(shown * 1000 - np.round(shown * 1000))) < 0.01

@@ -13,6 +13,7 @@ import numpy as np
 import specmath
 from dashboard.params import PARAMS
 from tests.browser.links import url_text
+from tests.helpers import printed
 
 RTOL = 1e-12
 
@@ -54,21 +55,15 @@ def assert_close(actual, expected, what: str) -> None:
     np.testing.assert_allclose(actual, expected, rtol=RTOL, atol=0, err_msg=what)
 
 
-def _printed(values, spec: str | None) -> np.ndarray:
-    """Values as a hover prints them with d3 format ``spec``; ``None``: exactly."""
-    values = np.asarray(values, dtype=float)
-    return values if spec is None else np.char.mod(f"%{spec}", values)
-
-
 def printed_equal(actual, expected, spec: str | None) -> bool:
     actual, expected = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
-    return actual.shape == expected.shape and np.array_equal(_printed(actual, spec), _printed(expected, spec))
+    return actual.shape == expected.shape and np.array_equal(printed(actual, spec), printed(expected, spec))
 
 
 def assert_printed(actual, expected, spec: str | None, what: str) -> None:
     actual, expected = np.asarray(actual, dtype=float), np.asarray(expected, dtype=float)
     assert actual.shape == expected.shape, f"{what}: shape {actual.shape}, expected {expected.shape}"
-    np.testing.assert_array_equal(_printed(actual, spec), _printed(expected, spec), err_msg=what)
+    np.testing.assert_array_equal(printed(actual, spec), printed(expected, spec), err_msg=what)
 
 
 def _trace(chart: dict, words: str) -> dict:
