@@ -6,7 +6,10 @@ import specmath
 from dashboard import compute, figures, texts, ui
 
 ctx = ui.page_setup("optimal_k")
-# The fragment draws the map above the formula and the table below it.
+# The fragment draws the metrics and the map above the formula and the table below it. The view
+# switch is the page's: it changes rarely, and redrawing it on every move of a slider cost time.
+metrics_area = st.container()
+shown = ctx.widget("view", st)
 map_area = st.container()
 st.latex(texts.FORMULAS["optimal_k"])
 st.markdown(texts.OPTIMAL_K_EXPLAINER)
@@ -20,19 +23,22 @@ def view() -> None:
     k_star, best = compute.optimal_k_grid(max_k)
     current = tuple(v.item() for v in specmath.optimal_k(alpha, c, max_k=max_k))
 
+    with metrics_area:
+        _metrics(alpha, c, current)
     with map_area:
         _map(alpha, c, max_k, k_star, best, current)
     with table_area:
         _table(max_k)
 
 
-def _map(alpha, c, max_k, k_star, best, current) -> None:
+def _metrics(alpha, c, current) -> None:
     cols = st.columns(3)
     cols[0].metric(f"Optimal k at α = {alpha:g}, c = {c:g}", f"{current[0]}")
     cols[1].metric("Its speedup", f"{current[1]:.2f}×")
     cols[2].metric("Speculation pays here?", "yes" if current[1] > 1 else "no: plain decoding is faster")
 
-    shown = ctx.widget("view", st)
+
+def _map(alpha, c, max_k, k_star, best, current) -> None:
     grid = (compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k)
     if shown == "k":
         fig = figures.optimal_k_map(*grid, contours=compute.map_contours(max_k))
@@ -48,11 +54,12 @@ def _table(max_k) -> None:
     st.subheader("The chapter's table")
     table = compute.chapter_table(max_k)
     st.caption(texts.CHAPTER_TABLE_CAPTION if max_k == 20 else f"The chapter's grid, searched over k = 1 … {max_k}.")
-    st.dataframe(
-        table,
-        hide_index=True,
-        column_config={"speedup": st.column_config.NumberColumn(format="%.2f×")},
+    # A static table, printed as the chapter prints it: twelve rows need no scrolling or sorting,
+    # and Streamlit's interactive grid cost more to redraw than the rest of the page below the map.
+    printed = table.assign(
+        α=table["α"].map("{:g}".format), c=table["c"].map("{:g}".format), speedup=table["speedup"].map("{:.2f}×".format)
     )
+    st.table(printed, hide_index=True, width="content")
     st.download_button(
         "Download as CSV",
         table.to_csv(index=False),

@@ -205,10 +205,12 @@ def test_optimal_k_reports_when_speculation_does_not_pay():
 
 def test_chapter_table_on_the_page():
     at = open_page(OPTIMAL_K)
-    table = at.dataframe[0].value
+    table = at.table[0].value
+    assert table["α"].tolist() == ["0.6"] * 3 + ["0.7"] * 3 + ["0.8"] * 3 + ["0.9"] * 3
+    assert table["c"].tolist() == ["10", "20", "50"] * 4
     assert table["optimal k"].tolist() == [3, 4, 6, 4, 6, 8, 6, 8, 11, 10, 13, 19]
     printed = ["1.67", "1.92", "2.17", "1.98", "2.35", "2.76", "2.47", "3.09", "3.82", "3.43", "4.67", "6.37"]
-    assert [f"{s:.2f}" for s in table["speedup"]] == printed
+    assert table["speedup"].tolist() == [f"{s}×" for s in printed]
     download = at.get("download_button")[0]
     assert download.proto.label == "Download as CSV"
 
