@@ -4,6 +4,7 @@ import streamlit as st
 
 import specmath
 from dashboard import compute, figures, texts, ui
+from dashboard.params import format_number
 
 ctx = ui.page_setup("optimal_k")
 # The fragment draws the metrics and the map above the formula and the table below it. The view
@@ -41,13 +42,10 @@ def _metrics(alpha, c, current) -> None:
 def _map(alpha, c, max_k, k_star, best, current) -> None:
     grid = (compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k)
     if shown == "k":
-        fig = figures.optimal_k_map(*grid, contours=compute.map_contours(max_k))
+        fig, name = figures.optimal_k_map(*grid, contours=compute.map_contours(max_k)), "optimal_k"
     else:
-        fig = figures.best_speedup_map(*grid)
-    ui.chart(
-        fig,
-        f"{'optimal_k' if shown == 'k' else 'best_speedup'}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}",
-    )
+        fig, name = figures.best_speedup_map(*grid), "best_speedup"
+    ui.chart(fig, f"{name}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}")
 
 
 def _table(max_k) -> None:
@@ -57,7 +55,7 @@ def _table(max_k) -> None:
     # A static table, printed as the chapter prints it: twelve rows need no scrolling or sorting,
     # and Streamlit's interactive grid cost more to redraw than the rest of the page below the map.
     printed = table.assign(
-        α=table["α"].map("{:g}".format), c=table["c"].map("{:g}".format), speedup=table["speedup"].map("{:.2f}×".format)
+        α=table["α"].map(format_number), c=table["c"].map(format_number), speedup=table["speedup"].map("{:.2f}×".format)
     )
     st.table(printed, hide_index=True, width="content")
     st.download_button(
