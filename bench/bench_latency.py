@@ -260,7 +260,8 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"All times from the key press: 'median' and 'worst' until the new chart is painted; the goal is a "
         f"median ≤ {GOAL_RATIO}× the bare page's.\n'run starts' / 'run ends': the rerun as the page sees it; 'last "
-        f"message': the server's last websocket message of the rerun handled (the server's share ends there)."
+        f"message': when the page handled the rerun's last websocket message; on a busy page the server "
+        f"sent it well before."
     )
     if not cold:
         return
