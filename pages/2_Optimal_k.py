@@ -7,8 +7,9 @@ from dashboard import compute, figures, texts, ui
 from dashboard.params import format_number
 
 ctx = ui.page_setup("optimal_k")
-# The fragment draws the metrics and the map above the formula and the table below it. The view
-# switch is the page's: it changes rarely, and redrawing it on every move of a slider cost time.
+# The fragment draws the metrics and the map above the formula and the table below it, the map
+# first (see ui.interactive). The view switch is the page's: it changes rarely, and redrawing it
+# on every move of a slider cost time.
 metrics_area = st.container()
 shown = ctx.widget("view", st)
 map_area = st.container()
@@ -24,10 +25,10 @@ def view() -> None:
     k_star, best = compute.optimal_k_grid(max_k)
     current = tuple(v.item() for v in specmath.optimal_k(alpha, c, max_k=max_k))
 
-    with metrics_area:
-        _metrics(alpha, c, current)
     with map_area:
         _map(alpha, c, max_k, k_star, best, current)
+    with metrics_area:
+        _metrics(alpha, c, current)
     with table_area:
         _table(max_k)
 

@@ -33,6 +33,14 @@ def view() -> None:
     p, q = checked
 
     accepted, resampled = compute.sample_counts(tuple(p), tuple(q), n, seed)
+    with right:  # the chart before the metrics above it (see ui.interactive)
+        ui.chart(
+            figures.sampling_histogram(
+                table.labels, p, q, specmath.residual_distribution(p, q), accepted, resampled, seed
+            ),
+            f"rejection_sampling_{preset}_n{n}_seed{seed}",
+        )
+
     report = sampling_report(p, q, accepted, resampled)
     cols = report_area.columns(5)
     cols[0].metric("α = Σ min(p, q)", f"{report.alpha:.4f}")
@@ -40,14 +48,6 @@ def view() -> None:
     cols[2].metric("Observed acceptance rate", f"{report.observed_acceptance:.4f}")
     cols[3].metric("Max deviation from p", f"{report.max_deviation:.4f}")
     cols[4].metric("χ² p-value (output ~ p)", f"{report.chi_square_pvalue:.3g}")
-
-    with right:
-        ui.chart(
-            figures.sampling_histogram(
-                table.labels, p, q, specmath.residual_distribution(p, q), accepted, resampled, seed
-            ),
-            f"rejection_sampling_{preset}_n{n}_seed{seed}",
-        )
 
 
 ui.interactive(ctx, view)

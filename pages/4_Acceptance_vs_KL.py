@@ -17,16 +17,17 @@ def view() -> None:
     result = compute.kl_experiment(pairs, vocab, seed)
     bounds = compute.bound_curves(result.kl, log_x)
 
-    cols = st.columns(4)
-    cols[0].metric("Pairs", f"{pairs:,}")
-    cols[1].metric("Mean α", f"{result.alpha.mean():.3f}")
-    cols[2].metric("Median KL(p‖q)", f"{float(sorted(result.kl)[len(result.kl) // 2]):.3f} nats")
-    cols[3].metric("Lowest α", f"{result.alpha.min():.3f}")
-
+    metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(
         figures.alpha_vs_kl(result.kl, result.alpha, bounds, log_x, vocab, seed),
         f"alpha_vs_kl_pairs{pairs}_vocab{vocab}_seed{seed}",
     )
+
+    cols = metrics_area.columns(4)
+    cols[0].metric("Pairs", f"{pairs:,}")
+    cols[1].metric("Mean α", f"{result.alpha.mean():.3f}")
+    cols[2].metric("Median KL(p‖q)", f"{float(sorted(result.kl)[len(result.kl) // 2]):.3f} nats")
+    cols[3].metric("Lowest α", f"{result.alpha.min():.3f}")
 
 
 ui.interactive(ctx, view)
