@@ -1,14 +1,14 @@
 """Interaction latency in Chromium: from a slider key press to the chart showing the new data.
 
-Run: ``make bench`` or ``.venv/bin/python bench/bench_latency.py [--presses 24] [--only Speedup]
-[--cold-starts 0]``. Not a test: it prints figures and always exits 0 (it says so and stops when
-Chromium or Playwright is missing). On a shared machine the bare page moves by ±20 ms between
-runs: compare changes within one run, not across runs.
+Run: ``make bench`` or ``.venv/bin/python bench/bench_latency.py [--presses 24] [--rounds 4]
+[--only Speedup] [--cold-starts 0]``. Not a test: it prints figures and always exits 0 (it says
+so and stops when Chromium or Playwright is missing). On a shared machine the bare page moves by
+±20 ms between runs: compare changes within one run, not across runs.
 
 For each page one slider is moved with the keyboard (focus, then ArrowRight/ArrowLeft) over
-``--presses`` presses after two warm-up presses. Timing happens inside the page with one clock
-(``performance.now()``): from the keydown event's time stamp until the frame that first shows
-the new data is painted. The chart counts from the first animation frame in which plotly.js
+``--presses`` timed presses (and untimed warm-up presses, below). Timing happens inside the
+page with one clock (``performance.now()``): from the keydown event's time stamp until the
+frame that first shows the new data is painted. The chart counts from the first animation frame in which plotly.js
 holds the new figure's data (a new data array on a chart, checked to differ from the old data)
 and the chart is visible: Streamlit 1.67 draws a remounted chart first with ``visibility:
 hidden``, before its width is measured, and nobody sees that draw. That frame's callback posts
@@ -22,8 +22,10 @@ Before the next press the script run must have finished.
 
 In the same run, side by side, the same is measured on ``bench/bare_app.py`` (one slider, one
 small plotly line chart) served by its own Streamlit: that page is Streamlit's own floor on
-this machine. Goal: each page's median within 1.5x the bare page's median. The bare page is
-measured first and last, and its presses pooled, so drift over the run shows in both.
+this machine. Goal: each page's median within 1.5x the bare page's median. Every page stays
+open the whole run and the presses are split over ``--rounds`` rounds (bare page, each page,
+bare page again), so a slow or fast spell of the shared machine falls on the bare page and the
+pages alike. Each round's share of presses follows one untimed press (two on a page's first).
 
 Cold start: time from spawning ``streamlit run app.py`` until the first chart of a page opened
 right away (``/Speedup``) is painted, with the browser already running; median of three starts.
@@ -46,7 +48,10 @@ sys.path.insert(0, str(ROOT))
 from scripts import live_app  # noqa: E402
 
 GOAL_RATIO = 1.5
+#: Untimed presses before a page's first timed press, and before each later round's (the page
+#: sat idle meanwhile).
 WARM_UP = 2
+WARM_UP_LATER = 1
 
 #: Installed before the page loads: the time each websocket message from the server is handled.
 SOCKET_JS = r"""
@@ -138,11 +143,13 @@ def bounce(right: int, left: int, total: int) -> list[str]:
     return keys[:total]
 
 
-def targets(presses: int) -> list[Target]:
-    total = presses + WARM_UP
+def targets(presses: int, rounds: int = 1) -> list[Target]:
+    """The sliders moved, the bare page first; keys for ``presses`` timed presses in ``rounds``
+    rounds (the bare page's twice as many: it is measured before and after the pages each round)."""
+    total = presses + WARM_UP + WARM_UP_LATER * (rounds - 1)
     up = ["ArrowRight"] * total
     return [
-        Target("bare page (floor)", "bare", "/", "Value", up),
+        Target("bare page (floor)", "bare", "/", "Value", ["ArrowRight"] * (total + presses + WARM_UP_LATER * rounds)),
         Target("Speedup, k", "app", "/Speedup", "Draft length k", up),
         Target("Speedup, α", "app", "/Speedup", "Acceptance rate α", ["ArrowLeft"] * total),
         Target("Optimal_k, α", "app", "/Optimal_k", "Acceptance rate α", ["ArrowLeft"] * total),
@@ -151,35 +158,69 @@ def targets(presses: int) -> list[Target]:
         # results come from the cache, as for a person moving the slider back and forth.
         Target("Rejection_sampling, n", "app", "/Rejection_sampling", "Number of samples", bounce(2, 4, total)),
         Target("Acceptance_vs_KL, pairs", "app", "/Acceptance_vs_KL", "Number of pairs", up),
-        Target("bare page (floor)", "bare", "/", "Value", up),
     ]
 
 
-def measure(browser, base_url: str, target: Target) -> list[dict[str, float]]:
-    """Per measured press (after the warm-up): ms from the key press to the chart painted
-    (``chart``), to the script run starting (``run_start``) and ending (``run_end``)."""
-    context = browser.new_context(viewport=live_app.VIEWPORT)
-    live_app.prepare_context(context)
-    context.add_init_script(SOCKET_JS)
-    page = context.new_page()
-    page.goto(base_url + target.path)
-    live_app.wait_settled(page, None)
-    slider = page.locator(f'[data-testid="stSidebar"] input[type="range"][aria-label="{target.slider}"]')
-    slider.focus()
-    times = []
-    for i, key in enumerate(target.keys):
-        page.evaluate(WATCH_JS)
-        page.keyboard.press(key)
-        elapsed = page.evaluate("window.__watch")
-        live_app.wait_settled(page, None)
-        if elapsed is None:
-            print(f"note: {target.name}: press {i + 1} showed no new chart within 60 s")
-        elif i >= WARM_UP:
-            times.append(elapsed)
-        if page.evaluate("document.activeElement?.getAttribute('aria-label')") != target.slider:
-            slider.focus()
-    context.close()
-    return times
+class OpenPage:
+    """One target's page, kept open in its own browser context over the whole run."""
+
+    def __init__(self, browser, base_url: str, target: Target):
+        self.target = target
+        self.keys = iter(target.keys)
+        self.context = browser.new_context(viewport=live_app.VIEWPORT)
+        live_app.prepare_context(self.context)
+        self.context.add_init_script(SOCKET_JS)
+        self.page = self.context.new_page()
+        self.page.goto(base_url + target.path)
+        live_app.wait_settled(self.page, None)
+        self.slider = self.page.locator(f'[data-testid="stSidebar"] input[type="range"][aria-label="{target.slider}"]')
+        self.presses = 0
+
+    def measure(self, presses: int) -> list[dict[str, float]]:
+        """``presses`` timed presses after untimed ones (``WARM_UP`` the first time, then
+        ``WARM_UP_LATER``: the page sat idle while the others were measured).
+
+        Per timed press: ms from the key press to the chart painted (``chart``), to the script run
+        starting (``run_start``) and ending (``run_end``), to the last websocket message handled.
+        """
+        times = []
+        warm_up = WARM_UP if self.presses == 0 else WARM_UP_LATER
+        for i in range(warm_up + presses):
+            if self.page.evaluate("document.activeElement?.getAttribute('aria-label')") != self.target.slider:
+                self.slider.focus()
+            self.page.evaluate(WATCH_JS)
+            self.page.keyboard.press(next(self.keys))
+            self.presses += 1
+            elapsed = self.page.evaluate("window.__watch")
+            live_app.wait_settled(self.page, None)
+            if elapsed is None:
+                print(f"note: {self.target.name}: press {self.presses} showed no new chart within 60 s")
+            elif i >= warm_up:
+                times.append(elapsed)
+        return times
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def measure_interleaved(browser, urls: dict[str, str], chosen: list[Target], presses: int, rounds: int):
+    """Every target's timed presses, in ``rounds`` rounds: the bare page, each page, the bare page.
+
+    All pages stay open, so a round only moves sliders; a slow spell of the shared machine then
+    falls on the bare page and the pages alike instead of on whichever was measured at the time.
+    """
+    pages = [OpenPage(browser, urls[target.server], target) for target in chosen]
+    results: dict[str, list[dict[str, float]]] = {target.name: [] for target in chosen}
+    bare, others = pages[0], pages[1:]
+    for r in range(rounds):
+        share = presses // rounds + (1 if r < presses % rounds else 0)
+        results[bare.target.name] += bare.measure(share)
+        for page in others:
+            results[page.target.name] += page.measure(share)
+        results[bare.target.name] += bare.measure(share)
+    for page in pages:
+        page.close()
+    return results
 
 
 def cold_start(playwright, runs: int) -> list[tuple[float, float]]:
@@ -216,6 +257,7 @@ def chromium_version() -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Slider-to-chart latency in Chromium, against a bare page.")
     parser.add_argument("--presses", type=int, default=24, help="measured presses per page (at least 20)")
+    parser.add_argument("--rounds", type=int, default=4, help="rounds the presses are split over")
     parser.add_argument("--cold-starts", type=int, default=3, help="0 skips the cold-start figure")
     parser.add_argument("--only", default="", help="measure only pages whose name contains this (the bare page always)")
     args = parser.parse_args(argv)
@@ -232,12 +274,9 @@ def main(argv: list[str] | None = None) -> None:
         cold = cold_start(playwright, args.cold_starts) if args.cold_starts > 0 else []
         with live_app.StreamlitServer() as app, live_app.StreamlitServer(ROOT / "bench" / "bare_app.py") as bare:
             browser = live_app.launch_chromium(playwright)
-            results: dict[str, list[dict[str, float]]] = {}
-            for target in targets(args.presses):
-                if target.server == "app" and args.only not in target.name:
-                    continue
-                base = app.url if target.server == "app" else bare.url
-                results.setdefault(target.name, []).extend(measure(browser, base, target))
+            chosen = [t for t in targets(args.presses, args.rounds) if t.server == "bare" or args.only in t.name]
+            urls = {"app": app.url, "bare": bare.url}
+            results = measure_interleaved(browser, urls, chosen, args.presses, args.rounds)
             browser.close()
 
     def median(rows: list[dict], key: str) -> float:
