@@ -15,9 +15,9 @@ hidden``, before its width is measured, and nobody sees that draw. That frame's 
 a task at ``user-blocking`` priority (``scheduler.postTask``); it runs as soon as the frame's
 main-thread work (style, layout, paint, commit) is done. A plain message (``MessageChannel``)
 would wait behind whatever the page had queued before it: on the map, React's handling of the
-messages that follow the chart, up to 40 ms after the frame was on screen. The next frame's
-callback would count that work too. Raster and display then take another 4–16 ms on the
-compositor's threads (traced), on the bare page as on the others, and are not counted.
+messages that follow the chart, up to 40 ms after the frame's own work. The next frame's
+callback would count that work too. Raster and display then take another 3–9 ms on the bare
+page and 8–16 ms on the map and α vs KL (traced) on the compositor's threads, not counted.
 Before the next press the script run must have finished.
 
 In the same run, side by side, the same is measured on ``bench/bare_app.py`` (one slider, one
