@@ -353,10 +353,11 @@ def interactive(ctx: PageContext, body: Callable[[], None]) -> None:
     alone (a Speedup page rerun sent 38 messages to the browser, the fragment sends 20). The
     navigation links outside it are kept up to date by :data:`NAV_SCRIPT`.
 
-    A page's ``body`` sends its chart before the metrics shown above it (they go into a container
-    made before the chart): the browser then draws the chart first, instead of handling each
-    metric's message while the chart's waits (6-17 ms sooner on the map, α vs KL and rejection
-    sampling; see the README's performance section). The metrics follow within the same rerun.
+    The four pages the latency bench moves (Speedup, the map, rejection sampling, α vs KL) send
+    their chart before the metrics shown above it (they go into a container made before the
+    chart): the browser then draws the chart first, instead of handling each metric's message
+    while the chart's waits (6-17 ms sooner on three of them; see the README's performance
+    section). The metrics follow within the same rerun.
     """
 
     def fragment() -> None:
