@@ -8,8 +8,8 @@ so and stops when Chromium or Playwright is missing). On a shared machine the ba
 For each page one slider is moved with the keyboard (focus, then ArrowRight/ArrowLeft) over
 ``--presses`` timed presses (and untimed warm-up presses, below). Timing happens inside the
 page with one clock (``performance.now()``): from the keydown event's time stamp until the
-frame that first shows the new data is painted. The chart counts from the first animation frame in which plotly.js
-holds the new figure's data (a new data array on a chart, checked to differ from the old data)
+frame that first shows the new data is painted. The chart counts from the first animation
+frame in which plotly.js holds the new figure's data (a new data array on a chart, checked to differ from the old data)
 and the chart is visible: Streamlit 1.67 draws a remounted chart first with ``visibility:
 hidden``, before its width is measured, and nobody sees that draw. That frame's callback posts
 a task at ``user-blocking`` priority (``scheduler.postTask``); it runs as soon as the frame's
@@ -143,13 +143,19 @@ def bounce(right: int, left: int, total: int) -> list[str]:
     return keys[:total]
 
 
-def targets(presses: int, rounds: int = 1) -> list[Target]:
+def presses_needed(timed: int, chunks: int) -> int:
+    """Key presses for ``timed`` timed presses measured in ``chunks`` chunks, warm-ups included
+    (as :meth:`OpenPage.measure` takes them)."""
+    return timed + WARM_UP + WARM_UP_LATER * (chunks - 1)
+
+
+def targets(presses: int, rounds: int) -> list[Target]:
     """The sliders moved, the bare page first; keys for ``presses`` timed presses in ``rounds``
     rounds (the bare page's twice as many: it is measured before and after the pages each round)."""
-    total = presses + WARM_UP + WARM_UP_LATER * (rounds - 1)
+    total = presses_needed(presses, rounds)
     up = ["ArrowRight"] * total
     return [
-        Target("bare page (floor)", "bare", "/", "Value", ["ArrowRight"] * (total + presses + WARM_UP_LATER * rounds)),
+        Target("bare page (floor)", "bare", "/", "Value", ["ArrowRight"] * presses_needed(2 * presses, 2 * rounds)),
         Target("Speedup, k", "app", "/Speedup", "Draft length k", up),
         Target("Speedup, α", "app", "/Speedup", "Acceptance rate α", ["ArrowLeft"] * total),
         Target("Optimal_k, α", "app", "/Optimal_k", "Acceptance rate α", ["ArrowLeft"] * total),
