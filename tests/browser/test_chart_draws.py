@@ -65,6 +65,13 @@ BLANK_PAGE = f"""<div data-testid="stPlotlyChart" style="width: 800px">
     react(gd, ...args) {{
       const figure = args.length === 1 ? args[0] : {{ data: args[0], layout: args[1] }};
       window.__calls.push({{ id: gd.id, name: figure.data[0].name, width: figure.layout.width ?? null }});
+      // As plotly.js does: each typed array decoded is kept on its spec object.
+      const decode = (value) => {{
+        if (!value || typeof value !== 'object') return;
+        if ('bdata' in value) value._inputArray = [1];
+        Object.values(value).forEach(decode);
+      }};
+      decode(figure);
       gd.data = figure.data;
       gd.layout = figure.layout;
       gd._fullLayout = {{}};
@@ -153,3 +160,29 @@ def test_charts_outside_streamlit_unmeasured_or_given_a_width_are_drawn_as_asked
         {"id": "unseen", "name": "unseen", "width": None},
         {"id": "chart", "name": "sized", "width": 640},
     ]
+
+
+def test_plotly_writes_on_copies_not_on_the_figure_it_is_given(blank):
+    # plotly.js keeps each decoded typed array on the array's spec object, and Streamlit copies
+    # the figure it holds through JSON.stringify right after a chart mounts: a decoded array
+    # would be copied one key per number.
+    result = blank.evaluate(
+        """async () => {
+          const typed = () => ({ dtype: 'f8', bdata: 'AAAAAAAA8D8=' });
+          const figure = (name, width) => ({
+            data: [{ y: typed(), name }], layout: { height: 300, width, xaxis: { tickvals: typed() } },
+          });
+          const first = figure('first'), resized = figure('resized', 640), other = figure('other');
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, first);
+          await Plotly.react(gd, resized);
+          await Plotly.react(document.getElementById('other'), other);
+          return {
+            given: [first, resized, other].map((f) => JSON.stringify(f)),
+            drawn: JSON.stringify([gd.data, gd.layout, document.getElementById('other').data]),
+          };
+        }"""
+    )
+    assert [call["name"] for call in blank.evaluate("window.__calls")] == ["first", "resized", "other"]
+    assert not any("_inputArray" in given for given in result["given"])
+    assert result["drawn"].count("_inputArray") == 3  # the copies drawn were decoded
