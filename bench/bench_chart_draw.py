@@ -83,7 +83,7 @@ def sent_figure(script: str | None, params: dict) -> str:
     """The figure JSON (with its config) a page sends at ``params``, as the browser receives it."""
     from streamlit.testing.v1 import AppTest
 
-    from tests.app_helpers import open_page
+    from tests.app_helpers import charts, open_page
 
     if script is None:
         at = AppTest.from_file(str(ROOT / "bench" / "bare_app.py"))
@@ -91,9 +91,9 @@ def sent_figure(script: str | None, params: dict) -> str:
         at.slider[0].set_value(params["value"]).run()
     else:
         at = open_page(script, **params)
-    element = at.get("plotly_chart")[0].proto
-    figure = json.loads(element.spec)
-    figure["config"] = json.loads(element.config) if element.config else {}
+    figure = charts(at)[0]
+    config = at.get("plotly_chart")[0].proto.config
+    figure["config"] = json.loads(config) if config else {}
     return json.dumps(figure)
 
 

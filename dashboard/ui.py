@@ -279,9 +279,9 @@ CHART_SCRIPT = """<script id="sde-charts">
       const chart = gd instanceof Element && !gd._fullLayout && layout.width === undefined
         ? gd.closest('[data-testid="stPlotlyChart"]') : null;
       const width = chart ? chart.getBoundingClientRect().width : 0;
-      const drawing = { ...figure, data: fresh(figure.data), layout: fresh(layout) };
+      const copied = (sized) => ({ ...figure, data: fresh(figure.data), layout: { ...fresh(layout), ...sized } });
       if (width > 0) {
-        return react.call(Plotly, gd, { ...drawing, layout: { ...drawing.layout, width } }).then((drawn) => {
+        return react.call(Plotly, gd, copied({ width })).then((drawn) => {
           drawnAt.set(gd, width);  // only a draw that succeeded lets the second call go undrawn
           gd.style.visibility = '';
           return drawn;
@@ -296,7 +296,7 @@ CHART_SCRIPT = """<script id="sde-charts">
           return Promise.resolve(gd);
         }
       }
-      return react.call(Plotly, gd, drawing);
+      return react.call(Plotly, gd, copied());
     };
   };
   if (window.Plotly) { install(window.Plotly); return; }
