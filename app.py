@@ -1,40 +1,14 @@
-"""Speculative Decoding Explorer: the home page (what the tool is, the formulas, a card per page)."""
+"""Speculative Decoding Explorer: the router.
+
+``st.navigation`` over the page registry (``dashboard/registry.py``); the page scripts are in
+``pages/``. Before the page runs, ``navigation.prepare`` draws the sidebar and creates the widgets
+of the parameters several pages read, which as the entry script's are common to all pages.
+"""
 
 import streamlit as st
 
-import specmath
-from dashboard import texts, ui
-from dashboard.pages import PAGES
+from dashboard import navigation
 
-ui.page_setup("home")
-st.title(f":material/bolt: {texts.APP_NAME}")
-st.markdown(texts.INTRO)
-shared = ui.shared_values()
-best_k, best_speedup = specmath.optimal_k(shared["alpha"], shared["c"])
-st.info(
-    f"At α = {shared['alpha']:g} and c = {shared['c']:g} (set them on any page) the best draft length is "
-    f"**k = {best_k}**: **{best_speedup:.2f}×** faster than plain decoding.",
-    icon=":material/bolt:",
-)
-
-left, right = st.columns(2)
-with left:
-    st.markdown("**Acceptance rate**")
-    st.latex(texts.FORMULAS["acceptance"])
-    st.markdown("**Expected tokens per target call**")
-    st.latex(texts.FORMULAS["expected_tokens"])
-with right:
-    st.markdown("**Speedup**")
-    st.latex(texts.FORMULAS["speedup"])
-    st.markdown("**Residual distribution after a rejection**")
-    st.latex(texts.FORMULAS["residual"])
-st.markdown(texts.CONVENTIONS)
-
-st.subheader("Explore")
-cards = [page for page in PAGES.values() if page.id != "home"]
-for row in range(0, len(cards), 2):
-    for column, page in zip(st.columns(2), cards[row : row + 2], strict=False):
-        with column.container(border=True):
-            st.markdown(f"#### {page.icon} {page.title}")
-            st.markdown(page.blurb)
-            ui.page_link(page.id, label=f"Open {page.title}")
+page = st.navigation(navigation.st_pages(), position="hidden")
+navigation.prepare(page)
+page.run()

@@ -28,16 +28,16 @@ sys.path.insert(0, str(ROOT))
 
 from scripts import live_app  # noqa: E402
 
-#: (name, page script or None for the bare page, parameters before the press, after it). The
+#: (name, registry id of the page or None for the bare page, parameters before the press, after it). The
 #: pages' states are those the latency bench passes through about halfway.
 CASES = [
     ("bare page (floor)", None, {"value": 22}, {"value": 23}),
-    ("Speedup, k", "pages/1_Speedup.py", {"k": "16"}, {"k": "17"}),
-    ("Speedup, α", "pages/1_Speedup.py", {"alpha": "0.68"}, {"alpha": "0.67"}),
-    ("Optimal_k, α", "pages/2_Optimal_k.py", {"alpha": "0.68"}, {"alpha": "0.67"}),
-    ("Optimal_k, max k", "pages/2_Optimal_k.py", {"max_k": "34"}, {"max_k": "35"}),
-    ("Rejection_sampling, n", "pages/3_Rejection_sampling.py", {"n": "10000"}, {"n": "100000"}),
-    ("Acceptance_vs_KL, pairs", "pages/4_Acceptance_vs_KL.py", {"pairs": "340"}, {"pairs": "350"}),
+    ("Speedup, k", "speedup", {"k": "16"}, {"k": "17"}),
+    ("Speedup, α", "speedup", {"alpha": "0.68"}, {"alpha": "0.67"}),
+    ("Optimal_k, α", "optimal_k", {"alpha": "0.68"}, {"alpha": "0.67"}),
+    ("Optimal_k, max k", "optimal_k", {"max_k": "34"}, {"max_k": "35"}),
+    ("Rejection_sampling, n", "sampling", {"n": "10000"}, {"n": "100000"}),
+    ("Acceptance_vs_KL, pairs", "kl", {"pairs": "340"}, {"pairs": "350"}),
 ]
 
 #: In the page: per case, ms from the call to the painted frame, drawn anew and in place.
@@ -79,18 +79,18 @@ async ([cases, width, repeats]) => {
 """
 
 
-def sent_figure(script: str | None, params: dict) -> str:
+def sent_figure(page_id: str | None, params: dict) -> str:
     """The figure JSON (with its config) a page sends at ``params``, as the browser receives it."""
     from streamlit.testing.v1 import AppTest
 
     from tests.app_helpers import charts, open_page
 
-    if script is None:
+    if page_id is None:
         at = AppTest.from_file(str(ROOT / "bench" / "bare_app.py"))
         at.run()
         at.slider[0].set_value(params["value"]).run()
     else:
-        at = open_page(script, **params)
+        at = open_page(page_id, **params)
     figure = charts(at)[0]
     config = at.get("plotly_chart")[0].proto.config
     figure["config"] = json.loads(config) if config else {}

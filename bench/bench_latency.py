@@ -45,6 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from dashboard.params import PARAMS  # noqa: E402
+from dashboard.registry import PAGES  # noqa: E402
 from scripts import live_app  # noqa: E402
 
 GOAL_RATIO = 1.5
@@ -149,6 +151,10 @@ def presses_needed(timed: int, chunks: int) -> int:
     return timed + WARM_UP + WARM_UP_LATER * (chunks - 1)
 
 
+def _path(page_id: str) -> str:
+    return "/" + PAGES[page_id].url_path
+
+
 def targets(presses: int, rounds: int) -> list[Target]:
     """The sliders moved, the bare page first; keys for ``presses`` timed presses in ``rounds``
     rounds (the bare page's twice as many: it is measured before and after the pages each round)."""
@@ -156,14 +162,14 @@ def targets(presses: int, rounds: int) -> list[Target]:
     up = ["ArrowRight"] * total
     return [
         Target("bare page (floor)", "bare", "/", "Value", ["ArrowRight"] * presses_needed(2 * presses, 2 * rounds)),
-        Target("Speedup, k", "app", "/Speedup", "Draft length k", up),
-        Target("Speedup, α", "app", "/Speedup", "Acceptance rate α", ["ArrowLeft"] * total),
-        Target("Optimal_k, α", "app", "/Optimal_k", "Acceptance rate α", ["ArrowLeft"] * total),
-        Target("Optimal_k, max k", "app", "/Optimal_k", "Longest draft considered (max k)", up),
+        Target("Speedup, k", "app", _path("speedup"), PARAMS["k"].label, up),
+        Target("Speedup, α", "app", _path("speedup"), PARAMS["alpha"].label, ["ArrowLeft"] * total),
+        Target("Optimal_k, α", "app", _path("optimal_k"), PARAMS["alpha"].label, ["ArrowLeft"] * total),
+        Target("Optimal_k, max k", "app", _path("optimal_k"), PARAMS["max_k"].label, up),
         # n has nine values; it bounces over 1k … 1M, so after the first pass the sampler's
         # results come from the cache, as for a person moving the slider back and forth.
-        Target("Rejection_sampling, n", "app", "/Rejection_sampling", "Number of samples", bounce(2, 4, total)),
-        Target("Acceptance_vs_KL, pairs", "app", "/Acceptance_vs_KL", "Number of pairs", up),
+        Target("Rejection_sampling, n", "app", _path("sampling"), PARAMS["n"].label, bounce(2, 4, total)),
+        Target("Acceptance_vs_KL, pairs", "app", _path("kl"), PARAMS["pairs"].label, up),
     ]
 
 
@@ -242,7 +248,7 @@ def cold_start(playwright, runs: int) -> list[tuple[float, float]]:
             context = browser.new_context(viewport=live_app.VIEWPORT)
             live_app.prepare_context(context)
             page = context.new_page()
-            page.goto(server.url + "/Speedup")
+            page.goto(server.url + _path("speedup"))
             page.wait_for_function("window.__sde && window.__sde.ready(1)", timeout=120_000, polling="raf")
             page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
             out.append((healthy, time.perf_counter() - server.started_at))

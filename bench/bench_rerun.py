@@ -17,23 +17,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from dashboard.registry import PAGES  # noqa: E402
+from tests.app_helpers import open_page, switch  # noqa: E402
 
-PAGES = (
-    "app.py",
-    "pages/1_Speedup.py",
-    "pages/2_Optimal_k.py",
-    "pages/3_Rejection_sampling.py",
-    "pages/4_Acceptance_vs_KL.py",
-    "pages/5_Simulator.py",
-    "pages/6_Calibrate.py",
-    "pages/7_Hardware.py",
-)
 RERUNS = 15
 GOAL_MS = 150
 
 
-def timed_run(at: AppTest) -> float:
+def timed_run(at) -> float:
     start = time.perf_counter()
     at.run()
     elapsed = (time.perf_counter() - start) * 1e3
@@ -43,17 +34,17 @@ def timed_run(at: AppTest) -> float:
 
 def main() -> None:
     logging.getLogger("streamlit").setLevel(logging.ERROR)
-    AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()  # imports, once
+    open_page("home")  # imports, once
     print(f"{'page':34} {'first run':>10} {'rerun median':>13} {'rerun worst':>12}  goal < {GOAL_MS} ms")
-    for page in PAGES:
-        at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-        if page != "app.py":
-            at.switch_page(page)
+    for page_id, page in PAGES.items():
+        at = open_page("home")
+        if page_id != "home":
+            switch(at, page_id)
         first = timed_run(at)
         reruns = [timed_run(at) for _ in range(RERUNS)]
         median = statistics.median(reruns)
         verdict = "met" if median < GOAL_MS else "MISSED"
-        print(f"{page:34} {first:8.1f} ms {median:10.1f} ms {max(reruns):9.1f} ms  {verdict}")
+        print(f"{page.script:34} {first:8.1f} ms {median:10.1f} ms {max(reruns):9.1f} ms  {verdict}")
 
 
 if __name__ == "__main__":

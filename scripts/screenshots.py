@@ -24,7 +24,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dashboard.pages import PAGES  # noqa: E402
+from dashboard.registry import PAGES  # noqa: E402
 from scripts import live_app  # noqa: E402
 
 #: For slides: no empty band above the title and no app header; the page is otherwise as shown.
@@ -52,7 +52,7 @@ def targets(query: str, urls: list[str]) -> list[tuple[str, str]]:
     pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
     out = []
     for page in PAGES.values():
-        keys = set(page.params) | set(getattr(page, "url_params", ()))
+        keys = set(page.params) | set(page.url_params)
         mine = urlencode([(k, v) for k, v in pairs if k in keys])
         out.append((f"/{page.url_path}" + (f"?{mine}" if mine else ""), f"{page.id}.png"))
     return out

@@ -9,20 +9,26 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from dashboard.registry import PAGES
+
 ROOT = Path(__file__).resolve().parents[1]
 
-SPEEDUP = "pages/1_Speedup.py"
-OPTIMAL_K = "pages/2_Optimal_k.py"
-SAMPLING = "pages/3_Rejection_sampling.py"
-KL = "pages/4_Acceptance_vs_KL.py"
-ALL_PAGES = ("app.py", SPEEDUP, OPTIMAL_K, SAMPLING, KL)
+#: Registry ids of the pages most tests open.
+HOME, SPEEDUP, OPTIMAL_K, SAMPLING, KL = "home", "speedup", "optimal_k", "sampling", "kl"
 
 
-def open_page(script: str, **query: str) -> AppTest:
-    """Run ``script`` under the real entry point (app.py), with ``query`` as the link's parameters."""
+def switch(at: AppTest, page_id: str) -> AppTest:
+    """Switch ``at`` (run at least once) to the registry's page ``page_id``; not run yet."""
+    return at.switch_page(PAGES[page_id].script)
+
+
+def open_page(page_id: str, **query: str) -> AppTest:
+    """Run the registry's page ``page_id`` under the router (app.py), with ``query`` as the link's parameters."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    if script != "app.py":
-        at.switch_page(script)
+    # AppTest finds a page of st.navigation only after a first run has registered the pages.
+    at.run()
+    if page_id != HOME:
+        switch(at, page_id)
     for key, value in query.items():
         at.query_params[key] = value
     return at.run()

@@ -12,8 +12,8 @@ import numpy as np
 
 import specmath
 from dashboard.params import PARAMS
-from tests.browser.links import url_text
 from tests.helpers import printed
+from tests.links import url_text
 
 RTOL = 1e-12
 

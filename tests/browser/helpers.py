@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from dashboard.pages import PAGES as REGISTRY
 from dashboard.params import PARAMS
+from dashboard.registry import PAGES as REGISTRY
 from scripts import live_app
-from tests.browser.links import CONDITIONS, url_text, widget_type
+from tests.links import CONDITIONS, url_text, widget_type
 
 #: Charts each page draws at its defaults; a page not listed must draw at least one.
 CHART_COUNTS = {"home": 0, "speedup": 1, "sampling": 1, "kl": 1}
@@ -52,7 +52,7 @@ PAGES = {
         page.url_path,
         CHART_COUNTS.get(page.id),
         tuple(page.params),
-        tuple(getattr(page, "url_params", ())),
+        tuple(page.url_params),
         _slider_key(page),
     )
     for page in REGISTRY.values()

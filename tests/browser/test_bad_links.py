@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.browser.helpers import PAGES, AppTab
-from tests.browser.links import CATEGORIES, bad_link
+from tests.links import CATEGORIES, bad_link
 
 CASES = [
     pytest.param(page_id, category, *bad_link(spec.params, category), id=f"{page_id}-{category}")

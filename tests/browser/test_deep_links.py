@@ -10,7 +10,7 @@ import pytest
 from dashboard.params import PARAMS
 from tests.browser import expected
 from tests.browser.helpers import PAGES, next_slider_value, query_params
-from tests.browser.links import deep_link, widget_type
+from tests.links import deep_link, widget_type
 
 LINKED_PAGES = [page_id for page_id, spec in PAGES.items() if spec.params]
 
@@ -92,7 +92,7 @@ def test_shared_values_from_a_link_follow_the_navigation(tab):
     """A visitor who arrived by a shared link and moved nothing: the link's α, c go on too.
 
     Streamlit 1.67's own page-link click dropped them (they are bound on the page being left);
-    see ``dashboard.ui.NAV_SCRIPT`` and ``_bound_for_every_page``."""
+    see ``dashboard.workarounds.page_link_script`` and ``registry.APP_KEYS``."""
     shared = {"alpha": ["0.5"], "c": ["50"]}
     tab.open(PAGES["speedup"], _query(shared))
     tab.follow_link(PAGES["optimal_k"].title, PAGES["optimal_k"])

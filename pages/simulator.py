@@ -5,7 +5,7 @@ import streamlit as st
 import specmath
 from dashboard import compute, figures, sample_text, texts, ui
 
-ctx = ui.page_setup("simulator")
+ctx = ui.page()
 
 
 def view() -> None:
@@ -17,7 +17,7 @@ def view() -> None:
     strength_key = {"merged": "contexts", "temperature": "temperature", "noise": "noise"}[draft]
     strength = ctx.widget(strength_key)
     tokens = ctx.widget("tokens")
-    seed = ctx.widget("seed")
+    seed = ctx.values["seed"]
     if draft == "merged" and strength > vocab:
         st.sidebar.caption(f"Only {vocab} contexts exist: the draft is the target itself.")
 

@@ -6,7 +6,7 @@ import specmath
 from dashboard import compute, figures, texts, ui
 from dashboard.params import format_number
 
-ctx = ui.page_setup("optimal_k")
+ctx = ui.page()
 # The fragment draws the metrics and the map above the formula and the table below it, the map
 # first (see ui.interactive). The view switch is the page's: it changes rarely, and redrawing it
 # on every move of a slider cost time.

@@ -5,7 +5,7 @@ import streamlit as st
 import specmath
 from dashboard import compute, figures, texts, ui
 
-ctx = ui.page_setup("speedup")
+ctx = ui.page()
 
 
 def view() -> None:

@@ -6,7 +6,7 @@ import specmath
 from dashboard import compute, figures, texts, ui
 from dashboard.params import PRECISIONS
 
-ctx = ui.page_setup("hardware")
+ctx = ui.page()
 
 
 def view() -> None:

@@ -7,7 +7,7 @@ import specmath
 from dashboard import compute, figures
 from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
 
-HARDWARE = "pages/7_Hardware.py"
+HARDWARE = "hardware"
 
 
 def _setup(batch=1, context=1024, precision=2.0, overhead_ms=0.0, bandwidth=0.0, peak=0.0, target="Llama-3.1-8B"):

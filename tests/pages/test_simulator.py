@@ -7,7 +7,7 @@ import specmath
 from dashboard import compute, figures, sample_text
 from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
 
-SIMULATOR = "pages/5_Simulator.py"
+SIMULATOR = "simulator"
 
 
 def _run(target="regimes", draft="merged", strength=2.0, vocab=8, k=8, tokens=100_000, seed=42):

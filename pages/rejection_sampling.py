@@ -7,7 +7,7 @@ from dashboard import compute, figures, pq_editor, texts, ui
 from dashboard.presets import PRESET_LABELS
 from dashboard.stats import sampling_report
 
-ctx = ui.page_setup("sampling")
+ctx = ui.page()
 # The distributions and their editor belong to the page; only the sample count and what it
 # drives rerun as a fragment. Moving n then leaves the editor alone: its table took 8-14 ms of
 # the server's run to send, and the browser laid it out again. Changing the preset, the
@@ -17,7 +17,7 @@ preset = ctx.widget("preset")
 st.sidebar.caption(PRESET_LABELS[preset])
 vocab = ctx.widget("vocab") if preset == "random" else None
 n_area = st.sidebar.container()
-seed = ctx.widget("seed")
+seed = ctx.values["seed"]
 
 table = pq_editor.distribution_table(ctx, preset, vocab, seed)
 report_area = st.container()

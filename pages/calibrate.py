@@ -12,7 +12,7 @@ def _load_example(name: str) -> None:
     st.session_state[PASTE] = engine_examples.EXAMPLES[name]
 
 
-ctx = ui.page_setup("calibrate")
+ctx = ui.page()
 
 
 def view() -> None:

@@ -7,7 +7,7 @@ import specmath
 from dashboard import calibrate_input, engine_examples
 from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
 
-CALIBRATE = "pages/6_Calibrate.py"
+CALIBRATE = "calibrate"
 
 
 def test_counts_from_the_link():

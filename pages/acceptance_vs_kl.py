@@ -4,14 +4,14 @@ import streamlit as st
 
 from dashboard import compute, figures, texts, ui
 
-ctx = ui.page_setup("kl")
+ctx = ui.page()
 
 
 def view() -> None:
     st.sidebar.subheader("Experiment")
     pairs = ctx.widget("pairs")
     vocab = ctx.widget("kl_vocab")
-    seed = ctx.widget("seed")
+    seed = ctx.values["seed"]
     log_x = ctx.widget("logx")
 
     result = compute.kl_experiment(pairs, vocab, seed)

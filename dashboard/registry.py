@@ -1,33 +1,47 @@
-"""The page registry: one entry per page, for the navigation and the home page's cards."""
+"""The page registry: the one list of the dashboard's pages.
+
+The router (``app.py``), the navigation, the home page's cards, the tests, the benches and the
+screenshot script all read :data:`PAGES`. A new page is one entry here and one script in
+``pages/``; everything else follows from the entry.
+"""
 
 from __future__ import annotations
 
-import re
+from collections import Counter
 from dataclasses import dataclass
-from pathlib import PurePosixPath
+
+from dashboard.params import SHARED_KEYS
 
 
 @dataclass(frozen=True)
 class PageInfo:
-    """A page: its script, its title and icon, the parameters it reads from the URL."""
+    """A page: its script, title, icon and address, the parameters it reads, its home-page card.
+
+    ``params`` are the widget parameters (``dashboard.params.PARAMS``) in the order the page shows
+    them; ``url_params`` the hand-encoded query parameters beyond them (the typed p and q).
+    """
 
     id: str
     script: str
     title: str
     icon: str
-    params: tuple[str, ...]
-    blurb: str = ""
-    url_params: tuple[str, ...] = ()  # hand-encoded query parameters beyond the widget ones
+    url_path: str  # "" for the home page
+    params: tuple[str, ...] = ()
+    card: str = ""
+    url_params: tuple[str, ...] = ()
 
     @property
-    def url_path(self) -> str:
-        """Streamlit's URL path of the page: "" for the entry script, "Speedup" for pages/1_Speedup.py."""
-        if self.script == "app.py":
-            return ""
-        return re.sub(r"^[0-9]+[_ -]*", "", PurePosixPath(self.script).stem).replace(" ", "_")
+    def shared_params(self) -> tuple[str, ...]:
+        """The shared α, k, c this page reads, in its order: the navigation carries them along."""
+        return tuple(key for key in self.params if key in SHARED_KEYS)
+
+    @property
+    def app_params(self) -> tuple[str, ...]:
+        """The parameters of this page whose widgets the router creates (see :data:`APP_KEYS`)."""
+        return tuple(key for key in self.params if key in APP_KEYS)
 
 
-HOME = PageInfo("home", "app.py", "Home", ":material/home:", ())
+HOME = PageInfo("home", "pages/home.py", "Home", ":material/home:", "")
 
 PAGES: dict[str, PageInfo] = {
     page.id: page
@@ -35,61 +49,68 @@ PAGES: dict[str, PageInfo] = {
         HOME,
         PageInfo(
             "speedup",
-            "pages/1_Speedup.py",
+            "pages/speedup.py",
             "Speedup vs draft length",
             ":material/trending_up:",
+            "Speedup",
             ("alpha", "k", "c", "compare"),
             "How the speedup rises and falls with the draft length k, for your α and c and a set "
             "of comparison curves; the best k of each curve marked.",
         ),
         PageInfo(
             "optimal_k",
-            "pages/2_Optimal_k.py",
+            "pages/optimal_k.py",
             "Optimal draft length map",
             ":material/grid_on:",
+            "Optimal_k",
             ("alpha", "c", "max_k", "view"),
             "The best k and the best speedup over every (α, c), with the chapter's table to download.",
         ),
         PageInfo(
             "sampling",
-            "pages/3_Rejection_sampling.py",
+            "pages/rejection_sampling.py",
             "Rejection sampling",
             ":material/casino:",
+            "Rejection_sampling",
             ("preset", "vocab", "n", "seed"),
             "Type a target p and a draft q, run millions of rounds, and watch the output land exactly on p.",
             url_params=("p", "q"),
         ),
         PageInfo(
             "kl",
-            "pages/4_Acceptance_vs_KL.py",
+            "pages/acceptance_vs_kl.py",
             "Acceptance vs divergence",
             ":material/scatter_plot:",
+            "Acceptance_vs_KL",
             ("pairs", "kl_vocab", "seed", "logx"),
             "α against KL(p‖q) for random pairs, with the Pinsker and Bretagnolle–Huber bounds.",
         ),
         PageInfo(
             "simulator",
-            "pages/5_Simulator.py",
+            "pages/simulator.py",
             "Simulator",
             ":material/play_circle:",
+            "Simulator",
             ("k", "c", "target", "draft", "contexts", "temperature", "noise", "chain_vocab", "tokens", "seed"),
             "Run the whole algorithm on a toy language, token by token: where the closed form "
             "holds, where it does not, and what an engine's per-position counters mean.",
         ),
         PageInfo(
             "calibrate",
-            "pages/6_Calibrate.py",
+            "pages/calibrate.py",
             "Calibrate from your engine",
             ":material/tune:",
+            "Calibrate",
             ("k", "c", "drafts", "accepted", "target_ms", "draft_ms"),
             "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
             "profile, and the draft length to use.",
         ),
         PageInfo(
             "hardware",
-            "pages/7_Hardware.py",
+            "pages/hardware.py",
             "Hardware",
             ":material/memory:",
+            "Hardware",
             (
                 "alpha",
                 "k",
@@ -108,3 +129,17 @@ PAGES: dict[str, PageInfo] = {
         ),
     )
 }
+
+#: Parameters that more than one page reads (α, k, c and the seed). Their widgets are created
+#: by the router, not by the page: Streamlit drops from the next page's address every parameter
+#: bound to a widget of the page being left, so a page's own seed widget would lose the seed of
+#: the page Back returns to. Widgets of the entry script are the app's and are exempt.
+_READERS = Counter(key for page in PAGES.values() for key in page.params)
+APP_KEYS = frozenset(key for key, count in _READERS.items() if count > 1)
+
+_BY_URL_PATH = {page.url_path: page for page in PAGES.values()}
+
+
+def by_url_path(url_path: str) -> PageInfo:
+    """The page whose address is ``url_path`` ("" for the home page)."""
+    return _BY_URL_PATH[url_path]

@@ -1,0 +1,137 @@
+"""The router's work for each run: pages for ``st.navigation``, the sidebar, the app's widgets.
+
+``app.py`` hands :func:`st_pages` to ``st.navigation`` and calls :func:`prepare` with the page
+it returned before running that page. :func:`prepare` configures the page, draws its title and
+the sidebar's links, warns about link parameters the page does not have, and creates the
+widgets of the parameters several pages read (``registry.APP_KEYS``). Those widgets belong to
+the entry script, which Streamlit documents as common to all pages; a parameter only one page
+reads keeps its widget on that page.
+
+The shared α, k, c last set on any page stay with the session, and the navigation links carry
+them to the next page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from dashboard import workarounds
+from dashboard.params import PARAMS, SHARED_KEYS
+from dashboard.registry import PAGES, PageInfo, by_url_path
+from dashboard.texts import APP_NAME
+from dashboard.ui import CONTEXT_KEY, Container, PageContext
+
+#: st.session_state key of the shared α, k, c last set on any page.
+SHARED_STORE = "shared_values"
+
+#: The browser tab's icon. An emoji is drawn by the browser itself; a ":material/…:" icon
+#: here would make the browser fetch the SVG from Google's font servers (no network at a
+#: workshop, and a request the offline test forbids).
+FAVICON = "⚡"
+
+#: Query parameters Streamlit itself owns; never reported as unknown.
+STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
+
+
+#: The home page's ``url_path`` for ``st.Page`` (its address is the app's root all the same). It
+#: must not be the name Streamlit infers from the file, "home": a folder called ``pages`` next to
+#: the entry script makes Streamlit 1.67 run a process's first script run (and every AppTest
+#: run) through its legacy ``pages/`` scheme, where ``pages/home.py`` has the hash of "home" and
+#: would run directly, without the router.
+HOME_URL_PATH = "Home"
+
+
+def st_pages() -> list:
+    """One ``st.Page`` per registry entry, the home page the default.
+
+    The pages get no icon here: Streamlit would make a ":material/…:" page icon the browser
+    tab's, fetched from Google's servers. The sidebar's links show the registry's icons.
+    """
+    return [
+        st.Page(
+            info.script,
+            title=info.title,
+            url_path=info.url_path or HOME_URL_PATH,
+            default=not info.url_path,
+        )
+        for info in PAGES.values()
+    ]
+
+
+def shared_values() -> dict[str, Any]:
+    """The session's α, k, c: the defaults until a page's widget sets them."""
+    if SHARED_STORE not in st.session_state:
+        st.session_state[SHARED_STORE] = {key: PARAMS[key].default for key in SHARED_KEYS}
+    return st.session_state[SHARED_STORE]
+
+
+def link_params(page: PageInfo) -> dict[str, str]:
+    """Query parameters for a link to ``page``: the shared values it uses, where not default."""
+    shared = shared_values()
+    return {key: PARAMS[key].fmt(shared[key]) for key in page.shared_params if shared[key] != PARAMS[key].default}
+
+
+def page_link(page_id: str, container: Container | None = None, label: str | None = None) -> None:
+    """A link to a page that carries the shared α, k, c along."""
+    page = PAGES[page_id]
+    (container or st).page_link(
+        page.script, label=label or page.title, icon=page.icon, query_params=link_params(page) or None
+    )
+
+
+def _draw_navigation(nav: Container) -> None:
+    nav.markdown(f"### :material/bolt: {APP_NAME}")
+    for other in PAGES:
+        page_link(other, nav)
+    nav.caption("The address bar always links to exactly this view: copy it to share.")
+    script = workarounds.page_link_script()
+    if script is not None:
+        nav.html(script, unsafe_allow_javascript=True)
+    nav.divider()
+
+
+def _warn_unknown(ctx: PageContext) -> None:
+    info = ctx.info
+    known = set(info.params) | set(info.url_params) | STREAMLIT_PARAMS
+    unknown = sorted(key for key in ctx.raw_url if key not in known)
+    if unknown:
+        ctx.notices.warning(
+            f"This page has no parameter {', '.join(f'`{k}`' for k in unknown)}; ignored. "
+            f"Its parameters are {', '.join(f'`{k}`' for k in info.params + info.url_params) or 'none'}.",
+            icon="⚠️",
+        )
+
+
+def prepare(page) -> PageContext:
+    """Set up the run of ``page``, what ``st.navigation`` returned (see the module's docstring).
+
+    Returns the context, which the page takes with ``ui.page()``.
+    """
+    info = by_url_path(page.url_path)
+    st.set_page_config(
+        page_title=APP_NAME if info.id == "home" else f"{info.title} · {APP_NAME}",
+        page_icon=FAVICON,
+        layout="wide",
+        initial_sidebar_state="expanded",
+    )
+    nav = st.sidebar.container()
+    if info.id != "home":
+        st.title(f"{info.icon} {info.title}")
+    ctx = PageContext(info, {}, st.container())
+    # Read before any widget exists: binding corrects or drops bad values once widgets register.
+    ctx.read_address()
+    _warn_unknown(ctx)
+
+    if info.app_params:
+        st.sidebar.subheader("Configuration")
+    shared = shared_values()
+    for key in info.app_params:
+        value = ctx.widget(key)
+        if key in SHARED_KEYS:
+            shared[key] = value
+    # After the widgets: the links carry the values they hold in this run.
+    _draw_navigation(nav)
+    st.session_state[CONTEXT_KEY] = ctx
+    return ctx

@@ -1,0 +1,64 @@
+"""Workarounds for bugs of the pinned Streamlit, each in one place and each turned off elsewhere.
+
+Every workaround here names the Streamlit code it works around and has a test that shows the
+bug with the workaround off (``tests/dashboard/test_workarounds.py`` and
+``tests/browser/test_workarounds.py``). They are active only on :data:`PINNED`, the version in
+``requirements.txt``: on any other Streamlit the app uses Streamlit's own behaviour, and the
+tests that show the bugs say whether it still has them. ``SDE_WORKAROUNDS=off`` in the
+environment turns them off on the pinned version too (the tests use it).
+"""
+
+from __future__ import annotations
+
+import os
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+#: The Streamlit release these workarounds were written for and tested on.
+PINNED = "1.67.0"
+STREAMLIT = version("streamlit")
+
+#: Whether the workarounds run in this process.
+ACTIVE = STREAMLIT == PINNED and os.environ.get("SDE_WORKAROUNDS", "on") != "off"
+
+_JS = Path(__file__).with_name("js")
+
+
+def page_link_script() -> str | None:
+    """HTML that makes a page-link click one step in the browser's history; None when inactive.
+
+    Streamlit 1.67's own handling of a click on ``st.page_link`` pushes two history entries
+    (Back shows the page left at its defaults) and appends the bound parameters of the page
+    being left, which the server then drops before the switch
+    (``ScriptRunner._run_script``: ``populate_from_query_string(…, valid_script_hashes)``).
+    The script in ``js/page_links.js`` pushes the link's own address once and lets Streamlit
+    draw it as it draws Back and Forward. Upstream: the two entries were noted in
+    streamlit/streamlit#9049 and are not fixed in 1.67; #16998 (open) reworks Back and Forward
+    for bound widgets. The style rule takes the script's empty element out of the sidebar's
+    layout.
+    """
+    if not ACTIVE:
+        return None
+    script = (_JS / "page_links.js").read_text(encoding="utf-8")
+    hide = '[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script#sde-page-links)'
+    return f'<style>{hide} {{ display: none; }}</style>\n<script id="sde-page-links">\n{script}</script>'
+
+
+def whole_number_input(container: Any, label: str, *, value: int, low: int, high: int, **common: Any) -> int:
+    """A number box for whole numbers (step 1) between ``low`` and ``high``.
+
+    Streamlit 1.67's int box converts a link's value with ``int()`` before checking its bounds
+    (``NumberInputSerde.deserialize`` in ``elements/widgets/number_input.py``), so a link with
+    a huge number (``?seed=999…9``: a float infinity) raises ``OverflowError`` and the page
+    fails. Its float box checks the bounds first and falls back to the default like every other
+    widget; shown without decimals it looks and steps like the int box. No upstream issue was
+    found for it.
+    """
+    if not ACTIVE:
+        bounds = {"min_value": int(low), "max_value": int(high)}
+        return container.number_input(label, value=int(value), step=1, **bounds, **common)
+    number = container.number_input(
+        label, value=float(value), min_value=float(low), max_value=float(high), step=1.0, format="%.0f", **common
+    )
+    return round(number)
