@@ -5,7 +5,7 @@ import pytest
 
 import specmath
 from dashboard import compute, figures, sample_text
-from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
+from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 SIMULATOR = "pages/5_Simulator.py"
 
@@ -27,7 +27,7 @@ def test_simulator_defaults_show_the_run():
     assert m["Tokens per call, closed form"] == f"{specmath.expected_tokens(summary.acceptance_rate, 8):.3f}"
     assert m["α fitted from mean length"] == f"{summary.alpha_fit:.3f}"
     assert m["Speedup at c = 20, measured"] == f"{summary.tokens_per_call / 1.4:.2f}×"
-    histogram, positions = charts(at)
+    histogram, positions = page_charts(at)
     measured = values(trace(histogram, "measured")["y"])
     np.testing.assert_allclose(measured, np.bincount(records.emitted, minlength=10)[1:] / records.emitted.size)
     law = values(trace(histogram, f"i.i.d. law at fitted α = {summary.alpha_fit:.3f}")["y"])
@@ -81,7 +81,7 @@ def test_simulator_bad_links_warn(key, raw):
     at = open_page(SIMULATOR, **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
-    assert len(charts(at)) == 2
+    assert len(page_charts(at)) == 2
 
 
 def test_coloured_sample_marks_every_kind():
