@@ -26,7 +26,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from dashboard.figures import chart_config
+from dashboard import charts
 from dashboard.pages import PAGES, PageInfo
 from dashboard.params import PARAMS, SHARED_KEYS, Param, check_url_value
 from dashboard.texts import APP_NAME
@@ -393,4 +393,4 @@ def interactive(ctx: PageContext, body: Callable[[], None]) -> None:
 
 def chart(fig: go.Figure, filename: str) -> None:
     """Show a figure with the PNG export named ``filename`` at 2x scale."""
-    st.plotly_chart(fig, theme=None, config=chart_config(filename))
+    st.plotly_chart(fig, theme=None, config=charts.chart_config(filename))

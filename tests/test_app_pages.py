@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import figures, ui
+from dashboard import charts, ui
 from dashboard.params import PARAMS
 from tests.app_helpers import (
     ALL_PAGES,
@@ -37,7 +37,7 @@ def test_page_runs_clean_at_defaults(script):
         assert shown, "every page but the home page shows a chart"
         assert all(figure["data"] for figure in shown)
         # The slim white template has defaults for every trace type a chart draws.
-        assert {t.get("type", "scatter") for figure in shown for t in figure["data"]} <= set(figures.TRACE_TYPES)
+        assert {t.get("type", "scatter") for figure in shown for t in figure["data"]} <= set(charts.TRACE_TYPES)
 
 
 #: Every figure builder, as the pages call them.
@@ -59,7 +59,7 @@ def test_figures_built_unvalidated_are_what_validation_gives(script, query, monk
     """The pages build figures without plotly.py's validation (it was most of a chart's build
     time); validated, every figure must build without error and be sent byte for byte the same."""
     fast = page_charts(open_page(script, **query))
-    monkeypatch.setattr(figures, "VALIDATE", True)
+    monkeypatch.setattr(charts.style, "VALIDATE", True)
     validated = page_charts(open_page(script, **query))
     assert fast, f"{script} shows no chart"
     assert [json.dumps(f, sort_keys=True) for f in fast] == [json.dumps(f, sort_keys=True) for f in validated]
@@ -180,9 +180,9 @@ def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
     heat = k_map["data"][0]
     np.testing.assert_array_equal(values(heat["z"]), k_star)
-    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], figures.as_shown(best, decimals=3))
+    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], charts.as_shown(best, decimals=3))
     np.testing.assert_array_equal(values(heat["y"]), np.log10(c_grid))  # a linear axis in log10(c)
-    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), figures.as_shown(best, decimals=3))
+    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), charts.as_shown(best, decimals=3))
     marker = next(t for t in k_map["data"] if t.get("name") == "your α, c")
     assert (values(marker["x"])[0], 10 ** values(marker["y"])[0]) == (0.8, pytest.approx(20))
 

@@ -52,7 +52,9 @@ LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "le
 
 
 #: Whether :func:`figure` runs plotly.py's validation. The tests turn it on and check that every
-#: page's figures serialise exactly as without it (``test_app_pages``).
+#: page's figures serialise exactly as without it (``test_app_pages``). Every builder goes through
+#: :func:`figure`, which reads this global when called, so setting ``dashboard.charts.style.VALIDATE``
+#: reaches them all (the name is not re-exported from ``dashboard.charts``: setting a copy would not).
 VALIDATE = False
 
 
