@@ -17,8 +17,8 @@ def as_shown(values: np.ndarray, *, decimals: int | None = None, digits: int | N
     A map's hover numbers are most of its figure's bytes, and the browser parses and copies the
     figure several times per redraw: float32 halves them. Once rounded, every value sits within
     float32's relative error (6e-8) of its printed decimal, far from a rounding tie, so it prints
-    exactly as the float64 value it came from (``test_figures`` checks every cell of the page's
-    grid).
+    exactly as the float64 value it came from (``tests/dashboard/test_charts`` checks every cell
+    of the page's grid).
     """
     values = np.asarray(values, dtype=float)
     if digits is not None:

@@ -12,7 +12,7 @@ from dashboard.params import PARAMS, SHARED_KEYS, check_url_value, format_count,
 from dashboard.presets import PRESET_LABELS, preset_pair
 from dashboard.stats import sampling_report
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("param", PARAMS.values(), ids=list(PARAMS))
