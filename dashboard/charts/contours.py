@@ -45,8 +45,8 @@ def _edge_crossings(z: np.ndarray, axis: np.ndarray, level: float) -> tuple[np.n
 def speedup_contours(alpha_grid: np.ndarray, c_grid: np.ndarray, best: np.ndarray) -> list[dict]:
     """The optimal-k map's white lines of whole best speedups and their labels: two traces.
 
-    The best speedup grows with α and with c, so its contours are found in numpy: plotly.js's
-    own contour trace took about 55 ms of main-thread time per redraw of this map (traced).
+    The best speedup grows with α and with c, so its contours are found in numpy: plotly.js's own
+    contour trace recomputes them on the browser's main thread at every redraw.
     """
     levels = np.arange(1.0, np.ceil(best.max()) + 1)
     line_x, line_y = monotone_contours(alpha_grid, np.log10(c_grid), best, levels)
@@ -95,7 +95,7 @@ def _contour_labels(
         y.append(float(np.interp(t, position, along_log_c)))
         text.append(f"{level:g}×")
     # A text trace, not annotations: plotly.js measures and boxes every annotation on each
-    # redraw (about 13 ms for these labels); the shadow keeps white text readable on yellow.
+    # redraw; the shadow keeps white text readable on yellow.
     return {
         "type": "scatter",
         "x": x,

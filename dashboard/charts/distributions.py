@@ -96,8 +96,8 @@ def alpha_vs_kl(
             "y": alpha,
             "mode": "markers",
             "name": "random (p, q) pair",
-            # Overlaps show through the opacity. A white outline per point cost 20 ms a redraw
-            # at 200 points (each is an SVG path, stroked and painted on its own).
+            # Overlaps show through the opacity, not a white outline: plotly.js strokes and
+            # paints each point's outline as an SVG path of its own on every redraw.
             "marker": {"size": 8, "color": PALETTE[0], "opacity": 0.75},
             "customdata": np.stack([np.arange(kl.size), 1 - alpha], axis=1),
             "hovertemplate": "pair #%{customdata[0]}<br>KL(p‖q) = %{x:.4f} nats<br>α = %{y:.4f}"

@@ -21,9 +21,8 @@ def _map_layout(title: str, alpha_grid: np.ndarray, alpha: float, c: float, k_st
 
     The c axis is linear in log10(c), labelled in c: plotly.js then paints a heatmap on an evenly
     spaced grid as one image of grid cells, scaled up pixelated. On a log axis it paints every
-    cell into a canvas of the plot's size and encodes that as a PNG on each redraw: about 50 ms
-    more main-thread time and 30 ms more wait per slider move on the reference machine. Every y
-    of a map is log10(c).
+    cell into a canvas of the plot's size and encodes that as a PNG on each redraw, which every
+    slider move would wait for. Every y of a map is log10(c).
     """
     you = {
         "x": alpha,

@@ -27,8 +27,9 @@ def _white_template() -> go.layout.Template:
     return go.layout.Template(layout=layout, data={kind: white.data[kind] for kind in TRACE_TYPES})
 
 
-# Assigning a template to each figure re-validates the whole template (20-40 ms a figure, most
-# of a rerun's budget); the default template is applied without that cost, so it is set once.
+# Assigning a template to each figure re-validates the whole template, most of a rerun's time;
+# the default template is applied without that cost, so it is set once. Streamlit sets its own
+# default when first imported, so the app's scripts import Streamlit before this module.
 pio.templates["dashboard_white"] = _white_template()
 pio.templates.default = "dashboard_white"
 
@@ -62,11 +63,10 @@ def figure(traces: list[dict], layout: dict) -> go.Figure:
     """The figure from plain trace and layout dicts, in a single constructor call.
 
     Building a figure step by step (``add_trace``, ``update_layout``, ``add_hline``) re-validates
-    and re-merges it on every call: 25-55 ms a figure, most of a slider's wait. Validating even
-    once, in one call, took 8.6 ms for the speedup chart and 1.6 ms without (plotly.py walks
-    every property through its validators), so it is left to the tests: with :data:`VALIDATE`
-    on, a wrong property name or value raises as before. ``_validate`` is how plotly.py builds
-    its own templates unvalidated.
+    and re-merges it on every call, most of a slider's wait. Even one validation, in one call,
+    is most of a figure's build (plotly.py walks every property through its validators), so it
+    is left to the tests: with :data:`VALIDATE` on, a wrong property name or value raises as
+    before. ``_validate`` is how plotly.py builds its own templates unvalidated.
     """
     return go.Figure(data=traces, layout=layout, _validate=VALIDATE)
 
@@ -79,8 +79,8 @@ def base_layout(
     ``legend_below`` puts the legend under the plot, for figures drawn in half-width columns
     where it would cover the title. ``margin`` widens the default margins: each chart's margins
     must hold what it puts there (colour bar, tick labels, legend) at the 1600 px the tests and
-    the bench use, because a margin plotly.js has to widen makes it lay the whole chart out a
-    second time: the sampling chart's draw took 59 ms instead of 30 for 2 pixels.
+    the bench use, because a margin plotly.js has to widen, even by a pixel or two, makes it lay
+    the whole chart out a second time.
     """
     layout = {
         "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
@@ -149,7 +149,7 @@ def beside_marker(left: bool) -> dict:
     """Where a marker's label goes: just above it, on its left or right (away from the plot's edge).
 
     No arrow: plotly.js measures an annotation's arrow path on every draw, which makes the browser
-    lay out the whole page first (7 ms a chart).
+    lay out the whole page first.
     """
     side = {"xanchor": "right", "xshift": -14} if left else {"xanchor": "left", "xshift": 14}
     return {"showarrow": False, "yanchor": "bottom", "yshift": 10, **side}
