@@ -83,7 +83,7 @@ def sent_figure(page_id: str | None, params: dict) -> str:
     """The figure JSON (with its config) a page sends at ``params``, as the browser receives it."""
     from streamlit.testing.v1 import AppTest
 
-    from tests.app_helpers import charts, open_page
+    from tests.app_helpers import open_page, page_charts
 
     if page_id is None:
         at = AppTest.from_file(str(ROOT / "bench" / "bare_app.py"))
@@ -91,7 +91,7 @@ def sent_figure(page_id: str | None, params: dict) -> str:
         at.slider[0].set_value(params["value"]).run()
     else:
         at = open_page(page_id, **params)
-    figure = charts(at)[0]
+    figure = page_charts(at)[0]
     config = at.get("plotly_chart")[0].proto.config
     figure["config"] = json.loads(config) if config else {}
     return json.dumps(figure)

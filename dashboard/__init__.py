@@ -2,7 +2,7 @@
 
 - ``params``: every widget parameter (label, default, bounds, URL key) in one table.
 - ``pages``: the page registry used by the navigation and the home page's cards.
-- ``figures``: pure figure builders, arrays in and ``plotly.graph_objects.Figure`` out.
+- ``charts``: pure figure builders, arrays in and ``plotly.graph_objects.Figure`` out.
 - ``pq_input``: reading, checking and URL-encoding typed distributions.
 - ``presets``: the rejection-sampling page's (p, q) presets.
 - ``texts``: explanatory texts and formulas.

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import figures
+from dashboard import charts
 from dashboard.params import BATCHES
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
@@ -45,7 +45,7 @@ def optimal_k_grid(max_k: int) -> tuple[np.ndarray, np.ndarray]:
 def map_contours(max_k: int) -> list[dict]:
     """The optimal-k map's best-speedup lines and labels: they move with max_k, not with α or c."""
     _, best = optimal_k_grid(max_k)
-    return figures.speedup_contours(GRID_ALPHA, GRID_C, best)
+    return charts.speedup_contours(GRID_ALPHA, GRID_C, best)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

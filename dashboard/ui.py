@@ -17,8 +17,7 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import workarounds
-from dashboard.figures import chart_config
+from dashboard import charts, workarounds
 from dashboard.params import PARAMS, Param, check_url_value
 from dashboard.registry import PageInfo
 
@@ -125,4 +124,4 @@ def interactive(ctx: PageContext, body: Callable[[], None]) -> None:
 
 def chart(fig: go.Figure, filename: str) -> None:
     """Show a figure with the PNG export named ``filename`` at 2x scale."""
-    st.plotly_chart(fig, theme=None, config=chart_config(filename))
+    st.plotly_chart(fig, theme=None, config=charts.chart_config(filename))

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import compute, figures, texts, ui
+from dashboard import charts, compute, texts, ui
 
 ctx = ui.page()
 
@@ -19,7 +19,7 @@ def view() -> None:
 
     metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(
-        figures.alpha_vs_kl(result.kl, result.alpha, bounds, log_x, vocab, seed),
+        charts.alpha_vs_kl(result.kl, result.alpha, bounds, log_x, vocab, seed),
         f"alpha_vs_kl_pairs{pairs}_vocab{vocab}_seed{seed}",
     )
 

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import calibrate_input, engine_examples, figures, texts, ui
+from dashboard import calibrate_input, charts, engine_examples, texts, ui
 
 PASTE = "engine_paste"  # st.session_state key of the text area
 
@@ -74,7 +74,7 @@ def view() -> None:
     left, right = st.columns(2) if has_profile else (st.container(), None)
     with left:
         ui.chart(
-            figures.calibrated_speedup(
+            charts.calibrated_speedup(
                 result.k_axis,
                 result.iid,
                 result.iid_band,
@@ -89,7 +89,7 @@ def view() -> None:
     if has_profile:
         with right:
             ui.chart(
-                figures.position_acceptance(
+                charts.position_acceptance(
                     measurement.per_position, specmath.conditional_acceptance(measurement.per_position), fit.alpha
                 ),
                 f"engine_position_acceptance_k{measurement.k}",

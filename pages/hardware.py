@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import compute, figures, texts, ui
+from dashboard import charts, compute, texts, ui
 from dashboard.params import PRECISIONS
 
 ctx = ui.page()
@@ -57,7 +57,7 @@ def view() -> None:
     left, right = st.columns([3, 2])
     with left:
         ui.chart(
-            figures.hardware_speedup(
+            charts.hardware_speedup(
                 compute.HARDWARE_K,
                 free,
                 roof,
@@ -70,7 +70,7 @@ def view() -> None:
         )
     with right:
         ui.chart(
-            figures.verification_cost(
+            charts.verification_cost(
                 widths, setup.target(widths) * 1e3, float(setup.draft(1)) * 1e3, setup.target.ridge_width
             ),
             f"verification_cost_batch{batch}_ctx{context}",
@@ -79,7 +79,7 @@ def view() -> None:
         alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak
     )
     ui.chart(
-        figures.batch_sweep(
+        charts.batch_sweep(
             sweep.batch,
             sweep.k,
             sweep.speedup,

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import compute, figures, texts, ui
+from dashboard import charts, compute, texts, ui
 from dashboard.params import format_number
 
 ctx = ui.page()
@@ -43,9 +43,9 @@ def _metrics(alpha, c, current) -> None:
 def _map(alpha, c, max_k, k_star, best, current) -> None:
     grid = (compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k)
     if shown == "k":
-        fig, name = figures.optimal_k_map(*grid, contours=compute.map_contours(max_k)), "optimal_k"
+        fig, name = charts.optimal_k_map(*grid, contours=compute.map_contours(max_k)), "optimal_k"
     else:
-        fig, name = figures.best_speedup_map(*grid), "best_speedup"
+        fig, name = charts.best_speedup_map(*grid), "best_speedup"
     ui.chart(fig, f"{name}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}")
 
 

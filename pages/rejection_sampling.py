@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import compute, figures, pq_editor, texts, ui
+from dashboard import charts, compute, pq_editor, texts, ui
 from dashboard.presets import PRESET_LABELS
 from dashboard.stats import sampling_report
 
@@ -35,7 +35,7 @@ def view() -> None:
     accepted, resampled = compute.sample_counts(tuple(p), tuple(q), n, seed)
     with right:  # the chart before the metrics above it (see ui.interactive)
         ui.chart(
-            figures.sampling_histogram(
+            charts.sampling_histogram(
                 table.labels, p, q, specmath.residual_distribution(p, q), accepted, resampled, seed
             ),
             f"rejection_sampling_{preset}_n{n}_seed{seed}",

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import compute, figures, sample_text, texts, ui
+from dashboard import charts, compute, sample_text, texts, ui
 
 ctx = ui.page()
 
@@ -35,14 +35,14 @@ def view() -> None:
     left, right = st.columns(2)
     with left:
         ui.chart(
-            figures.tokens_per_call(
+            charts.tokens_per_call(
                 run.emitted_counts, specmath.tokens_per_iteration_pmf(s.alpha_fit, k), s.alpha_fit, k
             ),
             f"tokens_per_call_{target}_{draft}{strength:g}_k{k}_seed{seed}",
         )
     with right:
         ui.chart(
-            figures.position_acceptance(s.unconditional, s.conditional, s.alpha_fit),
+            charts.position_acceptance(s.unconditional, s.conditional, s.alpha_fit),
             f"position_acceptance_{target}_{draft}{strength:g}_k{k}_seed{seed}",
         )
 

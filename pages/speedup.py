@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import compute, figures, texts, ui
+from dashboard import charts, compute, texts, ui
 
 ctx = ui.page()
 
@@ -18,7 +18,7 @@ def view() -> None:
 
     metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(
-        figures.speedup_curves(compute.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c),
+        charts.speedup_curves(compute.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c),
         f"speedup_alpha{alpha:.2f}_k{k}_c{c:g}",
     )
 

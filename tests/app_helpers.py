@@ -34,7 +34,7 @@ def open_page(page_id: str, **query: str) -> AppTest:
     return at.run()
 
 
-def charts(at: AppTest) -> list[dict]:
+def page_charts(at: AppTest) -> list[dict]:
     """The plotly figures on the page, as the JSON the browser receives."""
     return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
 

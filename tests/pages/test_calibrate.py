@@ -5,7 +5,7 @@ import pytest
 
 import specmath
 from dashboard import calibrate_input, engine_examples
-from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
+from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 CALIBRATE = "calibrate"
 
@@ -20,7 +20,7 @@ def test_counts_from_the_link():
     assert m["95% interval for α"] == f"{fit.low:.3f} – {fit.high:.3f}"
     best = int(np.argmax(specmath.speedup(fit.alpha, np.arange(1, 65), 20))) + 1
     assert m["Recommended k"].startswith(f"{best} → ")
-    (figure,) = charts(at)
+    (figure,) = page_charts(at)
     iid = trace(figure, f"i.i.d. at fitted α = {fit.alpha:.3f}")
     np.testing.assert_array_equal(values(iid["y"]), specmath.speedup(fit.alpha, np.arange(1, 65), 20))
 
@@ -77,12 +77,12 @@ def test_example_buttons_fill_the_paste_and_calibrate(name):
     assert metrics(at)["Mean acceptance length"] == "2.850"
     assert any(name.split()[0] in s.value for s in at.success)
     with_profile = name in ("vLLM V1 log", "vLLM /metrics")
-    assert len(charts(at)) == (2 if with_profile else 1)
+    assert len(page_charts(at)) == (2 if with_profile else 1)
     # A band only where there is an interval: a mean acceptance length alone has none.
-    band = [t for t in charts(at)[0]["data"] if t.get("name", "").startswith("α interval")]
+    band = [t for t in page_charts(at)[0]["data"] if t.get("name", "").startswith("α interval")]
     assert len(band) == (0 if metrics(at)["95% interval for α"] == "—" else 1)
     if with_profile:
-        positions = charts(at)[1]
+        positions = page_charts(at)[1]
         np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), [0.81, 0.64, 0.40])
 
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import compute, figures
-from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
+from dashboard import charts, compute
+from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 HARDWARE = "hardware"
 
@@ -27,7 +27,7 @@ def test_defaults_show_the_roofline_of_the_presets():
     assert m["Implied c = T_target(1) / T_draft(1)"] == f"{setup.c:.2f}"
     k, s = specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32)
     assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
-    speedup_figure, cost_figure, sweep_figure = charts(at)
+    speedup_figure, cost_figure, sweep_figure = page_charts(at)
     np.testing.assert_array_equal(
         values(trace(speedup_figure, "roofline")["y"]),
         specmath.general_speedup(0.8, np.arange(1, 33), setup.draft, setup.target),
@@ -61,7 +61,7 @@ def test_large_batches_make_verification_expensive():
     free_k = int(m["Best k, free verification"].split()[0])
     roof_k = int(m["Best k, roofline"].split()[0])
     assert roof_k < free_k
-    sweep_figure = charts(at)[2]
+    sweep_figure = page_charts(at)[2]
     shapes = [a["text"] for a in sweep_figure["layout"]["annotations"] if "stops paying" in a.get("text", "")]
     assert shapes, "the crossover batch is marked"
 
@@ -82,7 +82,7 @@ def test_page_edits_change_the_model():
 def test_a_model_that_does_not_fit_is_flagged():
     at = open_page(HARDWARE, target_model="Llama-3.1-70B")
     assert any("more than one H100 SXM holds" in w.value for w in at.warning)
-    assert len(charts(at)) == 3
+    assert len(page_charts(at)) == 3
 
 
 @pytest.mark.parametrize(("key", "raw"), [("gpu", "TPU"), ("batch", "3"), ("context", "-1"), ("peak", "abc")])
@@ -90,14 +90,14 @@ def test_bad_links_warn(key, raw):
     at = open_page(HARDWARE, **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
-    assert len(charts(at)) == 3
+    assert len(page_charts(at)) == 3
 
 
 def test_hardware_figures_hold_their_numbers():
     k = np.arange(1, 6)
-    fig = figures.hardware_speedup(k, k * 1.0, k * 0.5, {"roofline": (2, 1.0)}, 0.8, 3, "label")
+    fig = charts.hardware_speedup(k, k * 1.0, k * 0.5, {"roofline": (2, 1.0)}, 0.8, 3, "label")
     np.testing.assert_array_equal(fig.data[0].y, k * 1.0)
     np.testing.assert_array_equal(fig.data[1].y, k * 0.5)
-    fig = figures.batch_sweep(np.array([1, 2, 4]), np.array([5, 3, 1]), np.array([2.0, 1.2, 0.9]), 4, 0.8, "label")
+    fig = charts.batch_sweep(np.array([1, 2, 4]), np.array([5, 3, 1]), np.array([2.0, 1.2, 0.9]), 4, 0.8, "label")
     np.testing.assert_array_equal(fig.data[0].y, [2.0, 1.2, 0.9])
     assert any("batch 4" in a.text for a in fig.layout.annotations)

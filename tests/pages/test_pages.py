@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import figures, workarounds
+from dashboard import charts, workarounds
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
 from tests.app_helpers import (
@@ -16,9 +16,9 @@ from tests.app_helpers import (
     OPTIMAL_K,
     SAMPLING,
     SPEEDUP,
-    charts,
     metrics,
     open_page,
+    page_charts,
     switch,
     trace,
     values,
@@ -36,11 +36,11 @@ def test_page_runs_clean_at_defaults(page_id):
     assert not warnings(at)
     assert not at.error
     if page_id != HOME:
-        shown = charts(at)
+        shown = page_charts(at)
         assert shown, "every page but the home page shows a chart"
         assert all(figure["data"] for figure in shown)
         # The slim white template has defaults for every trace type a chart draws.
-        assert {t.get("type", "scatter") for figure in shown for t in figure["data"]} <= set(figures.TRACE_TYPES)
+        assert {t.get("type", "scatter") for figure in shown for t in figure["data"]} <= set(charts.TRACE_TYPES)
 
 
 @pytest.mark.parametrize("page_id", PAGES)
@@ -99,9 +99,9 @@ EVERY_BUILDER = [
 def test_figures_built_unvalidated_are_what_validation_gives(page_id, query, monkeypatch):
     """The pages build figures without plotly.py's validation (it was most of a chart's build
     time); validated, every figure must build without error and be sent byte for byte the same."""
-    fast = charts(open_page(page_id, **query))
-    monkeypatch.setattr(figures, "VALIDATE", True)
-    validated = charts(open_page(page_id, **query))
+    fast = page_charts(open_page(page_id, **query))
+    monkeypatch.setattr(charts.style, "VALIDATE", True)
+    validated = page_charts(open_page(page_id, **query))
     assert fast, f"{page_id} shows no chart"
     assert [json.dumps(f, sort_keys=True) for f in fast] == [json.dumps(f, sort_keys=True) for f in validated]
 
@@ -154,7 +154,7 @@ def _speedup_numbers(at, alpha, k, c):
     assert m["Expected tokens per target call"] == f"{specmath.expected_tokens(alpha, k):.2f}"
     best_k, best = specmath.optimal_k(alpha, c, max_k=64)
     assert m[f"Best k for α = {alpha:g}, c = {c:g}"] == f"{best_k} → {best:.2f}×"
-    figure = charts(at)[0]
+    figure = page_charts(at)[0]
     chosen = trace(figure, f"α = {alpha:g} (chosen)")
     np.testing.assert_array_equal(values(chosen["x"]), K_AXIS)
     np.testing.assert_array_equal(values(chosen["y"]), specmath.speedup(alpha, K_AXIS, c))
@@ -192,10 +192,10 @@ def test_speedup_cost_ratio_slider():
 
 def test_speedup_comparison_set_is_editable():
     at = open_page(SPEEDUP)
-    names = {t["name"] for t in charts(at)[0]["data"]}
+    names = {t["name"] for t in page_charts(at)[0]["data"]}
     assert {"α = 0.5", "α = 0.6", "α = 0.7", "α = 0.9"} <= names
     at.multiselect(key="compare").set_value([0.3, 0.95]).run()
-    figure = charts(at)[0]
+    figure = page_charts(at)[0]
     names = {t["name"] for t in figure["data"]}
     assert {"α = 0.3", "α = 0.95", "α = 0.8 (chosen)"} <= names
     assert "α = 0.5" not in names
@@ -214,16 +214,16 @@ def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
     m = metrics(at)
     assert m["Optimal k at α = 0.8, c = 20"] == "8"
     assert m["Its speedup"] == "3.09×"
-    (k_map,) = charts(at)
+    (k_map,) = page_charts(at)
     at.radio(key="view").set_value("speedup").run()
-    (speedup_map,) = charts(at)
+    (speedup_map,) = page_charts(at)
     alpha_grid, c_grid = np.linspace(0, 1, 101), np.geomspace(1, 200, 101)
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
     heat = k_map["data"][0]
     np.testing.assert_array_equal(values(heat["z"]), k_star)
-    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], figures.as_shown(best, decimals=3))
+    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], charts.as_shown(best, decimals=3))
     np.testing.assert_array_equal(values(heat["y"]), np.log10(c_grid))  # a linear axis in log10(c)
-    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), figures.as_shown(best, decimals=3))
+    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), charts.as_shown(best, decimals=3))
     marker = next(t for t in k_map["data"] if t.get("name") == "your α, c")
     assert (values(marker["x"])[0], 10 ** values(marker["y"])[0]) == (0.8, pytest.approx(20))
 
@@ -266,7 +266,7 @@ def test_sampling_defaults_match_theory():
     assert m["1 − TV(p, q)"] == "0.8500"
     assert abs(float(m["Observed acceptance rate"]) - 0.85) < 0.005
     assert float(m["χ² p-value (output ~ p)"]) > 1e-3
-    figure = charts(at)[0]
+    figure = page_charts(at)[0]
     np.testing.assert_allclose(
         values(trace(figure, "target p")["y"]), [0.3, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01]
     )
@@ -301,7 +301,7 @@ def test_sampling_random_preset_follows_vocabulary_and_seed():
 def test_sampling_count_slider():
     at = open_page(SAMPLING)
     at.select_slider(key="n").set_value(1_000_000).run()
-    assert "1M rounds" in charts(at)[0]["layout"]["title"]["text"]
+    assert "1M rounds" in page_charts(at)[0]["layout"]["title"]["text"]
 
 
 def _edit(at, edits):
@@ -322,7 +322,7 @@ def test_sampling_typed_mistakes_show_what_to_fix(edits, message):
     at = _edit(open_page(SAMPLING), edits)
     assert not at.exception
     assert any(message in e.value for e in at.error)
-    assert not charts(at)
+    assert not page_charts(at)
 
 
 def test_sampling_offers_to_normalize_only_when_meaningful():
@@ -395,7 +395,7 @@ def test_sampling_link_that_does_not_sum_to_one_is_normalized_with_a_warning():
 
 def test_kl_scatter_holds_the_chapter_experiment():
     at = open_page(KL)
-    figure = charts(at)[0]
+    figure = page_charts(at)[0]
     P, Q = specmath.random_distribution_pairs(200, 20, rng=42)
     expected = specmath.divergences(P, Q)
     points = trace(figure, "random (p, q) pair")
@@ -417,7 +417,7 @@ def test_kl_widgets():
     at.slider(key="kl_vocab").set_value(5).run()
     at.toggle(key="logx").set_value(True).run()
     assert metrics(at)["Pairs"] == "50"
-    figure = charts(at)[0]
+    figure = page_charts(at)[0]
     assert figure["layout"]["xaxis"]["type"] == "log"
     P, Q = specmath.random_distribution_pairs(50, 5, rng=42)
     np.testing.assert_array_equal(values(trace(figure, "random (p, q) pair")["y"]), specmath.divergences(P, Q).alpha)
@@ -471,7 +471,7 @@ def test_bad_link_values_warn_and_the_page_still_works(script, key, raw, message
     assert not at.exception
     shown = warnings(at)
     assert any(f"`{key}" in w and message in w for w in shown), shown
-    assert charts(at), "the page still draws its chart"
+    assert page_charts(at), "the page still draws its chart"
     # The warning names the value actually in use, and that is the widget's value.
     param = PARAMS[key]
     widget = at.get(param.widget_type)

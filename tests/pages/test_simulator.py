@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import compute, figures, sample_text
-from tests.app_helpers import charts, metrics, open_page, trace, values, warnings
+from dashboard import charts, compute, sample_text
+from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 SIMULATOR = "simulator"
 
@@ -27,7 +27,7 @@ def test_simulator_defaults_show_the_run():
     assert m["Tokens per call, closed form"] == f"{specmath.expected_tokens(summary.acceptance_rate, 8):.3f}"
     assert m["α fitted from mean length"] == f"{summary.alpha_fit:.3f}"
     assert m["Speedup at c = 20, measured"] == f"{summary.tokens_per_call / 1.4:.2f}×"
-    histogram, positions = charts(at)
+    histogram, positions = page_charts(at)
     measured = values(trace(histogram, "measured")["y"])
     np.testing.assert_allclose(measured, np.bincount(records.emitted, minlength=10)[1:] / records.emitted.size)
     law = values(trace(histogram, f"i.i.d. law at fitted α = {summary.alpha_fit:.3f}")["y"])
@@ -81,7 +81,7 @@ def test_simulator_bad_links_warn(key, raw):
     at = open_page(SIMULATOR, **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
-    assert len(charts(at)) == 2
+    assert len(page_charts(at)) == 2
 
 
 def test_coloured_sample_marks_every_kind():
@@ -93,9 +93,9 @@ def test_coloured_sample_marks_every_kind():
 
 def test_simulator_figures_hold_their_numbers():
     pmf = specmath.tokens_per_iteration_pmf(0.7, 3)
-    fig = figures.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
+    fig = charts.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
     np.testing.assert_array_equal(fig.data[0].y, [0.3, 0.2, 0.1, 0.4])
     np.testing.assert_array_equal(fig.data[1].y, pmf)
-    fig = figures.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
+    fig = charts.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
     np.testing.assert_allclose(fig.data[2].y, [0.7, 0.49])
     np.testing.assert_array_equal(fig.data[3].y, [0.7, 0.7])

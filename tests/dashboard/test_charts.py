@@ -6,7 +6,7 @@ import plotly.io as pio
 import pytest
 
 import specmath
-from dashboard import compute, figures
+from dashboard import charts, compute
 from tests.helpers import printed
 
 K = np.arange(1, 65)
@@ -15,7 +15,7 @@ K = np.arange(1, 65)
 @pytest.fixture(autouse=True)
 def validated(monkeypatch):
     """Builders here run with plotly.py's validation, so a wrong property raises."""
-    monkeypatch.setattr(figures, "VALIDATE", True)
+    monkeypatch.setattr(charts.style, "VALIDATE", True)
 
 
 def _trace(fig: go.Figure, name: str):
@@ -30,7 +30,7 @@ def test_white_template_is_plotly_white_where_the_charts_use_it():
     assert pio.templates.default == "dashboard_white"
     assert set(white["layout"]) - set(ours["layout"]) == {"polar", "ternary", "scene", "geo", "coloraxis"}
     assert ours["layout"] == {key: white["layout"][key] for key in ours["layout"]}
-    assert ours["data"] == {kind: white["data"][kind] for kind in figures.TRACE_TYPES}
+    assert ours["data"] == {kind: white["data"][kind] for kind in charts.TRACE_TYPES}
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def speedup_figure():
     curves = {a: specmath.speedup(a, K, 20) for a in alphas}
     best_k, best = specmath.optimal_k(np.array(alphas), 20, max_k=64)
     optima = {a: (int(k), float(s)) for a, k, s in zip(alphas, best_k, best, strict=True)}
-    return figures.speedup_curves(K, curves, optima, 0.8, 8, 20), curves, optima
+    return charts.speedup_curves(K, curves, optima, 0.8, 8, 20), curves, optima
 
 
 def test_speedup_curves_hold_the_given_numbers(speedup_figure):
@@ -67,7 +67,7 @@ def test_speedup_figure_explains_itself(speedup_figure):
 
 def test_speedup_axis_shows_curves_below_one():
     curves = {0.1: specmath.speedup(0.1, K, 1.25)}
-    fig = figures.speedup_curves(K, curves, {0.1: (1, float(curves[0.1][0]))}, 0.1, 4, 1.25)
+    fig = charts.speedup_curves(K, curves, {0.1: (1, float(curves[0.1][0]))}, 0.1, 4, 1.25)
     low, high = fig.layout.yaxis.range
     assert low <= curves[0.1].min() and high >= curves[0.1].max()
 
@@ -78,7 +78,7 @@ def _grid():
     return alpha_grid, c_grid, k_star, best
 
 
-@pytest.mark.parametrize("builder", [figures.optimal_k_map, figures.best_speedup_map])
+@pytest.mark.parametrize("builder", [charts.optimal_k_map, charts.best_speedup_map])
 def test_maps_hold_the_grid_and_mark_the_user(builder):
     alpha_grid, c_grid, k_star, best = _grid()
     current = tuple(v.item() for v in specmath.optimal_k(0.8, 20))
@@ -90,15 +90,15 @@ def test_maps_hold_the_grid_and_mark_the_user(builder):
     # labelled in c; the hover reads c itself from customdata.
     np.testing.assert_array_equal(heat.y, np.log10(c_grid))
     assert fig.layout.yaxis.type is None
-    np.testing.assert_allclose(10 ** np.array(fig.layout.yaxis.tickvals), figures.C_TICKS)
-    assert list(fig.layout.yaxis.ticktext) == [str(v) for v in figures.C_TICKS]
+    np.testing.assert_allclose(10 ** np.array(fig.layout.yaxis.tickvals), charts.C_TICKS)
+    assert list(fig.layout.yaxis.ticktext) == [str(v) for v in charts.C_TICKS]
     # Speedups as the hover prints them (3 decimals), k exactly, c to 3 significant digits.
-    shown_best = figures.as_shown(best, decimals=3)
-    z, hover = (k_star, shown_best) if builder is figures.optimal_k_map else (shown_best, k_star)
+    shown_best = charts.as_shown(best, decimals=3)
+    z, hover = (k_star, shown_best) if builder is charts.optimal_k_map else (shown_best, k_star)
     np.testing.assert_array_equal(heat.z, z)
     assert heat.customdata.dtype == np.float32
     np.testing.assert_array_equal(heat.customdata[..., 0], hover)
-    shown_c = figures.as_shown(c_grid, digits=3)
+    shown_c = charts.as_shown(c_grid, digits=3)
     np.testing.assert_array_equal(heat.customdata[..., 1], np.broadcast_to(shown_c[:, None], z.shape))
     assert "c = %{customdata[1]:.3g}" in heat.hovertemplate
     marker = _trace(fig, "your α, c")
@@ -111,19 +111,19 @@ def test_map_hovers_print_what_float64_prints(max_k):
     """The maps send their hover numbers rounded and in float32; on every cell of the page's grid
     they print exactly as the float64 values do (to the hovers' 3 decimals and 3 digits)."""
     k_star, best = specmath.optimal_k(compute.GRID_ALPHA, compute.GRID_C[:, None], max_k=max_k)
-    np.testing.assert_array_equal(printed(figures.as_shown(best, decimals=3), ".3f"), printed(best, ".3f"))
+    np.testing.assert_array_equal(printed(charts.as_shown(best, decimals=3), ".3f"), printed(best, ".3f"))
     c = compute.GRID_C
-    np.testing.assert_array_equal(printed(figures.as_shown(c, digits=3), ".3g"), printed(c, ".3g"))
+    np.testing.assert_array_equal(printed(charts.as_shown(c, digits=3), ".3g"), printed(c, ".3g"))
     # Each rounded value is far from a rounding tie, so JavaScript's toFixed agrees with Python.
-    shown = figures.as_shown(best, decimals=3).astype(float)
+    shown = charts.as_shown(best, decimals=3).astype(float)
     assert np.max(np.abs(shown * 1000 - np.round(shown * 1000))) < 0.01
-    assert np.array_equal(figures.as_shown(k_star, decimals=0), k_star)
+    assert np.array_equal(charts.as_shown(k_star, decimals=0), k_star)
 
 
 def test_as_shown_rounds_to_digits_and_decimals():
-    rounded = figures.as_shown([1234.5, 0.012345, 0.0, -2.5], digits=3)
+    rounded = charts.as_shown([1234.5, 0.012345, 0.0, -2.5], digits=3)
     np.testing.assert_array_equal(rounded, np.float32([1230, 0.0123, 0, -2.5]))
-    np.testing.assert_array_equal(figures.as_shown([3.08549, 20.0004], decimals=3), np.float32([3.085, 20.0]))
+    np.testing.assert_array_equal(charts.as_shown([3.08549, 20.0004], decimals=3), np.float32([3.085, 20.0]))
 
 
 def _lines(xs, ys):
@@ -136,7 +136,7 @@ def test_optimal_k_map_draws_speedup_contours():
     """One white line per whole speedup from 1×, each point on it at its level."""
     alpha_grid, c_grid = np.linspace(0, 1, 101), np.geomspace(1, 200, 101)
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
-    fig = figures.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
+    fig = charts.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
     contour = _trace(fig, "best speedup")
     assert contour.mode == "lines" and contour.hoverinfo == "skip"
     lines = _lines(np.asarray(contour.x), np.asarray(contour.y))
@@ -160,7 +160,7 @@ def test_monotone_contours_match_a_closed_form():
     """On z = x + y the level-L line is x + y = L exactly, and linear interpolation finds it."""
     x, y = np.linspace(0, 1, 11), np.linspace(0, 2, 21)
     z = x[None, :] + y[:, None]
-    xs, ys = figures.monotone_contours(x, y, z, np.array([0.55, 1.5, 5.0]))
+    xs, ys = charts.monotone_contours(x, y, z, np.array([0.55, 1.5, 5.0]))
     lines = _lines(xs, ys)
     assert len(lines) == 3
     for level, (lx, ly) in zip([0.55, 1.5], lines[:2], strict=False):
@@ -168,7 +168,7 @@ def test_monotone_contours_match_a_closed_form():
         np.testing.assert_allclose(lx + ly, level, atol=1e-12)
         assert np.all(np.diff(lx) >= 0) and np.all(np.diff(ly) <= 0)
     assert np.isnan(lines[2][0]).all()  # 5 is above the grid: no points, only the separator
-    empty = figures.monotone_contours(x, y, z, np.array([]))
+    empty = charts.monotone_contours(x, y, z, np.array([]))
     assert empty[0].size == 0 and empty[1].size == 0
 
 
@@ -177,7 +177,7 @@ def test_contour_labels_sit_on_their_lines():
     the interpolation between grid points of the page's 101 x 101 grid)."""
     alpha_grid, c_grid = np.linspace(0, 1, 101), np.geomspace(1, 200, 101)
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
-    fig = figures.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
+    fig = charts.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
     labels = _trace(fig, "best speedup labels")
     assert labels.mode == "text" and labels.hoverinfo == "skip"
     levels = [float(text[:-1]) for text in labels.text]
@@ -194,15 +194,15 @@ def test_optimal_k_map_takes_its_contours_precomputed():
     """The page passes the contours it keeps per max_k: the same figure as computing them here."""
     alpha_grid, c_grid, k_star, best = _grid()
     args = (alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), 20)
-    contours = figures.speedup_contours(alpha_grid, c_grid, best)
-    assert figures.optimal_k_map(*args, contours=contours) == figures.optimal_k_map(*args)
+    contours = charts.speedup_contours(alpha_grid, c_grid, best)
+    assert charts.optimal_k_map(*args, contours=contours) == charts.optimal_k_map(*args)
 
 
 def test_sampling_histogram_stacks_the_two_ways_to_emit_a_token():
     p, q = np.array([0.5, 0.3, 0.2]), np.array([0.2, 0.3, 0.5])
     accepted, resampled = np.array([200, 300, 200]), np.array([300, 0, 0])
     residual = specmath.residual_distribution(p, q)
-    fig = figures.sampling_histogram(["a", "b", "c"], p, q, residual, accepted, resampled, seed=7)
+    fig = charts.sampling_histogram(["a", "b", "c"], p, q, residual, accepted, resampled, seed=7)
     np.testing.assert_array_equal(_trace(fig, "accepted draft").y, accepted / 1000)
     np.testing.assert_array_equal(_trace(fig, "resampled from residual").y, resampled / 1000)
     np.testing.assert_array_equal(_trace(fig, "target p").y, p)
@@ -216,7 +216,7 @@ def test_sampling_histogram_stacks_the_two_ways_to_emit_a_token():
 def test_alpha_vs_kl_scatter_and_bounds(log_x):
     d = specmath.divergences(*specmath.random_distribution_pairs(30, 8, rng=1))
     bounds = compute.bound_curves(d.kl, log_x)
-    fig = figures.alpha_vs_kl(d.kl, d.alpha, bounds, log_x, vocab_size=8, seed=1)
+    fig = charts.alpha_vs_kl(d.kl, d.alpha, bounds, log_x, vocab_size=8, seed=1)
     points = _trace(fig, "random (p, q) pair")
     np.testing.assert_array_equal(points.x, d.kl)
     np.testing.assert_array_equal(points.y, d.alpha)
@@ -238,7 +238,7 @@ def test_bound_curves_are_the_specmath_bounds():
 
 
 def test_chart_config_exports_png_at_twice_the_scale():
-    config = figures.chart_config("speedup_alpha0.80_k8_c20")
+    config = charts.chart_config("speedup_alpha0.80_k8_c20")
     assert config["toImageButtonOptions"] == {"format": "png", "scale": 2, "filename": "speedup_alpha0.80_k8_c20"}
 
 
@@ -247,7 +247,7 @@ def test_batch_sweep_marks_the_crossover_at_its_batch():
     batch = 2 ** np.arange(11)
     best_k = np.array([4, 4, 4, 4, 4, 4, 4, 2, 1, 1, 1])
     best = np.linspace(1.8, 0.7, 11)
-    fig = figures.batch_sweep(batch, best_k, best, 512, 0.5, "label")
+    fig = charts.batch_sweep(batch, best_k, best, 512, 0.5, "label")
     assert fig.layout.xaxis.type == "log"
     (rule,) = [s for s in fig.layout.shapes if s.xref == "x"]
     assert rule.x0 == rule.x1 == 512
@@ -256,18 +256,18 @@ def test_batch_sweep_marks_the_crossover_at_its_batch():
     (band,) = [s for s in fig.layout.shapes if s.type == "rect"]
     assert (band.yref, band.y0, band.y1) == ("y", 0, 1)  # speedup < 1 on the speedup axis
     assert (fig.layout.yaxis2.tick0, fig.layout.yaxis2.dtick) == (0, 1)  # whole draft lengths
-    assert not any(s.xref == "x" for s in figures.batch_sweep(batch, best_k, best, None, 0.5, "").layout.shapes)
+    assert not any(s.xref == "x" for s in charts.batch_sweep(batch, best_k, best, None, 0.5, "").layout.shapes)
 
 
 def test_batch_sweep_greys_out_batches_that_do_not_fit():
     batch = 2 ** np.arange(11)
     best_k, best = np.full(11, 3), np.linspace(2.0, 1.5, 11)
     fits = batch <= 256
-    fig = figures.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=fits)
+    fig = charts.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=fits)
     (grey,) = [s for s in fig.layout.shapes if s.type == "rect" and s.xref == "x"]
     assert grey.x0 == pytest.approx(np.sqrt(256 * 512)) and grey.x1 == 1024  # from between 256 and 512 to the end
     (note,) = [a for a in fig.layout.annotations if "does not" in a.text]
     assert note.x == pytest.approx(np.log10(grey.x0))  # annotations on a log axis take the exponent
     for all_fit in (None, np.ones(11, dtype=bool)):
-        shapes = figures.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=all_fit).layout.shapes
+        shapes = charts.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=all_fit).layout.shapes
         assert not [s for s in shapes if s.xref == "x"]

@@ -12,7 +12,7 @@ from dashboard.presets import PRESET_LABELS, preset_pair
 from dashboard.registry import PAGES
 from dashboard.stats import sampling_report
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.parametrize("param", PARAMS.values(), ids=list(PARAMS))

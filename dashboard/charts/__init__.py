@@ -1,0 +1,45 @@
+"""Pure figure builders: arrays in, ``plotly.graph_objects.Figure`` out.
+
+No Streamlit and no math beyond arranging what the caller computed with ``specmath``, so each
+builder is tested by reading its traces back. Every figure's title states the parameters it
+was drawn with, so a screenshot explains itself; the fonts are large enough for a projector.
+
+- ``style``: the template, palette and font, the toolbar config, and the helpers every builder
+  shares; its ``VALIDATE`` switch (read when each figure is built) turns on plotly.py's validation.
+- ``rounding``: numbers rounded as the hovers print them.
+- ``contours``: the optimal-k map's contour lines and their labels.
+- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``: the builders, by page.
+
+Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)``.
+"""
+
+from dashboard.charts.contours import monotone_contours, speedup_contours
+from dashboard.charts.distributions import alpha_vs_kl, sampling_histogram
+from dashboard.charts.hardware import batch_sweep, hardware_speedup, verification_cost
+from dashboard.charts.maps import C_TICKS, best_speedup_map, optimal_k_map
+from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
+from dashboard.charts.simulator import position_acceptance, tokens_per_call
+from dashboard.charts.speedup import calibrated_speedup, speedup_curves
+from dashboard.charts.style import TRACE_TYPES, chart_config
+
+__all__ = [
+    "C_DIGITS",
+    "C_TICKS",
+    "SPEEDUP_DECIMALS",
+    "TRACE_TYPES",
+    "alpha_vs_kl",
+    "as_shown",
+    "batch_sweep",
+    "best_speedup_map",
+    "calibrated_speedup",
+    "chart_config",
+    "hardware_speedup",
+    "monotone_contours",
+    "optimal_k_map",
+    "position_acceptance",
+    "sampling_histogram",
+    "speedup_contours",
+    "speedup_curves",
+    "tokens_per_call",
+    "verification_cost",
+]

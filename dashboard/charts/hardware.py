@@ -1,0 +1,177 @@
+"""The hardware page: speedup under the roofline, the batch sweep, and the verification cost."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import plotly.graph_objects as go
+
+from dashboard.charts.speedup import best_k_stars, speedup_vs_k
+from dashboard.charts.style import (
+    CHOSEN_COLOUR,
+    FONT_SIZE,
+    PALETTE,
+    axis,
+    base_layout,
+    figure,
+    hline,
+    slower_region,
+    vline,
+)
+from dashboard.params import format_number
+
+
+def hardware_speedup(
+    k: np.ndarray,
+    free: np.ndarray,
+    roofline: np.ndarray,
+    optima: Mapping[str, tuple[int, float]],
+    alpha: float,
+    chosen_k: int,
+    setup_label: str,
+) -> go.Figure:
+    """Speedup against k under free verification and under the roofline cost model.
+
+    ``optima`` maps each curve's name ("free verification", "roofline") to its best (k, speedup).
+    """
+    traces = [
+        {
+            "type": "scatter",
+            "x": k,
+            "y": y,
+            "mode": "lines",
+            "name": name,
+            "line": style,
+            "hovertemplate": f"{name}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
+        }
+        for name, y, style in (
+            ("free verification", free, {"color": PALETTE[0], "width": 3, "dash": "dot"}),
+            ("roofline", roofline, {"color": "#000000", "width": 4}),
+        )
+    ]
+    traces.append(
+        best_k_stars(optima, list(optima), "best k", "%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>")
+    )
+    title = f"Speedup vs draft length · α = {format_number(alpha)}<br><sup>{setup_label}</sup>"
+    return speedup_vs_k(traces, chosen_k, f"k = {chosen_k}", title)
+
+
+def batch_sweep(
+    batch: np.ndarray,
+    best_k: np.ndarray,
+    best: np.ndarray,
+    crossover: int | None,
+    alpha: float,
+    setup_label: str,
+    fits: np.ndarray | None = None,
+) -> go.Figure:
+    """Best speedup (left axis) and best k (right axis) as the batch grows; the crossover marked.
+
+    ``fits`` says at which batches the target's weights and KV cache fit in the GPU's memory; the
+    batches where they do not are greyed out (their speedups are what the roofline says, for a
+    GPU that does not exist).
+    """
+    traces = [
+        {
+            "type": "scatter",
+            "x": batch,
+            "y": best,
+            "mode": "lines+markers",
+            "name": "best speedup",
+            "line": {"color": "#000000", "width": 3},
+            "hovertemplate": "batch %{x}<br>best speedup %{y:.3f}×<extra></extra>",
+            "xaxis": "x",
+            "yaxis": "y",
+        },
+        {
+            "type": "scatter",
+            "x": batch,
+            "y": best_k,
+            "mode": "lines+markers",
+            "name": "best k",
+            "line": {"color": PALETTE[1], "width": 2, "shape": "hv"},
+            "hovertemplate": "batch %{x}<br>best k = %{y}<extra></extra>",
+            "xaxis": "x",
+            "yaxis": "y2",
+        },
+    ]
+    shapes, annotations = slower_region()
+    if crossover is not None:
+        rule, label = vline(
+            crossover,
+            {"dash": "dash", "color": CHOSEN_COLOUR},
+            f"speculation stops paying at batch {crossover}",
+            side="right",
+            log_axis=True,
+        )
+        shapes, annotations = shapes + rule, annotations + label
+    if fits is not None and not np.all(fits):
+        # Memory grows with the batch, so the batches that do not fit are the largest ones.
+        first = int(np.argmin(fits))
+        start = float(np.sqrt(batch[first - 1] * batch[first])) if first else float(batch[0]) / np.sqrt(2)
+        shapes.append(
+            {"type": "rect", "xref": "x", "x0": start, "x1": float(batch[-1]), "yref": "y domain"}
+            | {"y0": 0, "y1": 1, "fillcolor": "rgba(90, 90, 90, 0.25)", "line": {"width": 0}, "layer": "below"}
+        )
+        annotations.append(
+            {"text": "target does not<br>fit in GPU<br>memory", "showarrow": False, "align": "left"}
+            | {"xref": "x", "x": np.log10(start), "xanchor": "left", "yref": "y domain", "y": 0.03, "yanchor": "bottom"}
+            | {"font": {"color": "#333333", "size": FONT_SIZE - 3}}
+        )
+    layout = base_layout(
+        f"Best k and speedup as the batch grows · α = {format_number(alpha)}<br><sup>{setup_label}</sup>",
+        height=500,
+        legend_below=True,
+        shapes=shapes,
+        annotations=annotations,
+        xaxis=axis(
+            "batch size (log)",
+            anchor="y",
+            domain=[0.0, 0.94],
+            type="log",
+            tickvals=batch,
+            ticktext=[str(b) for b in batch],
+        ),
+        yaxis=axis("best speedup (×)", anchor="x", domain=[0.0, 1.0], rangemode="tozero"),
+        # Whole draft lengths only: plotly would otherwise align this axis' ticks with the left axis' grid.
+        yaxis2=axis(
+            "best k",
+            anchor="x",
+            overlaying="y",
+            side="right",
+            rangemode="tozero",
+            showgrid=False,
+            tickmode="linear",
+            tick0=0,
+            dtick=max(1, int(np.ceil(float(np.max(best_k)) / 5))),
+        ),
+    )
+    return figure(traces, layout)
+
+
+def verification_cost(widths: np.ndarray, target_ms: np.ndarray, draft_ms: float, ridge_width: float) -> go.Figure:
+    """Target forward-pass time over w positions, beside one draft step; the roofline ridge marked."""
+    trace = {
+        "type": "scatter",
+        "x": widths,
+        "y": target_ms,
+        "mode": "lines+markers",
+        "name": "target pass over w positions",
+        "line": {"color": "#000000", "width": 3},
+        "hovertemplate": "w = %{x}: %{y:.3f} ms<extra></extra>",
+    }
+    shapes, annotations = hline(draft_ms, {"dash": "dot", "color": PALETTE[0]}, f"one draft step: {draft_ms:.3f} ms")
+    if ridge_width <= widths[-1]:
+        rule, label = vline(ridge_width, {"dash": "dash", "color": CHOSEN_COLOUR}, "compute-bound →")
+        shapes, annotations = shapes + rule, annotations + label
+    layout = base_layout(
+        "Verification cost: T_target(w)",
+        height=500,
+        legend_below=True,
+        shapes=shapes,
+        annotations=annotations,
+        xaxis=axis("positions verified per sequence, w = k + 1"),
+        yaxis=axis("milliseconds", rangemode="tozero"),
+    )
+    return figure([trace], layout)

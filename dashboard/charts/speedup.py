@@ -1,0 +1,212 @@
+"""Speedup against draft length: the speedup page's curves, the calibrate page's prediction, and
+the speedup-vs-k chart and best-k stars the hardware page's chart shares with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import plotly.graph_objects as go
+
+from dashboard.charts.style import (
+    CHOSEN_COLOUR,
+    FONT_SIZE,
+    PALETTE,
+    axis,
+    base_layout,
+    beside_marker,
+    figure,
+    slower_region,
+    vline,
+)
+from dashboard.params import format_number
+
+
+def best_k_stars(optima: Mapping, curves: list, name: str, hovertemplate: str) -> dict:
+    """Gold stars at each curve's best (k, speedup) in ``optima``; the hover shows the curve's key."""
+    return {
+        "type": "scatter",
+        "x": [optima[curve][0] for curve in curves],
+        "y": [optima[curve][1] for curve in curves],
+        "mode": "markers",
+        "name": name,
+        "customdata": curves,
+        "marker": {"symbol": "star", "size": 16, "color": "#FFD700", "line": {"color": "#000000", "width": 1}},
+        "hovertemplate": hovertemplate,
+    }
+
+
+def speedup_curves(
+    k: np.ndarray,
+    curves: Mapping[float, np.ndarray],
+    optima: Mapping[float, tuple[int, float]],
+    alpha: float,
+    chosen_k: int,
+    c: float,
+) -> go.Figure:
+    """Speedup against draft length, one curve per acceptance rate.
+
+    Parameters
+    ----------
+    k : array of int
+        Draft lengths on the x axis.
+    curves : mapping alpha -> array
+        ``speedup(alpha, k, c)`` for each acceptance rate; must include ``alpha``.
+    optima : mapping alpha -> (k*, speedup)
+        The best draft length of each curve, marked with a star.
+    alpha, chosen_k, c : float, int, float
+        The user's configuration, drawn bold and marked.
+    """
+    slowest = min(float(np.min(s)) for s in curves.values())
+    fastest = max(float(np.max(s)) for s in curves.values())
+    shapes, annotations = slower_region("slower than plain decoding")
+    traces = []
+    others = [a for a in sorted(curves) if a != alpha]
+    for i, a in enumerate([*others, alpha]):
+        chosen = a == alpha
+        traces.append(
+            {
+                "type": "scatter",
+                "x": k,
+                "y": curves[a],
+                "mode": "lines",
+                "name": f"α = {format_number(a)}" + (" (chosen)" if chosen else ""),
+                "line": {"color": "#000000", "width": 4}
+                if chosen
+                else {"color": PALETTE[i % (len(PALETTE) - 1)], "width": 2},
+                "hovertemplate": f"α = {format_number(a)}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
+            }
+        )
+    traces.append(
+        best_k_stars(
+            optima,
+            sorted(optima),
+            "best k of each curve",
+            "α = %{customdata}<br>best k = %{x}<br>speedup %{y:.3f}×<extra></extra>",
+        )
+    )
+    chosen_speedup = float(curves[alpha][np.flatnonzero(k == chosen_k)[0]])
+    traces.append(
+        {
+            "type": "scatter",
+            "x": [chosen_k],
+            "y": [chosen_speedup],
+            "mode": "markers",
+            "name": f"chosen k = {chosen_k}",
+            "marker": {
+                "symbol": "circle",
+                "size": 15,
+                "color": CHOSEN_COLOUR,
+                "line": {"color": "#000000", "width": 2},
+            },
+            "hovertemplate": "chosen k = %{x}<br>speedup %{y:.3f}×<extra></extra>",
+        }
+    )
+    annotations.append(
+        {
+            "x": chosen_k,
+            "y": chosen_speedup,
+            "text": f"k = {chosen_k}: {chosen_speedup:.2f}×",
+            **beside_marker(left=chosen_k > 0.75 * float(k.max())),
+            "font": {"color": CHOSEN_COLOUR, "size": FONT_SIZE + 1},
+            "bgcolor": "rgba(255,255,255,0.85)",
+        }
+    )
+    title = (
+        f"Speedup vs draft length · α = {format_number(alpha)}, k = {chosen_k}, c = {format_number(c)} "
+        f"(Leviathan c = {format_number(round(1 / c, 4))}) → {chosen_speedup:.2f}×"
+    )
+    layout = base_layout(
+        title,
+        shapes=shapes,
+        annotations=annotations,
+        xaxis=axis("draft length k", range=[0.5, float(k.max()) + 0.5]),
+        yaxis=axis("speedup over plain decoding (×)", range=[min(0.0, slowest), fastest * 1.1]),
+    )
+    return figure(traces, layout)
+
+
+def speedup_vs_k(traces: list[dict], marked_k: int, mark: str, title: str) -> go.Figure:
+    """A half-width speedup-vs-k chart: the slower region shaded and one draft length marked."""
+    shapes, annotations = slower_region()
+    rule, label = vline(marked_k, {"dash": "dot", "color": CHOSEN_COLOUR}, mark)
+    layout = base_layout(
+        title,
+        height=510,
+        legend_below=True,
+        shapes=shapes + rule,
+        annotations=annotations + label,
+        xaxis=axis("draft length k"),
+        yaxis=axis("speedup over plain decoding (×)", rangemode="tozero"),
+    )
+    return figure(traces, layout)
+
+
+def calibrated_speedup(
+    k: np.ndarray,
+    iid: np.ndarray,
+    iid_band: tuple[np.ndarray, np.ndarray],
+    profile: np.ndarray | None,
+    measured_k: int,
+    measured_profile_k: int,
+    c: float,
+    alpha: tuple[float, float, float],
+) -> go.Figure:
+    """Predicted speedup against draft length from an engine's measurements.
+
+    ``iid`` is the closed form at the fitted alpha, ``iid_band`` at the ends of its interval;
+    ``profile`` (optional) uses the measured per-position rates, solid up to
+    ``measured_profile_k`` and dotted where extrapolated. ``alpha`` is (fit, low, high); with
+    low = high (a mean acceptance length alone gives no interval) no band is drawn.
+    """
+    traces = []
+    if alpha[1] < alpha[2]:
+        traces.append(
+            {
+                "type": "scatter",
+                "x": np.concatenate([k, k[::-1]]),
+                "y": np.concatenate([iid_band[1], iid_band[0][::-1]]),
+                "fill": "toself",
+                "fillcolor": "rgba(0, 114, 178, 0.15)",
+                "line": {"width": 0},
+                "name": f"α interval {alpha[1]:.3f} … {alpha[2]:.3f}",
+                "hoverinfo": "skip",
+            }
+        )
+    traces += [
+        {
+            "type": "scatter",
+            "x": k,
+            "y": iid,
+            "mode": "lines",
+            "name": f"i.i.d. at fitted α = {alpha[0]:.3f}",
+            "line": {"color": PALETTE[0], "width": 3},
+            "hovertemplate": "k = %{x}<br>speedup %{y:.3f}× (i.i.d.)<extra></extra>",
+        },
+    ]
+    if profile is not None:
+        measured = k <= measured_profile_k
+        tail = k >= measured_profile_k
+        traces += [
+            {
+                "type": "scatter",
+                "x": k[measured],
+                "y": profile[measured],
+                "mode": "lines+markers",
+                "name": "measured per-position profile",
+                "line": {"color": "#000000", "width": 3},
+                "hovertemplate": "k = %{x}<br>speedup %{y:.3f}× (profile)<extra></extra>",
+            },
+            {
+                "type": "scatter",
+                "x": k[tail],
+                "y": profile[tail],
+                "mode": "lines",
+                "name": "profile, extrapolated",
+                "line": {"color": "#000000", "width": 2, "dash": "dot"},
+                "hovertemplate": "k = %{x}<br>speedup %{y:.3f}× (extrapolated)<extra></extra>",
+            },
+        ]
+    title = f"Predicted speedup vs draft length at c = {format_number(round(c, 3))}"
+    return speedup_vs_k(traces, measured_k, f"measured k = {measured_k}", title)
