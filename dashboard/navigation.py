@@ -35,11 +35,7 @@ FAVICON = "⚡"
 STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
 
 
-#: The home page's ``url_path`` for ``st.Page`` (its address is the app's root all the same). It
-#: must not be the name Streamlit infers from the file, "home": a folder called ``pages`` next to
-#: the entry script makes Streamlit 1.67 run a process's first script run (and every AppTest
-#: run) through its legacy ``pages/`` scheme, where ``pages/home.py`` has the hash of "home" and
-#: would run directly, without the router.
+#: The home page's ``url_path`` for ``st.Page``; its address is the app's root all the same.
 HOME_URL_PATH = "Home"
 
 

@@ -2,7 +2,7 @@
 
 The router (``app.py``), the navigation, the home page's cards, the tests, the benches and the
 screenshot script all read :data:`PAGES`. A new page is one entry here and one script in
-``pages/``; everything else follows from the entry.
+``app_pages/``; everything else follows from the entry.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ class PageInfo:
         return tuple(key for key in self.params if key in APP_KEYS)
 
 
-HOME = PageInfo("home", "pages/home.py", "Home", ":material/home:", "")
+HOME = PageInfo("home", "app_pages/home.py", "Home", ":material/home:", "")
 
 PAGES: dict[str, PageInfo] = {
     page.id: page
@@ -49,7 +49,7 @@ PAGES: dict[str, PageInfo] = {
         HOME,
         PageInfo(
             "speedup",
-            "pages/speedup.py",
+            "app_pages/speedup.py",
             "Speedup vs draft length",
             ":material/trending_up:",
             "Speedup",
@@ -59,7 +59,7 @@ PAGES: dict[str, PageInfo] = {
         ),
         PageInfo(
             "optimal_k",
-            "pages/optimal_k.py",
+            "app_pages/optimal_k.py",
             "Optimal draft length map",
             ":material/grid_on:",
             "Optimal_k",
@@ -68,7 +68,7 @@ PAGES: dict[str, PageInfo] = {
         ),
         PageInfo(
             "sampling",
-            "pages/rejection_sampling.py",
+            "app_pages/rejection_sampling.py",
             "Rejection sampling",
             ":material/casino:",
             "Rejection_sampling",
@@ -78,7 +78,7 @@ PAGES: dict[str, PageInfo] = {
         ),
         PageInfo(
             "kl",
-            "pages/acceptance_vs_kl.py",
+            "app_pages/acceptance_vs_kl.py",
             "Acceptance vs divergence",
             ":material/scatter_plot:",
             "Acceptance_vs_KL",
@@ -87,7 +87,7 @@ PAGES: dict[str, PageInfo] = {
         ),
         PageInfo(
             "simulator",
-            "pages/simulator.py",
+            "app_pages/simulator.py",
             "Simulator",
             ":material/play_circle:",
             "Simulator",
@@ -97,7 +97,7 @@ PAGES: dict[str, PageInfo] = {
         ),
         PageInfo(
             "calibrate",
-            "pages/calibrate.py",
+            "app_pages/calibrate.py",
             "Calibrate from your engine",
             ":material/tune:",
             "Calibrate",
@@ -107,7 +107,7 @@ PAGES: dict[str, PageInfo] = {
         ),
         PageInfo(
             "hardware",
-            "pages/hardware.py",
+            "app_pages/hardware.py",
             "Hardware",
             ":material/memory:",
             "Hardware",

@@ -11,6 +11,7 @@ environment turns them off on the pinned version too (the tests use it).
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -19,8 +20,14 @@ from typing import Any
 PINNED = "1.67.0"
 STREAMLIT = version("streamlit")
 
+
+def is_active(streamlit_version: str, environ: Mapping[str, str]) -> bool:
+    """Whether the workarounds run: on the pinned Streamlit, unless ``SDE_WORKAROUNDS=off``."""
+    return streamlit_version == PINNED and environ.get("SDE_WORKAROUNDS", "on") != "off"
+
+
 #: Whether the workarounds run in this process.
-ACTIVE = STREAMLIT == PINNED and os.environ.get("SDE_WORKAROUNDS", "on") != "off"
+ACTIVE = is_active(STREAMLIT, os.environ)
 
 _JS = Path(__file__).with_name("js")
 

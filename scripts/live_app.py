@@ -81,10 +81,18 @@ class StreamlitServer:
     log file that is quoted when the server fails to come up.
     """
 
-    def __init__(self, script: str | Path = "app.py", *, cwd: Path = ROOT, extra_args: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        script: str | Path = "app.py",
+        *,
+        cwd: Path = ROOT,
+        extra_args: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
+    ):
         self.script = str(script)
         self.cwd = cwd
         self.extra_args = extra_args
+        self.env = env or {}  # added to this process's environment
         self.port: int | None = None
         self.process: subprocess.Popen | None = None
         self.log_path: Path | None = None
@@ -114,7 +122,7 @@ class StreamlitServer:
             "false",
             *self.extra_args,
         ]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", **self.env}
         self.started_at = time.perf_counter()
         with os.fdopen(handle, "wb") as log:
             self.process = subprocess.Popen(

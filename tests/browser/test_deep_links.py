@@ -48,6 +48,9 @@ def test_first_visitor_on_a_fresh_server_gets_the_linked_view(page_id, fresh_ser
     with fresh_server() as server:
         tab = open_tab(server).open(spec, _query(params))
         check_linked_view(tab, params)
+        if spec.slider:  # and the page answers: a slider moves the chart and the address
+            tab.press(spec.slider, "ArrowLeft")
+            assert tab.params() != params
 
 
 @pytest.mark.parametrize(

@@ -47,7 +47,9 @@ def test_every_page_is_registered_with_known_parameters():
     for page in PAGES.values():
         assert (ROOT / page.script).is_file()
         assert set(page.params) <= set(PARAMS)
-    assert sorted(p.script for p in PAGES.values()) == sorted(f"pages/{f.name}" for f in (ROOT / "pages").glob("*.py"))
+    assert sorted(p.script for p in PAGES.values()) == sorted(
+        f"app_pages/{f.name}" for f in (ROOT / "app_pages").glob("*.py")
+    )
 
 
 def test_cost_ratio_slider_reaches_both_ends_and_the_chapter_values():

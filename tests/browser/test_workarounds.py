@@ -1,0 +1,49 @@
+"""The page-link workaround (``dashboard.workarounds.page_link_script``) and the bug it works around.
+
+With the workarounds off (``SDE_WORKAROUNDS=off``), Streamlit's own handling of a page-link click
+runs; on the pinned version it pushes two history entries for one click, so Back does not return
+to the view left. When an upgrade fixes that, the bug test fails and says the workaround can go.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dashboard import workarounds
+from dashboard.params import PARAMS
+from scripts import live_app
+from tests.browser.helpers import PAGES
+
+ON_PINNED = pytest.mark.skipif(
+    workarounds.STREAMLIT != workarounds.PINNED,
+    reason=f"the workarounds were written for Streamlit {workarounds.PINNED}, not {workarounds.STREAMLIT}",
+)
+
+
+def _click_a_link_after_a_move(tab) -> tuple[int, dict]:
+    """Open Speedup, move k, follow the link to α vs KL; the history entries the click added
+    and the view left."""
+    tab.open(PAGES["speedup"])
+    tab.press(PARAMS["k"].label, "ArrowRight", times=2)
+    left = tab.params()
+    before = tab.page.evaluate("history.length")
+    tab.follow_link(PAGES["kl"].title, PAGES["kl"])
+    tab.page.wait_for_timeout(500)  # a second entry, if any, follows the first at once
+    return tab.page.evaluate("history.length") - before, left
+
+
+def test_a_page_link_is_one_history_entry(tab):
+    added, _ = _click_a_link_after_a_move(tab)
+    assert added == 1
+
+
+@ON_PINNED
+def test_bug_streamlits_own_page_link_pushes_two_entries_and_back_loses_the_view(open_tab):
+    with live_app.StreamlitServer(env={"SDE_WORKAROUNDS": "off"}) as server:
+        tab = open_tab(server)
+        added, left = _click_a_link_after_a_move(tab)
+        tab.page.go_back()
+        tab.page.wait_for_timeout(1500)
+        back_at = (tab.path, tab.params())
+    assert added == 2, "Streamlit's own page link now adds one history entry: the workaround may go"
+    assert back_at != (f"/{PAGES['speedup'].path}", left), "Back now returns to the view left"

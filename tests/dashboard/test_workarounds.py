@@ -1,0 +1,122 @@
+"""The Streamlit workarounds: where they may live, when they run, and the bug each one works around.
+
+Each bug test runs Streamlit's own behaviour, without the workaround, on the pinned version and
+asserts the bug is there: when an upgrade fixes it, the test fails and says the workaround can go.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard import workarounds
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ON_PINNED = pytest.mark.skipif(
+    workarounds.STREAMLIT != workarounds.PINNED,
+    reason=f"the workarounds were written for Streamlit {workarounds.PINNED}, not {workarounds.STREAMLIT}: "
+    "re-check each bug on this version",
+)
+
+
+def test_workarounds_run_only_on_the_pinned_streamlit():
+    assert workarounds.is_active(workarounds.PINNED, {})
+    assert not workarounds.is_active(workarounds.PINNED, {"SDE_WORKAROUNDS": "off"})
+    assert not workarounds.is_active("1.68.0", {})
+    assert not workarounds.is_active("1.66.1", {})
+
+
+def test_the_pin_is_the_requirement():
+    assert f"streamlit=={workarounds.PINNED}\n" in (ROOT / "requirements.txt").read_text()
+
+
+def _imports(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+#: The code that runs in the app and its tools; the tests may use Streamlit's testing API.
+APP_CODE = sorted(
+    path
+    for pattern in ("app.py", "app_pages/*.py", "dashboard/**/*.py", "specmath/**/*.py", "scripts/*.py", "bench/*.py")
+    for path in ROOT.glob(pattern)
+)
+TEST_CODE = sorted(ROOT.glob("tests/**/*.py"))
+
+
+@pytest.mark.parametrize("path", APP_CODE + TEST_CODE, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_import_from_streamlits_internals(path):
+    allowed = {"streamlit"} | ({"streamlit.testing.v1"} if path in TEST_CODE or path.parent.name == "bench" else set())
+    internal = sorted(name for name in _imports(path) if name.startswith("streamlit.") and name not in allowed)
+    assert internal == [], f"{path.relative_to(ROOT)} imports Streamlit's internals: {internal}"
+
+
+def test_javascript_lives_in_js_files():
+    """The app's own JavaScript is in .js files, loaded by the workarounds module."""
+    for path in [ROOT / "app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("dashboard/**/*.py")]:
+        text = path.read_text(encoding="utf-8")
+        assert "addEventListener" not in text and "=> {" not in text, f"JavaScript in {path.relative_to(ROOT)}"
+    assert (ROOT / "dashboard" / "js" / "page_links.js").is_file()
+
+
+def test_page_link_script_comes_from_its_js_file(monkeypatch):
+    source = (ROOT / "dashboard" / "js" / "page_links.js").read_text(encoding="utf-8")
+    monkeypatch.setattr(workarounds, "ACTIVE", True)
+    html = workarounds.page_link_script()
+    assert source in html and html.count("<script") == 1
+    monkeypatch.setattr(workarounds, "ACTIVE", False)
+    assert workarounds.page_link_script() is None
+
+
+def _whole_number_box():
+    import streamlit as st
+
+    from dashboard import workarounds
+
+    number = workarounds.whole_number_input(st, "Seed", value=42, low=0, high=9999, key="seed", bind="query-params")
+    st.write(f"seed={number!r}")
+
+
+def _plain_int_box():
+    import streamlit as st
+
+    number = st.number_input("Seed", value=42, min_value=0, max_value=9999, step=1, key="seed", bind="query-params")
+    st.write(f"seed={number!r}")
+
+
+HUGE = "9" * 400  # float("9" * 400) is inf
+
+
+@ON_PINNED
+def test_bug_a_huge_number_in_a_link_crashes_streamlits_int_box():
+    """Streamlit 1.67: ``int(inf)`` in ``NumberInputSerde.deserialize`` before the bounds check."""
+    at = AppTest.from_function(_plain_int_box)
+    at.query_params["seed"] = HUGE
+    at.run()
+    assert at.exception, "Streamlit's int box no longer fails on a huge link value: drop whole_number_input"
+
+
+@pytest.mark.parametrize("active", [True, False])
+def test_whole_number_box_takes_a_link_and_falls_back_on_a_huge_one(active, monkeypatch):
+    if not active and workarounds.STREAMLIT == workarounds.PINNED:
+        pytest.skip("Streamlit's own int box is the bug above on this version")
+    monkeypatch.setattr(workarounds, "ACTIVE", active)
+    at = AppTest.from_function(_whole_number_box)
+    at.query_params["seed"] = "17"
+    at.run()
+    assert not at.exception
+    assert at.markdown[0].value == "seed=17"
+    at = AppTest.from_function(_whole_number_box)
+    at.query_params["seed"] = HUGE
+    at.run()
+    assert not at.exception
+    assert at.markdown[0].value == "seed=42"
