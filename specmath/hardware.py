@@ -431,7 +431,7 @@ def roofline(model: ModelSpec, gpu: GPUSpec, batch=1, context=0, overhead_s=0.0)
 # tensor FLOP/s, *not* the "with sparsity" figure datasheets print first), model figures are
 # read off each model's config.json on the Hugging Face Hub, with the parameter count computed
 # from that config (embeddings + layers x (attention + MLP + norms) + final norm + LM head unless
-# tied); tests/test_hardware.py recomputes every count. Weights and KV cache in BF16 (2 bytes).
+# tied); tests/specmath/test_hardware.py recomputes every count. Weights and KV cache in BF16 (2 bytes).
 
 _MODELS = [
     ModelSpec(
