@@ -11,6 +11,7 @@ argument and what is wrong.
 (8, 3.09)
 """
 
+from ._kernels import RESIDUAL_MASS_TOLERANCE
 from ._validate import SUM_TOLERANCE
 from .calibration import (
     AlphaFit,
@@ -34,7 +35,6 @@ from .decode import (
 )
 from .distributions import (
     MAX_PAIR_ELEMENTS,
-    RESIDUAL_MASS_TOLERANCE,
     Divergences,
     acceptance_probability,
     bretagnolle_huber_bound,

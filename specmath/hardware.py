@@ -35,8 +35,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _kernels
 from ._validate import as_alpha, as_count, as_draft_length, as_float_array, scalar_or_array
-from .speedup import MAX_DRAFT_LENGTH, _expected_tokens
+from .speedup import MAX_DRAFT_LENGTH
 
 #: Cap on the number of batch sizes :func:`roofline_batch_sweep` takes in one call.
 MAX_SWEEP_POINTS = 4096
@@ -601,7 +602,7 @@ def general_speedup(alpha, k, t_draft, t_target):
     alpha = as_alpha(alpha)
     k = as_draft_length(k)
     c, ratio = _costs(t_draft, t_target, k + 1)
-    return scalar_or_array(_expected_tokens(alpha, k) / (k / c + ratio))
+    return scalar_or_array(_kernels.expected_tokens(alpha, k) / (k / c + ratio))
 
 
 def optimal_k_general(alpha, t_draft, t_target, max_k=20):
@@ -635,7 +636,7 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20):
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
     ks = np.arange(1, max_k + 1)
     c, ratio = _costs(t_draft, t_target, ks + 1)
-    table = _expected_tokens(alpha[..., None], ks) / (ks / c + ratio)
+    table = _kernels.expected_tokens(alpha[..., None], ks) / (ks / c + ratio)
     best = np.argmax(table, axis=-1)
     best_speedup = np.take_along_axis(table, best[..., None], axis=-1)[..., 0]
     return scalar_or_array(best + 1), scalar_or_array(best_speedup)
@@ -681,7 +682,7 @@ def operations_factor(alpha, k, c_hat):
         raise ValueError("c_hat must be finite (arithmetic of a draft pass over a target pass)")
     if (c_hat < 0).any():
         raise ValueError(f"c_hat must be >= 0, got {c_hat[c_hat < 0].flat[0]:g}")
-    return scalar_or_array((k * c_hat + k + 1.0) / _expected_tokens(alpha, k))
+    return scalar_or_array((k * c_hat + k + 1.0) / _kernels.expected_tokens(alpha, k))
 
 
 # --------------------------------------------------------------------------------------------
