@@ -60,3 +60,22 @@ def residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     mass = excess.sum(axis=-1, keepdims=True)
     empty = mass <= RESIDUAL_MASS_TOLERANCE
     return np.where(empty, p, excess / np.where(empty, 1.0, mass))
+
+
+def best_over_k(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""The best draft length and its speedup, from speedups tabulated at ``k = 1 … K`` along the last axis.
+
+    .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le K} S_k
+
+    :func:`numpy.argmax` returns the first maximum, so ties go to the shorter draft, as the
+    chapter's ``find_optimal_k`` (a strict ``>`` scan) resolves them.
+
+    Returns
+    -------
+    k : numpy.ndarray of int64
+        ``k*``, shape ``table.shape[:-1]``.
+    speedup : numpy.ndarray
+        The entry of ``table`` at ``k*`` itself, so equal bit for bit to the speedup there.
+    """
+    best = np.argmax(table, axis=-1)
+    return best + 1, np.take_along_axis(table, best[..., None], axis=-1)[..., 0]

@@ -636,10 +636,8 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20):
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
     ks = np.arange(1, max_k + 1)
     c, ratio = _costs(t_draft, t_target, ks + 1)
-    table = _kernels.expected_tokens(alpha[..., None], ks) / (ks / c + ratio)
-    best = np.argmax(table, axis=-1)
-    best_speedup = np.take_along_axis(table, best[..., None], axis=-1)[..., 0]
-    return scalar_or_array(best + 1), scalar_or_array(best_speedup)
+    best_k, best_speedup = _kernels.best_over_k(_kernels.expected_tokens(alpha[..., None], ks) / (ks / c + ratio))
+    return scalar_or_array(best_k), scalar_or_array(best_speedup)
 
 
 def operations_factor(alpha, k, c_hat):

@@ -110,10 +110,8 @@ def optimal_k(alpha, c, max_k=20):
     ks = np.arange(1, max_k + 1)
     # Not broadcasting alpha against c beforehand keeps E[N] at shape alpha x k and the cost
     # 1 + k/c at shape c x k: only the final division runs over the whole grid.
-    table = _speedup(alpha[..., None], ks, c[..., None])
-    best = np.argmax(table, axis=-1)
-    best_speedup = np.take_along_axis(table, best[..., None], axis=-1)[..., 0]
-    return scalar_or_array(best + 1), scalar_or_array(best_speedup)
+    best_k, best_speedup = _kernels.best_over_k(_speedup(alpha[..., None], ks, c[..., None]))
+    return scalar_or_array(best_k), scalar_or_array(best_speedup)
 
 
 def to_leviathan_cost(c):
