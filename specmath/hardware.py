@@ -28,7 +28,6 @@ source; they are read-only, and edited with :func:`dataclasses.replace`, e.g.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import NamedTuple
@@ -47,9 +46,6 @@ MAX_SWEEP_POINTS = 4096
 #: three).
 MAX_BATCH = 1_000_000
 MAX_CONTEXT = 100_000_000
-
-CostModel = Callable[[np.ndarray], np.ndarray]
-
 
 # --------------------------------------------------------------------------------------------
 # Checks
