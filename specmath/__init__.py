@@ -58,7 +58,7 @@ from .distributions import (
     residual_distribution,
     tv_distance,
 )
-from .engine_metrics import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
+from .engines import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
 from .general import (
     MAX_SWEEP_POINTS,
     BatchSweep,
