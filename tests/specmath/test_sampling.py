@@ -5,7 +5,7 @@ import pytest
 from scipy import stats
 
 import specmath as sm
-import specmath.sampling
+import specmath._kernels
 from specmath.sampling import _alias_table, _iid_categorical
 from tests.helpers import CHAPTER_P, CHAPTER_Q, SIGNIFICANCE, assert_distributed_as, chi_square_pvalue
 
