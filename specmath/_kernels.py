@@ -1,9 +1,9 @@
 r"""Formulas several modules share, on arrays already checked by :mod:`specmath._validate`.
 
-Each public function of the package validates its arguments and then calls one of these, so a
-formula is written once however many functions use it. Nothing here validates: callers pass
-float arrays of acceptance rates in [0, 1], int arrays of draft lengths >= 0, and probability
-vectors (or rows of them) that sum to 1.
+The public functions validate their arguments and then call these, so a formula is written
+once however many modules use it. Nothing here validates: callers pass float arrays of
+acceptance rates in [0, 1], int arrays of draft lengths >= 0, and probability vectors (or rows
+of them) that sum to 1.
 """
 
 from __future__ import annotations
