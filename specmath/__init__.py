@@ -11,6 +11,7 @@ argument and what is wrong.
 (8, 3.09)
 """
 
+from ._kernels import RESIDUAL_MASS_TOLERANCE
 from ._validate import SUM_TOLERANCE
 from .calibration import (
     AlphaFit,
@@ -20,6 +21,19 @@ from .calibration import (
     extend_profile,
     profile_expected_tokens,
     profile_speedup,
+)
+from .costs import (
+    MAX_BATCH,
+    MAX_CONTEXT,
+    MAX_TABULATED_WIDTHS,
+    FreeVerification,
+    LinearOverhead,
+    Roofline,
+    Tabulated,
+    free_verification,
+    linear_overhead,
+    roofline,
+    tabulated,
 )
 from .decode import (
     ACCEPTED,
@@ -34,7 +48,6 @@ from .decode import (
 )
 from .distributions import (
     MAX_PAIR_ELEMENTS,
-    RESIDUAL_MASS_TOLERANCE,
     Divergences,
     acceptance_probability,
     bretagnolle_huber_bound,
@@ -45,29 +58,14 @@ from .distributions import (
     residual_distribution,
     tv_distance,
 )
-from .engine_metrics import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
-from .hardware import (
-    GPU_PRESETS,
-    MAX_BATCH,
-    MAX_CONTEXT,
+from .engines import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
+from .general import (
     MAX_SWEEP_POINTS,
-    MAX_TABULATED_WIDTHS,
-    MODEL_PRESETS,
     BatchSweep,
-    FreeVerification,
-    GPUSpec,
-    LinearOverhead,
-    ModelSpec,
-    Roofline,
-    Tabulated,
-    free_verification,
     general_speedup,
-    linear_overhead,
     operations_factor,
     optimal_k_general,
-    roofline,
     roofline_batch_sweep,
-    tabulated,
 )
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .markov import (
@@ -80,6 +78,7 @@ from .markov import (
     stationary_distribution,
     two_regime_transition_matrix,
 )
+from .presets import GPU_PRESETS, MODEL_PRESETS, GPUSpec, ModelSpec
 from .sampling import MAX_SAMPLES, speculative_sample
 from .speedup import (
     MAX_DRAFT_LENGTH,

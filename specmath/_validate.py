@@ -6,6 +6,8 @@ dashboard can show it to a person as it is.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 #: Largest allowed ``|sum(p) - 1|`` for a distribution. Values typed by hand with six decimals
@@ -120,6 +122,19 @@ def as_count(value, name: str, cap: int, minimum: int = 1) -> int:
     if value > cap:
         raise ValueError(f"{name} must be <= {cap:,} (a cap that bounds memory), got {value:,}")
     return value
+
+
+def as_positive(value, name: str, *, allow_zero: bool = False) -> float:
+    """Check a single finite number: > 0, or >= 0 with ``allow_zero``; return it as float."""
+    arr = as_float_array(value, name)
+    if arr.ndim != 0:
+        raise ValueError(f"{name} must be a single number, got an array of shape {arr.shape}")
+    x = float(arr)
+    if not math.isfinite(x):
+        raise ValueError(f"{name} must be finite, got {x}")
+    if x < 0 or (x == 0 and not allow_zero):
+        raise ValueError(f"{name} must be {'>= 0' if allow_zero else '> 0'}, got {x:g}")
+    return x
 
 
 def scalar_or_array(arr: np.ndarray):

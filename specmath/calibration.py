@@ -14,9 +14,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _kernels
 from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array
-from .iid_blocks import _tokens_pmf, fit_alpha_from_acceptance_length
-from .speedup import MAX_DRAFT_LENGTH, _expected_tokens
+from .iid_blocks import fit_alpha_from_acceptance_length
+from .speedup import MAX_DRAFT_LENGTH
 
 
 class AlphaFit(NamedTuple):
@@ -30,7 +31,7 @@ class AlphaFit(NamedTuple):
 def _tokens_variance(alpha: np.ndarray, k: int) -> np.ndarray:
     """Variance of tokens per iteration N under i.i.d. acceptance, for an array of alphas."""
     n = np.arange(1, k + 2)
-    pmf = _tokens_pmf(alpha, k)
+    pmf = _kernels.tokens_pmf(alpha, k)
     mean = pmf @ n
     return np.maximum(pmf @ (n * n) - mean * mean, 0.0)
 
@@ -78,7 +79,7 @@ def alpha_interval(accepted, drafts, k, confidence=0.95) -> AlphaFit:
     alpha = float(fit_alpha_from_acceptance_length(mean, k))
 
     def outside(a: np.ndarray) -> np.ndarray:
-        gap = _expected_tokens(a, k) - mean
+        gap = _kernels.expected_tokens(a, k) - mean
         return gap * gap > z * z * _tokens_variance(a, k) / drafts
 
     def edge(inside: float, end: float) -> float:

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _kernels
 from ._validate import as_count, as_draft_length
-from .distributions import _residual
 from .iid_blocks import fit_alpha_from_acceptance_length
 from .markov import as_transition_matrix, stationary_distribution
 
@@ -128,7 +128,7 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     draft_cdf = _row_cdfs(draft)
     # One table for the token that ends an iteration: residual rows (the target's row where a
     # context has no residual, as residual_distribution), then target rows (bonus).
-    final_cdf = _row_cdfs(np.vstack([_residual(target, draft), target]))
+    final_cdf = _row_cdfs(np.vstack([_kernels.residual(target, draft), target]))
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(draft > 0, target / draft, 0.0)
     alpha_of = np.minimum(target, draft).sum(axis=1)

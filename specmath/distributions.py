@@ -10,11 +10,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import _kernels
 from ._validate import SUM_TOLERANCE, as_count, as_distribution_pair, as_float_array, scalar_or_array
-
-#: Residual mass at or below this counts as "no residual" (p = q up to rounding): a rejection
-#: then has probability below 1e-12 and normalizing would only amplify rounding noise.
-RESIDUAL_MASS_TOLERANCE = 1e-12
 
 #: Cap on ``n_pairs * vocab_size`` for :func:`random_distribution_pairs` (80 MB per array).
 MAX_PAIR_ELEMENTS = 10_000_000
@@ -128,15 +125,7 @@ def residual_distribution(p, q) -> np.ndarray:
         A probability vector, zero wherever ``p(x) <= q(x)`` (unless it is ``p`` itself).
     """
     p, q = as_distribution_pair(p, q)
-    return _residual(p, q)
-
-
-def _residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """The residual along the last axis, so one rule serves a pair and a chain's every row."""
-    excess = np.maximum(p - q, 0.0)
-    mass = excess.sum(axis=-1, keepdims=True)
-    empty = mass <= RESIDUAL_MASS_TOLERANCE
-    return np.where(empty, p, excess / np.where(empty, 1.0, mass))
+    return _kernels.residual(p, q)
 
 
 class Divergences(NamedTuple):

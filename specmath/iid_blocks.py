@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _kernels
 from ._validate import as_alpha, as_count, as_draft_length, as_float_array, scalar_or_array
-from .speedup import _expected_tokens
 
 #: Cap on ``n_iterations`` for :func:`simulate_iid_blocks` (16 bytes per iteration at peak).
 MAX_ITERATIONS = 50_000_000
@@ -43,15 +43,7 @@ def tokens_per_iteration_pmf(alpha, k) -> np.ndarray:
         ``pmf[n - 1] = P(N = n)`` for n = 1 … k + 1; sums to 1, exact at alpha = 0 and 1.
     """
     alpha, k = _scalar_alpha_k(alpha, k)
-    return _tokens_pmf(np.asarray(alpha), k)
-
-
-def _tokens_pmf(alpha: np.ndarray, k: int) -> np.ndarray:
-    """P(N = 1 … k + 1) along a new last axis, for an array of alphas."""
-    powers = alpha[..., None] ** np.arange(k + 1)
-    pmf = powers * (1.0 - alpha[..., None])
-    pmf[..., -1] = powers[..., -1]
-    return pmf
+    return _kernels.tokens_pmf(np.asarray(alpha), k)
 
 
 def simulate_iid_blocks(alpha, k, n_iterations, rng=None) -> np.ndarray:
@@ -122,7 +114,7 @@ def fit_alpha_from_acceptance_length(mean_length, k):
     low, high = np.zeros(length.shape), np.ones(length.shape)
     for _ in range(64):  # each step halves [low, high]; 2**-64 is below double precision
         mid = 0.5 * (low + high)
-        below = _expected_tokens(mid, k) < length
+        below = _kernels.expected_tokens(mid, k) < length
         low = np.where(below, mid, low)
         high = np.where(below, high, mid)
     fitted = np.where(length >= k + 1, 1.0, np.where(length <= 1, 0.0, 0.5 * (low + high)))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _kernels
 from ._validate import as_count, as_distribution_pair
-from .distributions import _residual
 
 #: Cap on ``n`` for :func:`speculative_sample`. Peak memory is about 25 bytes per round
 #: (tokens, uniforms, flags), so the cap keeps one call near 1.25 GB.
@@ -114,5 +114,5 @@ def speculative_sample(p, q, n, rng=None) -> tuple[np.ndarray, np.ndarray]:
     if n_rejected:
         # Rejected rounds sit at random places already, so residual draws in i.i.d. order
         # can fill them in index order.
-        tokens[~accepted] = _iid_categorical(_residual(p, q), n_rejected, rng)
+        tokens[~accepted] = _iid_categorical(_kernels.residual(p, q), n_rejected, rng)
     return tokens, accepted

@@ -10,19 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _kernels
 from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array, scalar_or_array
 
 #: Cap on ``max_k`` for :func:`optimal_k`; the work grows as ``alpha.size * max_k``.
 MAX_DRAFT_LENGTH = 1024
-
-
-def _expected_tokens(alpha: np.ndarray, k: np.ndarray) -> np.ndarray:
-    # 1 - alpha^(k+1) = -expm1((k+1) log alpha) has no cancellation near alpha = 1, and
-    # 1 - alpha is exact there (Sterbenz), so alpha = 1 - 1e-12 gives k + 1 to ~12 digits.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = -np.expm1((k + 1) * np.log(alpha)) / (1.0 - alpha)
-    # The closed form rounds at k = 0; "no draft, one token" is exact by definition.
-    return np.where(alpha == 1.0, k + 1.0, np.where(k == 0, 1.0, ratio))
 
 
 def expected_tokens(alpha, k):
@@ -49,11 +41,11 @@ def expected_tokens(alpha, k):
     """
     alpha = as_alpha(alpha)
     k = as_draft_length(k)
-    return scalar_or_array(_expected_tokens(alpha, k))
+    return scalar_or_array(_kernels.expected_tokens(alpha, k))
 
 
 def _speedup(alpha: np.ndarray, k: np.ndarray, c: np.ndarray) -> np.ndarray:
-    return _expected_tokens(alpha, k) / (1.0 + k / c)
+    return _kernels.expected_tokens(alpha, k) / (1.0 + k / c)
 
 
 def speedup(alpha, k, c):
@@ -118,10 +110,8 @@ def optimal_k(alpha, c, max_k=20):
     ks = np.arange(1, max_k + 1)
     # Not broadcasting alpha against c beforehand keeps E[N] at shape alpha x k and the cost
     # 1 + k/c at shape c x k: only the final division runs over the whole grid.
-    table = _speedup(alpha[..., None], ks, c[..., None])
-    best = np.argmax(table, axis=-1)
-    best_speedup = np.take_along_axis(table, best[..., None], axis=-1)[..., 0]
-    return scalar_or_array(best + 1), scalar_or_array(best_speedup)
+    best_k, best_speedup = _kernels.best_over_k(_speedup(alpha[..., None], ks, c[..., None]))
+    return scalar_or_array(best_k), scalar_or_array(best_speedup)
 
 
 def to_leviathan_cost(c):

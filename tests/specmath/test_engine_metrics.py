@@ -12,7 +12,7 @@ import pytest
 
 import specmath as sm
 
-FIXTURES = Path(__file__).parent / "fixtures" / "engine_metrics"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "engine_metrics"
 
 
 def fixture(name: str) -> str:

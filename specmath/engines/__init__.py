@@ -1,0 +1,27 @@
+"""Speculative decoding metrics pasted from serving engines, read into one record.
+
+Serving engines report how their drafts fare in their own words: vLLM V1 and V0 in log lines
+and Prometheus counters, SGLang in its decode-batch log line, llama.cpp's speculative examples
+in a closing summary. :func:`parse_engine_metrics` finds them in pasted text (log noise,
+timestamps, several reports, a cut-off last line) and returns one :class:`EngineMetrics` in
+this library's terms: ``k`` draft tokens per step, ``drafts`` target verification steps,
+accepted draft tokens *without* the bonus token, and a mean acceptance length *with* it.
+
+The engines define their numbers differently; the record reconciles them:
+
+* vLLM V1 counts accepted tokens in the accepted prefix only; its per-position rate is the
+  unconditional P(at least i + 1 accepted) and its mean acceptance length includes the bonus
+  token (1 + accepted / drafts).
+* vLLM V0 counts every draft token the verifier accepted, including tokens after an earlier
+  rejection, so its accepted count overstates the prefix; its emitted count does not, and the
+  record's accepted is emitted - drafts.
+* SGLang's accept length is tokens per verification step including the bonus token, like
+  V1's mean acceptance length; it prints no counts.
+* llama.cpp's examples count emitted tokens (n_predict) and accepted draft tokens (n_accept);
+  each target step emits its accepted tokens plus one, so steps = n_predict - n_accept.
+"""
+
+from .dispatch import MAX_METRICS_CHARS, parse_engine_metrics
+from .record import EngineMetrics
+
+__all__ = ["MAX_METRICS_CHARS", "EngineMetrics", "parse_engine_metrics"]

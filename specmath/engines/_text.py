@@ -1,0 +1,144 @@
+"""What the format parsers share: the text as read, its markers and lines, and the checks on printed values.
+
+Private to :mod:`specmath.engines`; a parser returns a :class:`Found`, a string saying what was
+incomplete, or None when its format is absent, and raises :class:`ReportError` for a report
+that is there but impossible.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from .record import EngineMetrics
+
+# Reports of one format read at most (the latest ones); a real log that long would exceed the
+# character cap anyway, so this only bounds the work hostile input can cause.
+MAX_REPORTS = 10_000
+# Longest stretch of a line read after a marker, and before it for SGLang's batch size.
+MAX_SEGMENT = 16_384
+MAX_LOOKBACK = 2_048
+
+# Half a unit in the last printed decimal, plus float slack: the tolerance of a printed value.
+HALF_2DP, HALF_3DP, HALF_1DP = 0.005 + 1e-9, 0.0005 + 1e-9, 0.05 + 1e-9
+
+# A printed number: bounded digit runs (no huge-int conversions, no backtracking blow-up) or
+# the NaN / inf that NumPy, Python and printf print for 0/0.
+NUM = r"(?:\d{1,18}(?:\.\d{1,18})?|-?nan|-?inf)"
+INT = r"\d{1,18}"
+
+
+class ReportError(ValueError):
+    """A report that is there but wrong; ``pos`` places it against the other formats."""
+
+    def __init__(self, message: str, pos: int):
+        super().__init__(message)
+        self.pos = pos
+
+
+@dataclass(frozen=True)
+class Found:
+    pos: int  # offset of the last report used, to pick the format that comes last
+    metrics: EngineMetrics
+
+
+@dataclass(frozen=True)
+class Segment:
+    start: int  # offset of the marker
+    text: str  # from the marker to the next marker or the end of its line
+    before: str  # the same line before the marker (bounded)
+    line_ended: bool  # False only at the end of a paste without a final line break
+
+
+class Doc:
+    """The text read, with the line lookups the parsers share."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.ends_with_newline = text.endswith("\n")
+        self._mark = (0, 1)  # (offset, its line): parsers ask in increasing order, so count on from there
+
+    def line_of(self, pos: int) -> int:
+        """1-based line number of offset ``pos``; amortized linear over a parser's pass."""
+        at, line = self._mark
+        if pos >= at:
+            line += self.text.count("\n", at, pos)
+        else:
+            line -= self.text.count("\n", pos, at)
+        self._mark = (pos, line)
+        return line
+
+    def tail(self, needle: str, keep: int = MAX_REPORTS) -> tuple[int, int]:
+        """Offset of the first of the last ``keep`` occurrences of ``needle``, and how many come before.
+
+        Counting and searching run in C, so a paste dense with markers costs Python work for
+        ``keep`` reports at most.
+        """
+        text = self.text
+        total = text.count(needle)
+        if total <= keep:
+            return 0, 0
+        pos = len(text)
+        for _ in range(keep):
+            pos = text.rfind(needle, 0, pos)
+        return pos, total - keep
+
+    def segments(self, marker: str) -> tuple[list[Segment], int]:
+        """The last :data:`MAX_REPORTS` occurrences of ``marker``, each up to the next one or
+        the end of its line, and how many earlier ones were left unread.
+
+        Linear in the text: line ends are searched once per line, not once per marker.
+        """
+        text = self.text
+        first, dropped = self.tail(marker)
+        starts = []
+        at = text.find(marker, first)
+        while at != -1:
+            starts.append(at)
+            at = text.find(marker, at + len(marker))
+        out = []
+        line_start, line_end, prev_end = 0, -1, 0
+        for i, start in enumerate(starts):
+            if start > line_end:  # the first marker of a line: find where the line starts and ends
+                window = max(prev_end, start - MAX_LOOKBACK)
+                newline = text.rfind("\n", window, start)
+                line_start = newline + 1 if newline != -1 else window
+                line_end = text.find("\n", start)
+                if line_end == -1:
+                    line_end = len(text)
+            end = min(line_end, starts[i + 1] if i + 1 < len(starts) else line_end, start + MAX_SEGMENT)
+            lookback = max(line_start, prev_end, start - MAX_LOOKBACK)
+            out.append(Segment(start, text[start:end], text[lookback:start], end < len(text)))
+            prev_end = end
+        return out, dropped
+
+
+def read_float(s: str) -> float:
+    return float(s)  # NUM only admits what float() reads
+
+
+def read_int(s: str, field: str, line: int, pos: int) -> int:
+    if not re.fullmatch(INT, s):
+        raise ReportError(f"{field} must be a non-negative whole number, got {s!r} (line {line})", pos)
+    return int(s)
+
+
+def check_rate(value: float, field: str, line: int, pos: int, top: float = 1.0) -> None:
+    if not math.isnan(value) and not 0.0 <= value <= top:
+        span = "[0, 1]" if top == 1.0 else "[0, 100]%"
+        raise ReportError(f"{field} must be within {span}, got {value:g} (line {line})", pos)
+
+
+def check_accepted(accepted: int, drafted: int, names: tuple[str, str], line: int, pos: int) -> None:
+    if accepted > drafted:
+        raise ReportError(
+            f"{names[0]} ({accepted}) exceeds {names[1]} ({drafted}) (line {line}): "
+            "no more draft tokens can be accepted than were drafted",
+            pos,
+        )
+
+
+def lines_list(lines: list[int], most: int = 5) -> str:
+    shown = ", ".join(str(n) for n in lines[:most])
+    return shown + (f" and {len(lines) - most} more" if len(lines) > most else "")

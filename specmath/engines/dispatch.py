@@ -1,0 +1,123 @@
+"""The entry point: every format's parser over one paste, and the report that comes last."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from . import llamacpp, sglang, vllm_prometheus, vllm_v0, vllm_v1
+from ._text import Doc, Found, ReportError
+from .record import EngineMetrics
+
+#: Only the last this many characters of a paste are read (bytes: the last four times as many
+#: bytes are decoded first), which bounds time and memory whatever is pasted.
+MAX_METRICS_CHARS = 2_000_000
+
+# The formats, in the order they are tried.
+_FORMATS = (vllm_v1, vllm_v0, vllm_prometheus, sglang, llamacpp)
+_PARSERS = tuple((f.FORMAT, f.parse) for f in _FORMATS)
+_LOOKED_FOR = ", ".join(f.LOOKED_FOR for f in _FORMATS)
+
+
+def _read(text) -> tuple[str, list[str]]:
+    notes = []
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        raw = bytes(text)
+        text = raw[-4 * MAX_METRICS_CHARS :].decode("utf-8", errors="replace")
+    elif not isinstance(text, str):
+        raise ValueError(f"text must be str or bytes, got {type(text).__name__}")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if len(text) > MAX_METRICS_CHARS:
+        text = text[-MAX_METRICS_CHARS:]
+        text = text[text.find("\n") + 1 :]  # drop the line the cut went through
+        notes.append(f"only the last {MAX_METRICS_CHARS:,} characters were read; line numbers count from there")
+    return text, notes
+
+
+def parse_engine_metrics(text) -> EngineMetrics:
+    """Read speculative decoding metrics pasted from a serving engine.
+
+    Finds, anywhere in ``text`` (log noise, timestamps, several reports):
+
+    * **vLLM V1 log** — ``SpecDecoding metrics: … Accepted: N tokens, Drafted: N tokens,
+      Per-position acceptance rate: a, b, …`` (all three layouts vLLM has printed). Each line
+      is one logging interval, so Accepted and Drafted are **summed** over lines. The drafts of
+      a line are inferred: Drafted / k when that agrees with the printed mean and rates,
+      otherwise the unique whole number they allow. When every line's drafts are known,
+      per-position rates are combined weighted by drafts and the mean is 1 + ΣAccepted /
+      Σdrafts; otherwise the rates are the latest line's and the mean is the Drafted-weighted
+      mean of the printed ones. Lines that drafted nothing (``nan``) are skipped.
+    * **vLLM V0 log** — ``Speculative metrics: … Number of emitted tokens: N.`` Cumulative
+      counters, so the **latest** line is used. drafts = draft tokens / k, the mean is
+      emitted / drafts and accepted is emitted - drafts: V0's own accepted count includes
+      tokens after an earlier rejection (it is kept in the notes).
+    * **vLLM Prometheus** — ``vllm:spec_decode_num_drafts``, ``…_num_draft_tokens``,
+      ``…_num_accepted_tokens``, ``…_num_accepted_tokens_per_pos{position="i"}``, with or
+      without ``_total``. Cumulative counters: the **latest** sample of each series is used
+      (one snapshot), summed across label sets other than ``position`` (engines, models).
+    * **SGLang log** — decode-batch lines with ``accept len: X,`` (and ``accept rate``). Each
+      line covers the same number of decode steps; the mean is the average of the lines'
+      accept lengths **weighted by** ``#running-req`` (unweighted if a line lacks it). SGLang
+      prints no counts, so only the mean is known.
+    * **llama.cpp summary** — ``n_draft``, ``n_predict``, ``n_drafted``, ``n_accept``,
+      ``accept = X%`` of the speculative examples; the **latest** summary is used, with
+      drafts = n_predict - n_accept target steps.
+
+    If several formats occur, the one whose data comes last in the text is used, and the notes
+    say so. A mean acceptance length is computed from counts where they allow (1 + accepted /
+    drafts) and printed values that disagree with the counts are noted. A report missing its
+    closing text (V1's ``Avg Draft acceptance rate: X%``, V0's final ``.``, SGLang's comma after
+    the value, llama.cpp's ``accept = X%`` or line break) is treated as cut off and skipped, so a
+    truncated last line leaves the earlier complete report in use.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The pasted text; bytes are decoded as UTF-8 with undecodable bytes replaced. Only the
+        last :data:`MAX_METRICS_CHARS` characters are read. Every pattern runs in time linear in
+        the text, so any paste is answered quickly.
+
+    Returns
+    -------
+    EngineMetrics
+        One record; fields the format does not determine are None.
+
+    Raises
+    ------
+    ValueError
+        If no complete report is found (the message says what was looked for, or what was
+        incomplete), or a report is impossible: a count that is not a non-negative whole number,
+        a rate outside [0, 1] (percentages outside [0, 100]), more accepted than drafted tokens.
+        The message names the field and the line.
+    """
+    text, read_notes = _read(text)
+    doc = Doc(text)
+    found: list[tuple[int, str, Found | ReportError]] = []
+    partial: list[str] = []
+    for name, parse in _PARSERS:
+        try:
+            result = parse(doc)
+        except ReportError as exc:
+            found.append((exc.pos, name, exc))
+            continue
+        if isinstance(result, Found):
+            found.append((result.pos, name, result))
+        elif isinstance(result, str):
+            partial.append(result)
+    if not found:
+        cap = f"; {read_notes[0]}" if read_notes else ""
+        if partial:
+            raise ValueError(
+                f"no complete speculative decoding report found in the text: {'; '.join(partial)}{cap} "
+                f"(looked for: {_LOOKED_FOR})"
+            )
+        raise ValueError(f"no speculative decoding metrics found in the text{cap} (looked for: {_LOOKED_FOR})")
+    found.sort(key=lambda f: f[0])
+    _, name, result = found[-1]
+    if isinstance(result, ReportError):
+        raise ValueError(f"{name}: {result}") from None
+    notes = list(result.metrics.notes)
+    if found[:-1]:
+        names = ", ".join(dict.fromkeys(n for _, n, _ in found[:-1]))
+        notes.append(f"the text also holds {names} data; used the {name} data, which comes last")
+        notes.extend(f"ignored {n} data: {r}" for _, n, r in found[:-1] if isinstance(r, ReportError))
+    return replace(result.metrics, notes=tuple(notes + read_notes))

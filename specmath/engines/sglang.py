@@ -1,0 +1,95 @@
+"""SGLang decode-batch log lines: the mean accept length, weighted by batch size.
+
+SGLang's accept length is tokens per verification step including the bonus token, like vLLM
+V1's mean acceptance length; it prints no counts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ._text import INT, MAX_REPORTS, NUM, Doc, Found, ReportError, Segment, check_rate, lines_list, read_float
+from .record import EngineMetrics
+
+FORMAT = "SGLang log"
+ENGINE = "SGLang"
+#: What the dispatcher's error message says it looked for.
+LOOKED_FOR = "SGLang 'Decode batch' lines with 'accept len: X,'"
+
+# sgl-project/sglang, python/sglang/srt/managers/scheduler_metrics_mixin.py,
+# SchedulerMetricsMixin.log_decode_stats (earlier python/sglang/srt/managers/scheduler.py,
+# Scheduler.log_decode_stats), every decode_log_interval decode steps:
+#   "Decode batch[.,] #running-req: N, #token: N, token usage: X, accept len: X.XX, accept rate:
+#    X.XX, cuda graph: …, gen throughput (token/s): …, #queue-req: N, "
+# accept len = (accepted + one per request-step) / request-steps over the interval, so it
+# includes the bonus token; the counts are reset after each line and never printed. The
+# "accept rate" divides by draft tokens per step, which changed between releases.
+_SGL_MARKER = "accept len: "
+_SGL_LEN = re.compile(rf"accept len: ({NUM})")
+_SGL_RATE = re.compile(rf"accept rate: ({NUM})")
+_SGL_RUNNING = re.compile(rf"#running-req: ({INT})\b")
+
+
+def _closed(body: str, m: re.Match, seg: Segment) -> bool:
+    """A value is whole if a comma follows it, or the line ends right after it with a line break."""
+    rest = body[m.end() :]
+    return rest.startswith(",") or (not rest.strip(" \t") and seg.line_ended)
+
+
+def parse(doc: Doc) -> Found | str | None:
+    segments, dropped = doc.segments(_SGL_MARKER)
+    if not segments:
+        return None
+    used, incomplete, idle = [], [], []
+    for seg in segments:
+        len_m = _SGL_LEN.match(seg.text)
+        rate_m = _SGL_RATE.search(seg.text)
+        if not len_m or not _closed(seg.text, len_m, seg) or (rate_m and not _closed(seg.text, rate_m, seg)):
+            incomplete.append(seg)
+            continue
+        line = doc.line_of(seg.start)
+        length = read_float(len_m.group(1))
+        if rate_m:
+            check_rate(read_float(rate_m.group(1)), "accept rate", line, seg.start)
+        if length == 0.0 or math.isnan(length):
+            idle.append(line)  # printed when an interval had no speculative step
+            continue
+        if length < 1.0:
+            raise ReportError(
+                f"accept len must be at least 1 (it counts the bonus token), got {length:g} (line {line})", seg.start
+            )
+        if math.isinf(length):
+            raise ReportError(f"accept len must be finite, got {length:g} (line {line})", seg.start)
+        running = list(_SGL_RUNNING.finditer(seg.before))
+        used.append((seg.start, length, int(running[-1].group(1)) if running else None))
+    if not used:
+        where = (incomplete or segments)[-1]
+        return (
+            f"an SGLang 'accept len:' value at line {doc.line_of(where.start)} is incomplete "
+            "(a whole value is followed by a comma or ends its line)"
+            if incomplete
+            else f"SGLang decode-batch lines report accept len 0 (line {lines_list(idle)})"
+        )
+    weights = [u[2] for u in used]
+    notes = [
+        "SGLang prints the mean accept length (bonus token included) but no counts: k, drafts and accepted unknown"
+    ]
+    if all(w is not None for w in weights) and sum(weights) > 0:
+        mean = sum(u[1] * u[2] for u in used) / sum(weights)
+        if len(used) > 1:
+            notes.append(
+                f"averaged {len(used)} decode-batch lines weighted by #running-req (each line covers the same "
+                "number of decode steps, so its batch size stands in for its verification count)"
+            )
+    else:
+        mean = sum(u[1] for u in used) / len(used)
+        if len(used) > 1:
+            notes.append(f"averaged {len(used)} decode-batch lines unweighted (no #running-req on every line)")
+    if dropped:
+        notes.append(f"only the last {MAX_REPORTS:,} 'accept len' values were read")
+    if incomplete:
+        notes.append(f"skipped {len(incomplete)} incomplete or cut-off 'accept len' value(s)")
+    if idle:
+        notes.append(f"skipped {len(idle)} line(s) with accept len 0 (no speculative step in the interval)")
+    return Found(used[-1][0], EngineMetrics(ENGINE, FORMAT, None, None, None, None, None, mean, None, tuple(notes)))

@@ -1,0 +1,231 @@
+"""vLLM V1 log lines: one per logging interval, so their counts are summed.
+
+vLLM V1 counts accepted tokens in the accepted prefix only; its per-position rate is the
+unconditional P(at least i + 1 accepted) and its mean acceptance length includes the bonus
+token (1 + accepted / drafts).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from typing import NamedTuple
+
+from ._text import (
+    HALF_1DP,
+    HALF_2DP,
+    HALF_3DP,
+    INT,
+    MAX_REPORTS,
+    NUM,
+    Doc,
+    Found,
+    ReportError,
+    check_accepted,
+    check_rate,
+    lines_list,
+    read_float,
+)
+from .record import EngineMetrics
+
+FORMAT = "vLLM V1 log"
+ENGINE = "vLLM"
+#: What the dispatcher's error message says it looked for.
+LOOKED_FOR = "vLLM V1 log lines 'SpecDecoding metrics: … Accepted: N tokens, Drafted: N tokens …'"
+
+# vllm-project/vllm, vllm/v1/spec_decode/metrics.py, SpecDecodingLogging.log: one line per
+# logging interval (its counts are reset after each line), in three layouts over the releases:
+#   "SpecDecoding metrics: Draft acceptance rate: X%, Accepted: N tokens, Drafted: N tokens"
+#   "SpecDecoding metrics: Draft acceptance rate: X%, Mean acceptance length: X, Accepted: N
+#    tokens, Drafted: N tokens, Per-position acceptance rate: a, b, …"
+#   "SpecDecoding metrics: Mean acceptance length: X, Accepted throughput: …, Drafted
+#    throughput: …, Accepted: N tokens, Drafted: N tokens, Per-position acceptance rate: a, b,
+#    …, Avg Draft acceptance rate: X%"
+# mean = 1 + accepted / drafts (%.2f), per-position = accepted at position i / drafts (%.3f).
+_V1_MARKER = "SpecDecoding metrics:"
+_V1_MEAN = re.compile(rf"Mean acceptance length: ({NUM})")
+_V1_ACCEPTED = re.compile(rf"\bAccepted: ({INT}) tokens\b")
+_V1_DRAFTED = re.compile(rf"\bDrafted: ({INT}) tokens\b")
+_RATE = r"(?:\d{1,6}(?:\.\d{1,12})?|-?nan)"
+_V1_PER_POS = re.compile(rf"Per-position acceptance rate: ({_RATE}(?:, {_RATE}){{0,1023}})")
+_V1_AVG_RATE = re.compile(rf"Draft acceptance rate: ({NUM})%")
+
+
+def _v1_drafts(accepted: int, drafted: int, mean: float | None, rates: tuple[float, ...] | None):
+    """The number of drafts behind one interval's line, or None; and whether the line is consistent.
+
+    Constraints: 1 <= drafts <= drafted (a draft has at least one token), drafts >= drafted / k
+    (at most k), 1 + accepted / drafts within rounding of the printed mean, and the printed
+    per-position rates summing to accepted / drafts within rounding. Drafted / k is preferred
+    when allowed (every draft full length, the usual case); otherwise only a unique answer
+    counts. If no whole number satisfies them all, the printed values contradict the counts:
+    the counts win (Drafted / k when it divides) and the caller notes the mismatch.
+    """
+    lo, hi = 1.0, float(drafted)
+    k = len(rates) if rates else None
+    if k:
+        lo = max(lo, -(-drafted // k))
+    bounds = []
+    if mean is not None and math.isfinite(mean):
+        bounds.append((mean - 1.0, HALF_2DP))
+    if rates and all(math.isfinite(r) for r in rates):
+        bounds.append((sum(rates), k * HALF_3DP))
+    consistent = True
+    for ratio, tol in bounds:  # accepted / drafts lies within ratio ± tol
+        if accepted == 0:
+            consistent = consistent and ratio - tol <= 0
+            continue
+        lo = max(lo, accepted / (ratio + tol))
+        if ratio - tol > 0:
+            hi = min(hi, accepted / (ratio - tol))
+    full = drafted // k if k and drafted % k == 0 else None
+    lo_int, hi_int = math.ceil(lo - 1e-9), math.floor(hi + 1e-9)
+    if not consistent or lo_int > hi_int:
+        return full, False
+    if full is not None and lo_int <= full <= hi_int:
+        return full, True
+    return (lo_int if lo_int == hi_int else None), True
+
+
+class _V1Line(NamedTuple):
+    pos: int
+    line: int
+    accepted: int
+    drafted: int
+    mean: float | None
+    rates: tuple[float, ...] | None
+    avg: float | None
+
+
+def parse(doc: Doc) -> Found | str | None:
+    segments, dropped = doc.segments(_V1_MARKER)
+    if not segments:
+        return None
+    used, incomplete, empty = [], [], []
+    for seg in segments:
+        body = seg.text
+        head = body[len(_V1_MARKER) :].lstrip()
+        acc, dr = _V1_ACCEPTED.search(body), _V1_DRAFTED.search(body)
+        mean_m, pp_m, rate_m = _V1_MEAN.search(body), _V1_PER_POS.search(body), _V1_AVG_RATE.search(body)
+        if head.startswith("Mean acceptance length"):  # current layout: closes with the average rate
+            complete = acc and dr and mean_m and pp_m and rate_m
+        elif mean_m:  # middle layout: closes with the per-position list, which a cut leaves valid
+            complete = acc and dr and pp_m and seg.line_ended
+        else:  # first layout: closes with "Drafted: N tokens"
+            complete = acc and dr
+        if not complete:
+            incomplete.append(seg)
+            continue
+        line = doc.line_of(seg.start)
+        accepted, drafted = int(acc.group(1)), int(dr.group(1))
+        if drafted == 0:
+            empty.append(line)
+            continue
+        check_accepted(accepted, drafted, ("Accepted", "Drafted"), line, seg.start)
+        mean = read_float(mean_m.group(1)) if mean_m else None
+        rates = tuple(read_float(r) for r in pp_m.group(1).split(", ")) if pp_m else None
+        for i, r in enumerate(rates or ()):
+            check_rate(r, f"Per-position acceptance rate {i}", line, seg.start)
+        if mean is not None and not math.isnan(mean):
+            top = len(rates) + 1 if rates else math.inf
+            if not 1.0 - HALF_2DP <= mean <= top + HALF_2DP:
+                span = f"within [1, k + 1] = [1, {top}]" if rates else "at least 1"
+                raise ReportError(
+                    f"Mean acceptance length must be {span} (it counts the bonus token), got {mean:g} (line {line})",
+                    seg.start,
+                )
+        avg = read_float(rate_m.group(1)) if rate_m else None
+        if avg is not None:
+            check_rate(avg, "Draft acceptance rate", line, seg.start, top=100.0)
+        used.append(_V1Line(seg.start, line, accepted, drafted, mean, rates, avg))
+    if not used:
+        if empty:
+            return f"vLLM V1 'SpecDecoding metrics' lines drafted nothing (line {lines_list(empty)})"
+        last = incomplete[-1]
+        return (
+            f"a vLLM V1 'SpecDecoding metrics' line at line {doc.line_of(last.start)} is incomplete "
+            "(it needs 'Accepted: N tokens' and 'Drafted: N tokens', and in current releases the "
+            "closing 'Avg Draft acceptance rate: X%')"
+        )
+
+    notes = []
+    if len(used) > 1:
+        notes.append(f"{len(used)} logging intervals found; their counts are summed (vLLM V1 logs per interval)")
+    if dropped:
+        notes.append(f"only the last {MAX_REPORTS:,} 'SpecDecoding metrics' lines were read")
+    if incomplete:
+        lines = [doc.line_of(s.start) for s in incomplete[-5:]]
+        notes.append(
+            f"skipped {len(incomplete)} incomplete or cut-off 'SpecDecoding metrics' line(s) (line {lines_list(lines)})"
+        )
+    if empty:
+        notes.append(f"skipped {len(empty)} interval(s) that drafted nothing (line {lines_list(empty)})")
+
+    drafts_each, unknown, short, mismatched, rate_off, not_monotone = [], [], [], [], [], []
+    for u in used:
+        d, feasible = _v1_drafts(u.accepted, u.drafted, u.mean, u.rates)
+        drafts_each.append(d)
+        if not feasible:
+            mismatched.append(u.line)
+        elif d is None and (u.mean is not None or u.rates):
+            unknown.append(u.line)
+        elif d is not None and u.rates and d * len(u.rates) != u.drafted:
+            short.append(u.line)
+        if u.avg is not None and not math.isnan(u.avg) and abs(100.0 * u.accepted / u.drafted - u.avg) > HALF_1DP:
+            rate_off.append(u.line)
+        if u.rates and any(b > a + 2 * HALF_3DP for a, b in itertools.pairwise(u.rates)):
+            not_monotone.append(u.line)
+    if mismatched:
+        notes.append(
+            f"the printed mean acceptance length or per-position rates do not match Accepted / Drafted "
+            f"for any whole number of drafts; the counts are used (line {lines_list(mismatched)})"
+        )
+    if unknown:
+        notes.append(f"the number of drafts could not be inferred from line {lines_list(unknown)}")
+    if short:
+        notes.append(
+            f"drafts inferred from the printed mean and rates, not Drafted / k: some drafts were shorter than k "
+            f"(line {lines_list(short)})"
+        )
+    if rate_off:
+        notes.append(f"the printed draft acceptance rate differs from Accepted / Drafted (line {lines_list(rate_off)})")
+    if not_monotone:
+        notes.append(
+            f"per-position rates increase with position, which P(at least i + 1 accepted) cannot "
+            f"(line {lines_list(not_monotone)})"
+        )
+
+    accepted = sum(u.accepted for u in used)
+    drafted = sum(u.drafted for u in used)
+    latest = used[-1]
+    ks = {len(u.rates) for u in used if u.rates}
+    k = len(latest.rates) if latest.rates else None
+    if len(ks) > 1:
+        notes.append(f"the intervals report different draft lengths {sorted(ks)}; k is the latest one's")
+    drafts = sum(drafts_each) if all(d is not None for d in drafts_each) else None
+    per_position = latest.rates
+    if drafts is not None:
+        mean = 1.0 + accepted / drafts
+        emitted = accepted + drafts
+        if len(used) > 1 and len(ks) == 1 and all(u.rates for u in used):
+            per_position = tuple(
+                sum(u.rates[i] * d for u, d in zip(used, drafts_each, strict=True)) / drafts for i in range(k)
+            )
+            notes.append("per-position rates combined weighted by each interval's drafts")
+    else:
+        emitted = None
+        if all(u.mean is not None and math.isfinite(u.mean) for u in used):
+            mean = sum(u.mean * u.drafted for u in used) / drafted
+            if len(used) > 1:
+                notes.append(
+                    "mean acceptance length: the printed values weighted by Drafted (exact if drafts are equally long)"
+                )
+        else:
+            mean = latest.mean if latest.mean is not None and math.isfinite(latest.mean) else None
+        if per_position and len(used) > 1:
+            notes.append("per-position rates are the latest interval's (drafts per interval unknown)")
+    return Found(
+        latest.pos,
+        EngineMetrics(ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, per_position, tuple(notes)),
+    )

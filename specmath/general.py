@@ -1,0 +1,280 @@
+r"""Speedup and best k when verification is not free, and the arithmetic speculation costs.
+
+Given cost models ``T(w)`` (:mod:`specmath.costs`, or any callable), :func:`general_speedup`
+and :func:`optimal_k_general` replace ``speedup`` and ``optimal_k``, :func:`roofline_batch_sweep`
+follows the best k as the batch grows, and :func:`operations_factor` gives the growth in total
+arithmetic (Leviathan et al. 2023, Theorem 3.11). Conventions as in :mod:`specmath.speedup`:
+``alpha`` the acceptance rate, ``k`` the draft length, ``c`` the target step time over the draft
+step time.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _kernels
+from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_positive, scalar_or_array
+from .costs import MAX_BATCH, Roofline
+from .presets import ModelSpec
+from .speedup import MAX_DRAFT_LENGTH
+
+#: Cap on the number of batch sizes :func:`roofline_batch_sweep` takes in one call.
+MAX_SWEEP_POINTS = 4096
+
+
+def _evaluate(model, w: np.ndarray, name: str, *, allow_zero: bool) -> np.ndarray:
+    """``model(w)`` as a float array of w's shape, checked to be finite times > 0 (or >= 0)."""
+    if not callable(model):
+        raise ValueError(f"{name} must be a cost model: a callable T(w) returning seconds")
+    times = as_float_array(model(w), f"{name}(w)")
+    try:
+        times = np.broadcast_to(times, w.shape)
+    except ValueError:
+        raise ValueError(f"{name}(w) must return one time per width: shape {w.shape}, got {times.shape}") from None
+    bad = ~np.isfinite(times) | (times < 0 if allow_zero else times <= 0)
+    if bad.any():
+        where = np.flatnonzero(bad.ravel())[0]
+        limit = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name}(w) must be a finite time {limit}, got {times.flat[where]:g} at w = {w.flat[where]}")
+    return times
+
+
+def _as_cost_model(value, name: str, *, allow_zero: bool):
+    """A callable as is; a single number as a flat cost T(w) = value."""
+    if callable(value):
+        return value
+    t = as_positive(value, name, allow_zero=allow_zero)
+    return lambda w: np.full(np.shape(w), t)
+
+
+# --------------------------------------------------------------------------------------------
+# Speedup, best k, arithmetic
+
+
+def _costs(t_draft, t_target, widths: np.ndarray):
+    """``c = T_t(1) / T_d(1)`` and the verification ratios ``T_t(widths) / T_t(1)``."""
+    t_draft = _as_cost_model(t_draft, "t_draft", allow_zero=True)
+    t_target = _as_cost_model(t_target, "t_target", allow_zero=False)
+    one = np.ones((), dtype=np.int64)
+    draft1 = float(_evaluate(t_draft, one, "t_draft", allow_zero=True))
+    target1 = float(_evaluate(t_target, one, "t_target", allow_zero=False))
+    ratio = _evaluate(t_target, widths, "t_target", allow_zero=False) / target1
+    with np.errstate(divide="ignore"):
+        c = np.float64(target1) / np.float64(draft1)  # inf for a free draft
+    return c, ratio
+
+
+def general_speedup(alpha, k, t_draft, t_target):
+    r"""Speedup of speculative decoding when a pass over ``k + 1`` positions may cost more.
+
+    .. math::
+
+        S = \frac{\mathbb{E}[N]\; T_t(1)}{k\,T_d(1) + T_t(k+1)}
+          = \frac{\mathbb{E}[N]}{k / c + T_t(k+1) / T_t(1)},
+        \qquad c = \frac{T_t(1)}{T_d(1)}
+
+    One iteration runs the draft k times (one position each) and the target once over
+    ``k + 1`` positions, and yields :math:`\mathbb{E}[N]` tokens; plain decoding pays
+    :math:`T_t(1)` per token. With free verification, :math:`T_t(k+1) = T_t(1)`, this is the
+    chapter's :math:`\mathbb{E}[N] / (1 + k/c)`, computed so that it equals
+    :func:`~specmath.speedup` bit for bit. ``k = 0`` gives 1.
+
+    Parameters
+    ----------
+    alpha : array_like of float
+        Acceptance rates in [0, 1].
+    k : array_like of int
+        Draft lengths >= 0; broadcasts against ``alpha``.
+    t_draft : cost model or float
+        The draft's step time, seconds: a cost model (evaluated at ``w = 1``) or a number
+        >= 0 (0 is a free draft, ``c = inf``).
+    t_target : cost model or float
+        The target's pass time ``T(w)``: a callable taking an int array of widths and returning
+        seconds, such as :class:`~specmath.Roofline`, or a number > 0 meaning free verification.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        Shape ``broadcast(alpha, k)``. Below 1 means speculation is slower than plain decoding.
+    """
+    alpha = as_alpha(alpha)
+    k = as_draft_length(k)
+    c, ratio = _costs(t_draft, t_target, k + 1)
+    return scalar_or_array(_kernels.expected_tokens(alpha, k) / (k / c + ratio))
+
+
+def optimal_k_general(alpha, t_draft, t_target, max_k=20):
+    r"""Best draft length in ``1..max_k`` under any cost model, and the speedup it gives.
+
+    .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k)
+
+    with :math:`S` of :func:`general_speedup`. The smallest maximizer, like
+    :func:`~specmath.optimal_k`, which it reproduces exactly under :class:`~specmath.FreeVerification`
+    (``c = T_t(1) / T_d(1)``). Broadcasts over ``alpha``. ``k >= 1`` even where the best
+    speedup is below 1 (speculation not worth it); compare with 1 to decide.
+
+    Parameters
+    ----------
+    alpha : array_like of float
+        Acceptance rates in [0, 1].
+    t_draft, t_target : cost model or float
+        As in :func:`general_speedup`. ``t_target`` is evaluated once, at widths
+        ``1 … max_k + 1``.
+    max_k : int, default 20
+        Longest draft considered, 1 to :data:`~specmath.MAX_DRAFT_LENGTH`.
+
+    Returns
+    -------
+    k : numpy.int64 or numpy.ndarray of int64
+        Optimal draft lengths, shape of ``alpha``.
+    speedup : numpy.float64 or numpy.ndarray
+        ``general_speedup(alpha, k, t_draft, t_target)`` at those k, bit for bit.
+    """
+    alpha = as_alpha(alpha)
+    max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
+    ks = np.arange(1, max_k + 1)
+    c, ratio = _costs(t_draft, t_target, ks + 1)
+    best_k, best_speedup = _kernels.best_over_k(_kernels.expected_tokens(alpha[..., None], ks) / (ks / c + ratio))
+    return scalar_or_array(best_k), scalar_or_array(best_speedup)
+
+
+def operations_factor(alpha, k, c_hat):
+    r"""Factor by which speculative decoding multiplies total arithmetic (Leviathan et al. 2023).
+
+    .. math::
+
+        \text{OP} = \frac{(1 - \alpha)(k\hat c + k + 1)}{1 - \alpha^{k+1}}
+                  = \frac{k \hat c + k + 1}{\mathbb{E}[N]}
+
+    Theorem 3.11 of Leviathan, Kalman and Matias (2023), "Fast Inference from Transformers via
+    Speculative Decoding" (their :math:`\gamma` is k). An iteration does k draft passes of
+    :math:`\hat c` target-units each and one target pass over ``k + 1`` positions, for
+    :math:`\mathbb{E}[N]` tokens. Unlike wall-clock time, arithmetic is never saved:
+    ``OP >= 1``, with equality only at ``k = 0`` or ``alpha = 1, c_hat = 0``. When the target is
+    compute-bound (FLOPs set the time) the speedup is ``1 / OP``.
+
+    Parameters
+    ----------
+    alpha : array_like of float
+        Acceptance rates in [0, 1].
+    k : array_like of int
+        Draft lengths >= 0.
+    c_hat : array_like of float
+        Arithmetic per token of the draft divided by that of the target (about the parameter
+        ratio); finite and >= 0. Note the direction: draft over target, like Leviathan et
+        al.'s c, unlike this package's c.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        The broadcast of the three inputs; values >= 1.
+    """
+    alpha = as_alpha(alpha)
+    k = as_draft_length(k)
+    c_hat = as_float_array(c_hat, "c_hat")
+    if np.isnan(c_hat).any():
+        raise ValueError("c_hat contains NaN; it must be finite and >= 0")
+    if not np.isfinite(c_hat).all():
+        raise ValueError("c_hat must be finite (arithmetic of a draft pass over a target pass)")
+    if (c_hat < 0).any():
+        raise ValueError(f"c_hat must be >= 0, got {c_hat[c_hat < 0].flat[0]:g}")
+    return scalar_or_array((k * c_hat + k + 1.0) / _kernels.expected_tokens(alpha, k))
+
+
+# --------------------------------------------------------------------------------------------
+# As the batch grows
+
+
+class BatchSweep(NamedTuple):
+    """Best draft length and speedup under the roofline model, per batch size.
+
+    Attributes
+    ----------
+    batch : ndarray of int64
+        The batch sizes, ascending, duplicates removed.
+    k : ndarray of int64
+        Best draft length at each (:func:`optimal_k_general`).
+    speedup : ndarray of float
+        Speedup at that k; below 1, speculation slows serving down.
+    c : ndarray of float
+        ``T_target(1) / T_draft(1)`` at each batch: the chapter's c the hardware implies.
+    verify_ratio : ndarray of float
+        ``T_target(k + 1) / T_target(1)`` at the best k: 1 is free verification.
+    target_fits : ndarray of bool
+        Whether the target's weights and KV cache fit in the GPU's memory.
+    crossover_batch : int or None
+        Smallest batch in the sweep whose best speedup is below 1, None if there is none.
+    """
+
+    batch: np.ndarray
+    k: np.ndarray
+    speedup: np.ndarray
+    c: np.ndarray
+    verify_ratio: np.ndarray
+    target_fits: np.ndarray
+    crossover_batch: int | None
+
+
+def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20) -> BatchSweep:
+    """Best k and speedup as the batch grows, draft and target on one GPU under the roofline.
+
+    For each batch size ``b``, the target is ``Roofline(target, gpu, b, context, overhead_s)``
+    and the draft ``Roofline(draft, gpu, b, context, overhead_s)`` (the draft decodes the same
+    b sequences with the same context), and :func:`optimal_k_general` picks k.
+
+    Parameters
+    ----------
+    alpha : float
+        Acceptance rate in [0, 1] (a single value).
+    draft, target : ModelSpec
+    gpu : GPUSpec
+    batches : array_like of int
+        Batch sizes, each 1 to :data:`MAX_BATCH`; at most :data:`MAX_SWEEP_POINTS` of them.
+    context : int, default 0
+        Cached tokens per sequence.
+    overhead_s : float, default 0.0
+        Fixed time per forward pass, seconds, charged to the draft's and the target's passes.
+    max_k : int, default 20
+        Longest draft considered.
+
+    Returns
+    -------
+    BatchSweep
+    """
+    alpha = as_alpha(alpha)
+    if alpha.ndim != 0:
+        raise ValueError(f"alpha must be a single value here, got shape {alpha.shape}")
+    for name, spec in (("draft", draft), ("target", target)):
+        if not isinstance(spec, ModelSpec):
+            raise ValueError(f"{name} must be a ModelSpec, got {type(spec).__name__}")
+    raw = np.asarray(batches)
+    if raw.ndim != 1 or raw.size == 0:
+        raise ValueError(f"batches must be a non-empty 1-D list of batch sizes, got shape {raw.shape}")
+    if raw.size > MAX_SWEEP_POINTS:
+        raise ValueError(f"batches must have at most {MAX_SWEEP_POINTS} entries, got {raw.size}")
+    sizes = as_draft_length(raw, "batches")
+    if (sizes < 1).any() or (sizes > MAX_BATCH).any():
+        bad = sizes[(sizes < 1) | (sizes > MAX_BATCH)][0]
+        raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {bad}")
+    sizes = np.unique(sizes)
+    rows = []
+    for b in sizes:
+        t_target = Roofline(target, gpu, int(b), context, overhead_s)
+        t_draft = Roofline(draft, gpu, int(b), context, overhead_s)
+        k, s = optimal_k_general(alpha, t_draft, t_target, max_k)
+        ratio = float(t_target(k + 1)) / float(t_target(1))
+        c = float(t_target(1)) / float(t_draft(1))
+        rows.append((int(k), float(s), c, ratio, t_target.fits))
+    k, s, c, ratio, fits = (np.array(col) for col in zip(*rows, strict=True))
+    slower = sizes[s < 1.0]
+    return BatchSweep(
+        batch=sizes,
+        k=k.astype(np.int64),
+        speedup=s,
+        c=c,
+        verify_ratio=ratio,
+        target_fits=fits.astype(bool),
+        crossover_batch=int(slower[0]) if slower.size else None,
+    )

@@ -1,0 +1,112 @@
+"""The public API is a contract: its names, their importability, and a NumPy-only import.
+
+The dashboard, the benches and outside users import these names from ``specmath`` alone, so a
+name that disappears, or one that appears unannounced, is a change to review on purpose.
+"""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import specmath
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: ``specmath.__all__`` as it stands, in its own order: ruff's isort-style sort (RUF022),
+#: constants, then classes, then functions.
+PUBLIC_NAMES = [
+    "ACCEPTED",
+    "BONUS",
+    "GPU_PRESETS",
+    "MAX_BATCH",
+    "MAX_CHAIN_VOCAB",
+    "MAX_CONTEXT",
+    "MAX_DECODE_TOKENS",
+    "MAX_DRAFT_LENGTH",
+    "MAX_ITERATIONS",
+    "MAX_METRICS_CHARS",
+    "MAX_PAIR_ELEMENTS",
+    "MAX_SAMPLES",
+    "MAX_SWEEP_POINTS",
+    "MAX_TABULATED_WIDTHS",
+    "MODEL_PRESETS",
+    "RESAMPLED",
+    "RESIDUAL_MASS_TOLERANCE",
+    "START",
+    "SUM_TOLERANCE",
+    "AlphaFit",
+    "BatchSweep",
+    "DecodeRecords",
+    "DecodeSummary",
+    "Divergences",
+    "EngineMetrics",
+    "FreeVerification",
+    "GPUSpec",
+    "LinearOverhead",
+    "ModelSpec",
+    "Roofline",
+    "Tabulated",
+    "acceptance_probability",
+    "alpha_interval",
+    "bretagnolle_huber_bound",
+    "conditional_acceptance",
+    "cost_ratio_from_times",
+    "decode_summary",
+    "divergences",
+    "draft_by_merging",
+    "draft_by_noise",
+    "draft_by_temperature",
+    "expected_tokens",
+    "extend_profile",
+    "fit_alpha_from_acceptance_length",
+    "free_verification",
+    "from_leviathan_cost",
+    "general_speedup",
+    "kl_divergence",
+    "linear_overhead",
+    "operations_factor",
+    "optimal_k",
+    "optimal_k_general",
+    "parse_engine_metrics",
+    "pinsker_bound",
+    "profile_expected_tokens",
+    "profile_speedup",
+    "random_distribution_pairs",
+    "random_transition_matrix",
+    "residual_distribution",
+    "roofline",
+    "roofline_batch_sweep",
+    "simulate_iid_blocks",
+    "speculative_decode",
+    "speculative_sample",
+    "speedup",
+    "state_acceptance",
+    "stationary_distribution",
+    "tabulated",
+    "to_leviathan_cost",
+    "tokens_per_iteration_pmf",
+    "tv_distance",
+    "two_regime_transition_matrix",
+]
+
+#: Libraries of the dashboard layer; the math layer must run where only NumPy is installed.
+NOT_DEPENDENCIES = ("streamlit", "plotly", "pandas", "scipy")
+
+
+def test_all_is_exactly_todays_list():
+    assert specmath.__all__ == PUBLIC_NAMES
+
+
+def test_every_public_name_is_importable():
+    namespace = {}
+    exec("from specmath import *", namespace)  # raises if a name in __all__ is missing
+    assert set(PUBLIC_NAMES) <= namespace.keys()
+
+
+def test_import_loads_no_dashboard_library():
+    # A fresh interpreter: this one has the test suite's own imports (SciPy among them) loaded.
+    code = "import sys, specmath; print(' '.join(sorted({m.partition('.')[0] for m in sys.modules})))"
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    loaded = set(result.stdout.split())
+    assert "specmath" in loaded and "numpy" in loaded
+    assert loaded.isdisjoint(NOT_DEPENDENCIES), sorted(loaded & set(NOT_DEPENDENCIES))
