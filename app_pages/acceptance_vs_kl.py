@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import charts, compute, texts, ui
+from dashboard import cached, charts, texts, ui
 
 ctx = ui.page()
 
@@ -14,8 +14,8 @@ def view() -> None:
     seed = ctx.values["seed"]
     log_x = ctx.widget("logx")
 
-    result = compute.kl_experiment(pairs, vocab, seed)
-    bounds = compute.bound_curves(result.kl, log_x)
+    result = cached.kl_experiment(pairs, vocab, seed)
+    bounds = cached.bound_curves(result.kl, log_x)
 
     metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(

@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import charts, compute, texts, ui
+from dashboard import cached, charts, texts, ui
 from dashboard.params import PRECISIONS
 
 ctx = ui.page()
@@ -19,7 +19,7 @@ def view() -> None:
     bandwidth, peak = ctx.widget("bandwidth"), ctx.widget("peak")
 
     settings = (names["gpu"], PRECISIONS[names["precision"]])
-    setup = compute.hardware_setup(
+    setup = cached.hardware_setup(
         names["target_model"], names["draft_model"], *settings, batch, context, overhead_ms, bandwidth, peak
     )
     if not setup.target.fits:
@@ -30,11 +30,11 @@ def view() -> None:
             icon=":material/memory:",
         )
 
-    widths = compute.HARDWARE_K + 1
-    free = specmath.speedup(alpha, compute.HARDWARE_K, setup.c)
-    roof = specmath.general_speedup(alpha, compute.HARDWARE_K, setup.draft, setup.target)
-    best_free = specmath.optimal_k(alpha, setup.c, max_k=int(compute.HARDWARE_K[-1]))
-    best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=int(compute.HARDWARE_K[-1]))
+    widths = cached.HARDWARE_K + 1
+    free = specmath.speedup(alpha, cached.HARDWARE_K, setup.c)
+    roof = specmath.general_speedup(alpha, cached.HARDWARE_K, setup.draft, setup.target)
+    best_free = specmath.optimal_k(alpha, setup.c, max_k=int(cached.HARDWARE_K[-1]))
+    best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=int(cached.HARDWARE_K[-1]))
     extra_ops = specmath.operations_factor(alpha, best_roof[0], setup.arithmetic_ratio)
 
     cols = [*st.columns(4), *st.columns(4)]
@@ -58,7 +58,7 @@ def view() -> None:
     with left:
         ui.chart(
             charts.hardware_speedup(
-                compute.HARDWARE_K,
+                cached.HARDWARE_K,
                 free,
                 roof,
                 {"free verification": tuple(v.item() for v in best_free), "roofline": best_roof},
@@ -75,7 +75,7 @@ def view() -> None:
             ),
             f"verification_cost_batch{batch}_ctx{context}",
         )
-    sweep = compute.batch_sweep(
+    sweep = cached.batch_sweep(
         alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak
     )
     ui.chart(

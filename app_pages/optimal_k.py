@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import charts, compute, texts, ui
+from dashboard import cached, charts, texts, ui
 from dashboard.params import format_number
 
 ctx = ui.page()
@@ -22,7 +22,7 @@ def view() -> None:
     alpha, c = ctx.values["alpha"], ctx.values["c"]
     max_k = ctx.widget("max_k")
 
-    k_star, best = compute.optimal_k_grid(max_k)
+    k_star, best = cached.optimal_k_grid(max_k)
     current = tuple(v.item() for v in specmath.optimal_k(alpha, c, max_k=max_k))
 
     with map_area:
@@ -41,9 +41,9 @@ def _metrics(alpha, c, current) -> None:
 
 
 def _map(alpha, c, max_k, k_star, best, current) -> None:
-    grid = (compute.GRID_ALPHA, compute.GRID_C, k_star, best, alpha, c, current, max_k)
+    grid = (cached.GRID_ALPHA, cached.GRID_C, k_star, best, alpha, c, current, max_k)
     if shown == "k":
-        fig, name = charts.optimal_k_map(*grid, contours=compute.map_contours(max_k)), "optimal_k"
+        fig, name = charts.optimal_k_map(*grid, contours=cached.map_contours(max_k)), "optimal_k"
     else:
         fig, name = charts.best_speedup_map(*grid), "best_speedup"
     ui.chart(fig, f"{name}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}")
@@ -51,7 +51,7 @@ def _map(alpha, c, max_k, k_star, best, current) -> None:
 
 def _table(max_k) -> None:
     st.subheader("The chapter's table")
-    table = compute.chapter_table(max_k)
+    table = cached.chapter_table(max_k)
     st.caption(texts.CHAPTER_TABLE_CAPTION if max_k == 20 else f"The chapter's grid, searched over k = 1 … {max_k}.")
     # A static table, printed as the chapter prints it: twelve rows need no scrolling or sorting,
     # and Streamlit's interactive grid cost more to redraw than the rest of the page below the map.

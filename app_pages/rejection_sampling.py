@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import charts, compute, pq_editor, texts, ui
+from dashboard import cached, charts, pq_editor, texts, ui
 from dashboard.presets import PRESET_LABELS
 from dashboard.stats import sampling_report
 
@@ -32,7 +32,7 @@ def view() -> None:
         return
     p, q = checked
 
-    accepted, resampled = compute.sample_counts(tuple(p), tuple(q), n, seed)
+    accepted, resampled = cached.sample_counts(tuple(p), tuple(q), n, seed)
     with right:  # the chart before the metrics above it (see ui.interactive)
         ui.chart(
             charts.sampling_histogram(

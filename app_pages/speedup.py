@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import charts, compute, texts, ui
+from dashboard import cached, charts, texts, ui
 
 ctx = ui.page()
 
@@ -13,12 +13,12 @@ def view() -> None:
     compare = ctx.widget("compare")
 
     alphas = tuple(sorted({*compare, alpha}))
-    grid, optima = compute.speedup_curves(alphas, float(c))
+    grid, optima = cached.speedup_curves(alphas, float(c))
     best_k, best_speedup = optima[alpha]
 
     metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(
-        charts.speedup_curves(compute.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c),
+        charts.speedup_curves(cached.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c),
         f"speedup_alpha{alpha:.2f}_k{k}_c{c:g}",
     )
 

@@ -1,13 +1,17 @@
-"""The dashboard's shared UI package.
+"""The dashboard's Streamlit layer and the pure pieces it is built from.
 
+- ``registry``: the page registry, the one list of pages (router, navigation, cards, tests).
 - ``params``: every widget parameter (label, default, bounds, URL key) in one table.
-- ``pages``: the page registry used by the navigation and the home page's cards.
+- ``link_check``: why a link's value cannot be used, for the page's warning.
+- ``navigation``: the router's work per run (sidebar, links, the widgets several pages read).
+- ``ui``: what page scripts use (their context, widgets bound to the URL, fragments, charts).
+- ``workarounds``: fixes for bugs of the pinned Streamlit, each turned off on other versions.
+- ``cached``: ``st.cache_data`` wrappers of the heavy ``specmath`` calls the pages make.
 - ``charts``: pure figure builders, arrays in and ``plotly.graph_objects.Figure`` out.
-- ``pq_input``: reading, checking and URL-encoding typed distributions.
-- ``presets``: the rejection-sampling page's (p, q) presets.
-- ``texts``: explanatory texts and formulas.
-- ``ui``: the Streamlit layer (page set-up, widgets bound to the URL, navigation, charts).
-- ``compute``: cached calls into ``specmath``.
+- ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
+- ``calibrate_input``, ``engine_examples``: the Calibrate page's input and example pastes.
+- ``presets``, ``stats``, ``sample_text``, ``texts``: presets, reports, the coloured sample, texts.
 
-Only ``ui`` and ``compute`` import Streamlit; everything else is testable without it.
+Only ``navigation``, ``ui``, ``workarounds``, ``cached`` and ``pq_editor`` use Streamlit; everything
+else is testable without it.
 """

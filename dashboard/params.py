@@ -2,13 +2,12 @@
 
 The URL key is the widget key (Streamlit's ``bind="query-params"`` uses the key as the query
 parameter name), so a parameter's name in the address bar, in ``st.session_state`` and here is
-the same string. This module is pure Python: the page helpers in ``dashboard.widgets`` turn a
-:class:`Param` into a Streamlit widget, and :func:`check_url_value` explains a bad link value.
+the same string. This module is pure Python: ``dashboard.ui`` turns a :class:`Param` into a
+Streamlit widget, and ``dashboard.link_check`` explains a link value a widget cannot take.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -319,7 +318,7 @@ PARAMS: dict[str, Param] = {
             "Target model",
             "choice",
             "Llama-3.1-8B",
-            "Sizes from each model's config.json (see specmath.hardware).",
+            "Sizes from each model's config.json (see specmath.presets).",
             options=tuple(specmath.MODEL_PRESETS),
             widget="selectbox",
         ),
@@ -414,47 +413,3 @@ PARAMS: dict[str, Param] = {
 }
 
 SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)
-
-
-def _single(raw: str | list[str]) -> str:
-    return raw[-1] if isinstance(raw, list) else raw
-
-
-def _shown(raw: str | list[str]) -> str:
-    text = ",".join(raw) if isinstance(raw, list) else raw
-    return text if len(text) <= 24 else text[:21] + "…"
-
-
-def check_url_value(param: Param, raw: str | list[str]) -> str | None:
-    """Why ``raw``, the link's value for ``param``, cannot be used as it is; ``None`` if it can.
-
-    Mirrors what Streamlit's query-parameter binding does with such a value (ignore it and use
-    the default, or truncate a fractional int slider value), so the page can say so.
-    """
-    shown = f"{param.key}={_shown(raw)}"
-    if param.kind == "multi":
-        # Repeated parameters (?compare=0.5&compare=0.6); an empty value is an empty selection.
-        parts = [s for s in (raw if isinstance(raw, list) else [raw]) if s != ""]
-        allowed = {param.fmt(o) for o in param.options}
-        unknown = [s for s in parts if s not in allowed]
-        if unknown:
-            return f"`{shown}` has values not offered ({_shown(unknown)}); the choices are {param.describe_range()}"
-        return None
-    value = _single(raw).strip()
-    if value == "":
-        return f"`{param.key}` in the link is empty"
-    if param.kind == "bool":
-        return None if value.lower() in ("true", "false") else f"`{shown}` is not true or false"
-    if param.kind == "choice":
-        if value in {param.fmt(o) for o in param.options}:
-            return None
-        return f"`{shown}` is not one of the offered values ({param.describe_range()})"
-    try:
-        number = float(value)
-    except ValueError:
-        return f"`{shown}` is not a number"
-    if not math.isfinite(number) or number < param.low or number > param.high:
-        return f"`{shown}` is outside {param.describe_range()}"
-    if param.kind == "int" and number != int(number):
-        return f"`{shown}` is not a whole number"
-    return None

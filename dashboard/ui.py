@@ -18,7 +18,8 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import charts, workarounds
-from dashboard.params import PARAMS, Param, check_url_value
+from dashboard.link_check import check_url_value
+from dashboard.params import PARAMS, Param
 from dashboard.registry import PageInfo
 
 #: Where an element goes: ``st``, ``st.sidebar``, a container or a column. Streamlit's class for

@@ -246,8 +246,6 @@ class Roofline:
         compute = np.asarray(self.compute_time(w))
         return scalar_or_array(np.maximum(self.memory_time, compute) + self.overhead_s)
 
-    time = __call__
-
 
 def free_verification(t1) -> FreeVerification:
     """``T(w) = t1``: the chapter's cost model. See :class:`FreeVerification`."""

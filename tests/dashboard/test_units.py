@@ -7,7 +7,8 @@ import pytest
 
 import specmath
 from dashboard import pq_input
-from dashboard.params import PARAMS, SHARED_KEYS, check_url_value, format_count, format_number
+from dashboard.link_check import check_url_value
+from dashboard.params import PARAMS, SHARED_KEYS, format_count, format_number
 from dashboard.presets import PRESET_LABELS, preset_pair
 from dashboard.registry import PAGES
 from dashboard.stats import sampling_report

@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import charts, compute
+from dashboard import cached, charts
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 HARDWARE = "hardware"
 
 
 def _setup(batch=1, context=1024, precision=2.0, overhead_ms=0.0, bandwidth=0.0, peak=0.0, target="Llama-3.1-8B"):
-    return compute.hardware_setup(
+    return cached.hardware_setup(
         target, "Llama-3.2-1B", "H100 SXM", precision, batch, context, overhead_ms, bandwidth, peak
     )
 
@@ -36,7 +36,7 @@ def test_defaults_show_the_roofline_of_the_presets():
         values(trace(cost_figure, "target pass over w positions")["y"]), setup.target(np.arange(2, 34)) * 1e3
     )
     sweep = specmath.roofline_batch_sweep(
-        0.8, setup.draft.model, setup.target.model, setup.target.gpu, compute.BATCHES, 1024, 0.0, max_k=32
+        0.8, setup.draft.model, setup.target.model, setup.target.gpu, cached.BATCHES, 1024, 0.0, max_k=32
     )
     np.testing.assert_array_equal(values(trace(sweep_figure, "best speedup")["y"]), sweep.speedup)
     np.testing.assert_array_equal(values(trace(sweep_figure, "best k")["y"]), sweep.k)

@@ -4,16 +4,16 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import charts, compute, sample_text
+from dashboard import cached, charts, sample_text
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 SIMULATOR = "simulator"
 
 
 def _run(target="regimes", draft="merged", strength=2.0, vocab=8, k=8, tokens=100_000, seed=42):
-    chain, draft_chain = compute.toy_chains(target, draft, strength, vocab, seed)
+    chain, draft_chain = cached.toy_chains(target, draft, strength, vocab, seed)
     records = specmath.speculative_decode(
-        chain, draft_chain, k, compute.SEQUENCE_LENGTH, rng=seed, n_sequences=tokens // compute.SEQUENCE_LENGTH
+        chain, draft_chain, k, cached.SEQUENCE_LENGTH, rng=seed, n_sequences=tokens // cached.SEQUENCE_LENGTH
     )
     return records, specmath.decode_summary(records)
 

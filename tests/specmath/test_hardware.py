@@ -199,7 +199,7 @@ def test_roofline_numbers_by_hand():
     assert 280 < t.ridge_width < 300
     assert t.fits and t.memory_needed == bytes_read
     assert not sm.roofline(sm.MODEL_PRESETS["Llama-3.1-70B"], H100).fits  # 141 GB of BF16 weights
-    assert sm.Roofline(LLAMA_8B, H100, 1, 1024).time(3) == t(3)
+    assert sm.Roofline(LLAMA_8B, H100, 1, 1024)(3) == t(3)
     assert t(np.array([[1, 2], [3, 4]])).shape == (2, 2)
 
 
