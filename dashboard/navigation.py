@@ -82,9 +82,9 @@ def _draw_navigation(nav: Container) -> None:
     for other in PAGES:
         page_link(other, nav)
     nav.caption("The address bar always links to exactly this view: copy it to share.")
-    script = workarounds.page_link_script()
-    if script is not None:
-        nav.html(script, unsafe_allow_javascript=True)
+    scripts = workarounds.sidebar_html()
+    if scripts is not None:
+        nav.html(scripts, unsafe_allow_javascript=True)
     nav.divider()
 
 

@@ -39,17 +39,43 @@ def page_link_script() -> str | None:
     (Back shows the page left at its defaults) and appends the bound parameters of the page
     being left, which the server then drops before the switch
     (``ScriptRunner._run_script``: ``populate_from_query_string(…, valid_script_hashes)``).
-    The script in ``js/page_links.js`` pushes the link's own address once and lets Streamlit
-    draw it as it draws Back and Forward. Upstream: the two entries were noted in
-    streamlit/streamlit#9049 and are not fixed in 1.67; #16998 (open) reworks Back and Forward
-    for bound widgets. The style rule takes the script's empty element out of the sidebar's
-    layout.
+    ``js/page_links.js`` pushes the link's own address once and lets Streamlit draw it as it
+    draws Back and Forward. Upstream: the two entries were noted in streamlit/streamlit#9049
+    and are not fixed in 1.67; #16998 (open) reworks Back and Forward for bound widgets.
     """
+    return _script("sde-page-links", "page_links.js")
+
+
+def one_draw_script() -> str | None:
+    """HTML that draws each chart once per rerun instead of twice; None when inactive.
+
+    Streamlit 1.67 remounts a chart whose figure changed and calls ``Plotly.react`` on it twice,
+    hidden before its width is measured and again at that width with a copy of the figure, and
+    plotly.js draws both in full: the second draw is a large part of a chart's cost in the
+    browser. ``js/one_draw.js`` draws the first
+    call at the chart's width and answers the second without drawing only when it holds the same
+    figure at that width. Upstream: streamlit/streamlit#16052 (open) keeps charts mounted.
+    """
+    return _script("sde-charts", "one_draw.js")
+
+
+def _script(element_id: str, file_name: str) -> str | None:
     if not ACTIVE:
         return None
-    script = (_JS / "page_links.js").read_text(encoding="utf-8")
-    hide = '[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script#sde-page-links)'
-    return f'<style>{hide} {{ display: none; }}</style>\n<script id="sde-page-links">\n{script}</script>'
+    script = (_JS / file_name).read_text(encoding="utf-8")
+    return f'<script id="{element_id}">\n{script}</script>'
+
+
+def sidebar_html() -> str | None:
+    """The active workarounds' scripts as one HTML element for the sidebar; None if there are none.
+
+    The style rule takes the element, empty on screen, out of the sidebar's layout.
+    """
+    scripts = [html for html in (page_link_script(), one_draw_script()) if html is not None]
+    if not scripts:
+        return None
+    hide = '[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script[id^="sde-"])'
+    return f"<style>{hide} {{ display: none; }}</style>\n" + "\n".join(scripts)
 
 
 def whole_number_input(container: Any, label: str, *, value: int, low: int, high: int, **common: Any) -> int:

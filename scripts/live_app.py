@@ -199,13 +199,17 @@ class StreamlitServer:
 PAGE_HELPERS_JS = r"""
 (() => {
   const plots = () => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];
-  // A typed-array spec as the server sent it; plotly.js adds the decoded array to the spec once
-  // it has drawn from it, which is left out so a figure reads the same either way.
+  // What plotly.js drew from holds decoded arrays (typed, or arrays of them for a heatmap's rows);
+  // a typed-array spec as the server sent it is kept without what plotly.js adds to it.
   const plain = (v) => {
     if (ArrayBuffer.isView(v)) return Array.from(v);
+    if (Array.isArray(v)) return v.some((item) => ArrayBuffer.isView(item) || Array.isArray(item)) ? v.map(plain) : v;
     if (v && typeof v === 'object' && 'bdata' in v) return { dtype: v.dtype, bdata: v.bdata, shape: v.shape };
     return v;
   };
+  // The traces plotly.js computed its drawing from (``_fullData``), not the figure it was handed:
+  // a chart left stale shows here.
+  const drawn = (gd) => (gd._fullData && gd._fullData.length ? gd._fullData : gd.data);
   const signatures = new WeakMap();
   const helpers = {
     // The script run has finished, the page is connected, it has a title, every element has
@@ -245,7 +249,7 @@ PAGE_HELPERS_JS = r"""
               (side) => Math.round(gd._fullLayout._size[side]) > gd._fullLayout.margin[side])
             : null,
         },
-        data: gd.data.map((trace) => {
+        data: drawn(gd).map((trace) => {
           const out = {};
           for (const key of ['type', 'name', 'mode', 'x', 'y', 'z', 'customdata']) {
             if (trace[key] !== undefined) out[key] = plain(trace[key]);
@@ -257,14 +261,14 @@ PAGE_HELPERS_JS = r"""
     charts() {
       return plots().map(helpers.chart);
     },
-    // A string that changes when any chart's data or title changes. plotly.js gets a new data
-    // array with each new figure, so a chart's string is computed once per figure.
+    // A string that changes when any chart's drawn data or title changes. plotly.js makes a new
+    // _fullData array with each draw, so a chart's string is computed once per draw.
     signature() {
       return plots().map((gd) => {
-        let text = signatures.get(gd.data);
+        let text = signatures.get(drawn(gd));
         if (text === undefined) {
           text = JSON.stringify(helpers.chart(gd));
-          signatures.set(gd.data, text);
+          signatures.set(drawn(gd), text);
         }
         return text;
       }).join('\n');

@@ -65,16 +65,20 @@ def test_javascript_lives_in_js_files():
     for path in [ROOT / "app.py", *ROOT.glob("app_pages/*.py"), *ROOT.glob("dashboard/**/*.py")]:
         text = path.read_text(encoding="utf-8")
         assert "addEventListener" not in text and "=> {" not in text, f"JavaScript in {path.relative_to(ROOT)}"
-    assert (ROOT / "dashboard" / "js" / "page_links.js").is_file()
 
 
-def test_page_link_script_comes_from_its_js_file(monkeypatch):
-    source = (ROOT / "dashboard" / "js" / "page_links.js").read_text(encoding="utf-8")
+@pytest.mark.parametrize(
+    ("make", "file_name"), [("page_link_script", "page_links.js"), ("one_draw_script", "one_draw.js")]
+)
+def test_each_script_comes_from_its_js_file_and_only_when_active(make, file_name, monkeypatch):
+    source = (ROOT / "dashboard" / "js" / file_name).read_text(encoding="utf-8")
     monkeypatch.setattr(workarounds, "ACTIVE", True)
-    html = workarounds.page_link_script()
+    html = getattr(workarounds, make)()
     assert source in html and html.count("<script") == 1
+    assert html in workarounds.sidebar_html()
     monkeypatch.setattr(workarounds, "ACTIVE", False)
-    assert workarounds.page_link_script() is None
+    assert getattr(workarounds, make)() is None
+    assert workarounds.sidebar_html() is None
 
 
 def _whole_number_box():

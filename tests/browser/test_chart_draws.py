@@ -1,0 +1,301 @@
+"""One plotly.js draw of each chart per rerun (``dashboard.workarounds.one_draw_script``).
+
+Streamlit 1.67 remounts a chart whose figure changed and calls ``Plotly.react`` on it twice: once
+before the chart's width is measured (hidden), once at that width with a copy of the figure. The
+app's script draws the first call at the chart's width, shows it, and answers the second without
+drawing. These tests count the draws that hold a figure's data in the real app, and check the
+script's own rules on a blank page with a stand-in for plotly.js.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from dashboard import workarounds
+from tests.browser.helpers import PAGES
+
+#: Installed before the page loads: counts, per chart, the draws that ended holding data.
+COUNT_DRAWS_JS = r"""
+(() => {
+  window.__draws = new Map();  // chart element -> draws with data
+  const watch = (gd) => {
+    if (gd.__drawsWatched || typeof gd.on !== 'function') return;
+    gd.__drawsWatched = true;
+    window.__draws.set(gd, 0);
+    gd.on('plotly_afterplot', () => {
+      if (Array.isArray(gd.data) && gd.data.length > 0) window.__draws.set(gd, window.__draws.get(gd) + 1);
+    });
+  };
+  new MutationObserver(() => document.querySelectorAll('.js-plotly-plot').forEach(watch))
+    .observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+})();
+"""
+
+SLIDER_PAGES = [page_id for page_id, spec in PAGES.items() if spec.slider]
+
+ACTIVE_ONLY = pytest.mark.skipif(not workarounds.ACTIVE, reason="the one-draw script is off on this Streamlit")
+
+
+@ACTIVE_ONLY
+@pytest.mark.parametrize("page_id", SLIDER_PAGES)
+def test_a_slider_press_draws_each_chart_once(page_id, open_tab, app_server):
+    tab = open_tab(app_server)
+    tab.context.add_init_script(COUNT_DRAWS_JS)
+    spec = PAGES[page_id]
+    tab.open(spec)
+    tab.page.evaluate("window.__draws.clear()")
+    tab.press(spec.slider, "ArrowRight")
+    tab.page.wait_for_timeout(500)  # let any later draw of the same chart happen
+    draws = tab.page.evaluate(
+        "[...window.__draws.entries()].filter(([gd]) => gd.isConnected).map(([, count]) => count)"
+    )
+    assert draws, "no chart was redrawn"
+    assert draws == [1] * len(draws)
+
+
+#: A blank page with the app's script, a hidden 800-pixel-wide element like Streamlit's chart,
+#: and a stand-in for plotly.js that records its calls (Streamlit's chart code sets
+#: ``window.Plotly`` after the script has run, as here).
+BLANK_PAGE = f"""<div data-testid="stPlotlyChart" style="width: 800px">
+  <div id="chart" style="visibility: hidden"></div>
+</div>
+<div data-testid="stPlotlyChart" style="display: none"><div id="unseen"></div></div>
+<div id="other"></div>
+{workarounds.one_draw_script() or ""}
+<script>
+  window.__calls = [];
+  window.Plotly = {{
+    react(gd, ...args) {{
+      const figure = args.length === 1 ? args[0] : {{ data: args[0], layout: args[1] }};
+      window.__calls.push({{ id: gd.id, name: figure.data[0].name, width: figure.layout.width ?? null }});
+      // As plotly.js does: each typed array decoded is kept on its spec object.
+      const decode = (value) => {{
+        if (!value || typeof value !== 'object') return;
+        if ('bdata' in value) value._inputArray = [1];
+        Object.values(value).forEach(decode);
+      }};
+      decode(figure);
+      gd.data = figure.data;
+      gd.layout = figure.layout;
+      gd._fullLayout = {{}};
+      return figure.data[0].name === 'broken' ? Promise.reject(new Error('no plot')) : Promise.resolve(gd);
+    }},
+  }};
+  // As Streamlit does: a figure, then a copy of it at the measured width.
+  window.figure = (name, width) => ({{ data: [{{ y: [1, 2], name }}], layout: {{ height: 300, width }} }});
+</script>"""
+
+
+@pytest.fixture
+def blank(browser):
+    if not workarounds.ACTIVE:
+        pytest.skip("the one-draw script is off on this Streamlit")
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_content(BLANK_PAGE)
+    yield page
+    context.close()
+
+
+def calls_after(page, script: str) -> list[dict]:
+    page.evaluate(script)
+    page.wait_for_timeout(100)
+    return page.evaluate("window.__calls")
+
+
+def test_the_hidden_first_call_draws_at_the_charts_width_and_shows_it(blank):
+    calls = calls_after(
+        blank,
+        """async () => {
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, figure('chart'));
+          window.shown = gd.style.visibility;
+          window.measured = figure('chart', 800);  // Streamlit's copy of the same figure
+          await Plotly.react(gd, window.measured);
+        }""",
+    )
+    assert calls == [{"id": "chart", "name": "chart", "width": 800}]
+    assert blank.evaluate("window.shown") == ""  # visible once drawn, not hidden until the next call
+    # The unanswered call's figure is the chart's now: Streamlit's update after it finds no change.
+    assert blank.evaluate("document.getElementById('chart').data === window.measured.data")
+
+
+def test_a_measured_width_that_differs_and_later_calls_are_drawn(blank):
+    calls = calls_after(
+        blank,
+        """async () => {
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, figure('first'));
+          await Plotly.react(gd, figure('measured', 640));
+          await Plotly.react(gd, figure('zoomed', 640));
+        }""",
+    )
+    assert calls == [
+        {"id": "chart", "name": "first", "width": 800},
+        {"id": "chart", "name": "measured", "width": 640},
+        {"id": "chart", "name": "zoomed", "width": 640},
+    ]
+
+
+def test_after_a_first_draw_that_failed_the_measured_call_draws(blank):
+    calls = calls_after(
+        blank,
+        """async () => {
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, figure('broken')).catch(() => null);
+          await Plotly.react(gd, figure('measured', 800));
+        }""",
+    )
+    assert calls == [
+        {"id": "chart", "name": "broken", "width": 800},
+        {"id": "chart", "name": "measured", "width": 800},
+    ]
+
+
+def test_charts_outside_streamlit_unmeasured_or_given_a_width_are_drawn_as_asked(blank):
+    calls = calls_after(
+        blank,
+        """async () => {
+          await Plotly.react(document.getElementById('other'), figure('other'));
+          await Plotly.react(document.getElementById('unseen'), figure('unseen'));
+          await Plotly.react(document.getElementById('chart'), [{y: [3], name: 'sized'}], {width: 640});
+        }""",
+    )
+    assert calls == [
+        {"id": "other", "name": "other", "width": None},
+        {"id": "unseen", "name": "unseen", "width": None},
+        {"id": "chart", "name": "sized", "width": 640},
+    ]
+
+
+def test_plotly_writes_on_copies_not_on_the_figure_it_is_given(blank):
+    # plotly.js keeps each decoded typed array on the array's spec object, and Streamlit copies
+    # the figure it holds through JSON.stringify right after a chart mounts: a decoded array
+    # would be copied one key per number.
+    result = blank.evaluate(
+        """async () => {
+          const typed = () => ({ dtype: 'f8', bdata: 'AAAAAAAA8D8=' });
+          const figure = (name, width) => ({
+            data: [{ y: typed(), name }], layout: { height: 300, width, xaxis: { tickvals: typed() } },
+          });
+          const first = figure('first'), resized = figure('resized', 640), other = figure('other');
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, first);
+          await Plotly.react(gd, resized);
+          await Plotly.react(document.getElementById('other'), other);
+          return {
+            given: [first, resized, other].map((f) => JSON.stringify(f)),
+            drawn: JSON.stringify([gd.data, gd.layout, document.getElementById('other').data]),
+          };
+        }"""
+    )
+    assert [call["name"] for call in blank.evaluate("window.__calls")] == ["first", "resized", "other"]
+    assert not any("_inputArray" in given for given in result["given"])
+    assert result["drawn"].count("_inputArray") == 3  # the copies drawn were decoded
+
+
+def test_a_second_call_with_another_figure_at_the_same_width_is_drawn(blank):
+    calls = calls_after(
+        blank,
+        """async () => {
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, figure('first'));
+          await Plotly.react(gd, figure('newer', 800));
+        }""",
+    )
+    assert calls == [
+        {"id": "chart", "name": "first", "width": 800},
+        {"id": "chart", "name": "newer", "width": 800},
+    ]
+
+
+#: Run in the page once it has loaded: from then on, the last figure Streamlit hands each chart
+#: (outside the one-draw script, so whatever that script does with it). Typed arrays are kept as
+#: the server sent them (``{dtype, bdata}``), without what plotly.js adds to them once decoded.
+RECORD_SENT_JS = r"""
+() => {
+  const plotly = window.Plotly;
+  const react = plotly.react;
+  window.__sent = new WeakMap();
+  // Charts already on the page hold the figure they were last given; a press may leave them be.
+  document.querySelectorAll('.js-plotly-plot').forEach((gd) => window.__sent.set(gd, JSON.parse(JSON.stringify(gd.data))));
+  plotly.react = function (gd, ...args) {
+    const figure = args.length === 1 && args[0] && !Array.isArray(args[0]) ? args[0] : { data: args[0] };
+    window.__sent.set(gd, JSON.parse(JSON.stringify(figure.data)));
+    return react.call(this, gd, ...args);
+  };
+}
+"""
+
+#: Per chart on screen: the traces of the last figure sent, and the traces plotly.js drew
+#: (``_fullData``: what it computed its SVG from), as plain JSON.
+SENT_AND_DRAWN_JS = r"""
+() => {
+  const plain = (v) => ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v;
+  const pick = (trace) => Object.fromEntries(['type', 'name', 'x', 'y', 'z', 'customdata']
+    .filter((key) => trace[key] !== undefined).map((key) => [key, plain(trace[key])]));
+  return [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map((gd) => ({
+    sent: window.__sent.has(gd) ? window.__sent.get(gd).map(pick) : null,
+    drawn: (gd._fullData || []).map(pick),
+  }));
+}
+"""
+
+
+def _same(sent, drawn) -> bool:
+    import numpy as np
+
+    from scripts.live_app import decode_array
+
+    a, b = decode_array(sent), decode_array(drawn)
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray) and a.dtype.kind in "fiu" and b.dtype.kind in "fiu":
+        return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a.astype(float)) & np.isnan(b.astype(float)))))
+    return np.array_equal(np.asarray(a, dtype=object), np.asarray(b, dtype=object))
+
+
+def assert_drawn_as_sent(tab) -> None:
+    charts = tab.page.evaluate(SENT_AND_DRAWN_JS)
+    assert charts, "no chart on the page"
+    for number, chart in enumerate(charts):
+        assert chart["sent"] is not None, f"chart {number} was drawn from no figure this test saw"
+        assert len(chart["drawn"]) == len(chart["sent"]), f"chart {number}: traces drawn differ from traces sent"
+        for sent, drawn in zip(chart["sent"], chart["drawn"], strict=True):
+            assert drawn["type"] == sent.get("type", "scatter")
+            for key in ("name", "x", "y", "z", "customdata"):
+                if key in sent:
+                    assert _same(sent[key], drawn.get(key)), (
+                        f"chart {number}, trace {sent.get('name')!r}: {key} drawn ≠ sent"
+                    )
+
+
+@pytest.mark.parametrize("page_id", SLIDER_PAGES)
+def test_what_plotly_drew_is_the_figure_sent_after_every_press(page_id, open_tab, app_server):
+    """Read back what plotly.js drew after each of several presses, both ways, on every page with a
+    slider: a chart the one-draw script left stale would differ from the figure Streamlit sent."""
+    tab = open_tab(app_server)
+    spec = PAGES[page_id]
+    tab.open(spec)
+    tab.page.evaluate(RECORD_SENT_JS)
+    for key in ("ArrowRight", "ArrowRight", "ArrowLeft", "ArrowRight"):
+        tab.press(spec.slider, key)
+        assert_drawn_as_sent(tab)
+
+
+@pytest.mark.skipif(
+    workarounds.STREAMLIT != workarounds.PINNED, reason="the workarounds were written for the pinned Streamlit"
+)
+def test_bug_without_the_script_streamlit_draws_each_chart_twice_per_press(open_tab):
+    from scripts import live_app
+
+    with live_app.StreamlitServer(env={"SDE_WORKAROUNDS": "off"}) as server:
+        tab = open_tab(server)
+        tab.context.add_init_script(COUNT_DRAWS_JS)
+        spec = PAGES["speedup"]
+        tab.open(spec)
+        tab.page.evaluate("window.__draws.clear()")
+        tab.press(spec.slider, "ArrowRight")
+        tab.page.wait_for_timeout(500)
+        draws = tab.page.evaluate(
+            "[...window.__draws.entries()].filter(([gd]) => gd.isConnected).map(([, count]) => count)"
+        )
+    assert draws == [2], "Streamlit now draws a changed chart once: the one-draw script may go"
