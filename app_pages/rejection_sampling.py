@@ -9,9 +9,9 @@ from dashboard.stats import sampling_report
 
 ctx = ui.page()
 # The distributions and their editor belong to the page; only the sample count and what it
-# drives rerun as a fragment. Moving n then leaves the editor alone: its table took 8-14 ms of
-# the server's run to send, and the browser laid it out again. Changing the preset, the
-# vocabulary, the seed or a cell reruns the whole page.
+# drives rerun as a fragment, so moving n neither re-sends the editor's table nor makes the
+# browser lay it out again. Changing the preset, the vocabulary, the seed or a cell reruns the
+# whole page.
 st.sidebar.subheader("Sampling")
 preset = ctx.widget("preset")
 st.sidebar.caption(PRESET_LABELS[preset])
