@@ -49,3 +49,18 @@ def test_bug_streamlits_own_page_link_pushes_two_entries_and_back_loses_the_view
         back_at = (tab.path, tab.params())
     assert added == 2, "Streamlit's own page link now adds one history entry: the workaround may go"
     assert back_at != (f"/{PAGES['speedup'].path}", left), "Back now returns to the view left"
+
+
+@ON_PINNED
+def test_bug_streamlits_own_page_link_keeps_the_links_values_but_repeats_them(open_tab):
+    """The other Streamlit 1.67 bug the workaround was written for: a link's α and c were lost
+    when the page left had bound them too. With α and c the entry script's widgets they survive
+    Streamlit's own click now, but the address it writes repeats them."""
+    shared = {"alpha": ["0.5"], "c": ["50"]}
+    with live_app.StreamlitServer(env={"SDE_WORKAROUNDS": "off"}) as server:
+        tab = open_tab(server).open(PAGES["speedup"], "alpha=0.5&c=50")
+        tab.follow_link(PAGES["optimal_k"].title, PAGES["optimal_k"])
+        tab.page.wait_for_timeout(1000)
+        shown, params = tab.slider_values(), tab.params()
+    assert shown[PARAMS["alpha"].label] == "0.50" and shown[PARAMS["c"].label] == "50"
+    assert params == {key: value * 2 for key, value in shared.items()}, "the address no longer repeats them"
