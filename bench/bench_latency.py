@@ -55,76 +55,14 @@ GOAL_RATIO = 1.5
 WARM_UP = 2
 WARM_UP_LATER = 1
 
+#: The JavaScript this module runs in the page, kept in .js files beside it.
+JS = Path(__file__).with_name("js")
+
 #: Installed before the page loads: the time each websocket message from the server is handled.
-SOCKET_JS = r"""
-(() => {
-  const Socket = window.WebSocket;
-  window.__socketTimes = [];
-  window.WebSocket = class extends Socket {
-    constructor(...args) {
-      super(...args);
-      this.addEventListener('message', () => window.__socketTimes.push(performance.now()));
-    }
-  };
-})();
-"""
+SOCKET_JS = (JS / "socket.js").read_text(encoding="utf-8")
 
 #: Run in the page before a key press: ``window.__watch`` resolves once a chart shows new data.
-WATCH_JS = r"""
-() => {
-  const plots = () => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];
-  const text = (gd) => JSON.stringify(window.__sde.chart(gd));
-  const state = () => document.querySelector('[data-testid="stApp"]').dataset.testScriptState;
-  const seen = new WeakSet(plots().map((gd) => gd.data));
-  const old = new Set(plots().map(text));
-  const fresh = new WeakSet();  // charts holding new data, maybe still hidden
-  window.__watch = new Promise((resolve) => {
-    let keyAt = null, runAt = null, doneAt = null, chartAt = null;
-    const onKey = (event) => { if (keyAt === null) keyAt = event.timeStamp; };
-    window.addEventListener('keydown', onKey, { capture: true, once: true });
-    const frame = (now) => {
-      if (keyAt !== null) {
-        if (runAt === null && state() === 'running') runAt = now;
-        // A run too short to be seen between two frames still ends (run_start unknown then).
-        if (doneAt === null && state() === 'notRunning' && (runAt !== null || typeof chartAt === 'number')) {
-          doneAt = now;
-        }
-        if (chartAt === null) {
-          for (const gd of plots()) {
-            if (Array.isArray(gd.data) && !seen.has(gd.data)) {
-              seen.add(gd.data);
-              // New data, not a redraw of the old figure nor an empty placeholder plot.
-              if (gd.data.length > 0 && !old.has(text(gd))) fresh.add(gd);
-            }
-            // Streamlit draws a remounted chart once with visibility: hidden before its width is
-            // known: the new data counts once the chart holding it can be seen.
-            if (fresh.has(gd) && gd._fullLayout && getComputedStyle(gd).visibility !== 'hidden') {
-              // This frame paints the chart once its callbacks are done. A user-blocking task
-              // posted now runs right after that paint, ahead of work the page queued earlier.
-              chartAt = 'painting';
-              scheduler.postTask(() => { chartAt = performance.now(); }, { priority: 'user-blocking' });
-              break;
-            }
-          }
-        }
-      }
-      if (typeof chartAt === 'number' && doneAt !== null) {
-        const received = window.__socketTimes.filter((t) => t >= keyAt && t <= doneAt);
-        resolve({
-          chart: chartAt - keyAt,
-          run_start: runAt === null ? null : runAt - keyAt,
-          run_end: doneAt - keyAt,
-          last_message: received.length ? Math.max(...received) - keyAt : null,
-        });
-      } else {
-        requestAnimationFrame(frame);
-      }
-    };
-    requestAnimationFrame(frame);
-    setTimeout(() => resolve(null), 60000);  // never hang the bench
-  });
-}
-"""
+WATCH_JS = (JS / "watch.js").read_text(encoding="utf-8")
 
 
 @dataclass

@@ -9,27 +9,21 @@ script's own rules on a blank page with a stand-in for plotly.js.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from dashboard import workarounds
 from tests.browser.helpers import PAGES
 
+#: The JavaScript this module runs in the page, kept in .js files beside it.
+JS = Path(__file__).with_name("js")
+
 #: Installed before the page loads: counts, per chart, the draws that ended holding data.
-COUNT_DRAWS_JS = r"""
-(() => {
-  window.__draws = new Map();  // chart element -> draws with data
-  const watch = (gd) => {
-    if (gd.__drawsWatched || typeof gd.on !== 'function') return;
-    gd.__drawsWatched = true;
-    window.__draws.set(gd, 0);
-    gd.on('plotly_afterplot', () => {
-      if (Array.isArray(gd.data) && gd.data.length > 0) window.__draws.set(gd, window.__draws.get(gd) + 1);
-    });
-  };
-  new MutationObserver(() => document.querySelectorAll('.js-plotly-plot').forEach(watch))
-    .observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
-})();
-"""
+COUNT_DRAWS_JS = (JS / "count_draws.js").read_text(encoding="utf-8")
+
+#: A stand-in for plotly.js that records its calls, and a maker of Streamlit-like figures.
+STAND_IN_JS = (JS / "plotly_stand_in.js").read_text(encoding="utf-8")
 
 SLIDER_PAGES = [page_id for page_id, spec in PAGES.items() if spec.slider]
 
@@ -63,27 +57,7 @@ BLANK_PAGE = f"""<div data-testid="stPlotlyChart" style="width: 800px">
 <div id="other"></div>
 {workarounds.one_draw_script() or ""}
 <script>
-  window.__calls = [];
-  window.Plotly = {{
-    react(gd, ...args) {{
-      const figure = args.length === 1 ? args[0] : {{ data: args[0], layout: args[1] }};
-      window.__calls.push({{ id: gd.id, name: figure.data[0].name, width: figure.layout.width ?? null }});
-      // As plotly.js does: each typed array decoded is kept on its spec object.
-      const decode = (value) => {{
-        if (!value || typeof value !== 'object') return;
-        if ('bdata' in value) value._inputArray = [1];
-        Object.values(value).forEach(decode);
-      }};
-      decode(figure);
-      gd.data = figure.data;
-      gd.layout = figure.layout;
-      gd._fullLayout = {{}};
-      return figure.data[0].name === 'broken' ? Promise.reject(new Error('no plot')) : Promise.resolve(gd);
-    }},
-  }};
-  // As Streamlit does: a figure, then a copy of it at the measured width.
-  window.figure = (name, width) => ({{ data: [{{ y: [1, 2], name }}], layout: {{ height: 300, width }} }});
-</script>"""
+{STAND_IN_JS}</script>"""
 
 
 @pytest.fixture
@@ -212,35 +186,11 @@ def test_a_second_call_with_another_figure_at_the_same_width_is_drawn(blank):
 #: Run in the page once it has loaded: from then on, the last figure Streamlit hands each chart
 #: (outside the one-draw script, so whatever that script does with it). Typed arrays are kept as
 #: the server sent them (``{dtype, bdata}``), without what plotly.js adds to them once decoded.
-RECORD_SENT_JS = r"""
-() => {
-  const plotly = window.Plotly;
-  const react = plotly.react;
-  window.__sent = new WeakMap();
-  // Charts already on the page hold the figure they were last given; a press may leave them be.
-  const copy = (data) => JSON.parse(JSON.stringify(data));
-  document.querySelectorAll('.js-plotly-plot').forEach((gd) => window.__sent.set(gd, copy(gd.data)));
-  plotly.react = function (gd, ...args) {
-    const figure = args.length === 1 && args[0] && !Array.isArray(args[0]) ? args[0] : { data: args[0] };
-    window.__sent.set(gd, copy(figure.data));
-    return react.call(this, gd, ...args);
-  };
-}
-"""
+RECORD_SENT_JS = (JS / "record_sent.js").read_text(encoding="utf-8")
 
 #: Per chart on screen: the traces of the last figure sent, and the traces plotly.js drew
 #: (``_fullData``: what it computed its SVG from), as plain JSON.
-SENT_AND_DRAWN_JS = r"""
-() => {
-  const plain = (v) => ArrayBuffer.isView(v) ? Array.from(v) : Array.isArray(v) ? v.map(plain) : v;
-  const pick = (trace) => Object.fromEntries(['type', 'name', 'x', 'y', 'z', 'customdata']
-    .filter((key) => trace[key] !== undefined).map((key) => [key, plain(trace[key])]));
-  return [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map((gd) => ({
-    sent: window.__sent.has(gd) ? window.__sent.get(gd).map(pick) : null,
-    drawn: (gd._fullData || []).map(pick),
-  }));
-}
-"""
+SENT_AND_DRAWN_JS = (JS / "sent_and_drawn.js").read_text(encoding="utf-8")
 
 
 def _same(sent, drawn) -> bool:

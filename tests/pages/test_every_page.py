@@ -1,0 +1,203 @@
+"""Every page of the registry under AppTest: runs clean at defaults, carries the navigation and the
+workaround scripts, names its PNG exports, reads its parameters from the link, and warns (never
+crashes) on a bad link."""
+
+import json
+
+import pytest
+
+from dashboard import charts, workarounds
+from dashboard.params import PARAMS
+from dashboard.registry import PAGES
+from tests.app_helpers import (
+    HOME,
+    KL,
+    OPTIMAL_K,
+    SAMPLING,
+    SPEEDUP,
+    open_page,
+    page_charts,
+    switch,
+    warnings,
+)
+from tests.links import CATEGORIES, bad_link
+
+
+@pytest.mark.parametrize("page_id", PAGES)
+def test_page_runs_clean_at_defaults(page_id):
+    at = open_page(page_id)
+    assert not at.exception
+    assert not warnings(at)
+    assert not at.error
+    if page_id != HOME:
+        shown = page_charts(at)
+        assert shown, "every page but the home page shows a chart"
+        assert all(figure["data"] for figure in shown)
+        # The slim white template has defaults for every trace type a chart draws.
+        assert {t.get("type", "scatter") for figure in shown for t in figure["data"]} <= set(charts.TRACE_TYPES)
+
+
+@pytest.mark.parametrize("page_id", PAGES)
+@pytest.mark.parametrize("category", CATEGORIES)
+def test_bad_links_warn_and_never_crash(page_id, category):
+    """Every page, every parameter it reads, every kind of bad value, and a parameter it lacks:
+    the page runs, and a warning names each parameter it could not use."""
+    link, bad = bad_link(PAGES[page_id].params, category)
+    at = open_page(page_id, **link, nonsense="1")
+    assert not at.exception
+    shown = warnings(at)
+    assert any("`nonsense`" in w for w in shown), shown
+    for key in bad:
+        assert any(f"`{key}" in w for w in shown), (key, shown)
+
+
+@pytest.mark.parametrize("page_id", PAGES)
+def test_every_page_carries_the_navigation(page_id):
+    """The sidebar links every page of the registry, in its order, with its title."""
+    at = open_page(page_id)
+    links = [element.proto for element in at.sidebar.get("page_link")]
+    assert [link.label for link in links] == [page.title for page in PAGES.values()]
+    assert [link.page for link in links] == [page.url_path for page in PAGES.values()]
+
+
+@pytest.mark.parametrize("page_id", PAGES)
+def test_every_chart_exports_a_named_png(page_id):
+    """Each chart's camera button saves a PNG at twice the scale, named after the page's settings."""
+    at = open_page(page_id)
+    configs = [json.loads(element.proto.config) for element in at.get("plotly_chart")]
+    assert bool(configs) == (page_id != HOME)
+    names = [config["toImageButtonOptions"]["filename"] for config in configs]
+    assert all(
+        config["toImageButtonOptions"] | {"filename": ""} == {"format": "png", "scale": 2, "filename": ""}
+        for config in configs
+    )
+    assert all(name and name.isprintable() and "/" not in name for name in names), names
+    assert len(set(names)) == len(names), "two charts of one page would save under one name"
+
+
+#: Every figure builder, as the pages call them.
+EVERY_BUILDER = [
+    (SPEEDUP, {}),
+    (OPTIMAL_K, {}),
+    (OPTIMAL_K, {"view": "speedup"}),
+    (SAMPLING, {}),
+    (KL, {}),
+    (KL, {"logx": "true"}),
+    ("simulator", {}),
+    ("calibrate", {}),
+    ("hardware", {}),
+]
+
+
+@pytest.mark.parametrize(("page_id", "query"), EVERY_BUILDER)
+def test_figures_built_unvalidated_are_what_validation_gives(page_id, query, monkeypatch):
+    """The pages build figures without plotly.py's validation (it was most of a chart's build
+    time); validated, every figure must build without error and be sent byte for byte the same."""
+    fast = page_charts(open_page(page_id, **query))
+    monkeypatch.setattr(charts.style, "VALIDATE", True)
+    validated = page_charts(open_page(page_id, **query))
+    assert fast, f"{page_id} shows no chart"
+    assert [json.dumps(f, sort_keys=True) for f in fast] == [json.dumps(f, sort_keys=True) for f in validated]
+
+
+def test_home_links_every_page():
+    at = open_page(HOME)
+    linked = {element.proto.page for element in at.get("page_link")}
+    assert {"Speedup", "Optimal_k", "Rejection_sampling", "Acceptance_vs_KL"} <= linked
+
+
+def test_home_states_the_best_k_at_the_shared_values():
+    at = open_page(HOME)
+    assert "the best draft length is **k = 8**: **3.09×**" in at.info[0].value
+    switch(at, SPEEDUP).run()
+    at.slider(key="alpha").set_value(0.9).run()
+    switch(at, HOME).run()
+    assert "At α = 0.9 and c = 20" in at.info[0].value
+    assert "**k = 13**: **4.67×**" in at.info[0].value
+
+
+def test_navigation_links_carry_the_shared_parameters():
+    at = open_page(SPEEDUP, alpha="0.55", k="3", c="50")
+    links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
+    assert links["Speedup"] == "alpha=0.55&k=3&c=50"
+    assert links["Optimal_k"] == "alpha=0.55&c=50"  # that page has no k
+    assert links["Rejection_sampling"] == ""  # and this one none of them
+    # The values stay with the session: a page without them still links them on.
+    switch(at, SAMPLING).run()
+    links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
+    assert links["Optimal_k"] == "alpha=0.55&c=50"
+
+
+@pytest.mark.parametrize("page_id", PAGES)
+def test_every_page_carries_the_workaround_scripts(page_id):
+    """Every page carries the script that turns a link click into one history step (without it
+    Streamlit's own click loses the link's values) and the one that draws each chart once."""
+    script = workarounds.sidebar_html()
+    sidebar_html = [element.proto for element in open_page(page_id).sidebar.get("html")]
+    scripts = [proto for proto in sidebar_html if proto.body == script]
+    assert len(scripts) == (1 if workarounds.ACTIVE else 0)
+    assert all(proto.unsafe_allow_javascript for proto in scripts)
+
+
+# --- Links: query parameters set the widgets; bad values warn ------------------------------
+
+
+def test_query_parameters_set_every_widget():
+    at = open_page(SPEEDUP, alpha="0.63", k="12", c="45", compare=["0.2", "0.4"])
+    assert not warnings(at)
+    assert at.slider(key="alpha").value == 0.63
+    assert at.slider(key="k").value == 12
+    assert at.select_slider(key="c").value == 45
+    assert at.multiselect(key="compare").value == [0.2, 0.4]
+    at = open_page(OPTIMAL_K, alpha="0.9", c="50", max_k="30")
+    assert not warnings(at)
+    assert at.slider(key="max_k").value == 30
+    at = open_page(SAMPLING, preset="random", vocab="12", n="1M", seed="99")
+    assert not warnings(at)
+    assert (at.selectbox(key="preset").value, at.slider(key="vocab").value) == ("random", 12)
+    assert (at.select_slider(key="n").value, at.number_input(key="seed").value) == (1_000_000, 99)
+    at = open_page(KL, pairs="300", kl_vocab="50", seed="1", logx="true")
+    assert not warnings(at)
+    assert at.toggle(key="logx").value is True
+
+
+BAD_VALUES = [
+    (SPEEDUP, "alpha", "abc", "is not a number"),
+    (SPEEDUP, "alpha", "1.5", "is outside 0 to 1"),
+    (SPEEDUP, "alpha", "", "is empty"),
+    (SPEEDUP, "alpha", "1e999", "is outside 0 to 1"),
+    (SPEEDUP, "alpha", "nan", "is outside 0 to 1"),
+    (SPEEDUP, "k", "0", "is outside 1 to 64"),
+    (SPEEDUP, "k", "9" * 400, "is outside 1 to 64"),
+    (SPEEDUP, "c", "37", "is not one of the offered values"),
+    (SPEEDUP, "compare", ["0.5", "banana"], "has values not offered"),
+    (SPEEDUP, "compare", "0.5,0.6", "has values not offered"),
+    (OPTIMAL_K, "max_k", "-3", "is outside 1 to 64"),
+    (SAMPLING, "preset", "nonsense", "is not one of the offered values"),
+    (SAMPLING, "n", "100000000", "is not one of the offered values"),
+    (SAMPLING, "seed", "12.5", "is not a whole number"),
+    (KL, "pairs", "1000000", "is outside 10 to 5000"),
+    (KL, "logx", "maybe", "is not true or false"),
+]
+
+
+@pytest.mark.parametrize(("script", "key", "raw", "message"), BAD_VALUES)
+def test_bad_link_values_warn_and_the_page_still_works(script, key, raw, message):
+    at = open_page(script, **{key: raw})
+    assert not at.exception
+    shown = warnings(at)
+    assert any(f"`{key}" in w and message in w for w in shown), shown
+    assert page_charts(at), "the page still draws its chart"
+    # The warning names the value actually in use, and that is the widget's value.
+    param = PARAMS[key]
+    widget = at.get(param.widget_type)
+    value = next(w.value for w in widget if w.key == key)
+    if param.kind == "int":
+        value = round(value)  # whole-number boxes are float boxes shown without decimals
+    shown_value = ", ".join(param.fmt(v) for v in value) if param.kind == "multi" else param.fmt(value)
+    assert any(f"using {shown_value}." in w for w in shown), (shown, shown_value)
+
+
+def test_unknown_link_parameters_are_named():
+    at = open_page(SPEEDUP, alhpa="0.5")
+    assert any("`alhpa`" in w for w in warnings(at))

@@ -1,0 +1,146 @@
+"""The rejection-sampling page under AppTest: presets, typed distributions, links with their own p and q."""
+
+import numpy as np
+import pytest
+
+import specmath
+from tests.app_helpers import (
+    SAMPLING,
+    metrics,
+    open_page,
+    page_charts,
+    trace,
+    values,
+    warnings,
+)
+
+
+def test_sampling_defaults_match_theory():
+    at = open_page(SAMPLING)
+    m = metrics(at)
+    assert m["α = Σ min(p, q)"] == "0.8500"
+    assert m["1 − TV(p, q)"] == "0.8500"
+    assert abs(float(m["Observed acceptance rate"]) - 0.85) < 0.005
+    assert float(m["χ² p-value (output ~ p)"]) > 1e-3
+    figure = page_charts(at)[0]
+    np.testing.assert_allclose(
+        values(trace(figure, "target p")["y"]), [0.3, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01]
+    )
+    accepted = values(trace(figure, "accepted draft")["y"])
+    resampled = values(trace(figure, "resampled from residual")["y"])
+    assert accepted.sum() + resampled.sum() == pytest.approx(1.0)
+    np.testing.assert_allclose(values(trace(figure, "residual r")["y"]), [2 / 3, 1 / 3, 0, 0, 0, 0, 0, 0, 0, 0])
+
+
+@pytest.mark.parametrize(
+    ("preset", "alpha", "observed"),
+    [("identical", "1.0000", "1.0000"), ("disjoint", "0.0000", "0.0000"), ("greedy", "0.2500", None)],
+)
+def test_sampling_presets_at_the_edges(preset, alpha, observed):
+    at = open_page(SAMPLING)
+    at.selectbox(key="preset").set_value(preset).run()
+    m = metrics(at)
+    assert m["α = Σ min(p, q)"] == alpha
+    if observed is not None:
+        assert m["Observed acceptance rate"] == observed
+    assert float(m["χ² p-value (output ~ p)"]) > 1e-3
+
+
+def test_sampling_random_preset_follows_vocabulary_and_seed():
+    at = open_page(SAMPLING, preset="random", vocab="17", seed="7")
+    assert not at.exception
+    assert len(at.data_editor[0].value) == 17
+    p, q = (row[0] for row in specmath.random_distribution_pairs(1, 17, rng=7))
+    assert metrics(at)["α = Σ min(p, q)"] == f"{specmath.acceptance_probability(p, q):.4f}"
+
+
+def test_sampling_count_slider():
+    at = open_page(SAMPLING)
+    at.select_slider(key="n").set_value(1_000_000).run()
+    assert "1M rounds" in page_charts(at)[0]["layout"]["title"]["text"]
+
+
+def _edit(at, edits):
+    at.session_state["pq_editor_0"] = {"edited_rows": edits, "added_rows": [], "deleted_rows": []}
+    return at.run()
+
+
+@pytest.mark.parametrize(
+    ("edits", "message"),
+    [
+        ({0: {"p": -0.1}}, "p(t0) = -0.1 is negative"),
+        ({3: {"q": None}}, "q(t3) is empty"),
+        ({i: {"q": 0.0} for i in range(10)}, "q is all zeros"),
+        ({0: {"p": 0.6}}, "p sums to 1.3, not 1"),
+    ],
+)
+def test_sampling_typed_mistakes_show_what_to_fix(edits, message):
+    at = _edit(open_page(SAMPLING), edits)
+    assert not at.exception
+    assert any(message in e.value for e in at.error)
+    assert not page_charts(at)
+
+
+def test_sampling_offers_to_normalize_only_when_meaningful():
+    at = _edit(open_page(SAMPLING), {0: {"p": -0.1}})
+    assert not [b for b in at.button if "Normalize" in b.label]
+    at = _edit(open_page(SAMPLING), {0: {"p": 0.6}})
+    at.button[0].click().run()
+    assert not at.error
+    p = np.array([0.6, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01]) / 1.3
+    q = np.array([0.2, 0.2, 0.2, 0.15, 0.1, 0.05, 0.04, 0.03, 0.02, 0.01])
+    assert metrics(at)["α = Σ min(p, q)"] == f"{specmath.acceptance_probability(p, q):.4f}"
+
+
+def test_sampling_edits_go_into_the_link():
+    at = _edit(open_page(SAMPLING), {9: {"p": 0.0}, 8: {"p": 0.02}})
+    assert at.query_params["p"] == "0.3,0.25,0.15,0.1,0.08,0.05,0.03,0.02,0.02,0"
+    reopened = open_page(SAMPLING, p=at.query_params["p"], q=at.query_params["q"])
+    assert metrics(reopened) == metrics(at)
+
+
+def test_sampling_table_follows_an_address_it_did_not_write():
+    """Back, Forward or a link in the same session change the address under the page: the table
+    shown is the address's, never one typed earlier in the session."""
+    at = open_page(SAMPLING, p="0.5,0.5", q="0.2,0.8")
+    assert metrics(at)["α = Σ min(p, q)"] == "0.7000"
+    at = _edit(at, {0: {"p": 0.4}, 1: {"p": 0.6}})  # typed: the address follows the table
+    assert (at.query_params["p"], metrics(at)["α = Σ min(p, q)"]) == ("0.4,0.6", "0.8000")
+    at.query_params["p"], at.query_params["q"] = "0.9,0.1", "0.5,0.5"  # e.g. Back to another link
+    at.run()
+    assert metrics(at)["α = Σ min(p, q)"] == "0.6000"
+    assert (at.query_params["p"], at.query_params["q"]) == ("0.9,0.1", "0.5,0.5")
+    del at.query_params["p"], at.query_params["q"]  # the sidebar link: no table in the address
+    at.run()
+    assert metrics(at)["α = Σ min(p, q)"] == "0.8500"  # the chapter's preset
+    assert "p" not in at.query_params
+
+
+def test_sampling_link_with_custom_pair():
+    at = open_page(SAMPLING, p="0.5,0.5,0", q="0,0.5,0.5")
+    assert metrics(at)["α = Σ min(p, q)"] == "0.5000"
+    assert not warnings(at)
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ({"p": "0.5,0.5", "q": "abc,1"}, "is not a number"),
+        ({"p": "0.5,0.5"}, "only one of `p` and `q`"),
+        ({"p": "0.5,0.5", "q": "0.2,0.3,0.5"}, "must match"),
+        ({"p": ",".join(["0.01"] * 100), "q": ",".join(["0.01"] * 100)}, "more than 50 entries"),
+        ({"p": "-1,2", "q": "0.5,0.5"}, "negative"),
+        ({"p": "", "q": ""}, "is empty"),
+    ],
+)
+def test_sampling_bad_links_fall_back_to_the_preset(query, message):
+    at = open_page(SAMPLING, **query)
+    assert not at.exception
+    assert any(message in w for w in warnings(at)), warnings(at)
+    assert metrics(at)["α = Σ min(p, q)"] == "0.8500"
+
+
+def test_sampling_link_that_does_not_sum_to_one_is_normalized_with_a_warning():
+    at = open_page(SAMPLING, p="1,3", q="1,1")
+    assert any("p sums to 4, not 1: normalized" in w for w in warnings(at))
+    assert metrics(at)["α = Σ min(p, q)"] == "0.7500"
