@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from dashboard.literal import quoted
 from dashboard.params import Param
 
 
@@ -12,40 +13,40 @@ def _single(raw: str | list[str]) -> str:
 
 
 def _shown(raw: str | list[str]) -> str:
-    text = ",".join(raw) if isinstance(raw, list) else raw
-    return text if len(text) <= 24 else text[:21] + "…"
+    return quoted(",".join(raw) if isinstance(raw, list) else raw)
 
 
 def check_url_value(param: Param, raw: str | list[str]) -> str | None:
     """Why ``raw``, the link's value for ``param``, cannot be used as it is; ``None`` if it can.
 
     Mirrors what Streamlit's query-parameter binding does with such a value (ignore it and use
-    the default, or truncate a fractional int slider value), so the page can say so.
+    the default, or truncate a fractional int slider value), so the page can say so. The value is
+    shown as literal text (:mod:`dashboard.literal`), never as Markdown.
     """
-    shown = f"{param.key}={_shown(raw)}"
+    shown = f"`{param.key}` = {_shown(raw)}"
     if param.kind == "multi":
         # Repeated parameters (?compare=0.5&compare=0.6); an empty value is an empty selection.
         parts = [s for s in (raw if isinstance(raw, list) else [raw]) if s != ""]
         allowed = {param.fmt(o) for o in param.options}
         unknown = [s for s in parts if s not in allowed]
         if unknown:
-            return f"`{shown}` has values not offered ({_shown(unknown)}); the choices are {param.describe_range()}"
+            return f"{shown} has values not offered ({_shown(unknown)}); the choices are {param.describe_range()}"
         return None
     value = _single(raw).strip()
     if value == "":
         return f"`{param.key}` in the link is empty"
     if param.kind == "bool":
-        return None if value.lower() in ("true", "false") else f"`{shown}` is not true or false"
+        return None if value.lower() in ("true", "false") else f"{shown} is not true or false"
     if param.kind == "choice":
         if value in {param.fmt(o) for o in param.options}:
             return None
-        return f"`{shown}` is not one of the offered values ({param.describe_range()})"
+        return f"{shown} is not one of the offered values ({param.describe_range()})"
     try:
         number = float(value)
     except ValueError:
-        return f"`{shown}` is not a number"
+        return f"{shown} is not a number"
     if not math.isfinite(number) or number < param.low or number > param.high:
-        return f"`{shown}` is outside {param.describe_range()}"
+        return f"{shown} is outside {param.describe_range()}"
     if param.kind == "int" and number != int(number):
-        return f"`{shown}` is not a whole number"
+        return f"{shown} is not a whole number"
     return None

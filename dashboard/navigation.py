@@ -18,6 +18,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import workarounds
+from dashboard.literal import quoted
 from dashboard.params import PARAMS, SHARED_KEYS
 from dashboard.registry import PAGES, PageInfo, by_url_path
 from dashboard.texts import APP_NAME
@@ -30,6 +31,9 @@ SHARED_STORE = "shared_values"
 #: here would make the browser fetch the SVG from Google's font servers (no network at a
 #: workshop, and a request the offline test forbids).
 FAVICON = "⚡"
+
+#: Unknown link parameters named in the warning at most; the rest are counted.
+MAX_NAMED = 3
 
 #: Query parameters Streamlit itself owns; never reported as unknown.
 STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
@@ -93,8 +97,11 @@ def _warn_unknown(ctx: PageContext) -> None:
     known = set(info.params) | set(info.url_params) | STREAMLIT_PARAMS
     unknown = sorted(key for key in ctx.raw_url if key not in known)
     if unknown:
+        # The names come from the link: shown as literal text, a few of them.
+        named = ", ".join(quoted(key) for key in unknown[:MAX_NAMED])
+        more = f" and {len(unknown) - MAX_NAMED} more" if len(unknown) > MAX_NAMED else ""
         ctx.notices.warning(
-            f"This page has no parameter {', '.join(f'`{k}`' for k in unknown)}; ignored. "
+            f"This page has no parameter {named}{more}; ignored. "
             f"Its parameters are {', '.join(f'`{k}`' for k in info.params + info.url_params) or 'none'}.",
             icon="⚠️",
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import specmath
+from dashboard.literal import quoted
 
 #: Largest vocabulary a typed or linked distribution may have: the table must stay readable,
 #: and a hand-made link must not be able to make the server parse megabytes.
@@ -71,7 +72,7 @@ def check_distribution(cells: Sequence, name: str, labels: Sequence[str]) -> Che
             what = (
                 "is empty"
                 if cell is None or str(cell).strip() in ("", "nan", "None")
-                else f"({cell!r:.20}) is not a number"
+                else f"{quoted(cell)} is not a number"
             )
             return Checked(name, None, f"{name}({label}) {what}: type a probability such as 0.1")
         if not math.isfinite(number):

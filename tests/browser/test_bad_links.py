@@ -1,7 +1,7 @@
 """Hand-edited links with impossible values: every page warns about each bad parameter by name
 and still draws its charts with the values it uses instead.
 
-The links come from the parameter table (``tests/browser/links.py``): each parameter a page reads
+The links come from the parameter table (``tests/links.py``): each parameter a page reads
 gets a value out of range, a word where a number belongs, an empty value and an enormous one.
 """
 
@@ -78,3 +78,36 @@ def test_comma_separated_comparison_set_is_not_silently_dropped(tab):
     tab.open(PAGES["speedup"], "compare=0.3,0.95")
     assert named(tab.warnings(), "compare"), tab.warnings()
     assert_page_works(tab)
+
+
+#: What a crafted link could try to put on the page through a message: links, images, headings,
+#: HTML (the same values as the AppTest check in ``tests/pages/test_every_page.py``).
+PLANTED_JS = """() => {
+  const alerts = [...document.querySelectorAll('[data-testid="stAlert"]')];
+  return {
+    alerts: alerts.length,
+    planted: alerts.flatMap((alert) => [...alert.querySelectorAll('a, img, h1, h2, h3, h4, h5, h6, iframe')])
+      .map((element) => element.outerHTML.slice(0, 200)),
+    code: alerts.flatMap((alert) => [...alert.querySelectorAll('code')]).map((element) => element.innerText),
+    longest: Math.max(0, ...alerts.map((alert) => alert.innerText.length)),
+  };
+}"""
+
+
+@pytest.mark.parametrize("page_id", list(PAGES))
+def test_a_crafted_link_puts_nothing_on_the_page_and_fetches_nothing(page_id, tab):
+    from tests.pages.test_every_page import HOSTILE
+
+    spec = PAGES[page_id]
+    keys = spec.params + spec.url_params
+    link = {key: HOSTILE[number % len(HOSTILE)] for number, key in enumerate(keys)}
+    link |= {name[:40]: "1" for name in HOSTILE}
+    tab.open(spec, urlencode(link))
+    seen = tab.page.evaluate(PLANTED_JS)
+    assert seen["alerts"] > 0, "the crafted link passed without a warning"
+    assert seen["planted"] == [], seen["planted"]
+    assert set(seen["code"]) <= set(keys), "only the page's own parameter names are set as code"
+
+    assert seen["longest"] < 800
+    assert tab.foreign_requests() == []
+    assert tab.exceptions() == []

@@ -121,7 +121,7 @@ LABELS = [f"t{i}" for i in range(3)]
         (["0.2", " 0.3", "0.5"], None, False),
         ([0.2, None, 0.8], "p(t1) is empty", False),
         ([0.2, float("nan"), 0.8], "p(t1) is empty", False),
-        ([0.2, "abc", 0.8], "p(t1) ('abc') is not a number", False),
+        ([0.2, "abc", 0.8], "p(t1) “abc” is not a number", False),
         ([0.2, -0.3, 1.1], "p(t1) = -0.3 is negative", False),
         ([0.2, float("inf"), 0.8], "p(t1) is inf", False),
         ([0, 0, 0], "p is all zeros", False),

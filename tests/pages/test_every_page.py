@@ -3,6 +3,7 @@ workaround scripts, names its PNG exports, reads its parameters from the link, a
 crashes) on a bad link."""
 
 import json
+import re
 
 import pytest
 
@@ -46,7 +47,7 @@ def test_bad_links_warn_and_never_crash(page_id, category):
     at = open_page(page_id, **link, nonsense="1")
     assert not at.exception
     shown = warnings(at)
-    assert any("`nonsense`" in w for w in shown), shown
+    assert any("“nonsense”" in w for w in shown), shown
     for key in bad:
         assert any(f"`{key}" in w for w in shown), (key, shown)
 
@@ -200,4 +201,38 @@ def test_bad_link_values_warn_and_the_page_still_works(script, key, raw, message
 
 def test_unknown_link_parameters_are_named():
     at = open_page(SPEEDUP, alhpa="0.5")
-    assert any("`alhpa`" in w for w in warnings(at))
+    assert any("“alhpa”" in w for w in warnings(at))
+
+
+#: Values and names a crafted link may carry: Markdown links and images, a heading, backticks,
+#: HTML, Streamlit's directives and LaTeX, control and right-to-left characters, 10 kB.
+HOSTILE = (
+    "x`![](//e.vil/p.png)",
+    "[fix](//e.vil)",
+    "<img src=//e.vil/p.png>",
+    "# Session expired. **Click** [here](https://e.vil/reload)",
+    ":red[alert] $x^2$ :material/home:",
+    "a\u202eb\u200bc\x07d\ne",
+    "9" * 10_000,
+)
+
+
+def _messages(at) -> list[str]:
+    return [element.value for kind in ("warning", "error", "info", "success") for element in getattr(at, kind)]
+
+
+@pytest.mark.parametrize("page_id", PAGES)
+def test_hostile_links_reach_messages_only_as_literal_text(page_id):
+    info = PAGES[page_id]
+    keys = info.params + info.url_params
+    link = {key: HOSTILE[number % len(HOSTILE)] for number, key in enumerate(keys)}
+    link |= {name[:40]: "1" for name in HOSTILE}  # and as parameter names
+    at = open_page(page_id, **link)
+    assert not at.exception
+    messages = _messages(at)
+    assert messages, "a hostile link passed without a word"
+    for text in messages:
+        assert not re.search(r"(?<!\\)(\]\(|!\[|<|`[^`]*e\.vil)", text), text  # no link, image, HTML
+        assert not re.search(r"(?<!\\)\$|(?<!\\):red|^\s*#", text, re.MULTILINE), text  # no LaTeX, directive, heading
+        assert not any(char in text for char in "\u202e\u200b\x07"), text
+        assert len(text) < 800, f"a message of {len(text)} characters"
