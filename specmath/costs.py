@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_count, as_draft_length, as_float_array, as_positive, scalar_or_array
+from ._validate import as_count, as_draft_length, as_float_array, as_positive, scalar_or_array, shown_first
 from .presets import GPUSpec, ModelSpec
 from .speedup import MAX_DRAFT_LENGTH
 
@@ -38,9 +38,9 @@ MAX_CONTEXT = 100_000_000
 
 def _as_widths(w) -> np.ndarray:
     """Widths: integers >= 1 (the positions one forward pass processes per sequence)."""
-    w = as_draft_length(w, "w")
+    given, w = w, as_draft_length(w, "w")
     if (w < 1).any():
-        raise ValueError(f"w must be >= 1 (positions in one forward pass), got {w[w < 1].flat[0]}")
+        raise ValueError(f"w must be >= 1 (positions in one forward pass), got {shown_first(given, w < 1)}")
     return w
 
 

@@ -11,7 +11,15 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from ._validate import SUM_TOLERANCE, as_count, as_distribution_pair, as_float_array, scalar_or_array
+from ._validate import (
+    SUM_TOLERANCE,
+    as_count,
+    as_distribution_pair,
+    as_float_array,
+    as_rng,
+    scalar_or_array,
+    shown_first,
+)
 
 #: Cap on ``n_pairs * vocab_size`` for :func:`random_distribution_pairs` (80 MB per array).
 MAX_PAIR_ELEMENTS = 10_000_000
@@ -203,7 +211,7 @@ def random_distribution_pairs(n_pairs, vocab_size=20, rng=None) -> tuple[np.ndar
             f"n_pairs * vocab_size must be <= {MAX_PAIR_ELEMENTS:,} (a cap that bounds memory), "
             f"got {n_pairs:,} * {vocab_size:,}"
         )
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     shape = (n_pairs, vocab_size)
     base = rng.standard_gamma(1.0, size=shape)
     base /= base.sum(axis=1, keepdims=True)
@@ -238,6 +246,7 @@ def bretagnolle_huber_bound(kl) -> np.ndarray:
 
 def _as_kl(value) -> np.ndarray:
     kl = as_float_array(value, "kl")
-    if np.isnan(kl).any() or (kl < 0).any():
-        raise ValueError("kl must be >= 0 (inf allowed), got a negative value or NaN")
+    bad = np.isnan(kl) | (kl < 0)
+    if bad.any():
+        raise ValueError(f"kl must be >= 0 (inf allowed), got {shown_first(value, bad)}")
     return kl

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_positive, scalar_or_array
+from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_positive, scalar_or_array, shown_first
 from .costs import MAX_BATCH, Roofline
 from .presets import ModelSpec
 from .speedup import MAX_DRAFT_LENGTH
@@ -37,7 +37,9 @@ def _evaluate(model, w: np.ndarray, name: str, *, allow_zero: bool) -> np.ndarra
     if bad.any():
         where = np.flatnonzero(bad.ravel())[0]
         limit = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name}(w) must be a finite time {limit}, got {times.flat[where]:g} at w = {w.flat[where]}")
+        raise ValueError(
+            f"{name}(w) must be a finite time {limit}, got {shown_first(times, bad)} at w = {w.flat[where]}"
+        )
     return times
 
 
@@ -173,13 +175,13 @@ def operations_factor(alpha, k, c_hat):
     """
     alpha = as_alpha(alpha)
     k = as_draft_length(k)
-    c_hat = as_float_array(c_hat, "c_hat")
+    given, c_hat = c_hat, as_float_array(c_hat, "c_hat")
     if np.isnan(c_hat).any():
         raise ValueError("c_hat contains NaN; it must be finite and >= 0")
     if not np.isfinite(c_hat).all():
         raise ValueError("c_hat must be finite (arithmetic of a draft pass over a target pass)")
     if (c_hat < 0).any():
-        raise ValueError(f"c_hat must be >= 0, got {c_hat[c_hat < 0].flat[0]:g}")
+        raise ValueError(f"c_hat must be >= 0, got {shown_first(given, c_hat < 0)}")
     return scalar_or_array((k * c_hat + k + 1.0) / _kernels.expected_tokens(alpha, k))
 
 
@@ -255,9 +257,9 @@ def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead
     if raw.size > MAX_SWEEP_POINTS:
         raise ValueError(f"batches must have at most {MAX_SWEEP_POINTS} entries, got {raw.size}")
     sizes = as_draft_length(raw, "batches")
-    if (sizes < 1).any() or (sizes > MAX_BATCH).any():
-        bad = sizes[(sizes < 1) | (sizes > MAX_BATCH)][0]
-        raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {bad}")
+    outside = (sizes < 1) | (sizes > MAX_BATCH)
+    if outside.any():
+        raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {shown_first(raw, outside)}")
     sizes = np.unique(sizes)
     rows = []
     for b in sizes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_count, as_draft_length, as_float_array, scalar_or_array
+from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_rng, scalar_or_array
 
 #: Cap on ``n_iterations`` for :func:`simulate_iid_blocks` (16 bytes per iteration at peak).
 MAX_ITERATIONS = 50_000_000
@@ -73,7 +73,7 @@ def simulate_iid_blocks(alpha, k, n_iterations, rng=None) -> np.ndarray:
     """
     alpha, k = _scalar_alpha_k(alpha, k)
     n_iterations = as_count(n_iterations, "n_iterations", cap=MAX_ITERATIONS)
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     if alpha == 0.0 or k == 0:
         return np.ones(n_iterations, dtype=np.int64)
     if alpha == 1.0:

@@ -1,5 +1,7 @@
 """Every kind of bad input raises ValueError whose message names the argument and the problem."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -129,3 +131,62 @@ def test_bad_divergence_inputs():
         sm.divergences([GOOD, GOOD], [GOOD, [0.5, 0.7]])
     with pytest.raises(ValueError, match=r"^kl must be >= 0"):
         sm.pinsker_bound(-1.0)
+
+
+# --- wrong types and values shown as given (issue 19, "Exact edges in specmath", finding 4) --
+
+T4 = np.full((4, 4), 0.25)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        # Complex and boolean rates are not rates: NumPy would drop the imaginary part or read 0 and 1.
+        (lambda: sm.expected_tokens(0.5 + 0j, 3), "alpha must be real, not complex, got (0.5+0j)"),
+        (lambda: sm.speedup([0.5, 0.25j], 3, 10), "alpha must be real, not complex, got [0.5, 0.25j]"),
+        (lambda: sm.optimal_k(True, 10), "alpha must be numeric, not a boolean, got True"),
+        (lambda: sm.expected_tokens(np.array([True, False]), 3), "alpha must be numeric, not a boolean"),
+        (lambda: sm.expected_tokens(np.array([0.5, True], dtype=object), 3), "alpha must be numeric, not a boolean"),
+        (lambda: sm.speedup(0.5, 3, 2 + 1j), "c must be real, not complex, got (2+1j)"),
+        (lambda: sm.kl_divergence(GOOD, [True, False]), "q must be numeric, not a boolean, got [True, False]"),
+        # The value as given, not rounded by a format: 1.0000001 is not "1".
+        (lambda: sm.expected_tokens(1.0000001, 3), "alpha must be within [0, 1], got 1.0000001"),
+        (lambda: sm.speedup([0.5, -1.2345678e-9], 3, 10), "alpha must be within [0, 1], got -1.2345678e-09"),
+        (lambda: sm.optimal_k(np.float32(1.0000001), 10), "alpha must be within [0, 1], got 1.0000001"),
+        (lambda: sm.speedup(0.5, 3, -0.0001234567), "c must be > 0, got -0.0001234567"),
+        (lambda: sm.speedup(0.5, 2.0000001, 10), "k must be an integer, got 2.0000001"),
+        (
+            lambda: sm.acceptance_probability([1.0000001, -1.2345678e-7], GOOD),
+            "p has a negative entry (-1.2345678e-07 at index 1)",
+        ),
+        (lambda: sm.free_verification(-1.0000001), "t1 must be > 0, got -1.0000001"),
+        (lambda: sm.operations_factor(0.5, 3, -0.1234567), "c_hat must be >= 0, got -0.1234567"),
+        (lambda: sm.pinsker_bound([0.5, -0.1234567]), "kl must be >= 0 (inf allowed), got -0.1234567"),
+        (lambda: sm.speculative_sample(GOOD, GOOD, 2.5), "n must be an integer, got 2.5"),
+        (lambda: sm.random_distribution_pairs(1e20), "n_pairs must be <= 10,000,000 .* got 1e+20"),
+        # A source of randomness that is none: NumPy raises TypeError naming no argument.
+        (lambda: sm.simulate_iid_blocks(0.5, 3, 10, rng="a"), "rng must be a numpy.random.Generator, .* got 'a'"),
+        (lambda: sm.speculative_sample(GOOD, GOOD, 10, rng="seed"), "rng must be .* got 'seed'"),
+        (lambda: sm.random_distribution_pairs(3, rng=1.5), "rng must be .* got 1.5"),
+        (lambda: sm.random_transition_matrix(4, rng=-1), "rng must be .* got -1"),
+        (lambda: sm.two_regime_transition_matrix(4, rng=True), "rng must be .* got True"),
+        (lambda: sm.speculative_decode(T4, T4, 2, 10, rng="x"), "rng must be .* got 'x'"),
+        # alpha_interval's confidence: text and None raised TypeError.
+        (lambda: sm.alpha_interval(30, 10, 4, confidence="0.95"), "confidence must be numeric, not text, got '0.95'"),
+        (lambda: sm.alpha_interval(30, 10, 4, confidence=None), "confidence must be numeric, not None, got None"),
+        (lambda: sm.alpha_interval(30, 10, 4, confidence=1.0000001), "confidence must be within (0, 1), got 1.0000001"),
+        (lambda: sm.alpha_interval(30, 10, 4.0000001), "k must be an integer, got 4.0000001"),
+        # The Markov drafts' numbers: float("a") named no argument.
+        (lambda: sm.draft_by_noise(T4, "a"), "weight must be numeric, not text, got 'a'"),
+        (lambda: sm.draft_by_noise(T4, 1.0000001), "weight must be within [0, 1], got 1.0000001"),
+        (lambda: sm.draft_by_temperature(T4, "hot"), "temperature must be numeric, not text, got 'hot'"),
+        (lambda: sm.random_transition_matrix(4, concentration=None), "concentration must be numeric, not None"),
+        (lambda: sm.two_regime_transition_matrix(4, stay="high"), "stay must be numeric, not text, got 'high'"),
+        (lambda: sm.two_regime_transition_matrix(4, stay=1.0000001), "stay must be within [0, 1], got 1.0000001"),
+    ],
+)
+def test_wrong_types_and_values_are_named_as_given(call, message):
+    # The pattern is the message itself (escaped), with ".*" standing for the list of accepted kinds.
+    pattern = "^" + ".*".join(re.escape(part) for part in message.split(" .* "))
+    with pytest.raises(ValueError, match=pattern):
+        call()
