@@ -15,6 +15,11 @@ import numpy as np
 #: pass; anything further off is a different distribution, not rounding.
 SUM_TOLERANCE = 1e-6
 
+#: Longest draft length any function takes (``k``, ``max_k``, a profile's positions). Far beyond
+#: any useful draft, it bounds the work that grows with k (a law over k + 1 outcomes, a search
+#: over 1 … max_k) and is checked before the conversion to int64, which wraps 2**63 to negative.
+MAX_DRAFT_LENGTH = 1024
+
 
 def shown(value) -> str:
     """``value`` as the caller wrote it, for a message: NumPy floats as they print, the rest by repr."""
@@ -151,8 +156,13 @@ def as_alpha(value, name: str = "alpha") -> np.ndarray:
     return arr
 
 
-def as_draft_length(value, name: str = "k") -> np.ndarray:
-    """Check draft lengths: non-negative integers (integral floats such as ``3.0`` accepted)."""
+def as_draft_length(value, name: str = "k", cap: int = MAX_DRAFT_LENGTH) -> np.ndarray:
+    """Check draft lengths: integers in ``[0, cap]`` (integral floats such as ``3.0`` accepted).
+
+    The cap is checked on the value as given, before the conversion to int64, which would
+    wrap ``2**63`` and beyond to negative numbers. Other counts (widths, batch sizes) pass
+    their own cap.
+    """
     arr = np.asarray(value)
     if arr.dtype.kind == "b":
         raise ValueError(f"{name} must be a non-negative integer, not a boolean, got {shown(value):.80}")
@@ -166,6 +176,8 @@ def as_draft_length(value, name: str = "k") -> np.ndarray:
             raise ValueError(f"{name} must be an integer, got {shown_first(value, fractional)}")
     if (arr < 0).any():
         raise ValueError(f"{name} must be non-negative, got {shown_first(value, arr < 0)}")
+    if (arr > cap).any():
+        raise ValueError(f"{name} must be <= {cap:,}, got {shown_first(value, arr > cap)}")
     return arr.astype(np.int64)
 
 

@@ -37,8 +37,8 @@ MAX_CONTEXT = 100_000_000
 
 
 def _as_widths(w) -> np.ndarray:
-    """Widths: integers >= 1 (the positions one forward pass processes per sequence)."""
-    given, w = w, as_draft_length(w, "w")
+    """Widths: integers in ``[1, MAX_CONTEXT]`` (the positions one forward pass processes per sequence)."""
+    given, w = w, as_draft_length(w, "w", cap=MAX_CONTEXT)
     if (w < 1).any():
         raise ValueError(f"w must be >= 1 (positions in one forward pass), got {shown_first(given, w < 1)}")
     return w

@@ -88,7 +88,7 @@ def general_speedup(alpha, k, t_draft, t_target):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths >= 0; broadcasts against ``alpha``.
+        Draft lengths, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`; broadcasts against ``alpha``.
     t_draft : cost model or float
         The draft's step time, seconds: a cost model (evaluated at ``w = 1``) or a number
         >= 0 (0 is a free draft, ``c = inf``).
@@ -162,7 +162,7 @@ def operations_factor(alpha, k, c_hat):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths >= 0.
+        Draft lengths, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
     c_hat : array_like of float
         Arithmetic per token of the draft divided by that of the target (about the parameter
         ratio); finite and >= 0. Note the direction: draft over target, like Leviathan et
@@ -256,7 +256,7 @@ def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead
         raise ValueError(f"batches must be a non-empty 1-D list of batch sizes, got shape {raw.shape}")
     if raw.size > MAX_SWEEP_POINTS:
         raise ValueError(f"batches must have at most {MAX_SWEEP_POINTS} entries, got {raw.size}")
-    sizes = as_draft_length(raw, "batches")
+    sizes = as_draft_length(raw, "batches", cap=MAX_BATCH)
     outside = (sizes < 1) | (sizes > MAX_BATCH)
     if outside.any():
         raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {shown_first(raw, outside)}")

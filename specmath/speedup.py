@@ -11,10 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array, scalar_or_array
-
-#: Cap on ``max_k`` for :func:`optimal_k`; the work grows as ``alpha.size * max_k``.
-MAX_DRAFT_LENGTH = 1024
+from ._validate import (
+    MAX_DRAFT_LENGTH,
+    as_alpha,
+    as_cost_ratio,
+    as_count,
+    as_draft_length,
+    as_float_array,
+    scalar_or_array,
+)
 
 
 def expected_tokens(alpha, k):
@@ -32,7 +37,7 @@ def expected_tokens(alpha, k):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths >= 0. Broadcasts against ``alpha``.
+        Draft lengths, 0 to :data:`MAX_DRAFT_LENGTH`. Broadcasts against ``alpha``.
 
     Returns
     -------
@@ -62,7 +67,7 @@ def speedup(alpha, k, c):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths >= 0.
+        Draft lengths, 0 to :data:`MAX_DRAFT_LENGTH`.
     c : array_like of float
         Cost ratios target/draft, > 0; ``inf`` allowed.
 

@@ -190,3 +190,75 @@ def test_wrong_types_and_values_are_named_as_given(call, message):
     pattern = "^" + ".*".join(re.escape(part) for part in message.split(" .* "))
     with pytest.raises(ValueError, match=pattern):
         call()
+
+
+# --- draft lengths beyond int64 (issue 19, finding 1) ----------------------------------------
+
+#: Every public function taking a draft length, with that length as its only free argument.
+TAKES_K = {
+    "expected_tokens": lambda k: sm.expected_tokens(0.5, k),
+    "speedup": lambda k: sm.speedup(0.5, k, 10),
+    "general_speedup": lambda k: sm.general_speedup(0.5, k, 0.1, 1.0),
+    "operations_factor": lambda k: sm.operations_factor(0.5, k, 0.1),
+    "tokens_per_iteration_pmf": lambda k: sm.tokens_per_iteration_pmf(0.5, k),
+    "simulate_iid_blocks": lambda k: sm.simulate_iid_blocks(0.5, k, 10, rng=0),
+    "fit_alpha_from_acceptance_length": lambda k: sm.fit_alpha_from_acceptance_length(1.5, k),
+    "alpha_interval": lambda k: sm.alpha_interval(5, 10, k),
+    "profile_expected_tokens": lambda k: sm.profile_expected_tokens([0.8, 0.6], k),
+    "profile_speedup": lambda k: sm.profile_speedup([0.8, 0.6], k, 10),
+    "speculative_decode": lambda k: sm.speculative_decode(T4, T4, k, 10, rng=0),
+}
+TAKES_MAX_K = {
+    "optimal_k": lambda m: sm.optimal_k(0.5, 10, max_k=m),
+    "optimal_k_general": lambda m: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=m),
+    "roofline_batch_sweep": lambda m: sm.roofline_batch_sweep(
+        0.5, sm.MODEL_PRESETS["LLaMA-68M"], sm.MODEL_PRESETS["Llama-2-7B"], sm.GPU_PRESETS["L4"], [1], max_k=m
+    ),
+}
+# As given: a Python int past int64, 2**63 itself (NumPy makes it uint64), and a float.
+HUGE = [(10**20, "100000000000000000000"), (2**63, "9223372036854775808"), (1e20, "1e+20")]
+
+
+@pytest.mark.parametrize(("k", "as_given"), HUGE)
+@pytest.mark.parametrize("name", sorted(TAKES_K))
+def test_huge_k_is_refused_not_wrapped(name, k, as_given):
+    # int64 wrapped these to negative numbers: expected_tokens(0.5, 10**20) was -inf.
+    with pytest.raises(ValueError, match=rf"^k must be <= 1,024, got {re.escape(as_given)}$"):
+        TAKES_K[name](k)
+
+
+@pytest.mark.parametrize("name", ["expected_tokens", "speedup", "general_speedup", "operations_factor"])
+def test_huge_k_in_an_array_is_shown_as_given(name):
+    with pytest.raises(ValueError, match=r"^k must be <= 1,024, got 100000000000000000000$"):
+        TAKES_K[name]([3, 10**20])
+
+
+@pytest.mark.parametrize("name", sorted(TAKES_K))
+def test_k_cap_is_max_draft_length(name):
+    with pytest.raises(ValueError, match=r"^k must be <= 1,024, got 1025$"):
+        TAKES_K[name](sm.MAX_DRAFT_LENGTH + 1)
+
+
+@pytest.mark.parametrize(("m", "as_given"), [(10**20, "100000000000000000000"), (2**63, "9223372036854775808")])
+@pytest.mark.parametrize("name", sorted(TAKES_MAX_K))
+def test_huge_max_k_is_refused(name, m, as_given):
+    with pytest.raises(ValueError, match=rf"^max_k must be <= 1,024 .*, got {as_given}$"):
+        TAKES_MAX_K[name](m)
+
+
+def test_longest_draft_gives_the_closed_form():
+    k = sm.MAX_DRAFT_LENGTH
+    # E[N] = (1 - alpha^(k+1)) / (1 - alpha): 2 - 2^-1024 rounds to 2; k + 1 exactly at alpha = 1.
+    assert sm.expected_tokens(0.5, k) == 2.0
+    assert sm.expected_tokens(1.0, np.uint64(k)) == k + 1
+    assert sm.speedup(1.0, k, np.inf) == k + 1
+    assert sm.tokens_per_iteration_pmf(1.0, k)[-1] == 1.0
+    assert (sm.simulate_iid_blocks(1.0, k, 5, rng=0) == k + 1).all()
+
+
+def test_widths_and_batches_past_int64_are_refused():
+    roof = sm.roofline(sm.MODEL_PRESETS["Llama-2-7B"], sm.GPU_PRESETS["L4"])
+    with pytest.raises(ValueError, match=r"^w must be <= 100,000,000, got 100000000000000000000$"):
+        roof(10**20)
+    with pytest.raises(ValueError, match=r"^batches must be <= 1,000,000, got 9223372036854775808$"):
+        sm.roofline_batch_sweep(0.5, roof.model, roof.model, roof.gpu, [2**63])
