@@ -112,10 +112,16 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20):
 
     .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k)
 
-    with :math:`S` of :func:`general_speedup`. The smallest maximizer, like
-    :func:`~specmath.optimal_k`, which it reproduces exactly under :class:`~specmath.FreeVerification`
-    (``c = T_t(1) / T_d(1)``). Broadcasts over ``alpha``. ``k >= 1`` even where the best
-    speedup is below 1 (speculation not worth it); compare with 1 to decide.
+    with :math:`S` of :func:`general_speedup`. Where verification is free at every width searched
+    (:math:`T_t(w) = T_t(1)` for :math:`w \le k_{\max} + 1`: :class:`~specmath.FreeVerification`,
+    a :class:`~specmath.Roofline` on its memory-bound plateau), S is the chapter's and the search
+    is :func:`~specmath.optimal_k`'s, exact ties included, at ``c = T_t(1) / T_d(1)``. Otherwise
+    a cost model may be anything (measured times need not even be monotone), S need not be
+    unimodal and there is no closed-form comparison: k* is then the first maximizer of the
+    speedups as computed (:func:`numpy.argmax`), so two draft lengths whose speedups tie in
+    exact arithmetic go to whichever rounding puts higher. Broadcasts over ``alpha``.
+    ``k >= 1`` even where the best speedup is below 1 (speculation not worth it); compare with
+    1 to decide.
 
     Parameters
     ----------
@@ -138,7 +144,12 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20):
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
     ks = np.arange(1, max_k + 1)
     c, ratio = _costs(t_draft, t_target, ks + 1)
-    best_k, best_speedup = _kernels.best_over_k(_kernels.expected_tokens(alpha[..., None], ks) / (ks / c + ratio))
+    if (ratio == 1.0).all():
+        best_k = _kernels.shortest_best_k(alpha, np.asarray(c), max_k)
+        best_speedup = _kernels.expected_tokens(alpha, best_k) / (best_k / c + 1.0)
+    else:
+        table = _kernels.expected_tokens(alpha[..., None], ks) / (ks / c + ratio)
+        best_k, best_speedup = _kernels.best_over_k(table)
     return scalar_or_array(best_k), scalar_or_array(best_speedup)
 
 
