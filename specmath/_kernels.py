@@ -74,14 +74,15 @@ def shortest_best_k(alpha: np.ndarray, c: np.ndarray, max_k: int) -> np.ndarray:
         S(k+1) > S(k) \iff \mathbb{E}[N](k+1)\,(c + k) > \mathbb{E}[N](k)\,(c + k + 1)
                       \iff \alpha^{k+1} (c + k) > \mathbb{E}[N](k)
 
-    using :math:`\mathbb{E}[N](k+1) = \mathbb{E}[N](k) + \alpha^{k+1}`. The difference of the two
+    for the speedup of Leviathan et al. (2023), Theorem 3.8, using
+    :math:`\mathbb{E}[N](k+1) = \mathbb{E}[N](k) + \alpha^{k+1}`. The difference of the two
     sides, :math:`D(k)`, never rises with k, since
     :math:`D(k+1) - D(k) = -(1 - \alpha)\,\alpha^{k+1} (c + k + 1) \le 0`: S rises while
     :math:`D(k) > 0` and never after (it is unimodal in k), so :math:`k^*` is the first k with
-    :math:`D(k) \le 0`, or ``max_k``. The test compares two numbers of like size near the optimum,
-    where comparing S(k + 1) with S(k) compares two numbers equal to the last digit (at
-    ``c = inf``, ``alpha = 0.1``, from k = 16 on), and at ``c = inf`` its left side is infinite for
-    every ``alpha > 0``, so the longest draft wins, as it does in exact arithmetic.
+    :math:`D(k) \le 0`, or ``max_k``. Near the optimum the two sides are of like size, so their
+    comparison is decided by far more digits than that of S(k + 1) with S(k), which can agree to
+    the last digit (at ``c = inf``, ``alpha = 0.1``, from k = 16 on); at ``c = inf`` the left side
+    is infinite for every ``alpha > 0``, and the longest draft wins, as in exact arithmetic.
 
     A rise of less than :math:`(k + 8) \cdot` :data:`TIE_MARGIN` relative counts as a tie. That
     bounds twice over what the rounding of ``alpha`` (``2**-53`` relative, moving

@@ -33,9 +33,9 @@ def _tv(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return 0.5 * np.abs(p - q).sum(axis=-1)
 
 
-#: Where ``|p - q| < KL_SERIES_BELOW * (p + q)`` a KL term is summed as a series; beyond it the
+#: Where ``|p - q| < _KL_SERIES_BELOW * (p + q)`` a KL term is summed as a series; beyond it the
 #: direct form cancels at most about one digit.
-KL_SERIES_BELOW = 0.1
+_KL_SERIES_BELOW = 0.1
 
 #: ``1/3, 1/5, …, 1/17``: eight terms of the atanh series reach 1e-17 relative for ``|v| < 0.1``.
 _ODD_RECIPROCALS = 1.0 / np.arange(3, 19, 2)
@@ -48,14 +48,14 @@ def _kl_terms(p: np.ndarray, q: np.ndarray) -> np.ndarray:
 
     .. math:: p \log\frac{p}{q} - p + q = (p - q)\,v + 2 p v \sum_{j \ge 1} \frac{v^{2j}}{2j + 1}
 
-    whose first part is >= 0 and second at most 7% of it for ``|v| < 0.1``: no cancellation,
-    where the direct form subtracts ``p - q`` from ``p log(p/q)``, two numbers equal to ``|v|``
-    relative (Loader 2000, "Fast and Accurate Computation of Binomial Probabilities", the
-    function bd0). Beyond ``|v| >= 0.1`` the direct form is used; ``p = 0`` gives ``q`` and
+    whose first part is >= 0 and second at most 4% of it for ``|v| < 0.1``: no cancellation,
+    where the direct form subtracts ``p - q`` from ``p log(p/q)``, two numbers that agree to a
+    relative ``|v|`` (Loader 2000, "Fast and Accurate Computation of Binomial Probabilities",
+    the function bd0). Beyond ``|v| >= 0.1`` the direct form is used; ``p = 0`` gives ``q`` and
     ``q = 0 < p`` gives ``inf``.
     """
     diff, total = p - q, p + q
-    near = np.abs(diff) < KL_SERIES_BELOW * total
+    near = np.abs(diff) < _KL_SERIES_BELOW * total
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         v = np.where(near, diff / total, 0.0)
         series = np.zeros_like(v)
