@@ -62,13 +62,59 @@ def residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(empty, p, excess / np.where(empty, 1.0, mass))
 
 
+#: Rounding allowance, relative, per unit of ``k + 8``, in the test of :func:`shortest_best_k`.
+TIE_MARGIN = 2.0**-51
+
+
+def shortest_best_k(alpha: np.ndarray, c: np.ndarray, max_k: int) -> np.ndarray:
+    r"""The smallest k in ``1 … max_k`` maximizing :math:`S(k) = \mathbb{E}[N](k) / (1 + k/c)`.
+
+    .. math::
+
+        S(k+1) > S(k) \iff \mathbb{E}[N](k+1)\,(c + k) > \mathbb{E}[N](k)\,(c + k + 1)
+                      \iff \alpha^{k+1} (c + k) > \mathbb{E}[N](k)
+
+    for the speedup of Leviathan et al. (2023), Theorem 3.8, using
+    :math:`\mathbb{E}[N](k+1) = \mathbb{E}[N](k) + \alpha^{k+1}`. The difference of the two
+    sides, :math:`D(k)`, never rises with k, since
+    :math:`D(k+1) - D(k) = -(1 - \alpha)\,\alpha^{k+1} (c + k + 1) \le 0`: S rises while
+    :math:`D(k) > 0` and never after (it is unimodal in k), so :math:`k^*` is the first k with
+    :math:`D(k) \le 0`, or ``max_k``. Near the optimum the two sides are of like size, so their
+    comparison is decided by far more digits than that of S(k + 1) with S(k), which can agree to
+    the last digit (at ``c = inf``, ``alpha = 0.1``, from k = 16 on); at ``c = inf`` the left side
+    is infinite for every ``alpha > 0``, and the longest draft wins, as in exact arithmetic.
+
+    A rise of less than :math:`(k + 8) \cdot` :data:`TIE_MARGIN` relative counts as a tie. That
+    bounds twice over what the rounding of ``alpha`` (``2**-53`` relative, moving
+    :math:`\alpha^{k+1}` by k + 1 times that and :math:`\mathbb{E}[N]` by at most k times) and the
+    arithmetic here can do, so a tie of the decimal inputs goes to the shorter draft though the
+    input is not exactly that decimal: ``alpha = 0.2, c = 29`` (``S(1) = S(2)`` at
+    :math:`\alpha = 1/5`) gives 1 although 0.2 is stored as slightly more than 1/5.
+
+    ``alpha`` and ``c`` broadcast; the comparison runs over ``broadcast(alpha, c) x max_k``, with
+    the powers and :math:`\mathbb{E}[N]` computed at shape ``alpha x max_k`` only.
+    """
+    ks = np.arange(1, max_k + 1)
+    a = alpha[..., None]
+    # A power that underflows is still > 0, so that at c = inf every alpha > 0 keeps rising.
+    power = np.where(a > 0, np.maximum(a ** (ks + 1), np.finfo(float).smallest_subnormal), 0.0)
+    bar = expected_tokens(a, ks) * (1.0 + (ks + 8) * TIE_MARGIN)
+    with np.errstate(invalid="ignore"):  # 0 * inf (alpha = 0, c = inf) is NaN: no rise, rightly
+        rises = power * (c[..., None] + ks) > bar
+    rises[..., -1] = False  # k = max_k + 1 is not offered
+    return np.argmin(rises, axis=-1) + 1
+
+
 def best_over_k(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""The best draft length and its speedup, from speedups tabulated at ``k = 1 … K`` along the last axis.
 
-    .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le K} S_k
+    .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le K} \hat S_k
 
-    :func:`numpy.argmax` returns the first maximum, so ties go to the shorter draft, as the
-    chapter's ``find_optimal_k`` (a strict ``>`` scan) resolves them.
+    over the speedups :math:`\hat S_k` as computed: :func:`numpy.argmax` returns the first
+    maximum, so ties go to the shorter draft, as the chapter's ``find_optimal_k`` (a strict ``>``
+    scan) resolves them. Two draft lengths whose speedups are equal in exact arithmetic may be
+    separated by rounding, and then the one rounded up wins: for cost models with a closed-form
+    comparison use :func:`shortest_best_k`. No assumption on the shape of the table.
 
     Returns
     -------

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array
+from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array, as_number, shown
 from .iid_blocks import fit_alpha_from_acceptance_length
 from .speedup import MAX_DRAFT_LENGTH
 
@@ -66,14 +66,16 @@ def alpha_interval(accepted, drafts, k, confidence=0.95) -> AlphaFit:
         ``(alpha, low, high)`` with ``low <= alpha <= high``.
     """
     drafts = as_count(drafts, "drafts", cap=10**15)
-    k = int(as_draft_length(k))
+    given_k, k = k, int(as_draft_length(k))
     if not 1 <= k <= MAX_DRAFT_LENGTH:
-        raise ValueError(f"k must be within 1 to {MAX_DRAFT_LENGTH}, got {k}")
+        raise ValueError(f"k must be within 1 to {MAX_DRAFT_LENGTH}, got {shown(given_k)}")
+    given_accepted = accepted
     accepted = as_count(accepted, "accepted", cap=10**15 * MAX_DRAFT_LENGTH, minimum=0)
     if accepted > k * drafts:
-        raise ValueError(f"accepted must be <= k * drafts = {k * drafts:,}, got {accepted:,}")
+        raise ValueError(f"accepted must be <= k * drafts = {k * drafts:,}, got {shown(given_accepted)}")
+    given_confidence, confidence = confidence, as_number(confidence, "confidence")
     if not 0.0 < confidence < 1.0:
-        raise ValueError(f"confidence must be within (0, 1), got {confidence!r}")
+        raise ValueError(f"confidence must be within (0, 1), got {shown(given_confidence)}")
     z = _normal_quantile(0.5 + confidence / 2.0)
     mean = 1.0 + accepted / drafts
     alpha = float(fit_alpha_from_acceptance_length(mean, k))

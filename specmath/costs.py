@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validate import as_count, as_draft_length, as_float_array, as_positive, scalar_or_array
+from ._validate import as_count, as_draft_length, as_float_array, as_positive, scalar_or_array, shown_first
 from .presets import GPUSpec, ModelSpec
 from .speedup import MAX_DRAFT_LENGTH
 
@@ -37,10 +37,10 @@ MAX_CONTEXT = 100_000_000
 
 
 def _as_widths(w) -> np.ndarray:
-    """Widths: integers >= 1 (the positions one forward pass processes per sequence)."""
-    w = as_draft_length(w, "w")
+    """Widths: integers in ``[1, MAX_CONTEXT]`` (the positions one forward pass processes per sequence)."""
+    given, w = w, as_draft_length(w, "w", cap=MAX_CONTEXT)
     if (w < 1).any():
-        raise ValueError(f"w must be >= 1 (positions in one forward pass), got {w[w < 1].flat[0]}")
+        raise ValueError(f"w must be >= 1 (positions in one forward pass), got {shown_first(given, w < 1)}")
     return w
 
 
@@ -145,14 +145,19 @@ class Roofline:
         T(w) = \max\Bigl(\frac{B}{\text{bandwidth}},\;
                          \frac{\text{batch}\cdot w\cdot F}{\text{peak}}\Bigr) + \text{overhead}
 
-    with :math:`B = P b + \text{batch}\cdot L\cdot \kappa` the bytes read (weights, then every
-    sequence's KV cache: ``P`` parameters of ``b`` bytes, ``L`` = ``context`` cached tokens of
-    :math:`\kappa` = :attr:`ModelSpec.kv_bytes_per_token` bytes), and
-    :math:`F = 2P + 4\,\text{layers}\cdot\text{hidden}\cdot L` the FLOPs per position
-    (:meth:`ModelSpec.flops_per_position`). Left out, as small next to these: activations, the
-    writes of the ``w`` new KV entries, attention among the ``w`` new positions themselves, the
-    softmax and norms. Real kernels reach neither peak; the overhead term (kernel launches,
-    sampling, scheduling) is the usual fix for small models.
+    with :math:`B = (P - E)\,b + \text{batch}\cdot L\cdot \kappa` the bytes read (weights, then
+    every sequence's KV cache: ``P`` parameters of ``b`` bytes, ``L`` = ``context`` cached tokens
+    of :math:`\kappa` = :attr:`ModelSpec.kv_bytes_per_token` bytes), and
+    :math:`F = 2(P - E) + 4\,\text{layers}\cdot\text{hidden}\cdot L` the FLOPs per position
+    (:meth:`ModelSpec.flops_per_position`). :math:`E = V \cdot \text{hidden}` is an untied input
+    embedding (:attr:`ModelSpec.input_embedding_parameters`, 0 when tied): a pass gathers its
+    rows for the tokens at hand, :math:`\text{batch}\cdot w\cdot\text{hidden}\cdot b` bytes and
+    no arithmetic, and reads the rest of the table not at all; the output head, and a tied
+    embedding, which is that head, are read and multiplied in full. Left out, as small next to
+    these: the gathered rows, activations, the writes of the ``w`` new KV entries, attention
+    among the ``w`` new positions themselves, the softmax and norms. Real kernels reach neither
+    peak; the overhead term (kernel launches, sampling, scheduling) is the usual fix for small
+    models.
 
     Properties (``M = B / bandwidth > 0``, ``C = batch F / peak > 0``, ``o`` = overhead, so
     ``T(w) = max(M, w C) + o``), each tested:
@@ -176,6 +181,9 @@ class Roofline:
        ``T(w) / T(1) = clip(w / w*, 1, w)``, and ``1 / w* = C / M`` grows with ``batch`` (``C`` is
        proportional to it, ``M`` affine in it with a positive intercept, the weights). So the
        verification ratio ``T(k + 1) / T(1)`` is non-decreasing in the batch size.
+
+    Memory held (:attr:`memory_needed`) counts every parameter, the whole embedding table
+    included, though a pass reads only part of it.
 
     Parameters
     ----------
@@ -206,8 +214,8 @@ class Roofline:
 
     @property
     def bytes_read(self) -> float:
-        """Bytes one pass reads: weights plus ``batch * context`` cached tokens."""
-        return self.model.weight_bytes + self.batch * self.context * self.model.kv_bytes_per_token
+        """Bytes one pass reads: :attr:`ModelSpec.weight_bytes_read` plus ``batch * context`` cached tokens."""
+        return self.model.weight_bytes_read + self.batch * self.context * self.model.kv_bytes_per_token
 
     @property
     def memory_time(self) -> float:
@@ -233,8 +241,8 @@ class Roofline:
 
     @property
     def memory_needed(self) -> float:
-        """Bytes resident: weights plus the KV cache of every sequence (activations left out)."""
-        return self.bytes_read
+        """Bytes resident: all weights plus the KV cache of every sequence (activations left out)."""
+        return self.model.weight_bytes + self.batch * self.context * self.model.kv_bytes_per_token
 
     @property
     def fits(self) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _kernels
-from ._validate import as_count, as_draft_length
+from ._validate import as_count, as_draft_length, as_rng
 from .iid_blocks import fit_alpha_from_acceptance_length
 from .markov import as_transition_matrix, stationary_distribution
 
@@ -122,7 +122,7 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     n_sequences = as_count(n_sequences, "n_sequences", cap=MAX_DECODE_TOKENS)
     if n_tokens * n_sequences > MAX_DECODE_TOKENS:
         raise ValueError(f"n_sequences * n_tokens must be <= {MAX_DECODE_TOKENS:,}, got {n_sequences:,} * {n_tokens:,}")
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     size = target.shape[0]
 
     draft_cdf = _row_cdfs(draft)

@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_positive, scalar_or_array
+from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_positive, scalar_or_array, shown_first
 from .costs import MAX_BATCH, Roofline
 from .presets import ModelSpec
 from .speedup import MAX_DRAFT_LENGTH
@@ -37,7 +37,9 @@ def _evaluate(model, w: np.ndarray, name: str, *, allow_zero: bool) -> np.ndarra
     if bad.any():
         where = np.flatnonzero(bad.ravel())[0]
         limit = ">= 0" if allow_zero else "> 0"
-        raise ValueError(f"{name}(w) must be a finite time {limit}, got {times.flat[where]:g} at w = {w.flat[where]}")
+        raise ValueError(
+            f"{name}(w) must be a finite time {limit}, got {shown_first(times, bad)} at w = {w.flat[where]}"
+        )
     return times
 
 
@@ -86,7 +88,7 @@ def general_speedup(alpha, k, t_draft, t_target):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths >= 0; broadcasts against ``alpha``.
+        Draft lengths, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`; broadcasts against ``alpha``.
     t_draft : cost model or float
         The draft's step time, seconds: a cost model (evaluated at ``w = 1``) or a number
         >= 0 (0 is a free draft, ``c = inf``).
@@ -110,10 +112,16 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20):
 
     .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k)
 
-    with :math:`S` of :func:`general_speedup`. The smallest maximizer, like
-    :func:`~specmath.optimal_k`, which it reproduces exactly under :class:`~specmath.FreeVerification`
-    (``c = T_t(1) / T_d(1)``). Broadcasts over ``alpha``. ``k >= 1`` even where the best
-    speedup is below 1 (speculation not worth it); compare with 1 to decide.
+    with :math:`S` of :func:`general_speedup`. Where verification is free at every width searched
+    (:math:`T_t(w) = T_t(1)` for :math:`w \le k_{\max} + 1`: :class:`~specmath.FreeVerification`,
+    a :class:`~specmath.Roofline` on its memory-bound plateau), S is the chapter's and the search
+    is :func:`~specmath.optimal_k`'s, exact ties included, at ``c = T_t(1) / T_d(1)``. Otherwise
+    a cost model may be anything (measured times need not even be monotone), S need not be
+    unimodal and there is no closed-form comparison: k* is then the first maximizer of the
+    speedups as computed (:func:`numpy.argmax`), so two draft lengths whose speedups tie in
+    exact arithmetic go to whichever rounding puts higher. Broadcasts over ``alpha``.
+    ``k >= 1`` even where the best speedup is below 1 (speculation not worth it); compare with
+    1 to decide.
 
     Parameters
     ----------
@@ -136,7 +144,12 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20):
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
     ks = np.arange(1, max_k + 1)
     c, ratio = _costs(t_draft, t_target, ks + 1)
-    best_k, best_speedup = _kernels.best_over_k(_kernels.expected_tokens(alpha[..., None], ks) / (ks / c + ratio))
+    if (ratio == 1.0).all():
+        best_k = _kernels.shortest_best_k(alpha, np.asarray(c), max_k)
+        best_speedup = _kernels.expected_tokens(alpha, best_k) / (best_k / c + 1.0)
+    else:
+        table = _kernels.expected_tokens(alpha[..., None], ks) / (ks / c + ratio)
+        best_k, best_speedup = _kernels.best_over_k(table)
     return scalar_or_array(best_k), scalar_or_array(best_speedup)
 
 
@@ -160,7 +173,7 @@ def operations_factor(alpha, k, c_hat):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths >= 0.
+        Draft lengths, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
     c_hat : array_like of float
         Arithmetic per token of the draft divided by that of the target (about the parameter
         ratio); finite and >= 0. Note the direction: draft over target, like Leviathan et
@@ -173,13 +186,13 @@ def operations_factor(alpha, k, c_hat):
     """
     alpha = as_alpha(alpha)
     k = as_draft_length(k)
-    c_hat = as_float_array(c_hat, "c_hat")
+    given, c_hat = c_hat, as_float_array(c_hat, "c_hat")
     if np.isnan(c_hat).any():
         raise ValueError("c_hat contains NaN; it must be finite and >= 0")
     if not np.isfinite(c_hat).all():
         raise ValueError("c_hat must be finite (arithmetic of a draft pass over a target pass)")
     if (c_hat < 0).any():
-        raise ValueError(f"c_hat must be >= 0, got {c_hat[c_hat < 0].flat[0]:g}")
+        raise ValueError(f"c_hat must be >= 0, got {shown_first(given, c_hat < 0)}")
     return scalar_or_array((k * c_hat + k + 1.0) / _kernels.expected_tokens(alpha, k))
 
 
@@ -254,10 +267,10 @@ def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead
         raise ValueError(f"batches must be a non-empty 1-D list of batch sizes, got shape {raw.shape}")
     if raw.size > MAX_SWEEP_POINTS:
         raise ValueError(f"batches must have at most {MAX_SWEEP_POINTS} entries, got {raw.size}")
-    sizes = as_draft_length(raw, "batches")
-    if (sizes < 1).any() or (sizes > MAX_BATCH).any():
-        bad = sizes[(sizes < 1) | (sizes > MAX_BATCH)][0]
-        raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {bad}")
+    sizes = as_draft_length(raw, "batches", cap=MAX_BATCH)
+    outside = (sizes < 1) | (sizes > MAX_BATCH)
+    if outside.any():
+        raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {shown_first(raw, outside)}")
     sizes = np.unique(sizes)
     rows = []
     for b in sizes:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_count, as_draft_length, as_float_array, scalar_or_array
+from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_rng, scalar_or_array
 
 #: Cap on ``n_iterations`` for :func:`simulate_iid_blocks` (16 bytes per iteration at peak).
 MAX_ITERATIONS = 50_000_000
@@ -35,7 +35,7 @@ def tokens_per_iteration_pmf(alpha, k) -> np.ndarray:
     alpha : float
         Acceptance rate in [0, 1].
     k : int
-        Draft length >= 0.
+        Draft length, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
 
     Returns
     -------
@@ -60,7 +60,7 @@ def simulate_iid_blocks(alpha, k, n_iterations, rng=None) -> np.ndarray:
     alpha : float
         Per-position acceptance rate in [0, 1].
     k : int
-        Draft length >= 0.
+        Draft length, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
     n_iterations : int
         Number of iterations, 1 to :data:`MAX_ITERATIONS`.
     rng : numpy.random.Generator, int or None
@@ -73,7 +73,7 @@ def simulate_iid_blocks(alpha, k, n_iterations, rng=None) -> np.ndarray:
     """
     alpha, k = _scalar_alpha_k(alpha, k)
     n_iterations = as_count(n_iterations, "n_iterations", cap=MAX_ITERATIONS)
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
     if alpha == 0.0 or k == 0:
         return np.ones(n_iterations, dtype=np.int64)
     if alpha == 1.0:
@@ -97,7 +97,7 @@ def fit_alpha_from_acceptance_length(mean_length, k):
     mean_length : array_like of float
         Measured mean tokens per iteration (accepted tokens + 1), in [1, k + 1].
     k : array_like of int
-        Draft length >= 1. Broadcasts against ``mean_length``.
+        Draft length, 1 to :data:`~specmath.MAX_DRAFT_LENGTH`. Broadcasts against ``mean_length``.
 
     Returns
     -------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import SUM_TOLERANCE, as_count, as_float_array
+from ._validate import SUM_TOLERANCE, as_count, as_float_array, as_number, as_rng, shown
 
 #: Largest vocabulary of a toy chain: the page shows it as letters, and decoding loops over it.
 MAX_CHAIN_VOCAB = 64
@@ -50,9 +50,9 @@ def random_transition_matrix(vocab_size, concentration=0.5, rng=None) -> np.ndar
         Source of randomness.
     """
     vocab_size = as_count(vocab_size, "vocab_size", cap=MAX_CHAIN_VOCAB, minimum=2)
-    if not concentration > 0 or not np.isfinite(concentration):
-        raise ValueError(f"concentration must be a finite number > 0, got {concentration!r}")
-    rng = np.random.default_rng(rng)
+    if not 0 < as_number(concentration, "concentration") < np.inf:
+        raise ValueError(f"concentration must be a finite number > 0, got {shown(concentration)}")
+    rng = as_rng(rng)
     rows = rng.standard_gamma(concentration, size=(vocab_size, vocab_size))
     rows += 1e-300  # a row of gamma draws can underflow to all zeros at tiny concentrations
     return rows / rows.sum(axis=1, keepdims=True)
@@ -76,9 +76,9 @@ def two_regime_transition_matrix(vocab_size, stay=0.9, rng=None) -> np.ndarray:
         Source of randomness.
     """
     vocab_size = as_count(vocab_size, "vocab_size", cap=MAX_CHAIN_VOCAB, minimum=2)
-    if not 0.0 <= stay <= 1.0:
-        raise ValueError(f"stay must be within [0, 1], got {stay!r}")
-    rng = np.random.default_rng(rng)
+    if not 0.0 <= as_number(stay, "stay") <= 1.0:
+        raise ValueError(f"stay must be within [0, 1], got {shown(stay)}")
+    rng = as_rng(rng)
     half = vocab_size // 2
     in_boilerplate = np.arange(vocab_size) < half
     to_boilerplate = np.where(in_boilerplate, stay, 1.0 - stay)[:, None]
@@ -115,9 +115,9 @@ def draft_by_noise(T, weight) -> np.ndarray:
     ``weight`` in [0, 1]; 0 is the target itself, 1 a draft that knows nothing.
     """
     T = as_transition_matrix(T, "T")
-    weight = float(weight)
+    given, weight = weight, as_number(weight, "weight")
     if not 0.0 <= weight <= 1.0:
-        raise ValueError(f"weight must be within [0, 1], got {weight:g}")
+        raise ValueError(f"weight must be within [0, 1], got {shown(given)}")
     return (1.0 - weight) * T + weight / T.shape[0]
 
 
@@ -127,9 +127,9 @@ def draft_by_temperature(T, temperature) -> np.ndarray:
     Tokens impossible under the target stay impossible; ``temperature = 1`` is the target.
     """
     T = as_transition_matrix(T, "T")
-    temperature = float(temperature)
-    if not (temperature > 0 and np.isfinite(temperature)):
-        raise ValueError(f"temperature must be a finite number > 0, got {temperature!r}")
+    given, temperature = temperature, as_number(temperature, "temperature")
+    if not 0 < temperature < np.inf:
+        raise ValueError(f"temperature must be a finite number > 0, got {shown(given)}")
     # Scale each row by its maximum before the power so small temperatures cannot underflow.
     scaled = (T / T.max(axis=1, keepdims=True)) ** (1.0 / temperature)
     return scaled / scaled.sum(axis=1, keepdims=True)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from ._validate import as_count, as_positive
+import numpy as np
+
+from ._validate import as_count, as_positive, shown
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,13 @@ class ModelSpec:
         Bytes of one cached key or value element (2 for a BF16 cache, 1 for FP8).
     source : str
         Where the numbers come from.
+    vocab_size : int, default 0
+        Rows of the embedding table (``vocab_size``); 0 if unknown.
+    tie_word_embeddings : bool, default True
+        Whether the input embedding is the output head's matrix (config.json's
+        ``tie_word_embeddings``). If not, and ``vocab_size`` is known, the input embedding's
+        ``vocab_size * hidden`` parameters are gathered, not multiplied (:attr:`input_embedding_parameters`).
+        The default counts every parameter as read and multiplied, an upper bound.
     """
 
     name: str
@@ -49,6 +58,8 @@ class ModelSpec:
     bytes_per_parameter: float = 2.0
     kv_bytes_per_element: float = 2.0
     source: str = field(default="", compare=False)
+    vocab_size: int = 0
+    tie_word_embeddings: bool = True
 
     def __post_init__(self):
         object.__setattr__(self, "parameters", as_positive(self.parameters, "parameters"))
@@ -56,11 +67,45 @@ class ModelSpec:
             object.__setattr__(self, name, as_count(getattr(self, name), name, cap=10**7))
         for name in ("bytes_per_parameter", "kv_bytes_per_element"):
             object.__setattr__(self, name, as_positive(getattr(self, name), name))
+        object.__setattr__(self, "vocab_size", as_count(self.vocab_size, "vocab_size", cap=10**7, minimum=0))
+        if not isinstance(self.tie_word_embeddings, (bool, np.bool_)):
+            raise ValueError(f"tie_word_embeddings must be True or False, got {shown(self.tie_word_embeddings)}")
+        object.__setattr__(self, "tie_word_embeddings", bool(self.tie_word_embeddings))
+        tables = (1 if self.tie_word_embeddings else 2) * self.vocab_size * self.hidden
+        if tables > self.parameters:
+            raise ValueError(
+                f"parameters ({shown(self.parameters)}) must include the embedding tables, "
+                f"{'' if self.tie_word_embeddings else '2 * '}vocab_size * hidden = {tables:,}"
+            )
 
     @property
     def weight_bytes(self) -> float:
-        """Bytes of the weights: ``parameters * bytes_per_parameter``."""
+        """Bytes of the weights held in memory: ``parameters * bytes_per_parameter``."""
         return self.parameters * self.bytes_per_parameter
+
+    @property
+    def input_embedding_parameters(self) -> int:
+        """Parameters of an untied input embedding, ``vocab_size * hidden``; 0 if tied or unknown.
+
+        A decoding pass gathers one row of this table per position, where it reads every other
+        weight in full: :attr:`matmul_parameters` leaves it out. A tied table is the output
+        head, read and multiplied in full, and counted once in ``parameters``.
+        """
+        return 0 if self.tie_word_embeddings else self.vocab_size * self.hidden
+
+    @property
+    def matmul_parameters(self) -> float:
+        """Parameters a decoding pass reads in full and multiplies: all but an untied input embedding's."""
+        return self.parameters - self.input_embedding_parameters
+
+    @property
+    def weight_bytes_read(self) -> float:
+        """Bytes of weights one decoding pass reads: ``matmul_parameters * bytes_per_parameter``.
+
+        The gathered embedding rows, ``batch * w * hidden * bytes_per_parameter`` for ``w``
+        positions of ``batch`` sequences, are left out, as small as the activations.
+        """
+        return self.matmul_parameters * self.bytes_per_parameter
 
     @property
     def kv_bytes_per_token(self) -> float:
@@ -70,11 +115,11 @@ class ModelSpec:
     def flops_per_position(self, context) -> float:
         """FLOPs to process one position against ``context`` cached tokens.
 
-        ``2 * parameters`` (one multiply-add per weight) plus ``4 * layers * hidden * context``
-        (the scores ``q k^T`` and the weighted sum of values, one multiply-add per cached
-        element each).
+        ``2 * matmul_parameters`` (one multiply-add per weight; the untied input embedding is a
+        lookup, no arithmetic) plus ``4 * layers * hidden * context`` (the scores ``q k^T`` and
+        the weighted sum of values, one multiply-add per cached element each).
         """
-        return 2.0 * self.parameters + 4.0 * self.layers * self.hidden * float(context)
+        return 2.0 * self.matmul_parameters + 4.0 * self.layers * self.hidden * float(context)
 
 
 @dataclass(frozen=True)
@@ -116,70 +161,86 @@ class GPUSpec:
 # tensor FLOP/s, *not* the "with sparsity" figure datasheets print first), model figures are
 # read off each model's config.json on the Hugging Face Hub, with the parameter count computed
 # from that config (embeddings + layers x (attention + MLP + norms) + final norm + LM head unless
-# tied); tests/specmath/test_hardware.py recomputes every count. Weights and KV cache in BF16 (2 bytes).
+# tied); tests/specmath/test_hardware.py recomputes every count. A wrong tie_word_embeddings would
+# show there: it moves the count by vocab_size x hidden, off the figure the Hub prints. Weights
+# and KV cache in BF16 (2 bytes).
 
 _MODELS = [
     ModelSpec(
         "Llama-3.1-70B",
         parameters=70_553_706_496,  # computed from the config below; the Hub shows 70.6B
         layers=80,  # config.json num_hidden_layers
-        hidden=8192,  # hidden_size (intermediate_size 28672, vocab_size 128256, untied)
+        hidden=8192,  # hidden_size (intermediate_size 28672)
         kv_heads=8,  # num_key_value_heads (64 query heads)
         head_dim=128,  # hidden_size / num_attention_heads = 8192 / 64
+        vocab_size=128256,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
         source="huggingface.co/meta-llama/Llama-3.1-70B, config.json",
     ),
     ModelSpec(
         "Llama-3.1-8B",
         parameters=8_030_261_248,  # computed from the config below; the Hub shows 8.03B
         layers=32,  # config.json num_hidden_layers
-        hidden=4096,  # hidden_size (intermediate_size 14336, vocab_size 128256, untied)
+        hidden=4096,  # hidden_size (intermediate_size 14336)
         kv_heads=8,  # num_key_value_heads (32 query heads)
         head_dim=128,  # hidden_size / num_attention_heads = 4096 / 32
+        vocab_size=128256,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
         source="huggingface.co/meta-llama/Llama-3.1-8B, config.json",
     ),
     ModelSpec(
         "Llama-3.2-1B",
         parameters=1_235_814_400,  # computed from the config below; the Hub shows 1.24B
         layers=16,  # config.json num_hidden_layers
-        hidden=2048,  # hidden_size (intermediate_size 8192, vocab_size 128256, tied embeddings)
+        hidden=2048,  # hidden_size (intermediate_size 8192)
         kv_heads=8,  # num_key_value_heads (32 query heads)
         head_dim=64,  # config.json head_dim
+        vocab_size=128256,  # config.json vocab_size
+        tie_word_embeddings=True,  # config.json tie_word_embeddings
         source="huggingface.co/meta-llama/Llama-3.2-1B, config.json",
     ),
     ModelSpec(
         "Llama-2-7B",
         parameters=6_738_415_616,  # computed from the config below; the Hub shows 6.74B
         layers=32,  # config.json num_hidden_layers
-        hidden=4096,  # hidden_size (intermediate_size 11008, vocab_size 32000, untied)
+        hidden=4096,  # hidden_size (intermediate_size 11008)
         kv_heads=32,  # no GQA: num_key_value_heads = num_attention_heads = 32
         head_dim=128,  # 4096 / 32
+        vocab_size=32000,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
         source="huggingface.co/meta-llama/Llama-2-7b-hf, config.json",
     ),
     ModelSpec(
         "LLaMA-68M",
         parameters=68_030_208,  # computed from the config below: the "68M" of its name
         layers=2,  # config.json num_hidden_layers
-        hidden=768,  # hidden_size (intermediate_size 3072, vocab_size 32000, untied)
+        hidden=768,  # hidden_size (intermediate_size 3072)
         kv_heads=12,  # num_key_value_heads = num_attention_heads = 12
         head_dim=64,  # 768 / 12
+        vocab_size=32000,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
         source="huggingface.co/JackFram/llama-68m, config.json (the SpecInfer draft model, Miao et al. 2024)",
     ),
     ModelSpec(
         "Qwen2.5-7B",
         parameters=7_615_616_512,  # computed from the config below (q/k/v biases); the Hub shows 7.62B
         layers=28,  # config.json num_hidden_layers
-        hidden=3584,  # hidden_size (intermediate_size 18944, vocab_size 152064, untied)
+        hidden=3584,  # hidden_size (intermediate_size 18944)
         kv_heads=4,  # num_key_value_heads (28 query heads)
         head_dim=128,  # 3584 / 28
+        vocab_size=152064,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
         source="huggingface.co/Qwen/Qwen2.5-7B, config.json",
     ),
     ModelSpec(
         "Qwen2.5-0.5B",
         parameters=494_032_768,  # computed from the config below (q/k/v biases); the Hub shows 494M
         layers=24,  # config.json num_hidden_layers
-        hidden=896,  # hidden_size (intermediate_size 4864, vocab_size 151936, tied embeddings)
+        hidden=896,  # hidden_size (intermediate_size 4864)
         kv_heads=2,  # num_key_value_heads (14 query heads)
         head_dim=64,  # 896 / 14
+        vocab_size=151936,  # config.json vocab_size
+        tie_word_embeddings=True,  # config.json tie_word_embeddings
         source="huggingface.co/Qwen/Qwen2.5-0.5B, config.json",
     ),
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
-from ._validate import as_count, as_distribution_pair
+from ._validate import as_count, as_distribution_pair, as_rng
 
 #: Cap on ``n`` for :func:`speculative_sample`. Peak memory is about 25 bytes per round
 #: (tokens, uniforms, flags), so the cap keeps one call near 1.25 GB.
@@ -102,7 +102,7 @@ def speculative_sample(p, q, n, rng=None) -> tuple[np.ndarray, np.ndarray]:
     """
     p, q = as_distribution_pair(p, q)
     n = as_count(n, "n", cap=MAX_SAMPLES)
-    rng = np.random.default_rng(rng)
+    rng = as_rng(rng)
 
     tokens = _iid_categorical(q, n, rng)
     with np.errstate(divide="ignore", invalid="ignore"):

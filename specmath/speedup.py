@@ -11,10 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array, scalar_or_array
-
-#: Cap on ``max_k`` for :func:`optimal_k`; the work grows as ``alpha.size * max_k``.
-MAX_DRAFT_LENGTH = 1024
+from ._validate import (
+    MAX_DRAFT_LENGTH,
+    as_alpha,
+    as_cost_ratio,
+    as_count,
+    as_draft_length,
+    as_float_array,
+    scalar_or_array,
+)
 
 
 def expected_tokens(alpha, k):
@@ -32,7 +37,7 @@ def expected_tokens(alpha, k):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths >= 0. Broadcasts against ``alpha``.
+        Draft lengths, 0 to :data:`MAX_DRAFT_LENGTH`. Broadcasts against ``alpha``.
 
     Returns
     -------
@@ -62,7 +67,7 @@ def speedup(alpha, k, c):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths >= 0.
+        Draft lengths, 0 to :data:`MAX_DRAFT_LENGTH`.
     c : array_like of float
         Cost ratios target/draft, > 0; ``inf`` allowed.
 
@@ -83,10 +88,15 @@ def optimal_k(alpha, c, max_k=20):
 
     .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k, c)
 
-    The smallest maximizer, as the chapter's ``find_optimal_k`` (strict ``>`` scan) picks, so
-    ties (such as ``alpha = 1, c = 1``, where every k gives 1) resolve to the shorter draft.
-    Broadcasts over ``alpha`` and ``c``: a 201 x 201 grid is one call. Note that ``k >= 1``
-    even where no speculation would be better (``S(k*) < 1``); compare with 1 to decide.
+    The smallest maximizer, as the chapter's ``find_optimal_k`` (strict ``>`` scan) means to pick,
+    so ties (such as ``alpha = 1, c = 1``, where every k gives 1, or ``alpha = 0.25, c = 19``, where
+    S(1) = S(2) = 19/16) resolve to the shorter draft. Found without comparing rounded speedups:
+    S is unimodal in k and :math:`S(k+1) > S(k) \iff \alpha^{k+1}(c + k) > \mathbb{E}[N](k)`
+    (derivation and rounding allowance in :func:`specmath._kernels.shortest_best_k`), so at
+    ``c = inf``, where S rises with every k, the answer is ``max_k`` even where the rise is
+    below the last digit of S. Broadcasts over ``alpha`` and ``c``: a 201 x 201 grid is one
+    call. Note that ``k >= 1`` even where no speculation would be better (``S(k*) < 1``);
+    compare with 1 to decide.
 
     Parameters
     ----------
@@ -107,11 +117,8 @@ def optimal_k(alpha, c, max_k=20):
     alpha = as_alpha(alpha)
     c = as_cost_ratio(c)
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
-    ks = np.arange(1, max_k + 1)
-    # Not broadcasting alpha against c beforehand keeps E[N] at shape alpha x k and the cost
-    # 1 + k/c at shape c x k: only the final division runs over the whole grid.
-    best_k, best_speedup = _kernels.best_over_k(_speedup(alpha[..., None], ks, c[..., None]))
-    return scalar_or_array(best_k), scalar_or_array(best_speedup)
+    best_k = _kernels.shortest_best_k(alpha, c, max_k)
+    return scalar_or_array(best_k), scalar_or_array(_speedup(alpha, best_k, c))
 
 
 def to_leviathan_cost(c):

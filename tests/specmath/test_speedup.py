@@ -138,6 +138,71 @@ def test_optimal_k_heatmap_grid_matches_scalar_scan():
             assert (k[i, j], s[i, j]) == chapter_find_optimal_k(aj, ci, max_k=64)
 
 
+def exact_speedups(alpha: Fraction, c: Fraction, max_k: int) -> list[Fraction]:
+    """S(k) = E[N](k) c / (c + k) for k = 1 … max_k in exact rational arithmetic."""
+    tokens, power, out = Fraction(1), Fraction(1), []
+    for k in range(1, max_k + 1):
+        power *= alpha
+        tokens += power
+        out.append(tokens * c / (c + k))
+    return out
+
+
+def test_optimal_k_is_the_smallest_exact_maximizer_on_a_rational_grid():
+    # alpha = i/20 and integer c hold exact ties, S(k) = S(k + 1) (six of them here, such as
+    # alpha = 1/4, c = 19 and alpha = 1/5, c = 29, where 0.2 is stored as a bit more than 1/5).
+    alpha = np.arange(21) / 20
+    c = np.arange(1, 51)[:, None]
+    k, s = sm.optimal_k(alpha, c, max_k=20)
+    ties = 0
+    for i in range(21):
+        for j in range(50):
+            exact = exact_speedups(Fraction(i, 20), Fraction(j + 1), 20)
+            best = max(exact)
+            ties += exact.count(best) > 1
+            assert k[j, i] == exact.index(best) + 1, (i, j + 1)
+            assert s[j, i] == sm.speedup(alpha[i], k[j, i], c[j, 0])
+            assert s[j, i] == pytest.approx(float(best), rel=1e-15, abs=0)
+    assert ties == 6
+
+
+def test_optimal_k_ties_found_by_the_audit():
+    # S(1) = (5/4) / (1 + 1/19) = 19/16 = S(2) = (21/16) / (1 + 2/19): a float scan picked 2.
+    assert sm.optimal_k(0.25, 19) == (1, 19 / 16)
+    assert sm.optimal_k(0.5, [5, 12, 27])[0].tolist() == [1, 2, 3]  # S(k) = S(k + 1) at k = 1, 2, 3
+    assert sm.optimal_k(0.2, 29)[0] == 1  # tie at 1/5, though 0.2 is not 1/5 in binary
+    # A real rise, however small next to S, is no tie: S(2) / S(1) - 1 = 5e-11 here.
+    assert sm.optimal_k(0.25, [19 - 1e-9, 19 + 1e-9])[0].tolist() == [1, 2]
+
+
+def test_optimal_k_free_draft_takes_the_longest():
+    # At c = inf, S(k) = E[N](k) rises by alpha^(k+1) > 0 with every k; in floating point the
+    # rise falls below the last digit of S (alpha = 0.1 from k = 16), where a scan stopped.
+    assert sm.optimal_k(0.1, np.inf, 20) == (20, sm.expected_tokens(0.1, 20))
+    alpha = np.array([1e-300, 1e-9, 0.01, 0.1, 0.5, 0.9, 1.0])
+    for max_k in (1, 2, 20, 64, sm.MAX_DRAFT_LENGTH):
+        k, s = sm.optimal_k(alpha, np.inf, max_k)
+        assert (k == max_k).all()
+        np.testing.assert_array_equal(s, sm.expected_tokens(alpha, max_k))
+    # alpha = 0: every k gives exactly 1, a tie the shortest draft wins.
+    assert sm.optimal_k(0.0, np.inf, 20) == (1, 1.0)
+
+
+def test_optimal_k_general_keeps_the_exact_search_under_free_verification():
+    # t_draft = 1, t_target = 19: c = 19 and free verification, the audit's tie again.
+    assert sm.optimal_k_general(0.25, 1.0, 19.0) == (1, 19 / 16)
+    assert sm.optimal_k_general(0.1, 0.0, sm.free_verification(1.0)) == (20, sm.expected_tokens(0.1, 20))
+
+
+def test_optimal_k_general_finds_the_global_maximum_of_any_cost_model():
+    # Measured times need not make S unimodal: here S dips at k = 2 (a slow width 3) and peaks at
+    # k = 4, so stopping at the first fall (k = 1) would be wrong; the general search does not.
+    table = sm.tabulated([1.0, 1.0, 3.0, 1.0, 1.0, 5.0])
+    s = sm.general_speedup(0.9, np.arange(1, 6), 0.0, table)
+    assert s[1] < s[0] < s[3] and int(np.argmax(s)) + 1 == 4
+    assert sm.optimal_k_general(0.9, 0.0, table, max_k=5) == (4, s[3])
+
+
 @given(alphas, draft_lengths)
 def test_expected_tokens_between_one_and_k_plus_one(alpha, k):
     value = sm.expected_tokens(alpha, k)
