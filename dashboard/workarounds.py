@@ -4,8 +4,9 @@ Every workaround here names the Streamlit code it works around and has a test th
 bug with the workaround off (``tests/dashboard/test_workarounds.py`` and
 ``tests/browser/test_workarounds.py``). They are active only on :data:`PINNED`, the version in
 ``requirements.txt``: on any other Streamlit the app uses Streamlit's own behaviour, and the
-tests that show the bugs say whether it still has them. ``SDE_WORKAROUNDS=off`` in the
-environment turns them off on the pinned version too (the tests use it).
+bug tests skip with a reason that asks for each bug to be checked again on that version.
+``SDE_WORKAROUNDS=off`` in the environment turns them off on the pinned version too (the tests
+use it).
 """
 
 from __future__ import annotations
@@ -36,12 +37,11 @@ def page_link_script() -> str | None:
     """HTML that makes a page-link click one step in the browser's history; None when inactive.
 
     Streamlit 1.67's own handling of a click on ``st.page_link`` pushes two history entries
-    (Back shows the page left at its defaults) and appends the bound parameters of the page
-    being left, which the server then drops before the switch
-    (``ScriptRunner._run_script``: ``populate_from_query_string(…, valid_script_hashes)``).
-    ``js/page_links.js`` pushes the link's own address once and lets Streamlit draw it as it
-    draws Back and Forward. Upstream: the two entries were noted in streamlit/streamlit#9049
-    and are not fixed in 1.67; #16998 (open) reworks Back and Forward for bound widgets.
+    (Back does not return to the view left) and appends the bound parameters of the page being
+    left to the link's own, so the address repeats them. ``js/page_links.js`` pushes the link's
+    own address once and lets Streamlit draw it as it draws Back and Forward. Upstream: the two
+    entries were noted in streamlit/streamlit#9049 and are not fixed in 1.67; #16998 (open)
+    reworks Back and Forward for bound widgets.
     """
     return _script("sde-page-links", "page_links.js")
 
