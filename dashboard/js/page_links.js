@@ -1,8 +1,8 @@
 // A click on a page link becomes one plain step in the browser's history: push the link's
 // address, then let Streamlit draw the page from that address as it does on Back and Forward
-// (a popstate event). Streamlit 1.67's own handling of the click pushes two entries and drops
-// the bound parameters of the page being left (see dashboard/workarounds.py). A click with a
-// modifier key is left to the browser, which opens the link in a new tab or window.
+// (a popstate event). Streamlit 1.67's own handling of the click pushes two entries and repeats
+// the bound parameters of the page being left in the address (see dashboard/workarounds.py).
+// A click with a modifier key is left to the browser, which opens the link in a new tab.
 (() => {
   if (window.__sdePageLinks) return;
   window.__sdePageLinks = true;
