@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from functools import cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -59,10 +60,16 @@ def one_draw_script() -> str | None:
     return _script("sde-charts", "one_draw.js")
 
 
+@cache
+def _source(file_name: str) -> str:
+    # Read once per process: the scripts go out with every run that draws the sidebar.
+    return (_JS / file_name).read_text(encoding="utf-8")
+
+
 def _script(element_id: str, file_name: str) -> str | None:
     if not ACTIVE:
         return None
-    script = (_JS / file_name).read_text(encoding="utf-8")
+    script = _source(file_name)
     return f'<script id="{element_id}">\n{script}</script>'
 
 
