@@ -145,3 +145,22 @@ def bad_link(keys: tuple[str, ...], category: str):
             if other == key and dep in keys and wanted == value:
                 spoil(dep)
     return link, tuple(bad)
+
+
+#: Values and names a crafted link may carry: Markdown links and images, a heading, backticks,
+#: HTML, Streamlit's directives and LaTeX, control and right-to-left characters, 10 kB.
+HOSTILE = (
+    "x`![](//e.vil/p.png)",
+    "[fix](//e.vil)",
+    "<img src=//e.vil/p.png>",
+    "# Session expired. **Click** [here](https://e.vil/reload)",
+    ":red[alert] $x^2$ :material/home:",
+    "a\u202eb\u200bc\x07d\ne",
+    "9" * 10_000,
+)
+
+
+def hostile_link(keys: tuple[str, ...]) -> dict[str, str]:
+    """A link giving each of ``keys`` one of :data:`HOSTILE` and carrying each as a parameter name too."""
+    link = {key: HOSTILE[number % len(HOSTILE)] for number, key in enumerate(keys)}
+    return link | {name[:40]: "1" for name in HOSTILE}

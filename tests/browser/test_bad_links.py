@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 import pytest
 
 from tests.browser.helpers import PAGES, AppTab
-from tests.links import CATEGORIES, bad_link
+from tests.links import CATEGORIES, bad_link, hostile_link
 
 CASES = [
     pytest.param(page_id, category, *bad_link(spec.params, category), id=f"{page_id}-{category}")
@@ -81,7 +81,7 @@ def test_comma_separated_comparison_set_is_not_silently_dropped(tab):
 
 
 #: What a crafted link could try to put on the page through a message: links, images, headings,
-#: HTML (the same values as the AppTest check in ``tests/pages/test_every_page.py``).
+#: HTML (``tests.links.HOSTILE``, as in the AppTest check).
 PLANTED_JS = """() => {
   const alerts = [...document.querySelectorAll('[data-testid="stAlert"]')];
   return {
@@ -96,13 +96,9 @@ PLANTED_JS = """() => {
 
 @pytest.mark.parametrize("page_id", list(PAGES))
 def test_a_crafted_link_puts_nothing_on_the_page_and_fetches_nothing(page_id, tab):
-    from tests.pages.test_every_page import HOSTILE
-
     spec = PAGES[page_id]
     keys = spec.params + spec.url_params
-    link = {key: HOSTILE[number % len(HOSTILE)] for number, key in enumerate(keys)}
-    link |= {name[:40]: "1" for name in HOSTILE}
-    tab.open(spec, urlencode(link))
+    tab.open(spec, urlencode(hostile_link(keys)))
     seen = tab.page.evaluate(PLANTED_JS)
     assert seen["alerts"] > 0, "the crafted link passed without a warning"
     assert seen["planted"] == [], seen["planted"]

@@ -15,6 +15,7 @@ import pytest
 
 from dashboard import workarounds
 from tests.browser.helpers import PAGES
+from tests.helpers import ON_PINNED_STREAMLIT
 
 #: The JavaScript this module runs in the page, kept in .js files beside it.
 JS = Path(__file__).with_name("js")
@@ -232,9 +233,7 @@ def test_what_plotly_drew_is_the_figure_sent_after_every_press(page_id, open_tab
         assert_drawn_as_sent(tab)
 
 
-@pytest.mark.skipif(
-    workarounds.STREAMLIT != workarounds.PINNED, reason="the workarounds were written for the pinned Streamlit"
-)
+@ON_PINNED_STREAMLIT
 def test_bug_without_the_script_streamlit_draws_each_chart_twice_per_press(open_tab):
     from scripts import live_app
 

@@ -7,17 +7,10 @@ to the view left. When an upgrade fixes that, the bug test fails and says the wo
 
 from __future__ import annotations
 
-import pytest
-
-from dashboard import workarounds
 from dashboard.params import PARAMS
 from scripts import live_app
 from tests.browser.helpers import PAGES
-
-ON_PINNED = pytest.mark.skipif(
-    workarounds.STREAMLIT != workarounds.PINNED,
-    reason=f"the workarounds were written for Streamlit {workarounds.PINNED}, not {workarounds.STREAMLIT}",
-)
+from tests.helpers import ON_PINNED_STREAMLIT
 
 
 def _click_a_link_after_a_move(tab) -> tuple[int, dict]:
@@ -39,7 +32,7 @@ def test_a_page_link_is_one_history_entry(open_tab, app_server):
     assert added == 1
 
 
-@ON_PINNED
+@ON_PINNED_STREAMLIT
 def test_bug_streamlits_own_page_link_pushes_two_entries_and_back_loses_the_view(open_tab):
     with live_app.StreamlitServer(env={"SDE_WORKAROUNDS": "off"}) as server:
         tab = open_tab(server)
@@ -51,7 +44,7 @@ def test_bug_streamlits_own_page_link_pushes_two_entries_and_back_loses_the_view
     assert back_at != (f"/{PAGES['speedup'].path}", left), "Back now returns to the view left"
 
 
-@ON_PINNED
+@ON_PINNED_STREAMLIT
 def test_bug_streamlits_own_page_link_keeps_the_links_values_but_repeats_them(open_tab):
     """The other Streamlit 1.67 bug the workaround was written for: a link's α and c were lost
     when the page left had bound them too. With α and c the entry script's widgets they survive

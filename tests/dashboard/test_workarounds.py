@@ -13,14 +13,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard import workarounds
+from tests.helpers import ON_PINNED_STREAMLIT
 
 ROOT = Path(__file__).resolve().parents[2]
-
-ON_PINNED = pytest.mark.skipif(
-    workarounds.STREAMLIT != workarounds.PINNED,
-    reason=f"the workarounds were written for Streamlit {workarounds.PINNED}, not {workarounds.STREAMLIT}: "
-    "re-check each bug on this version",
-)
 
 
 def test_workarounds_run_only_on_the_pinned_streamlit():
@@ -101,7 +96,7 @@ def _plain_int_box():
 HUGE = "9" * 400  # float("9" * 400) is inf
 
 
-@ON_PINNED
+@ON_PINNED_STREAMLIT
 def test_bug_a_huge_number_in_a_link_crashes_streamlits_int_box():
     """Streamlit 1.67: ``int(inf)`` in ``NumberInputSerde.deserialize`` before the bounds check."""
     at = AppTest.from_function(_plain_int_box)

@@ -21,7 +21,7 @@ from tests.app_helpers import (
     switch,
     warnings,
 )
-from tests.links import CATEGORIES, bad_link
+from tests.links import CATEGORIES, bad_link, hostile_link
 
 
 @pytest.mark.parametrize("page_id", PAGES)
@@ -204,19 +204,6 @@ def test_unknown_link_parameters_are_named():
     assert any("“alhpa”" in w for w in warnings(at))
 
 
-#: Values and names a crafted link may carry: Markdown links and images, a heading, backticks,
-#: HTML, Streamlit's directives and LaTeX, control and right-to-left characters, 10 kB.
-HOSTILE = (
-    "x`![](//e.vil/p.png)",
-    "[fix](//e.vil)",
-    "<img src=//e.vil/p.png>",
-    "# Session expired. **Click** [here](https://e.vil/reload)",
-    ":red[alert] $x^2$ :material/home:",
-    "a\u202eb\u200bc\x07d\ne",
-    "9" * 10_000,
-)
-
-
 def _messages(at) -> list[str]:
     return [element.value for kind in ("warning", "error", "info", "success") for element in getattr(at, kind)]
 
@@ -224,10 +211,7 @@ def _messages(at) -> list[str]:
 @pytest.mark.parametrize("page_id", PAGES)
 def test_hostile_links_reach_messages_only_as_literal_text(page_id):
     info = PAGES[page_id]
-    keys = info.params + info.url_params
-    link = {key: HOSTILE[number % len(HOSTILE)] for number, key in enumerate(keys)}
-    link |= {name[:40]: "1" for name in HOSTILE}  # and as parameter names
-    at = open_page(page_id, **link)
+    at = open_page(page_id, **hostile_link(info.params + info.url_params))
     assert not at.exception
     messages = _messages(at)
     assert messages, "a hostile link passed without a word"
