@@ -3,13 +3,16 @@ PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8501
+# 127.0.0.1: this machine only. A workshop whose participants connect over the room's network:
+# make run HOST=0.0.0.0
+HOST ?= 127.0.0.1
 # Debian's Chromium drives the browser tests, the screenshots and the latency bench.
 CHROMIUM := /usr/bin/chromium
 # make screenshots QUERY='alpha=0.9&c=50' SHOTS=docs/screenshots
 QUERY ?=
 SHOTS ?= docs/screenshots
 
-.PHONY: run test lint unit bench clean chromium screenshots
+.PHONY: run test lint unit bench clean test-tools screenshots
 
 # The stamp files make a second `make run` start at once, yet reinstall when a pin changes.
 $(VENV)/.runtime-installed: requirements.txt
@@ -24,28 +27,32 @@ $(VENV)/.dev-installed: $(VENV)/.runtime-installed requirements-dev.txt
 	touch $@
 
 run: $(VENV)/.runtime-installed
-	$(PY) -m streamlit run app.py --server.port $(PORT)
+	$(PY) -m dashboard.serve --server.address $(HOST) --server.port $(PORT)
 
 lint: $(VENV)/.dev-installed
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-# Installs Debian's chromium when it is missing and we are root (CI, a fresh container);
-# otherwise says so, and the browser tests skip (or fail under CI=true).
-chromium:
-	@if [ -x $(CHROMIUM) ]; then :; \
+# Installs what the browser and offline tests need from Debian when it is missing and we are
+# root (CI, a fresh container): chromium, and iproute2 for a network namespace without internet.
+# Otherwise says so, and those tests skip (or fail under CI=true).
+test-tools:
+	@missing=""; \
+	[ -x $(CHROMIUM) ] || missing=" chromium"; \
+	command -v ip >/dev/null || missing="$$missing iproute2"; \
+	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing Debian's chromium for the browser tests"; \
-		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+		echo "Installing Debian's$$missing for the browser and offline tests"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	else \
-		echo "note: $(CHROMIUM) is missing; install the Debian package chromium (as root: apt-get install chromium)."; \
-		echo "      Without it the browser tests in tests/browser skip."; \
+		echo "note: missing Debian packages:$$missing (as root: apt-get install$$missing)."; \
+		echo "      Without them the browser tests (tests/browser) or the offline tests (tests/offline) skip."; \
 	fi
 
-test: lint chromium
+test: lint test-tools
 	$(PY) -m pytest
 
-screenshots: $(VENV)/.dev-installed chromium
+screenshots: $(VENV)/.dev-installed test-tools
 	$(PY) scripts/screenshots.py --out $(SHOTS) $(if $(QUERY),--query '$(QUERY)')
 
 bench: $(VENV)/.dev-installed

@@ -12,8 +12,10 @@ widgets did nothing.
 
 import streamlit as st
 
-from dashboard import navigation
+from dashboard import navigation, workarounds
 
+# For `streamlit run app.py`; `make run` (dashboard/serve.py) does it before the server starts.
+workarounds.no_external_ip_lookup()
 page = st.navigation(navigation.st_pages(), position="hidden")
 navigation.prepare(page)
 page.run()

@@ -102,3 +102,30 @@ def whole_number_input(container: Any, label: str, *, value: int, low: int, high
         label, value=float(value), min_value=float(low), max_value=float(high), step=1.0, format="%.0f", **common
     )
     return round(number)
+
+
+def no_external_ip_lookup() -> bool:
+    """Stop Streamlit asking the internet for this machine's address; False when inactive.
+
+    Streamlit 1.67 looks up its external IP (``net_util.get_external_ip``: two HTTP requests to
+    checkip.amazonaws.com) for the start-up banner of a server on all interfaces, and again in
+    the websocket origin check (``is_url_from_allowed_origins`` in ``web/server/server_util.py``)
+    for every connection from an origin it does not know. It keeps only a successful answer, and
+    the request's timeout does not cover the DNS query: where DNS does not answer (a room without
+    internet) each attempt blocks the server's event loop, every session's rerun with it, for
+    about 20 s. No configuration avoids the origin check's lookup short of turning off the check
+    (``server.enableCORS = false``). This makes the lookup answer "unknown", what Streamlit
+    itself concludes when the internet is unreachable, without asking: an origin at the machine's
+    public address then needs ``browser.serverAddress``. Upstream: streamlit/streamlit#8364
+    (open; the server hangs when offline) and #7721 (the lookup in the origin check).
+    """
+    if not ACTIVE:
+        return False
+    from streamlit import net_util
+
+    net_util.get_external_ip = _unknown_external_ip
+    return True
+
+
+def _unknown_external_ip() -> None:
+    return None

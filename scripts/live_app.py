@@ -88,8 +88,10 @@ class StreamlitServer:
         cwd: Path = ROOT,
         extra_args: tuple[str, ...] = (),
         env: dict[str, str] | None = None,
+        address: str | None = "127.0.0.1",
     ):
         self.script = str(script)
+        self.address = address  # None: what .streamlit/config.toml says
         self.cwd = cwd
         self.extra_args = extra_args
         self.env = env or {}  # added to this process's environment
@@ -106,16 +108,15 @@ class StreamlitServer:
         self.port = free_port()
         handle, name = tempfile.mkstemp(prefix=f"streamlit-{self.port}-", suffix=".log")
         self.log_path = Path(name)
+        # The dashboard starts as `make run` starts it; other scripts (the bench's bare app) plainly.
+        launch = ["dashboard.serve"] if self.script == "app.py" else ["streamlit", "run", self.script]
         command = [
             sys.executable,
             "-m",
-            "streamlit",
-            "run",
-            self.script,
+            *launch,
             "--server.headless",
             "true",
-            "--server.address",
-            "127.0.0.1",
+            *(("--server.address", self.address) if self.address else ()),
             "--server.port",
             str(self.port),
             "--browser.gatherUsageStats",
