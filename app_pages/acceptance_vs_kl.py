@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from dashboard import cached, charts, texts, ui
+from dashboard import cached, charts, limits, texts, ui
+from dashboard.params import PARAMS
 
 ctx = ui.page()
 
@@ -14,6 +15,10 @@ def view() -> None:
     seed = ctx.values["seed"]
     log_x = ctx.widget("logx")
 
+    capped = limits.kl_pairs(pairs, vocab, minimum=int(PARAMS["pairs"].low))
+    if capped.note:
+        st.info(capped.note)
+    pairs = capped.value
     result = cached.kl_experiment(pairs, vocab, seed)
     bounds = cached.bound_curves(result.kl, log_x)
 

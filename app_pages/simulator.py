@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, sample_text, texts, ui
+from dashboard import cached, charts, limits, sample_text, texts, ui
 
 ctx = ui.page()
 
@@ -21,7 +21,10 @@ def view() -> None:
     if draft == "merged" and strength > vocab:
         st.sidebar.caption(f"Only {vocab} contexts exist: the draft is the target itself.")
 
-    run = cached.simulate(target, draft, float(strength), vocab, k, tokens, seed)
+    capped = limits.simulator_tokens(tokens, k, cached.SEQUENCE_LENGTH)
+    if capped.note:
+        st.info(capped.note)
+    run = cached.simulate(target, draft, float(strength), vocab, k, capped.value, seed)
     s = run.summary
     predicted_tokens = specmath.expected_tokens(s.acceptance_rate, k)
     cols = [*st.columns(3), *st.columns(3)]

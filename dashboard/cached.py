@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import charts
+from dashboard import charts, limits
 from dashboard.params import BATCHES
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
@@ -50,17 +50,17 @@ def map_contours(max_k: int) -> list[dict]:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def sample_counts(p: tuple[float, ...], q: tuple[float, ...], n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per-token counts of accepted and of resampled rounds from ``speculative_sample``."""
-    tokens, accepted = specmath.speculative_sample(np.array(p), np.array(q), n, rng=seed)
-    size = len(p)
-    return np.bincount(tokens[accepted], minlength=size), np.bincount(tokens[~accepted], minlength=size)
+    """Per-token counts of accepted and of resampled rounds, in bounded memory."""
+    with limits.turn("sampling", n):
+        return specmath.speculative_sample_counts(np.array(p), np.array(q), n, rng=seed)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def kl_experiment(pairs: int, vocab: int, seed: int) -> specmath.Divergences:
     """alpha, TV and KL of the chapter's random pairs."""
-    P, Q = specmath.random_distribution_pairs(pairs, vocab, rng=seed)
-    return specmath.divergences(P, Q)
+    with limits.turn("kl", pairs * vocab):
+        P, Q = specmath.random_distribution_pairs(pairs, vocab, rng=seed)
+        return specmath.divergences(P, Q)
 
 
 #: The chapter's grid for its "Optimal draft length" table.
@@ -125,7 +125,8 @@ def simulate(target: str, draft: str, strength: float, vocab: int, k: int, token
     """Run speculative decoding on the toy chains and keep what the page shows."""
     chain, draft_chain = toy_chains(target, draft, strength, vocab, seed)
     sequences = max(1, tokens // SEQUENCE_LENGTH)
-    records = specmath.speculative_decode(chain, draft_chain, k, SEQUENCE_LENGTH, rng=seed, n_sequences=sequences)
+    with limits.turn("simulator", tokens * (k + 1)):
+        records = specmath.speculative_decode(chain, draft_chain, k, SEQUENCE_LENGTH, rng=seed, n_sequences=sequences)
     pi = specmath.stationary_distribution(chain)
     return SimulatorRun(
         summary=specmath.decode_summary(records),

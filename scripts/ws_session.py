@@ -40,7 +40,7 @@ class Widget:
     id: str
     kind: str
     label: str
-    value: Any
+    field: str  # the WidgetState field that carries its value
 
 
 @dataclass
@@ -82,11 +82,10 @@ class Session:
         """Set the widget labelled ``label`` (of the last run) to ``value`` and rerun."""
         widget = self.last.widgets[label]
         state = WidgetState(id=widget.id)
-        field_name = VALUE_FIELDS[widget.kind]
-        if field_name == "double_array_value":
+        if widget.field == "double_array_value":
             state.double_array_value.data.extend([float(value)])
         else:
-            setattr(state, field_name, value)
+            setattr(state, widget.field, value)
         self.states[widget.id] = state
         return self._run(timeout)
 
@@ -133,8 +132,10 @@ def _collect(element, run: Run) -> None:
     kind = element.WhichOneof("type")
     if kind in VALUE_FIELDS:
         proto = getattr(element, kind)
-        value = list(proto.default) if kind in ("slider", "select_slider") else getattr(proto, "default", None)
-        run.widgets[proto.label] = Widget(proto.id, kind, proto.label, value)
+        field_name = VALUE_FIELDS[kind]
+        if kind == "number_input" and proto.data_type == proto.INT:
+            field_name = "int_value"
+        run.widgets[proto.label] = Widget(proto.id, kind, proto.label, field_name)
     elif kind == "markdown":
         run.texts.append(element.markdown.body)
     elif kind == "metric":

@@ -79,7 +79,7 @@ from .markov import (
     two_regime_transition_matrix,
 )
 from .presets import GPU_PRESETS, MODEL_PRESETS, GPUSpec, ModelSpec
-from .sampling import MAX_SAMPLES, speculative_sample
+from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
 from .speedup import (
     MAX_DRAFT_LENGTH,
     expected_tokens,
@@ -107,6 +107,7 @@ __all__ = [
     "MODEL_PRESETS",
     "RESAMPLED",
     "RESIDUAL_MASS_TOLERANCE",
+    "SAMPLE_CHUNK",
     "START",
     "SUM_TOLERANCE",
     "AlphaFit",
@@ -154,6 +155,7 @@ __all__ = [
     "simulate_iid_blocks",
     "speculative_decode",
     "speculative_sample",
+    "speculative_sample_counts",
     "speedup",
     "state_acceptance",
     "stationary_distribution",

@@ -116,3 +116,45 @@ def speculative_sample(p, q, n, rng=None) -> tuple[np.ndarray, np.ndarray]:
         # can fill them in index order.
         tokens[~accepted] = _iid_categorical(_kernels.residual(p, q), n_rejected, rng)
     return tokens, accepted
+
+
+#: Rounds drawn at a time by :func:`speculative_sample_counts`: about 25 MB of working memory.
+SAMPLE_CHUNK = 1 << 20
+
+
+def speculative_sample_counts(p, q, n, rng=None) -> tuple[np.ndarray, np.ndarray]:
+    r"""Per-token counts of ``n`` speculative sampling rounds, in bounded memory.
+
+    The rounds of :func:`speculative_sample` drawn :data:`SAMPLE_CHUNK` at a time from one
+    generator, so memory stays near 25 MB for any ``n``; for ``n <= SAMPLE_CHUNK`` they are
+    exactly the rounds of ``speculative_sample(p, q, n, rng)``. Together the 2V counts are
+    Multinomial(n, (min(p, q), max(0, p - q))), so ``accepted + resampled`` is
+    Multinomial(n, p): Leviathan et al. (2023), Appendix A.1.
+
+    Parameters
+    ----------
+    p, q : array_like, shape (V,)
+        Target and draft distributions.
+    n : int
+        Number of rounds, 1 to :data:`MAX_SAMPLES`.
+    rng : numpy.random.Generator, int or None
+        Source of randomness, passed to :func:`numpy.random.default_rng`.
+
+    Returns
+    -------
+    accepted : numpy.ndarray of int64, shape (V,)
+        Rounds that kept their draft token, by token.
+    resampled : numpy.ndarray of int64, shape (V,)
+        Rounds whose token came from the residual, by token.
+    """
+    p, q = as_distribution_pair(p, q)
+    n = as_count(n, "n", cap=MAX_SAMPLES)
+    rng = as_rng(rng)
+    accepted = np.zeros(p.size, dtype=np.int64)
+    resampled = np.zeros(p.size, dtype=np.int64)
+    for start in range(0, n, SAMPLE_CHUNK):
+        tokens, kept = speculative_sample(p, q, min(SAMPLE_CHUNK, n - start), rng)
+        accepted += np.bincount(tokens[kept], minlength=p.size)
+        resampled += np.bincount(tokens[~kept], minlength=p.size)
+        del tokens, kept  # before the next chunk is drawn, or two chunks are alive at once
+    return accepted, resampled

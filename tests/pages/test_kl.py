@@ -3,6 +3,7 @@
 import numpy as np
 
 import specmath
+from dashboard import limits
 from tests.app_helpers import (
     KL,
     metrics,
@@ -41,3 +42,15 @@ def test_kl_widgets():
     assert figure["layout"]["xaxis"]["type"] == "log"
     P, Q = specmath.random_distribution_pairs(50, 5, rng=42)
     np.testing.assert_array_equal(values(trace(figure, "random (p, q) pair")["y"]), specmath.divergences(P, Q).alpha)
+
+
+def test_a_link_past_the_work_cap_draws_the_capped_pairs_and_says_so():
+    at = open_page(KL, pairs="5000", kl_vocab="1000")
+    assert not at.exception
+    (note,) = [i.value for i in at.info]
+    used = limits.kl_pairs(5000, 1000, 10).value
+    assert f"Drew {used:,} of the 5,000 pairs" in note
+    assert metrics(at)["Pairs"] == f"{used:,}"
+    P, Q = specmath.random_distribution_pairs(used, 1000, rng=42)
+    points = trace(page_charts(at)[0], "random (p, q) pair")
+    np.testing.assert_array_equal(values(points["x"]), specmath.divergences(P, Q).kl)

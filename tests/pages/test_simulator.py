@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import cached, charts, sample_text
+from dashboard import cached, charts, limits, sample_text
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 SIMULATOR = "simulator"
@@ -99,3 +99,13 @@ def test_simulator_figures_hold_their_numbers():
     fig = charts.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
     np.testing.assert_allclose(fig.data[2].y, [0.7, 0.49])
     np.testing.assert_array_equal(fig.data[3].y, [0.7, 0.7])
+
+
+def test_a_link_past_the_work_cap_runs_the_capped_amount_and_says_so():
+    at = open_page(SIMULATOR, tokens="1M", k="64")
+    assert not at.exception
+    (note,) = [i.value for i in at.info]
+    used = limits.simulator_tokens(1_000_000, 64, cached.SEQUENCE_LENGTH).value
+    assert f"Generated {used:,} of the 1,000,000 tokens" in note
+    _, summary = _run(k=64, tokens=used)
+    assert metrics(at)["Tokens per call, measured"] == f"{summary.tokens_per_call:.3f}"

@@ -103,3 +103,47 @@ def test_alias_table_reproduces_probabilities_exactly(probs):
 def test_categorical_sampler_chi_square_on_large_vocabulary():
     probs = np.random.default_rng(1).dirichlet(np.full(500, 0.3))
     assert_distributed_as(_iid_categorical(probs, N, np.random.default_rng(9)), probs)
+
+
+def test_counts_are_the_rounds_of_speculative_sample_for_one_chunk():
+    tokens, accepted = sm.speculative_sample(CHAPTER_P, CHAPTER_Q, 123_457, rng=11)
+    kept, resampled = sm.speculative_sample_counts(CHAPTER_P, CHAPTER_Q, 123_457, rng=11)
+    np.testing.assert_array_equal(kept, np.bincount(tokens[accepted], minlength=10))
+    np.testing.assert_array_equal(resampled, np.bincount(tokens[~accepted], minlength=10))
+
+
+def test_counts_beyond_a_chunk_are_chunks_drawn_from_one_generator():
+    n = sm.SAMPLE_CHUNK + 4321
+    rng = np.random.default_rng(3)
+    parts = [sm.speculative_sample(CHAPTER_P, CHAPTER_Q, size, rng) for size in (sm.SAMPLE_CHUNK, 4321)]
+    tokens, accepted = (np.concatenate(a) for a in zip(*parts, strict=True))
+    kept, resampled = sm.speculative_sample_counts(CHAPTER_P, CHAPTER_Q, n, rng=3)
+    np.testing.assert_array_equal(kept, np.bincount(tokens[accepted], minlength=10))
+    np.testing.assert_array_equal(resampled, np.bincount(tokens[~accepted], minlength=10))
+
+
+def test_counts_follow_the_joint_multinomial_law():
+    """The 2V cells (accepted x, resampled x) against n (min(p, q), max(0, p - q))."""
+    n = 2 * sm.SAMPLE_CHUNK + 99
+    kept, resampled = sm.speculative_sample_counts(CHAPTER_P, CHAPTER_Q, n, rng=21)
+    probs = np.concatenate([np.minimum(CHAPTER_P, CHAPTER_Q), np.maximum(CHAPTER_P - CHAPTER_Q, 0)])
+    observed = np.concatenate([kept, resampled])
+    cells = probs > 0
+    assert observed[~cells].sum() == 0 and observed.sum() == n
+    pvalue = stats.chisquare(observed[cells], n * probs[cells] / probs[cells].sum()).pvalue
+    assert pvalue > SIGNIFICANCE
+
+
+def test_counts_memory_does_not_grow_with_n():
+    import tracemalloc
+
+    def peak(n):
+        tracemalloc.start()
+        sm.speculative_sample_counts(CHAPTER_P, CHAPTER_Q, n, rng=0)
+        _, top = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        return top
+
+    one, three = peak(sm.SAMPLE_CHUNK), peak(3 * sm.SAMPLE_CHUNK)
+    assert three < 1.2 * one, (one, three)
+    assert one < 40e6, one

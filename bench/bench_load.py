@@ -1,0 +1,208 @@
+"""A workshop's load on one server: N sessions, each moving a widget every two seconds.
+
+Run: ``make bench`` or ``.venv/bin/python bench/bench_load.py [--seconds 20] [--users 1 10 30 60]``.
+Not a test; prints figures and always exits 0.
+
+Each user is a browserless session over Streamlit's own websocket protocol
+(``scripts/ws_session.py``) on one page of the registry, the pages dealt out in turn. Every two
+seconds, at a random phase, it moves one widget to a new random value (α where the page has it,
+else the seed, else it simply reruns), which is what a slider move asks of the server; the figure
+is the time from sending the move until the server reports the run finished. Three scenarios:
+
+* ``defaults``: every page at its defaults, for N users;
+* ``heavy``: every page on the heaviest link it allows (:data:`HEAVY`), each move a new seed, so
+  every run computes afresh;
+* ``mixed``: light users at the defaults beside a few heavy ones; the light users' times.
+
+Also printed: the server's resident memory (its peak while the scenario ran) and the memory one
+idle session holds (the growth from opening 60 sessions that then do nothing, per session).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from dashboard.params import PARAMS  # noqa: E402
+from dashboard.registry import PAGES  # noqa: E402
+from scripts.live_app import StreamlitServer  # noqa: E402
+from scripts.ws_session import RunFailed, Session  # noqa: E402
+
+PERIOD = 2.0  # seconds between one user's moves
+GOAL_P95 = 0.300  # seconds, 30 users at the defaults
+GOAL_LIGHT_WORST = 1.0  # seconds, a light page's rerun beside heavy links
+
+#: The heaviest link each page allows (a page not listed is no heavier than its defaults).
+HEAVY = {
+    "speedup": "k=64&compare=" + "&compare=".join(f"{a:g}" for a in PARAMS["compare"].options),
+    "optimal_k": "max_k=64&view=speedup",
+    "sampling": f"preset=random&vocab={PARAMS['vocab'].high:g}&n={PARAMS['n'].fmt(PARAMS['n'].options[-1])}",
+    "kl": f"pairs={PARAMS['pairs'].high:g}&kl_vocab={PARAMS['kl_vocab'].high:g}",
+    "simulator": "tokens=1M&k=64&chain_vocab=26&draft=noise&noise=1",
+    "hardware": "&".join(f"{key}={PARAMS[key].fmt(PARAMS[key].options[-1])}" for key in ("batch", "context")),
+}
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def mover(page_id: str, fresh_seed: bool):
+    """The label of the widget a user of this page moves, and a random new value for it."""
+    keys = PAGES[page_id].params
+    if "alpha" in keys and not fresh_seed:
+        return PARAMS["alpha"].label, lambda: round(random.uniform(0.05, 0.95), 2)
+    if "seed" in keys:
+        return PARAMS["seed"].label, lambda: random.randrange(10_000)
+    if "alpha" in keys:
+        return PARAMS["alpha"].label, lambda: round(random.uniform(0.05, 0.95), 2)
+    return None, None
+
+
+class User(threading.Thread):
+    def __init__(self, url: str, page_id: str, query: str, until: float, fresh_seed: bool):
+        super().__init__(daemon=True)
+        self.url, self.page_id, self.query, self.until = url, page_id, query, until
+        self.fresh_seed = fresh_seed
+        self.times: list[float] = []
+        self.failures: list[str] = []
+
+    def run(self) -> None:
+        random.seed(hash((self.name, self.page_id)))
+        time.sleep(random.uniform(0, PERIOD))  # people do not all arrive at once
+        try:
+            with Session(self.url) as session:
+                session.open(PAGES[self.page_id].url_path, self.query)
+                label, value = mover(self.page_id, self.fresh_seed)
+                next_move = time.monotonic() + random.uniform(0, PERIOD)
+                while next_move < self.until:
+                    time.sleep(max(0.0, next_move - time.monotonic()))
+                    run = session.move(label, value()) if label else session._run(60.0)
+                    self.times.append(run.seconds)
+                    if run.exceptions:
+                        self.failures.append(run.exceptions[0])
+                    next_move += PERIOD
+        except (RunFailed, OSError) as error:
+            self.failures.append(str(error))
+
+
+def scenario(server: StreamlitServer, users: list[tuple[str, str, bool]], seconds: float) -> tuple[list[User], float]:
+    until = time.monotonic() + PERIOD + seconds
+    threads = [User(server.url, page_id, query, until, fresh) for page_id, query, fresh in users]
+    peak = rss_mb(server.process.pid)
+    for thread in threads:
+        thread.start()
+    while any(t.is_alive() for t in threads):
+        peak = max(peak, rss_mb(server.process.pid))
+        time.sleep(0.25)
+    return threads, peak
+
+
+def deal(n: int, heavy: bool) -> list[tuple[str, str, bool]]:
+    """(page, query, heavy) for n users: the pages in turn, or the heavy links in turn."""
+    pages = list(HEAVY) if heavy else list(PAGES)
+    return [(pages[i % len(pages)], HEAVY[pages[i % len(pages)]] if heavy else "", heavy) for i in range(n)]
+
+
+def p95(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else float("nan")
+
+
+def summary(times: list[float]) -> str:
+    if not times:
+        return "no runs"
+    median, high, worst = (1e3 * x for x in (statistics.median(times), p95(times), max(times)))
+    return f"{len(times):5d} runs  median {median:6.0f} ms  p95 {high:6.0f} ms  worst {worst:6.0f} ms"
+
+
+def alone(server: StreamlitServer, page_id: str, query: str, moves: int = 5) -> str:
+    """Median rerun and the server's memory growth over five back-to-back moves on one link."""
+    pid = server.process.pid
+    with Session(server.url) as session:
+        session.open(PAGES[page_id].url_path, query)
+        label, value = mover(page_id, fresh_seed=True)
+        base, samples, times = rss_mb(pid), [], []
+        done = threading.Event()
+        watcher = threading.Thread(target=_watch, args=(pid, done, samples))
+        watcher.start()
+        for _ in range(moves):
+            times.append(session.move(label, value()).seconds if label else session._run(60.0).seconds)
+        done.set()
+        watcher.join()
+    growth = max(samples, default=base) - base
+    return f"median {statistics.median(times) * 1e3:5.0f} ms  server +{growth:4.0f} MB at its peak"
+
+
+def _watch(pid: int, done: threading.Event, samples: list[float]) -> None:
+    while not done.is_set():
+        samples.append(rss_mb(pid))
+        time.sleep(0.005)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long each scenario runs")
+    parser.add_argument("--users", type=int, nargs="+", default=[1, 10, 30, 60])
+    args = parser.parse_args()
+
+    with StreamlitServer() as server:
+        # Warm every page once (imports, caches of the defaults), as the host does before a workshop.
+        for page_id in PAGES:
+            with Session(server.url) as session:
+                session.open(PAGES[page_id].url_path)
+        print(f"server after one visit of every page: {rss_mb(server.process.pid):.0f} MB")
+        time.sleep(1.0)
+        before = rss_mb(server.process.pid)
+        idle = [Session(server.url) for _ in range(60)]
+        for i, session in enumerate(idle):
+            session.open(PAGES[list(PAGES)[i % len(PAGES)]].url_path)
+        time.sleep(1.0)
+        after = rss_mb(server.process.pid)
+        print(
+            f"60 idle sessions: server {before:.0f} → {after:.0f} MB, {(after - before) / 60:.1f} MB per idle session"
+        )
+        for session in idle:
+            session.close()
+
+        print("one user alone on each page's heaviest link, five new seeds (goal: 0.5 s, 100 MB a run):")
+        for page_id, query in HEAVY.items():
+            print(f"    {page_id:10} {alone(server, page_id, query)}")
+
+        for name, heavy in (("defaults", False), ("heavy", True)):
+            for n in args.users:
+                threads, peak = scenario(server, deal(n, heavy), args.seconds)
+                times = [t for thread in threads for t in thread.times]
+                failures = [f for thread in threads for f in thread.failures]
+                verdict = ""
+                if name == "defaults" and n == 30:
+                    verdict = "  goal p95 < 300 ms: " + ("met" if p95(times) < GOAL_P95 else "MISSED")
+                print(f"{name:8} N = {n:2d}: {summary(times)}  server peak {peak:5.0f} MB{verdict}")
+                for failure in sorted(set(failures))[:3]:
+                    print(f"    failed: {failure}")
+
+        for heavy_users in (1, 3):
+            users = deal(30, False) + deal(heavy_users, True)
+            threads, peak = scenario(server, users, args.seconds)
+            light = [t for thread in threads if not thread.fresh_seed for t in thread.times]
+            worst = max(light, default=float("nan"))
+            verdict = "met" if worst < GOAL_LIGHT_WORST else "MISSED"
+            print(
+                f"mixed    30 light + {heavy_users} heavy: light {summary(light)}  server peak {peak:5.0f} MB"
+                f"  goal worst < 1 s: {verdict}"
+            )
+
+
+if __name__ == "__main__":
+    main()
