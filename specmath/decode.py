@@ -82,6 +82,78 @@ def _draw_rows(cdf: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> n
     return (cdf[rows] <= u[:, None]).sum(axis=1)
 
 
+@dataclass(frozen=True)
+class _Tables:
+    r"""What drafting and checking need of a chain pair, computed once per call.
+
+    Attributes
+    ----------
+    draft_cdf : ndarray, shape (V, V)
+        Row CDFs of the draft, for proposing.
+    ratio : ndarray, shape (V, V)
+        ``T / D`` where ``D > 0``; 0 where ``D = 0`` (such a token is never drafted, so never
+        read). A drafted token passes when ``u < ratio``: probability ``min(1, T / D)``.
+    residual : ndarray, shape (V, V)
+        Each context's residual :math:`\propto \max(0, T - D)` (:func:`specmath._kernels.residual`:
+        the target's row where a context has no residual, as :func:`residual_distribution`).
+    final_cdf : ndarray, shape (2V, V)
+        One table for the token that ends an iteration: the residual rows (index = context),
+        then the target rows (index = V + context, the bonus).
+    """
+
+    draft_cdf: np.ndarray
+    ratio: np.ndarray
+    residual: np.ndarray
+    final_cdf: np.ndarray
+
+
+def _tables(target: np.ndarray, draft: np.ndarray) -> _Tables:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(draft > 0, target / draft, 0.0)
+    residual = _kernels.residual(target, draft)
+    return _Tables(
+        draft_cdf=_row_cdfs(draft), ratio=ratio, residual=residual, final_cdf=_row_cdfs(np.vstack([residual, target]))
+    )
+
+
+def _propose(tables: _Tables, current: np.ndarray, k: int, rng: np.random.Generator):
+    """Draft k tokens autoregressively from each of the m tokens ``current``.
+
+    Returns the context of each draft position, the drafted tokens (both shape (m, k)) and
+    the last token (the last drafted one; ``current`` itself when k = 0).
+    """
+    m = current.size
+    context = np.empty((m, k), dtype=np.int64)
+    proposed = np.empty((m, k), dtype=np.int64)
+    for i in range(k):
+        context[:, i] = current
+        current = _draw_rows(tables.draft_cdf, current, rng)
+        proposed[:, i] = current
+    return context, proposed, current
+
+
+def _verify(tables: _Tables, context: np.ndarray, proposed: np.ndarray, last: np.ndarray, rng: np.random.Generator):
+    """The target's check of m drafts of k tokens (from :func:`_propose`), in order.
+
+    Each position draws a uniform u and passes when ``u < T / D`` of its drafted token; the
+    accepted prefix ends at the first failure. At a failure the iteration's last token is
+    drawn from the residual of that position's context; when all k pass, from the target's
+    row after ``last`` (the bonus). Returns the uniforms and pass flags (shape (m, k)), the
+    prefix lengths and the last tokens (shape (m,)).
+    """
+    m, k = proposed.shape
+    u = rng.random((m, k))
+    passed = u < tables.ratio[context, proposed]
+    # The accepted prefix: the index of the first failed test, or k when all pass.
+    prefix = np.where(passed.all(axis=1), k, np.argmin(passed, axis=1)) if k else np.zeros(m, dtype=np.int64)
+    rejected = prefix < k
+    # The token that ends the iteration: residual of the rejected position's context, or
+    # the target's bonus after the last draft token (after the context itself when k = 0).
+    size = tables.ratio.shape[0]
+    end_context = np.where(rejected, context[np.arange(m), np.minimum(prefix, k - 1)] if k else 0, size + last)
+    return u, passed, prefix, _draw_rows(tables.final_cdf, end_context, rng)
+
+
 def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> DecodeRecords:
     r"""Generate text from ``target`` by speculative decoding with ``draft``.
 
@@ -123,14 +195,8 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     if n_tokens * n_sequences > MAX_DECODE_TOKENS:
         raise ValueError(f"n_sequences * n_tokens must be <= {MAX_DECODE_TOKENS:,}, got {n_sequences:,} * {n_tokens:,}")
     rng = as_rng(rng)
-    size = target.shape[0]
 
-    draft_cdf = _row_cdfs(draft)
-    # One table for the token that ends an iteration: residual rows (the target's row where a
-    # context has no residual, as residual_distribution), then target rows (bonus).
-    final_cdf = _row_cdfs(np.vstack([_kernels.residual(target, draft), target]))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(draft > 0, target / draft, 0.0)
+    tables = _tables(target, draft)
     alpha_of = np.minimum(target, draft).sum(axis=1)
 
     width = n_tokens + k + 1
@@ -145,26 +211,13 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     while active.size:
         m = active.size
         rows = np.arange(m)
-        context = np.empty((m, k), dtype=np.int64)
-        proposed = np.empty((m, k), dtype=np.int64)
-        current = tokens[active, length[active] - 1]
-        for i in range(k):
-            context[:, i] = current
-            current = _draw_rows(draft_cdf, current, rng)
-            proposed[:, i] = current
-        passed = rng.random((m, k)) < ratio[context, proposed]
-        # The accepted prefix: the index of the first failed test, or k when all pass.
-        prefix = np.where(passed.all(axis=1), k, np.argmin(passed, axis=1)) if k else np.zeros(m, dtype=np.int64)
-        rejected = prefix < k
-        # The token that ends the iteration: residual of the rejected position's context, or
-        # the target's bonus after the last draft token (after the context itself when k = 0).
-        last_draft = proposed[:, k - 1] if k else current
-        end_context = np.where(rejected, context[rows, np.minimum(prefix, k - 1)] if k else 0, size + last_draft)
+        context, proposed, last = _propose(tables, tokens[active, length[active] - 1], k, rng)
+        _, _, prefix, final = _verify(tables, context, proposed, last, rng)
         block = np.empty((m, k + 1), dtype=np.int64)
         block[:, :k] = proposed
-        block[rows, prefix] = _draw_rows(final_cdf, end_context, rng)
+        block[rows, prefix] = final
         block_kinds = np.where(columns < prefix[:, None], ACCEPTED, 0).astype(np.int8)
-        block_kinds[rows, prefix] = np.where(rejected, RESAMPLED, BONUS)
+        block_kinds[rows, prefix] = np.where(prefix < k, RESAMPLED, BONUS)
 
         keep = columns <= prefix[:, None]
         seq_index = np.broadcast_to(active[:, None], keep.shape)[keep]
