@@ -43,8 +43,10 @@ from .decode import (
     START,
     DecodeRecords,
     DecodeSummary,
+    IterationTrace,
     decode_summary,
     speculative_decode,
+    speculative_iteration,
 )
 from .distributions import (
     MAX_PAIR_ELEMENTS,
@@ -118,6 +120,7 @@ __all__ = [
     "EngineMetrics",
     "FreeVerification",
     "GPUSpec",
+    "IterationTrace",
     "LinearOverhead",
     "ModelSpec",
     "Roofline",
@@ -154,6 +157,7 @@ __all__ = [
     "roofline_batch_sweep",
     "simulate_iid_blocks",
     "speculative_decode",
+    "speculative_iteration",
     "speculative_sample",
     "speculative_sample_counts",
     "speedup",

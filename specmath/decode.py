@@ -4,7 +4,9 @@
 autoregressively, score k + 1 positions with the target, accept in order with min(1, p/q),
 resample from the residual at the first rejection, add the target's bonus token when all k
 pass), vectorized across independent sequences. :func:`decode_summary` turns its records into
-the quantities serving engines report and the closed form predicts.
+the quantities serving engines report and the closed form predicts. :func:`speculative_iteration`
+runs one iteration from a given token and returns every quantity of it, for a step-through view;
+both draw and check with the same kernels (:func:`_propose`, :func:`_verify`).
 """
 
 from __future__ import annotations
@@ -14,13 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import _kernels
-from ._validate import as_count, as_draft_length, as_rng
+from ._validate import as_count, as_draft_length, as_rng, shown
 from .iid_blocks import fit_alpha_from_acceptance_length
 from .markov import as_transition_matrix, stationary_distribution
 
 #: Cap on ``n_sequences * n_tokens`` for :func:`speculative_decode` (about 10 bytes per token).
 MAX_DECODE_TOKENS = 20_000_000
-#: Longest draft :func:`speculative_decode` runs.
+#: Longest draft :func:`speculative_decode` and :func:`speculative_iteration` run.
 MAX_DECODE_DRAFT = 64
 
 #: Values of ``DecodeRecords.kinds``: how each token of the text came to be.
@@ -82,6 +84,96 @@ def _draw_rows(cdf: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> n
     return (cdf[rows] <= u[:, None]).sum(axis=1)
 
 
+@dataclass(frozen=True)
+class _Tables:
+    r"""What drafting and checking need of a chain pair, computed once per call.
+
+    Attributes
+    ----------
+    draft_cdf : ndarray, shape (V, V)
+        Row CDFs of the draft, for proposing.
+    ratio : ndarray, shape (V, V)
+        ``T / D`` where ``D > 0``; 0 where ``D = 0`` (such a token is never drafted, so never
+        read). A drafted token passes when ``u < ratio``: probability ``min(1, T / D)``.
+    residual : ndarray, shape (V, V)
+        Each context's residual :math:`\propto \max(0, T - D)` (:func:`specmath._kernels.residual`:
+        the target's row where a context has no residual, as :func:`residual_distribution`).
+    final_cdf : ndarray, shape (2V, V)
+        One table for the token that ends an iteration: the residual rows (index = context),
+        then the target rows (index = V + context, the bonus).
+    """
+
+    draft_cdf: np.ndarray
+    ratio: np.ndarray
+    residual: np.ndarray
+    final_cdf: np.ndarray
+
+
+def _tables(target: np.ndarray, draft: np.ndarray) -> _Tables:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(draft > 0, target / draft, 0.0)
+    residual = _kernels.residual(target, draft)
+    return _Tables(
+        draft_cdf=_row_cdfs(draft), ratio=ratio, residual=residual, final_cdf=_row_cdfs(np.vstack([residual, target]))
+    )
+
+
+def _propose(tables: _Tables, current: np.ndarray, k: int, rng: np.random.Generator):
+    """Draft k tokens autoregressively from each of the m tokens ``current``.
+
+    Returns the context of each draft position, the drafted tokens (both shape (m, k)) and
+    the last token (the last drafted one; ``current`` itself when k = 0).
+    """
+    m = current.size
+    context = np.empty((m, k), dtype=np.int64)
+    proposed = np.empty((m, k), dtype=np.int64)
+    for i in range(k):
+        context[:, i] = current
+        current = _draw_rows(tables.draft_cdf, current, rng)
+        proposed[:, i] = current
+    return context, proposed, current
+
+
+def _verify(tables: _Tables, context: np.ndarray, proposed: np.ndarray, last: np.ndarray, rng: np.random.Generator):
+    """The target's check of m drafts of k tokens (from :func:`_propose`), in order.
+
+    Each position draws a uniform u and passes when ``u < T / D`` of its drafted token; the
+    accepted prefix ends at the first failure. At a failure the iteration's last token is
+    drawn from the residual of that position's context; when all k pass, from the target's
+    row after ``last`` (the bonus). Returns the uniforms and pass flags (shape (m, k)), the
+    prefix lengths and the last tokens (shape (m,)).
+    """
+    m, k = proposed.shape
+    u = rng.random((m, k))
+    passed = u < tables.ratio[context, proposed]
+    # The accepted prefix: the index of the first failed test, or k when all pass.
+    prefix = np.where(passed.all(axis=1), k, np.argmin(passed, axis=1)) if k else np.zeros(m, dtype=np.int64)
+    rejected = prefix < k
+    # The token that ends the iteration: residual of the rejected position's context, or
+    # the target's bonus after the last draft token (after the context itself when k = 0).
+    size = tables.ratio.shape[0]
+    end_context = np.where(rejected, context[np.arange(m), np.minimum(prefix, k - 1)] if k else 0, size + last)
+    return u, passed, prefix, _draw_rows(tables.final_cdf, end_context, rng)
+
+
+def _as_chain_pair(target, draft) -> tuple[np.ndarray, np.ndarray]:
+    target = as_transition_matrix(target, "target")
+    draft = as_transition_matrix(draft, "draft")
+    if target.shape != draft.shape:
+        raise ValueError(f"target and draft must have the same shape, got {target.shape} and {draft.shape}")
+    return target, draft
+
+
+def _as_decode_draft(k) -> int:
+    """Check a decoder's draft length: a single integer, 0 to :data:`MAX_DECODE_DRAFT`."""
+    length = as_draft_length(k)
+    if length.ndim != 0:
+        raise ValueError(f"k must be a single integer, got an array of shape {length.shape}")
+    if length > MAX_DECODE_DRAFT:
+        raise ValueError(f"k must be <= {MAX_DECODE_DRAFT}, got {shown(k)}")
+    return int(length)
+
+
 def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> DecodeRecords:
     r"""Generate text from ``target`` by speculative decoding with ``draft``.
 
@@ -111,26 +203,15 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     -------
     DecodeRecords
     """
-    target = as_transition_matrix(target, "target")
-    draft = as_transition_matrix(draft, "draft")
-    if target.shape != draft.shape:
-        raise ValueError(f"target and draft must have the same shape, got {target.shape} and {draft.shape}")
-    k = int(as_draft_length(k))
-    if k > MAX_DECODE_DRAFT:
-        raise ValueError(f"k must be <= {MAX_DECODE_DRAFT}, got {k}")
+    target, draft = _as_chain_pair(target, draft)
+    k = _as_decode_draft(k)
     n_tokens = as_count(n_tokens, "n_tokens", cap=MAX_DECODE_TOKENS, minimum=2)
     n_sequences = as_count(n_sequences, "n_sequences", cap=MAX_DECODE_TOKENS)
     if n_tokens * n_sequences > MAX_DECODE_TOKENS:
         raise ValueError(f"n_sequences * n_tokens must be <= {MAX_DECODE_TOKENS:,}, got {n_sequences:,} * {n_tokens:,}")
     rng = as_rng(rng)
-    size = target.shape[0]
 
-    draft_cdf = _row_cdfs(draft)
-    # One table for the token that ends an iteration: residual rows (the target's row where a
-    # context has no residual, as residual_distribution), then target rows (bonus).
-    final_cdf = _row_cdfs(np.vstack([_kernels.residual(target, draft), target]))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.where(draft > 0, target / draft, 0.0)
+    tables = _tables(target, draft)
     alpha_of = np.minimum(target, draft).sum(axis=1)
 
     width = n_tokens + k + 1
@@ -145,26 +226,13 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     while active.size:
         m = active.size
         rows = np.arange(m)
-        context = np.empty((m, k), dtype=np.int64)
-        proposed = np.empty((m, k), dtype=np.int64)
-        current = tokens[active, length[active] - 1]
-        for i in range(k):
-            context[:, i] = current
-            current = _draw_rows(draft_cdf, current, rng)
-            proposed[:, i] = current
-        passed = rng.random((m, k)) < ratio[context, proposed]
-        # The accepted prefix: the index of the first failed test, or k when all pass.
-        prefix = np.where(passed.all(axis=1), k, np.argmin(passed, axis=1)) if k else np.zeros(m, dtype=np.int64)
-        rejected = prefix < k
-        # The token that ends the iteration: residual of the rejected position's context, or
-        # the target's bonus after the last draft token (after the context itself when k = 0).
-        last_draft = proposed[:, k - 1] if k else current
-        end_context = np.where(rejected, context[rows, np.minimum(prefix, k - 1)] if k else 0, size + last_draft)
+        context, proposed, last = _propose(tables, tokens[active, length[active] - 1], k, rng)
+        _, _, prefix, final = _verify(tables, context, proposed, last, rng)
         block = np.empty((m, k + 1), dtype=np.int64)
         block[:, :k] = proposed
-        block[rows, prefix] = _draw_rows(final_cdf, end_context, rng)
+        block[rows, prefix] = final
         block_kinds = np.where(columns < prefix[:, None], ACCEPTED, 0).astype(np.int8)
-        block_kinds[rows, prefix] = np.where(rejected, RESAMPLED, BONUS)
+        block_kinds[rows, prefix] = np.where(prefix < k, RESAMPLED, BONUS)
 
         keep = columns <= prefix[:, None]
         seq_index = np.broadcast_to(active[:, None], keep.shape)[keep]
@@ -187,6 +255,198 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
         emitted=accepted.astype(np.int64) + 1,
         outcomes=outcomes,
         context_alpha=context_alpha,
+    )
+
+
+@dataclass(frozen=True)
+class IterationTrace:
+    r"""Every quantity of one speculative iteration, as :func:`speculative_iteration` ran it.
+
+    Positions are numbered 0 … k − 1 for the draft tokens :math:`x_1 \dots x_k` and k for the
+    bonus position (array index i is step i + 1 of :func:`speculative_iteration`). Position i's
+    context is the token before it, :math:`x_i`: ``context`` at i = 0, ``drafted[i - 1]``
+    after. Only positions 0 … ``first_rejection`` are checked
+    by the target (all k when none is rejected); the draft tokens after the first rejection
+    are drafted and scored but never tested: their ``u`` is NaN and ``accepted`` False.
+
+    Attributes
+    ----------
+    context : int
+        The token the iteration starts from.
+    k : int
+        Draft length.
+    greedy : bool
+        Whether the iteration was greedy (argmax drafting and checking; no uniform drawn).
+    drafted : ndarray of int64, shape (k,)
+        The draft tokens :math:`x_1 \dots x_k`.
+    q : ndarray of float, shape (k, V)
+        The draft rows they were drawn from: ``q[i] = D(x_i, ·)``.
+    p : ndarray of float, shape (k + 1, V)
+        The target rows at all k + 1 positions (one target pass): ``p[i] = T(x_i, ·)``, so
+        ``p[0] = T(context, ·)`` and ``p[k] = T(x_k, ·)``, the bonus row.
+    ratio : ndarray of float, shape (k,)
+        ``p[i, drafted[i]] / q[i, drafted[i]]`` for each drafted token, finite (a drafted token
+        has q > 0); a sampled token is accepted with probability :math:`\min(1, \text{ratio})`.
+        Given at every position, checked or not.
+    u : ndarray of float, shape (k,)
+        The uniform on [0, 1) each checked position was tested with (accepted when
+        ``u < ratio``); NaN at positions after the first rejection, and everywhere when
+        greedy.
+    accepted : ndarray of bool, shape (k,)
+        True on the accepted prefix; False at the first rejection and at every position after
+        it (never checked; see :attr:`checked`).
+    first_rejection : int
+        Index of the first rejected position, or k when all k pass: the number of draft
+        tokens kept.
+    residual : ndarray of float, shape (V,), or None
+        At a rejection, the law the correction is drawn from:
+        :math:`\max(0, p - q) / \sum \max(0, p - q)` of the rejected position's rows (the
+        target's row if it has no mass, as :func:`residual_distribution`). When greedy, the
+        residual of the two point masses: one-hot on the target's argmax. None when all pass.
+    residual_token : int or None
+        The token drawn from ``residual`` (the target's argmax when greedy); None when all pass.
+    bonus_row : ndarray of float, shape (V,), or None
+        When all k pass, the target's row at position k, ``p[k]``, the bonus token's law;
+        None at a rejection.
+    bonus_token : int or None
+        The token drawn from ``bonus_row`` (its argmax when greedy); None at a rejection.
+    emitted : ndarray of int64, shape (first_rejection + 1,)
+        The tokens this iteration emits, 1 to k + 1 of them: the accepted draft tokens, then
+        the residual or bonus token. The next iteration starts from the last one.
+    kinds : ndarray of int8, same shape as ``emitted``
+        :data:`ACCEPTED` for each kept draft token, then :data:`RESAMPLED` or :data:`BONUS`.
+    """
+
+    context: int
+    k: int
+    greedy: bool
+    drafted: np.ndarray
+    q: np.ndarray
+    p: np.ndarray
+    ratio: np.ndarray
+    u: np.ndarray
+    accepted: np.ndarray
+    first_rejection: int
+    residual: np.ndarray | None
+    residual_token: int | None
+    bonus_row: np.ndarray | None
+    bonus_token: int | None
+    emitted: np.ndarray
+    kinds: np.ndarray
+
+    @property
+    def checked(self) -> np.ndarray:
+        """Draft positions the target tested: 0 … ``first_rejection`` (bool, shape (k,))."""
+        return np.arange(self.k) <= self.first_rejection
+
+    @property
+    def all_accepted(self) -> bool:
+        """Whether all k draft tokens passed (then the iteration ends with the bonus token)."""
+        return self.first_rejection == self.k
+
+
+def _argmax_rows(M: np.ndarray) -> np.ndarray:
+    """Each row as a point mass on its argmax (the lowest index of a tie, as :func:`numpy.argmax`)."""
+    return np.eye(M.shape[1])[np.argmax(M, axis=1)]
+
+
+def speculative_iteration(target, draft, context, k, rng=None, greedy=False) -> IterationTrace:
+    r"""Run one iteration of speculative decoding from the token ``context`` and record every step.
+
+    One call of Leviathan et al. (2023), Algorithm 1 (SpeculativeDecodingStep), equivalently
+    Chen et al. (2023), Algorithm 2 (there the draft is p and the target q), on bigram chains:
+
+    1. the draft proposes :math:`x_i \sim q_i = D(x_{i-1}, \cdot)` for i = 1 … k, with
+       :math:`x_0` = ``context``;
+    2. the target scores all k + 1 positions: :math:`p_i = T(x_{i-1}, \cdot)`, i = 1 … k + 1;
+    3. in order, :math:`x_i` is accepted when :math:`u_i < p_i(x_i) / q_i(x_i)`,
+       :math:`u_i \sim U[0, 1)`: with probability :math:`\min(1, p_i(x_i) / q_i(x_i))`;
+    4. at the first rejection, position j, the iteration ends with a token drawn from
+       :math:`r(x) = \max(0, p_j(x) - q_j(x)) / \sum_y \max(0, p_j(y) - q_j(y))`; if all k
+       pass, with a bonus token drawn from :math:`p_{k+1}`.
+
+    Each emitted token is distributed as the target chain's next token (Leviathan et al.,
+    Appendix A.1), so iterations chained from each one's last token generate the target chain.
+    The draft loop, the test and the final draw are those of :func:`speculative_decode`, drawn
+    from ``rng`` in the same order: from the same generator state, an iteration is the one
+    ``speculative_decode`` would run there.
+
+    With ``greedy=True`` both models decode at temperature 0: the draft proposes the argmax
+    of :math:`q_i`, a draft token is accepted exactly when it is the argmax of :math:`p_i`,
+    and the correction or bonus token is the argmax of the target's row. This is the same
+    algorithm with each row replaced by a point mass on its argmax, run through the same
+    code; ties go to the lowest token index, as :func:`numpy.argmax`. No randomness is
+    used, and ``rng`` is left untouched.
+
+    Parameters
+    ----------
+    target, draft : array_like, shape (V, V)
+        Row-stochastic bigram transition matrices over the same V tokens.
+    context : int
+        The current token, 0 to V − 1.
+    k : int
+        Draft length, 0 to :data:`MAX_DECODE_DRAFT` (0 is one plain target step).
+    rng : numpy.random.Generator, int or None
+        Source of randomness; pass one Generator to chain iterations.
+    greedy : bool, default False
+        Argmax drafting and checking instead of sampling.
+
+    Returns
+    -------
+    IterationTrace
+        The drafted tokens, both models' rows, the ratios, uniforms and accept flags, the
+        first rejection, the residual or bonus row and its token, and the emitted tokens.
+    """
+    target, draft = _as_chain_pair(target, draft)
+    size = target.shape[0]
+    # A token index passes the integer checks of a draft length, capped at the last token.
+    token = as_draft_length(context, "context", cap=size - 1)
+    if token.ndim != 0:
+        raise ValueError(f"context must be a single token index, got an array of shape {token.shape}")
+    context = int(token)
+    k = _as_decode_draft(k)
+    rng = as_rng(rng)
+    if not isinstance(greedy, (bool, np.bool_)):
+        raise ValueError(f"greedy must be True or False, got {shown(greedy):.80}")
+    greedy = bool(greedy)
+
+    if greedy:
+        # Point masses: every draw is its row's argmax and every ratio is 0 or 1, whatever
+        # the uniforms, so a private generator feeds the kernels and the caller's is kept.
+        tables = _tables(_argmax_rows(target), _argmax_rows(draft))
+        draws = np.random.default_rng(0)
+    else:
+        tables = _tables(target, draft)
+        draws = rng
+    contexts, proposed, last = _propose(tables, np.array([context]), k, draws)
+    u, _, prefix, final = _verify(tables, contexts, proposed, last, draws)
+    contexts, drafted, u = contexts[0], proposed[0], u[0]
+    first_rejection, final = int(prefix[0]), int(final[0])
+    rejected = first_rejection < k
+
+    positions = np.append(contexts, int(last[0]))  # the context of each of the k + 1 positions
+    p = target[positions]
+    ratio = target[contexts, drafted] / draft[contexts, drafted]
+    checked = np.arange(k) <= first_rejection
+    kinds = np.full(first_rejection + 1, ACCEPTED, dtype=np.int8)
+    kinds[-1] = RESAMPLED if rejected else BONUS
+    return IterationTrace(
+        context=context,
+        k=k,
+        greedy=greedy,
+        drafted=drafted,
+        q=draft[contexts],
+        p=p,
+        ratio=ratio,
+        u=np.where(checked & (not greedy), u, np.nan),
+        accepted=np.arange(k) < first_rejection,
+        first_rejection=first_rejection,
+        residual=tables.residual[contexts[first_rejection]] if rejected else None,
+        residual_token=final if rejected else None,
+        bonus_row=None if rejected else p[k],
+        bonus_token=None if rejected else final,
+        emitted=np.append(drafted[:first_rejection], final),
+        kinds=kinds,
     )
 
 

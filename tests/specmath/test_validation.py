@@ -207,6 +207,7 @@ TAKES_K = {
     "profile_expected_tokens": lambda k: sm.profile_expected_tokens([0.8, 0.6], k),
     "profile_speedup": lambda k: sm.profile_speedup([0.8, 0.6], k, 10),
     "speculative_decode": lambda k: sm.speculative_decode(T4, T4, k, 10, rng=0),
+    "speculative_iteration": lambda k: sm.speculative_iteration(T4, T4, 0, k, rng=0),
 }
 TAKES_MAX_K = {
     "optimal_k": lambda m: sm.optimal_k(0.5, 10, max_k=m),
