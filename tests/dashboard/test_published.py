@@ -8,6 +8,7 @@ import pytest
 
 import specmath
 from dashboard.published import COLUMNS, DATA_FILE, SOURCES_FILE, load_published_results, read_published_results
+from dashboard.texts import PUBLISHED_EXPLAINER
 
 ROWS = load_published_results()
 
@@ -124,6 +125,12 @@ def test_measured_leviathan_speedups_are_near_the_iid_formula():
     ratios = [r.speedup / float(specmath.speedup(r.alpha, r.k, r.c_chapter)) for r in _leviathan_with_alpha_k_c()]
     assert all(1 / 1.5 < ratio < 1.5 for ratio in ratios), ratios
     assert sum(ratio > 1 for ratio in ratios) == 9
+
+
+def test_the_explainer_is_one_paragraph_and_quotes_the_measured_range():
+    assert "\n" not in PUBLISHED_EXPLAINER and "Jensen" in PUBLISHED_EXPLAINER
+    ratios = [r.speedup / float(specmath.speedup(r.alpha, r.k, r.c_chapter)) for r in _leviathan_with_alpha_k_c()]
+    assert f"between {min(ratios):.2f} and {max(ratios):.2f} times" in PUBLISHED_EXPLAINER
 
 
 def test_specbench_speedups_are_below_their_tokens_per_call():
