@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
@@ -121,6 +122,21 @@ def interactive(ctx: PageContext, body: Callable[[], None]) -> None:
         body()
 
     st.fragment(fragment)()
+
+
+#: The byte order mark: spreadsheet programs read a CSV without it in the system's code page and
+#: show "α" as "Î±".
+UTF8_BOM = "\ufeff"
+
+
+def csv_bytes(table: pd.DataFrame) -> bytes:
+    """``table`` as CSV in UTF-8 with a byte order mark, without the index."""
+    return (UTF8_BOM + table.to_csv(index=False)).encode("utf-8")
+
+
+def csv_download(table: pd.DataFrame, file_name: str, label: str = "Download as CSV") -> None:
+    """A download button for ``table`` as a CSV file that spreadsheet programs open correctly."""
+    st.download_button(label, csv_bytes(table), file_name=file_name, mime="text/csv")
 
 
 def chart(fig: go.Figure, filename: str) -> None:
