@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+
+from dashboard.params import PARAMS
 from tests.browser import expected
 from tests.browser.helpers import PAGES, AppTab
 from tests.helpers import long_engine_log
@@ -57,3 +60,15 @@ def test_numbers_typed_in_the_table_are_stored_as_written(tab: AppTab):
     assert tab.params()["p"] == [RETYPED_P]
     expected.check_sampling(tab.charts(), tab.params())
     assert tab.page.locator('[data-testid="stAlertContentError"]').all_inner_texts() == []
+
+
+def test_a_link_with_a_repeated_key_or_minus_zero_leaves_a_valid_address(tab: AppTab):
+    """Streamlit's binding keeps both: a copied link carried ``seed=1&seed=2`` or ``alpha=-0`` on."""
+    tab.open(PAGES["speedup"], "alpha=-0&k=3&k=5")
+    assert any("k appears 2 times in the link (“3,5”); using 8." in text for text in tab.warnings()), tab.warnings()
+    assert tab.params() == {"alpha": ["0"]}  # a repeated slider value is dropped: k is the default
+    assert tab.slider_values()[PARAMS["alpha"].label] == "0.00"
+    assert "α = 0, k = 8" in json.dumps(tab.charts()[0]["layout"], ensure_ascii=False)
+    tab.open(PAGES["sampling"], "seed=1&seed=2")
+    assert any("seed appears 2 times in the link" in text for text in tab.warnings()), tab.warnings()
+    assert tab.params() == {"seed": ["2"]}

@@ -8,7 +8,7 @@ import pytest
 
 import specmath
 from dashboard import pq_input
-from dashboard.link_check import check_url_value
+from dashboard.link_check import address_value, check_url_value
 from dashboard.params import PARAMS, SHARED_KEYS, format_count, format_number
 from dashboard.presets import PRESET_LABELS, preset_pair
 from dashboard.registry import PAGES
@@ -135,6 +135,42 @@ def test_typed_distribution_checks(cells, problem, normalizable):
     assert checked.normalizable == normalizable
     if problem is None:
         assert checked.values.sum() == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "problem"),
+    [
+        ("alpha", ["0.5", "0.5"], "appears 2 times in the link"),
+        ("preset", ["random", "chapter"], "appears 2 times in the link"),
+        ("compare", ["0.5", "0.6"], None),  # a multiselect's link form repeats the key
+        ("vocab", "nan", "is not a number"),
+        ("temperature", "NaN", "is not one of the offered values"),
+        ("alpha", "-0", None),
+    ],
+)
+def test_link_values_repeated_or_nan(key, raw, problem):
+    found = check_url_value(PARAMS[key], raw)
+    assert found is None if problem is None else problem in found
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "kept"),
+    [
+        ("alpha", ["0.5", "0.9"], "0.9"),
+        ("seed", ["1", "2"], "2"),
+        ("c", ["10", "50"], "50"),
+        ("alpha", "-0", "0"),
+        ("alpha", "-0.0e3", "0"),
+        ("seed", "-0", "0"),
+        ("alpha", ["0.5", "-0"], "0"),
+        ("alpha", "0.5", None),
+        ("alpha", "0", None),
+        ("alpha", "abc", None),  # the binding drops what it cannot use
+        ("compare", ["0.5", "0.6"], None),
+    ],
+)
+def test_address_keeps_one_value_and_no_minus_zero(key, raw, kept):
+    assert address_value(PARAMS[key], raw) == kept
 
 
 @pytest.mark.parametrize(

@@ -174,6 +174,10 @@ def test_sampling_link_with_custom_pair():
         ({"p": ",".join(["0.01"] * 100), "q": ",".join(["0.01"] * 100)}, "more than 50 entries"),
         ({"p": "-1,2", "q": "0.5,0.5"}, "negative"),
         ({"p": "", "q": ""}, "is empty"),
+        ({"p": "0.5,1e309", "q": "0.5,0.5"}, "p(t1) “1e309” is too large to store as a number"),
+        ({"p": "0.5,0.5", "q": "1e-999,1"}, f"q(t0) {quoted('1e-999')} is too small to store as a number"),
+        ({"p": "0.5,0.5", "q": "inf,1"}, "q(t0) “inf” is not a number"),
+        ({"p": "0.5,0.5", "q": "nan,1"}, "q(t0) “nan” is not a number"),
     ],
 )
 def test_sampling_bad_links_fall_back_to_the_preset(query, message):
@@ -181,6 +185,7 @@ def test_sampling_bad_links_fall_back_to_the_preset(query, message):
     assert not at.exception
     assert any(message in w for w in warnings(at)), warnings(at)
     assert metrics(at)["α = Σ min(p, q)"] == "0.8500"
+    assert "p" not in at.query_params and "q" not in at.query_params  # a copied link is the preset's
 
 
 def test_sampling_link_that_does_not_sum_to_one_is_normalized_with_a_warning():
