@@ -60,7 +60,7 @@ def read_cell(cell) -> tuple[float | None, str | None]:
             return None, f"{quoted(cell)} is not a number: {_ASK}"
         if math.isnan(number):
             return None, f"is empty: {_ASK}"
-        return number + 0.0, None  # + 0.0 turns -0.0 into 0.0
+        return number + 0.0, None  # so that -0 reaches the link as 0, not "-0"
     text = cell.strip()
     if text == "":
         return None, f"is empty: {_ASK}"
