@@ -35,7 +35,8 @@ def view() -> None:
             "Engine output",
             key=PASTE,
             height=200,
-            max_chars=calibrate_input.MAX_PASTE_CHARS,
+            help=f"Any length: its last {calibrate_input.MAX_PASTE_CHARS:,} characters are read, "
+            "where the latest reports are.",
             placeholder="e.g. SpecDecoding metrics: Mean acceptance length: 2.80, Accepted: 1800 tokens, …",
         )
     with counts_column:
@@ -43,7 +44,7 @@ def view() -> None:
         drafts = ctx.widget("drafts", counts_column)
         accepted = ctx.widget("accepted", counts_column)
 
-    if text.strip():
+    if text and not text.isspace():  # no copy of a long paste, as strip() would make
         measurement = calibrate_input.from_paste(text, slider_k)
     else:
         measurement = calibrate_input.from_counts(slider_k, drafts, accepted)

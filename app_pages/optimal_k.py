@@ -59,12 +59,7 @@ def _table(max_k) -> None:
         α=table["α"].map(format_number), c=table["c"].map(format_number), speedup=table["speedup"].map("{:.2f}×".format)
     )
     st.table(printed, hide_index=True, width="content")
-    st.download_button(
-        "Download as CSV",
-        table.to_csv(index=False),
-        file_name=f"optimal_k_table_maxk{max_k}.csv",
-        mime="text/csv",
-    )
+    ui.csv_download(table, f"optimal_k_table_maxk{max_k}.csv")
 
 
 ui.interactive(ctx, view)

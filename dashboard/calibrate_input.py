@@ -6,13 +6,15 @@ exception, whatever was pasted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 import specmath
 
-#: Largest paste the page reads (the text area refuses more).
+#: Characters of a paste read at most: its end, where an engine's latest reports are. The box
+#: itself takes any length: with Streamlit's ``max_chars`` the browser drops a longer paste whole,
+#: without a word (``useUpdateUiValue`` in the 1.67 frontend ignores such a change).
 MAX_PASTE_CHARS = 1_000_000
 
 
@@ -39,10 +41,35 @@ def from_counts(k: int, drafts: int, accepted: int) -> Measurement | str:
     return Measurement("counts you entered", k, 1.0 + accepted / drafts, drafts, accepted)
 
 
+def paste_tail(text: str) -> tuple[str, str | None]:
+    """The end of ``text`` that is read, and a sentence saying how much of it that is, if not all.
+
+    At most :data:`MAX_PASTE_CHARS` characters, from the first line that starts within them.
+    """
+    if len(text) <= MAX_PASTE_CHARS:
+        return text, None
+    tail = text[-MAX_PASTE_CHARS:]
+    if text[-MAX_PASTE_CHARS - 1] != "\n":  # the cut went through a line: a part of it could misread
+        newline = tail.find("\n")
+        tail = tail[newline + 1 :] if newline != -1 else tail
+    return tail, (
+        f"Read the last {len(tail):,} of {len(text):,} characters, the latest reports (at most "
+        f"{MAX_PASTE_CHARS:,} are read, from a line start); line numbers count from there."
+    )
+
+
 def from_paste(text: str, slider_k: int) -> Measurement | str:
-    """A measurement read from pasted engine output, or why it cannot be read."""
-    if len(text) > MAX_PASTE_CHARS:
-        return f"The paste has {len(text):,} characters; at most {MAX_PASTE_CHARS:,} are read."
+    """A measurement read from the end of pasted engine output (:func:`paste_tail`), or why it cannot be read."""
+    tail, read = paste_tail(text)
+    measured = _measure(tail, slider_k)
+    if read is None:
+        return measured
+    if isinstance(measured, str):
+        return f"{read} {measured}"
+    return replace(measured, notes=(read, *measured.notes))
+
+
+def _measure(text: str, slider_k: int) -> Measurement | str:
     try:
         metrics = specmath.parse_engine_metrics(text)
     except ValueError as exc:

@@ -24,6 +24,8 @@ def check_url_value(param: Param, raw: str | list[str]) -> str | None:
     shown as literal text (:mod:`dashboard.literal`), never as Markdown.
     """
     shown = f"`{param.key}` = {_shown(raw)}"
+    if param.kind != "multi" and isinstance(raw, list) and len(raw) > 1:
+        return f"`{param.key}` appears {len(raw)} times in the link ({_shown(raw)})"
     if param.kind == "multi":
         # Repeated parameters (?compare=0.5&compare=0.6); an empty value is an empty selection.
         parts = [s for s in (raw if isinstance(raw, list) else [raw]) if s != ""]
@@ -45,8 +47,31 @@ def check_url_value(param: Param, raw: str | list[str]) -> str | None:
         number = float(value)
     except ValueError:
         return f"{shown} is not a number"
+    if math.isnan(number):
+        return f"{shown} is not a number"
     if not math.isfinite(number) or number < param.low or number > param.high:
         return f"{shown} is outside {param.describe_range()}"
     if param.kind == "int" and number != int(number):
         return f"{shown} is not a whole number"
     return None
+
+
+def address_value(param: Param, raw: str | list[str]) -> str | None:
+    """The one value the address should hold instead of ``raw``, or ``None`` to leave it.
+
+    Streamlit's binding drops or corrects most bad values, but keeps a repeated key as it is
+    (``?seed=1&seed=2`` stays, and a copied link carries it on) and a minus zero (``?alpha=-0``):
+    the address then keeps the last value, which is the one the binding reads, and 0 for -0.
+    """
+    if param.kind == "multi":
+        return None
+    values = raw if isinstance(raw, list) else [raw]
+    value = values[-1]
+    if param.kind in ("float", "int"):
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if number == 0 and math.copysign(1.0, number) < 0:
+            value = "0"
+    return value if len(values) > 1 or value != values[-1] else None

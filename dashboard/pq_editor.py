@@ -6,7 +6,6 @@ Streamlit's widget binding cannot hold a table, so the two columns travel in the
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -39,10 +38,6 @@ class TableState:
     preset_text: tuple[str, str]
     generation: int = 0
     address: tuple[str | None, str | None] = (None, None)
-
-
-def _encode_cells(cells) -> str:
-    return ",".join("" if c is None or (isinstance(c, float) and math.isnan(c)) else f"{c:.6g}" for c in cells)
 
 
 def _from_link(raw_p: str | None, raw_q: str | None) -> tuple[list[float], list[float], str | None] | str:
@@ -97,7 +92,7 @@ def distribution_table(ctx: PageContext, preset: str, vocab: int | None, seed: i
 
 
 def _sync_url(p_cells, q_cells, state: TableState) -> None:
-    encoded = (_encode_cells(p_cells), _encode_cells(q_cells))
+    encoded = (pq_input.encode(p_cells), pq_input.encode(q_cells))
     if encoded == state.preset_text:
         for key in ("p", "q"):
             if key in st.query_params:
@@ -108,9 +103,24 @@ def _sync_url(p_cells, q_cells, state: TableState) -> None:
         state.address = encoded
 
 
+def _shown(values: list[float]) -> list[str]:
+    """The cells' text: four decimals, as the table's number columns used to show them."""
+    return [f"{v:.4f}" for v in values]
+
+
+def _typed(texts: list, values: list[float]) -> list:
+    """Each cell's number where its text is still the one shown (the exact value behind the
+    four decimals), else the text as typed, for :func:`pq_input.check_distribution` to read."""
+    return [value if text == shown else text for text, shown, value in zip(texts, _shown(values), values, strict=True)]
+
+
 def distribution_editor(state: TableState) -> tuple[np.ndarray, np.ndarray] | None:
-    """The editable table; returns (p, q) when both are valid, else shows what to fix."""
-    frame = pd.DataFrame({"token": state.labels, "p": state.p, "q": state.q})
+    """The editable table; returns (p, q) when both are valid, else shows what to fix.
+
+    The p and q cells are text read in Python (:func:`pq_input.read_cell`): Streamlit's number
+    cells parse in the browser and stored 1e-3 as -13, 0,5 as 5 and a word as 0.
+    """
+    frame = pd.DataFrame({"token": state.labels, "p": _shown(state.p), "q": _shown(state.q)})
     edited = st.data_editor(
         frame,
         key=f"pq_editor_{state.generation}",
@@ -119,11 +129,11 @@ def distribution_editor(state: TableState) -> tuple[np.ndarray, np.ndarray] | No
         num_rows="fixed",
         column_config={
             "token": st.column_config.TextColumn("token"),
-            "p": st.column_config.NumberColumn("p (target)", format="%.4f"),
-            "q": st.column_config.NumberColumn("q (draft)", format="%.4f"),
+            "p": st.column_config.TextColumn("p (target)", alignment="right"),
+            "q": st.column_config.TextColumn("q (draft)", alignment="right"),
         },
     )
-    p_cells, q_cells = edited["p"].tolist(), edited["q"].tolist()
+    p_cells, q_cells = _typed(edited["p"].tolist(), state.p), _typed(edited["q"].tolist(), state.q)
     _sync_url(p_cells, q_cells, state)
     checks = [
         pq_input.check_distribution(cells, name, state.labels) for cells, name in ((p_cells, "p"), (q_cells, "q"))

@@ -14,11 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import charts, workarounds
-from dashboard.link_check import check_url_value
+from dashboard.link_check import address_value, check_url_value
 from dashboard.params import PARAMS, Param
 from dashboard.registry import PageInfo
 
@@ -52,8 +53,16 @@ class PageContext:
         of the page, with the value used instead.
         """
         param = PARAMS[key]
-        value = make_widget(param, container if container is not None else st.sidebar)
         raw = self.raw_url.get(key)
+        # Before the widget binds the key, which would forbid writing it: a copied link must
+        # not carry on what the binding keeps (see link_check.address_value).
+        if raw is not None and key not in st.session_state:
+            corrected = address_value(param, raw)
+            if corrected is not None:
+                st.query_params[key] = corrected
+        value = make_widget(param, container if container is not None else st.sidebar)
+        if isinstance(value, float):
+            value += 0.0  # a link's -0 is 0, not "α = -0"
         problem = check_url_value(param, raw) if raw is not None else None
         if problem:
             self.notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")
@@ -121,6 +130,21 @@ def interactive(ctx: PageContext, body: Callable[[], None]) -> None:
         body()
 
     st.fragment(fragment)()
+
+
+#: The byte order mark: spreadsheet programs read a CSV without it in the system's code page and
+#: show "α" as "Î±".
+UTF8_BOM = "\ufeff"
+
+
+def csv_bytes(table: pd.DataFrame) -> bytes:
+    """``table`` as CSV in UTF-8 with a byte order mark, without the index."""
+    return (UTF8_BOM + table.to_csv(index=False)).encode("utf-8")
+
+
+def csv_download(table: pd.DataFrame, file_name: str, label: str = "Download as CSV") -> None:
+    """A download button for ``table`` as a CSV file that spreadsheet programs open correctly."""
+    st.download_button(label, csv_bytes(table), file_name=file_name, mime="text/csv")
 
 
 def chart(fig: go.Figure, filename: str) -> None:

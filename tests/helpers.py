@@ -1,5 +1,5 @@
-"""Shared test helpers: the chapter's example pair, hypothesis strategies, a chi-square check, and
-the mark of the tests that show the bugs of the pinned Streamlit."""
+"""Shared test helpers: the chapter's example pair, hypothesis strategies, a chi-square check, a long
+engine log, and the mark of the tests that show the bugs of the pinned Streamlit."""
 
 import numpy as np
 import pytest
@@ -70,3 +70,22 @@ ON_PINNED_STREAMLIT = pytest.mark.skipif(
     reason=f"the workarounds were written for Streamlit {workarounds.PINNED}, not {workarounds.STREAMLIT}: "
     "re-check each bug on this version",
 )
+
+
+#: A vLLM V1 report of k = 3 and mean 2.56, and an earlier one of k = 4 and mean 3.00.
+LATEST_REPORT = (
+    "INFO 05-14 10:21:37 [metrics.py:96] SpecDecoding metrics: Mean acceptance length: 2.56, Accepted "
+    "throughput: 31.20 tokens/s, Drafted throughput: 60.00 tokens/s, Accepted: 312 tokens, Drafted: 600 "
+    "tokens, Per-position acceptance rate: 0.750, 0.500, 0.310, Avg Draft acceptance rate: 52.0%\n"
+)
+EARLIER_REPORT = (
+    "INFO 05-14 10:20:11 [metrics.py:96] SpecDecoding metrics: Mean acceptance length: 3.00, Accepted "
+    "throughput: 20.00 tokens/s, Drafted throughput: 40.00 tokens/s, Accepted: 200 tokens, Drafted: 400 "
+    "tokens, Per-position acceptance rate: 0.800, 0.600, 0.400, 0.200, Avg Draft acceptance rate: 50.0%\n"
+)
+
+
+def long_engine_log(total: int = 1_234_567) -> str:
+    """A log of ``total`` characters: the earlier report, lines of 100 characters, the latest report last."""
+    filler = total - len(EARLIER_REPORT) - len(LATEST_REPORT)
+    return EARLIER_REPORT + ("y" * 99 + "\n") * (filler // 100) + "z" * (filler % 100) + LATEST_REPORT

@@ -39,7 +39,8 @@ def parse_engine_metrics(text) -> EngineMetrics:
     Finds, anywhere in ``text`` (log noise, timestamps, several reports):
 
     * **vLLM V1 log** — ``SpecDecoding metrics: … Accepted: N tokens, Drafted: N tokens,
-      Per-position acceptance rate: a, b, …`` (all three layouts vLLM has printed). Each line
+      Per-position acceptance rate: a, b, …`` (all three layouts vLLM has printed, and the last
+      one without its per-position list, which then has no profile and no k). Each line
       is one logging interval, so Accepted and Drafted are **summed** over lines. The drafts of
       a line are inferred: Drafted / k when that agrees with the printed mean and rates,
       otherwise the unique whole number they allow. When every line's drafts are known,
@@ -67,7 +68,9 @@ def parse_engine_metrics(text) -> EngineMetrics:
     drafts) and printed values that disagree with the counts are noted. A report missing its
     closing text (V1's ``Avg Draft acceptance rate: X%``, V0's final ``.``, SGLang's comma after
     the value, llama.cpp's ``accept = X%`` or line break) is treated as cut off and skipped, so a
-    truncated last line leaves the earlier complete report in use.
+    truncated last line leaves the earlier complete report in use. A V1 line of the layout that
+    closes with its per-position list needs no line break after it when the list is whole: its
+    last rate has its three decimals and the rates add up to the printed mean minus 1.
 
     Parameters
     ----------

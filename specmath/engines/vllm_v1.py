@@ -43,13 +43,17 @@ LOOKED_FOR = "vLLM V1 log lines 'SpecDecoding metrics: … Accepted: N tokens, D
 #    throughput: …, Accepted: N tokens, Drafted: N tokens, Per-position acceptance rate: a, b,
 #    …, Avg Draft acceptance rate: X%"
 # mean = 1 + accepted / drafts (%.2f), per-position = accepted at position i / drafts (%.3f).
+# Builds and forks also print the last layout without its per-position list (closing with
+# "Draft acceptance rate: X%"): such a line has no profile, and its k is not known.
 _V1_MARKER = "SpecDecoding metrics:"
 _V1_MEAN = re.compile(rf"Mean acceptance length: ({NUM})")
 _V1_ACCEPTED = re.compile(rf"\bAccepted: ({INT}) tokens\b")
 _V1_DRAFTED = re.compile(rf"\bDrafted: ({INT}) tokens\b")
 _RATE = r"(?:\d{1,6}(?:\.\d{1,12})?|-?nan)"
-_V1_PER_POS = re.compile(rf"Per-position acceptance rate: ({_RATE}(?:, {_RATE}){{0,1023}})")
+_PER_POS_LABEL = "Per-position acceptance rate:"
+_V1_PER_POS = re.compile(rf"{_PER_POS_LABEL} ({_RATE}(?:, {_RATE}){{0,1023}})")
 _V1_AVG_RATE = re.compile(rf"Draft acceptance rate: ({NUM})%")
+_FULL_RATE = re.compile(r"\d+\.\d{3}|-?nan")  # a rate as vLLM prints it (%.3f), not cut short
 
 
 def _v1_drafts(accepted: int, drafted: int, mean: float | None, rates: tuple[float, ...] | None):
@@ -88,6 +92,46 @@ def _v1_drafts(accepted: int, drafted: int, mean: float | None, rates: tuple[flo
     return (lo_int if lo_int == hi_int else None), True
 
 
+def _cut_list(rates: str, mean: float) -> str | None:
+    """Why a per-position list at the end of a paste, with no line break after it, may be cut; or None.
+
+    The list closes its line, so only its own numbers can tell: the last rate must have all three
+    decimals and the rates must add up to the printed mean acceptance length minus 1.
+    """
+    values = rates.split(", ")
+    if not _FULL_RATE.fullmatch(values[-1]):
+        return f"its per-position list ends in {values[-1]!r}, not a rate printed to three decimals"
+    total = sum(read_float(v) for v in values)
+    if math.isfinite(total) and math.isfinite(mean) and abs(total - (mean - 1.0)) > len(values) * HALF_3DP + HALF_2DP:
+        return (
+            f"its per-position rates add up to {total:.3f}, not the mean acceptance length minus 1 "
+            f"({mean - 1.0:.2f}), as a whole list must"
+        )
+    return None
+
+
+def _why_incomplete(seg, acc, dr, mean_m, pp_m, rate_m) -> str | None:
+    """What a 'SpecDecoding metrics' line lacks to be read, in words naming it; None if complete."""
+    body = seg.text
+    head = body[len(_V1_MARKER) :].lstrip()
+    missing = [field for field, m in (("'Accepted: N tokens'", acc), ("'Drafted: N tokens'", dr)) if not m]
+    if _PER_POS_LABEL in body and not pp_m:
+        missing.append(f"readable rates after '{_PER_POS_LABEL}'")
+    if head.startswith("Mean acceptance length"):  # the current layout closes with the acceptance rate
+        if not mean_m:
+            missing.append("a number after 'Mean acceptance length:'")
+        if not rate_m:
+            missing.append("the closing 'Avg Draft acceptance rate: X%'")
+    if missing:
+        return "it lacks " + ", ".join(missing)
+    if head.startswith("Mean acceptance length") or not mean_m or seg.line_ended:
+        return None
+    # The middle layout closes with its per-position list, which a cut leaves looking valid.
+    if not pp_m:
+        return f"it ends, with no line break, where its '{_PER_POS_LABEL} …' list would begin"
+    return _cut_list(pp_m.group(1), read_float(mean_m.group(1)))
+
+
 class _V1Line(NamedTuple):
     pos: int
     line: int
@@ -102,20 +146,14 @@ def parse(doc: Doc) -> Found | str | None:
     segments, dropped = doc.segments(_V1_MARKER)
     if not segments:
         return None
-    used, incomplete, empty = [], [], []
+    used, incomplete, empty = [], [], []  # incomplete: (segment, what it lacks)
     for seg in segments:
         body = seg.text
-        head = body[len(_V1_MARKER) :].lstrip()
         acc, dr = _V1_ACCEPTED.search(body), _V1_DRAFTED.search(body)
         mean_m, pp_m, rate_m = _V1_MEAN.search(body), _V1_PER_POS.search(body), _V1_AVG_RATE.search(body)
-        if head.startswith("Mean acceptance length"):  # current layout: closes with the average rate
-            complete = acc and dr and mean_m and pp_m and rate_m
-        elif mean_m:  # middle layout: closes with the per-position list, which a cut leaves valid
-            complete = acc and dr and pp_m and seg.line_ended
-        else:  # first layout: closes with "Drafted: N tokens"
-            complete = acc and dr
-        if not complete:
-            incomplete.append(seg)
+        why = _why_incomplete(seg, acc, dr, mean_m, pp_m, rate_m)
+        if why:
+            incomplete.append((seg, why))
             continue
         line = doc.line_of(seg.start)
         accepted, drafted = int(acc.group(1)), int(dr.group(1))
@@ -142,12 +180,8 @@ def parse(doc: Doc) -> Found | str | None:
     if not used:
         if empty:
             return f"vLLM V1 'SpecDecoding metrics' lines drafted nothing (line {lines_list(empty)})"
-        last = incomplete[-1]
-        return (
-            f"a vLLM V1 'SpecDecoding metrics' line at line {doc.line_of(last.start)} is incomplete "
-            "(it needs 'Accepted: N tokens' and 'Drafted: N tokens', and in current releases the "
-            "closing 'Avg Draft acceptance rate: X%')"
-        )
+        last, why = incomplete[-1]
+        return f"the vLLM V1 'SpecDecoding metrics' line at line {doc.line_of(last.start)} is incomplete: {why}"
 
     notes = []
     if len(used) > 1:
@@ -155,7 +189,7 @@ def parse(doc: Doc) -> Found | str | None:
     if dropped:
         notes.append(f"only the last {MAX_REPORTS:,} 'SpecDecoding metrics' lines were read")
     if incomplete:
-        lines = [doc.line_of(s.start) for s in incomplete[-5:]]
+        lines = [doc.line_of(s.start) for s, _ in incomplete[-5:]]
         notes.append(
             f"skipped {len(incomplete)} incomplete or cut-off 'SpecDecoding metrics' line(s) (line {lines_list(lines)})"
         )

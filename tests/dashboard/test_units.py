@@ -1,5 +1,6 @@
 """The dashboard's pure pieces: the parameter table, link checks, typed distributions, presets."""
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -7,7 +8,7 @@ import pytest
 
 import specmath
 from dashboard import pq_input
-from dashboard.link_check import check_url_value
+from dashboard.link_check import address_value, check_url_value
 from dashboard.params import PARAMS, SHARED_KEYS, format_count, format_number
 from dashboard.presets import PRESET_LABELS, preset_pair
 from dashboard.registry import PAGES
@@ -136,6 +137,87 @@ def test_typed_distribution_checks(cells, problem, normalizable):
         assert checked.values.sum() == pytest.approx(1.0)
 
 
+@pytest.mark.parametrize(
+    ("key", "raw", "problem"),
+    [
+        ("alpha", ["0.5", "0.5"], "appears 2 times in the link"),
+        ("preset", ["random", "chapter"], "appears 2 times in the link"),
+        ("compare", ["0.5", "0.6"], None),  # a multiselect's link form repeats the key
+        ("vocab", "nan", "is not a number"),
+        ("temperature", "NaN", "is not one of the offered values"),
+        ("alpha", "-0", None),
+    ],
+)
+def test_link_values_repeated_or_nan(key, raw, problem):
+    found = check_url_value(PARAMS[key], raw)
+    assert found is None if problem is None else problem in found
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "kept"),
+    [
+        ("alpha", ["0.5", "0.9"], "0.9"),
+        ("seed", ["1", "2"], "2"),
+        ("c", ["10", "50"], "50"),
+        ("alpha", "-0", "0"),
+        ("alpha", "-0.0e3", "0"),
+        ("seed", "-0", "0"),
+        ("alpha", ["0.5", "-0"], "0"),
+        ("alpha", "0.5", None),
+        ("alpha", "0", None),
+        ("alpha", "abc", None),  # the binding drops what it cannot use
+        ("compare", ["0.5", "0.6"], None),
+    ],
+)
+def test_address_keeps_one_value_and_no_minus_zero(key, raw, kept):
+    assert address_value(PARAMS[key], raw) == kept
+
+
+@pytest.mark.parametrize(
+    ("text", "number"),
+    [
+        ("0.25", 0.25),
+        (" 1e-3 ", 0.001),
+        ("2.5E-1", 0.25),
+        ("0,5", 0.5),
+        (",5", 0.5),
+        ("1.", 1.0),
+        ("+0.1", 0.1),
+        ("1e308", 1e308),
+        ("0.12345678901234567890", 0.12345678901234567890),
+        ("5e-324", 5e-324),
+    ],
+)
+def test_typed_cells_read_as_written(text, number):
+    assert pq_input.read_cell(text) == (number, None)
+
+
+def test_typed_minus_zero_is_zero():
+    number, problem = pq_input.read_cell("-0")
+    assert problem is None and math.copysign(1.0, number) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("", "is empty"),
+        ("abc", "“abc” is not a number"),
+        ("inf", "“inf” is not a number"),
+        ("nan", "“nan” is not a number"),
+        ("1_000", "“1\\_000” is not a number"),
+        ("0x10", "“0x10” is not a number"),
+        ("1 2", "“1 2” is not a number"),
+        ("1" * 65, "is not a number"),
+        ("1e309", "“1e309” is too large to store"),
+        ("-1e999", "“\\-1e999” is too large to store"),
+        ("1e-400", "“1e\\-400” is too small to store"),
+    ],
+)
+def test_typed_cells_that_are_no_number_are_refused(text, problem):
+    number, why = pq_input.read_cell(text)
+    assert number is None and problem in why
+
+
 def test_typed_distribution_size_cap():
     cells = [1 / 60] * 60
     checked = pq_input.check_distribution(cells, "q", [f"t{i}" for i in range(60)])
@@ -146,6 +228,8 @@ def test_url_encoding_round_trip_and_cap():
     p = np.array([0.3, 0.25, 0.15, 0.1, 0.2])
     encoded = pq_input.encode(p)
     assert encoded == "0.3,0.25,0.15,0.1,0.2"
+    # Twelve significant digits: all of what a person types, none of the float noise.
+    assert pq_input.encode([0.123456789, 0.1 + 0.2, "2e-2", "abc", None]) == "0.123456789,0.3,0.02,,"
     assert pq_input.decode(encoded) == ["0.3", "0.25", "0.15", "0.1", "0.2"]
     huge = ",".join(["1"] * 1_000_000)
     assert len(pq_input.decode(huge)) == pq_input.MAX_TYPED_VOCAB + 1

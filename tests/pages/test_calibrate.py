@@ -6,6 +6,7 @@ import pytest
 import specmath
 from dashboard import calibrate_input, engine_examples
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
+from tests.helpers import LATEST_REPORT, long_engine_log
 
 CALIBRATE = "calibrate"
 
@@ -92,7 +93,7 @@ def test_example_buttons_fill_the_paste_and_calibrate(name):
         ("hello world, nothing to see", "Could not read the paste"),
         ("SpecDecoding metrics: Mean acceptance len", "Could not read the paste"),
         ("\x00\x01\xff binary \x7f" * 1000, "Could not read the paste"),
-        ("x" * 1_000_001, "Could not read the paste"),  # the text area keeps the first 1,000,000
+        ("x" * 1_000_001, "Read the last 1,000,000 of 1,000,001 characters"),
     ],
 )
 def test_unreadable_pastes_are_explained(paste, message):
@@ -102,9 +103,27 @@ def test_unreadable_pastes_are_explained(paste, message):
     assert any(message in e.value for e in at.error), [e.value for e in at.error]
 
 
-def test_oversized_text_is_refused_before_parsing():
-    message = calibrate_input.from_paste("x" * (calibrate_input.MAX_PASTE_CHARS + 1), slider_k=3)
-    assert message == "The paste has 1,000,001 characters; at most 1,000,000 are read."
+def test_a_long_paste_is_read_from_its_end():
+    text = long_engine_log()
+    assert len(text) == 1_234_567
+    tail, note = calibrate_input.paste_tail(text)
+    # The end, cut at a line start: at most 1,000,000 characters, less than one line fewer.
+    assert text.endswith(tail) and text[-len(tail) - 1] == "\n"
+    assert calibrate_input.MAX_PASTE_CHARS - 100 < len(tail) <= calibrate_input.MAX_PASTE_CHARS
+    assert note.startswith(f"Read the last {len(tail):,} of 1,234,567 characters")
+    measurement = calibrate_input.from_paste(text, slider_k=8)
+    assert (measurement.k, measurement.mean_length, measurement.drafts) == (3, 2.56, 200)  # the latest alone
+    assert measurement.notes[0] == note
+    assert calibrate_input.paste_tail(LATEST_REPORT) == (LATEST_REPORT, None)
+
+
+def test_a_long_paste_on_the_page_says_how_much_was_read():
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(long_engine_log()).run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Mean acceptance length"] == "2.560"
+    assert any(c.value.startswith("Read the last ") and "of 1,234,567 characters" in c.value for c in at.caption)
+    assert at.text_area(key="engine_paste").value == long_engine_log()  # nothing cut from the box itself
 
 
 def test_paste_not_in_the_link_but_counts_are():

@@ -3,13 +3,16 @@ workaround scripts, names its PNG exports, reads its parameters from the link, a
 crashes) on a bad link."""
 
 import json
+import math
 import re
 
 import pytest
 
 from dashboard import charts, workarounds
+from dashboard.link_check import check_url_value
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
+from dashboard.ui import CONTEXT_KEY
 from tests.app_helpers import (
     HOME,
     KL,
@@ -21,7 +24,7 @@ from tests.app_helpers import (
     switch,
     warnings,
 )
-from tests.links import CATEGORIES, bad_link, hostile_link
+from tests.links import CATEGORIES, CONDITIONS, bad_link, deep_link, hostile_link, url_text
 
 
 @pytest.mark.parametrize("page_id", PAGES)
@@ -50,6 +53,71 @@ def test_bad_links_warn_and_never_crash(page_id, category):
     assert any("“nonsense”" in w for w in shown), shown
     for key in bad:
         assert any(f"`{key}" in w for w in shown), (key, shown)
+    assert_address_holds_valid_values(at, bad)
+
+
+def assert_address_holds_valid_values(at, keys) -> None:
+    """After the page has loaded, the address (what a visitor copies) has at most one valid value per key."""
+    for key in keys:
+        raw = at.query_params.get(key)
+        assert raw is None or check_url_value(PARAMS[key], raw) is None, (key, raw)
+
+
+#: Parameters whose value decides whether another one is read (tests.links.CONDITIONS).
+ENABLERS = {other for other, _ in CONDITIONS.values()}
+
+
+@pytest.mark.parametrize("page_id", [page for page in PAGES if PAGES[page].params])
+def test_repeated_link_keys_warn_and_the_address_keeps_one(page_id):
+    """``?alpha=0.5&alpha=0.5``: Streamlit's binding drops a repeated slider value and keeps the
+    other widgets' repeats in the address, both without a word."""
+    link = {key: values * 2 for key, values in deep_link(PAGES[page_id].params).items()}
+    at = open_page(page_id, **link)
+    assert not at.exception
+    shown = warnings(at)
+    for key in link:
+        if PARAMS[key].kind != "multi":
+            assert any(f"`{key}` appears 2 times in the link" in w for w in shown), (key, shown)
+    assert_address_holds_valid_values(at, link)
+
+
+@pytest.mark.parametrize("page_id", [page for page in PAGES if set(PAGES[page].params) - ENABLERS])
+def test_nan_in_a_link_warns_and_leaves_the_address(page_id):
+    link = deep_link(PAGES[page_id].params)
+    spoiled = [key for key in link if key not in ENABLERS and PARAMS[key].kind not in ("multi", "bool")]
+    at = open_page(page_id, **link | {key: "NaN" for key in spoiled})
+    assert not at.exception
+    shown = warnings(at)
+    for key in spoiled:
+        assert any(w.startswith(f"`{key}` = “NaN” is not") for w in shown), (key, shown)
+    assert_address_holds_valid_values(at, spoiled)
+
+
+def _with_zero(page_id) -> list[str]:
+    """The page's numeric parameters that can be 0."""
+    return [
+        key
+        for key in PAGES[page_id].params
+        if PARAMS[key].kind in ("float", "int") and PARAMS[key].low <= 0 <= PARAMS[key].high
+    ]
+
+
+@pytest.mark.parametrize("page_id", [page for page in PAGES if _with_zero(page)])
+def test_minus_zero_in_a_link_is_zero(page_id):
+    """``?alpha=-0`` is a valid 0 that Streamlit kept as -0.0: the page showed "α = -0" and a
+    copied link carried the -0 on."""
+    keys = _with_zero(page_id)
+    enable = {other: url_text(PARAMS[other], value) for key, (other, value) in CONDITIONS.items() if key in keys}
+    at = open_page(page_id, **enable, **{key: "-0" for key in keys})
+    assert not at.exception
+    assert not warnings(at)
+    values = at.session_state[CONTEXT_KEY].values
+    for key in keys:
+        assert values[key] == 0 and math.copysign(1.0, values[key]) == 1.0, key
+        assert at.query_params.get(key) in (None, "0"), key  # absent where 0 is the default
+    shown = [f"{m.label} {m.value}" for m in at.metric] + [e.value for e in (*at.markdown, *at.caption)]
+    shown += [json.dumps(figure["layout"]) for figure in page_charts(at)]
+    assert not [text for text in shown if re.search(r"(?<![\w.])-0(?![\d.])", text)]
 
 
 @pytest.mark.parametrize("page_id", PAGES)
@@ -167,7 +235,8 @@ BAD_VALUES = [
     (SPEEDUP, "alpha", "1.5", "is outside 0 to 1"),
     (SPEEDUP, "alpha", "", "is empty"),
     (SPEEDUP, "alpha", "1e999", "is outside 0 to 1"),
-    (SPEEDUP, "alpha", "nan", "is outside 0 to 1"),
+    (SPEEDUP, "alpha", "nan", "is not a number"),
+    (SPEEDUP, "alpha", ["0.5", "0.9"], "appears 2 times in the link"),
     (SPEEDUP, "k", "0", "is outside 1 to 64"),
     (SPEEDUP, "k", "9" * 400, "is outside 1 to 64"),
     (SPEEDUP, "c", "37", "is not one of the offered values"),

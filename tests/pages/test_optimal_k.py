@@ -1,7 +1,11 @@
 """The optimal-k map under AppTest: one broadcast call, the user's point, the chapter's table."""
 
+import io
+
 import numpy as np
+import pandas as pd
 import pytest
+import streamlit as st
 
 import specmath
 from dashboard import charts
@@ -59,3 +63,25 @@ def test_chapter_table_on_the_page():
     assert table["speedup"].tolist() == [f"{s}×" for s in printed]
     download = at.get("download_button")[0]
     assert download.proto.label == "Download as CSV"
+
+
+def test_csv_download_is_utf8_with_a_byte_order_mark(monkeypatch):
+    """Spreadsheet programs show "α" only when the file starts with UTF-8's byte order mark."""
+    sent = []
+    real = st.download_button
+
+    def recording(label, data, *args, **kwargs):
+        sent.append((data, kwargs))
+        return real(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", recording)
+    at = open_page(OPTIMAL_K, max_k="30")
+    assert not at.exception
+    ((data, kwargs),) = sent
+    assert (kwargs["file_name"], kwargs["mime"]) == ("optimal_k_table_maxk30.csv", "text/csv")
+    assert data.startswith(b"\xef\xbb\xbf")
+    table = pd.read_csv(io.StringIO(data.decode("utf-8-sig")))
+    assert list(table.columns) == ["α", "c", "optimal k", "speedup"]
+    k, s = specmath.optimal_k(table["α"].to_numpy(), table["c"].to_numpy(), max_k=30)
+    np.testing.assert_array_equal(table["optimal k"], k)
+    np.testing.assert_allclose(table["speedup"], s, rtol=1e-12)

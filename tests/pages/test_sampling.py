@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import specmath
+from dashboard.literal import quoted
 from tests.app_helpers import (
     SAMPLING,
     metrics,
@@ -68,23 +69,65 @@ def _edit(at, edits):
 @pytest.mark.parametrize(
     ("edits", "message"),
     [
-        ({0: {"p": -0.1}}, "p(t0) = -0.1 is negative"),
+        ({0: {"p": "-0.1"}}, f"p(t0) {quoted('-0.1')} is negative"),
         ({3: {"q": None}}, "q(t3) is empty"),
-        ({i: {"q": 0.0} for i in range(10)}, "q is all zeros"),
-        ({0: {"p": 0.6}}, "p sums to 1.3, not 1"),
+        ({3: {"q": " "}}, "q(t3) is empty"),
+        ({i: {"q": "0"} for i in range(10)}, "q is all zeros"),
+        ({0: {"p": "0.6"}}, "p sums to 1.3, not 1"),
+        ({0: {"p": "abc"}}, "p(t0) “abc” is not a number: type a probability such as 0.1, 1e-3 or 0,5"),
+        ({0: {"p": "0.5.5"}}, f"p(t0) {quoted('0.5.5')} is not a number"),
+        ({0: {"p": "1,000.5"}}, f"p(t0) {quoted('1,000.5')} is not a number"),
+        ({0: {"p": "1e309"}}, "p(t0) “1e309” is too large to store as a number"),
+        ({0: {"p": "1e-400"}}, f"p(t0) {quoted('1e-400')} is too small to store as a number"),
+        ({0: {"p": "1e308"}}, "p sums to 1e+308, not 1"),
+        ({0: {"p": "1e308"}, 1: {"p": "1e308"}}, "p sums to more than a number can hold"),
+        ({0: {"p": "[x](//e.vil)"}}, r"p(t0) “\[x\]\(\/\/e\.vil\)” is not a number"),
     ],
 )
 def test_sampling_typed_mistakes_show_what_to_fix(edits, message):
     at = _edit(open_page(SAMPLING), edits)
     assert not at.exception
-    assert any(message in e.value for e in at.error)
+    assert any(message in e.value for e in at.error), [e.value for e in at.error]
     assert not page_charts(at)
 
 
+#: The chapter's p with its first and last cells retyped: 0.29 and 0.02, still summing to 1.
+RETYPED_P = [0.29, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.02]
+
+
+@pytest.mark.parametrize(
+    ("first", "last"),
+    [("0.29", "0.02"), ("0,29", "2e-2"), (" 2.9E-1 ", "0,0200"), ("0.29000000000000000000001", "+.02")],
+)
+def test_sampling_cells_store_the_number_typed(first, last):
+    """Scientific notation, a decimal comma, 20 digits: each cell holds exactly the number written."""
+    at = _edit(open_page(SAMPLING), {0: {"p": first}, 9: {"p": last}})
+    assert not at.exception and not at.error
+    q = [0.2, 0.2, 0.2, 0.15, 0.1, 0.05, 0.04, 0.03, 0.02, 0.01]
+    assert metrics(at)["α = Σ min(p, q)"] == f"{specmath.acceptance_probability(RETYPED_P, q):.4f}"
+    np.testing.assert_array_equal(values(trace(page_charts(at)[0], "target p")["y"]), RETYPED_P)
+    assert at.query_params["p"] == ",".join(f"{v:g}" for v in RETYPED_P)
+
+
+def test_sampling_table_looks_as_before_and_keeps_untouched_values_exact():
+    at = open_page(SAMPLING, preset="random", vocab="5", seed="3")
+    table = at.data_editor[0].value
+    p, q = (row[0] for row in specmath.random_distribution_pairs(1, 5, rng=3))
+    assert table["p"].tolist() == [f"{v:.4f}" for v in p]  # four decimals, as the number columns showed
+    at = _edit(at, {0: {"q": table["q"][0]}})  # a cell retyped as shown keeps its exact value
+    assert not at.error
+    np.testing.assert_array_equal(values(trace(page_charts(at)[0], "draft q")["y"]), q)
+
+
+def test_sampling_unreadable_cell_is_left_out_of_the_link():
+    at = _edit(open_page(SAMPLING), {0: {"p": "abc"}, 9: {"p": "1e-2"}})
+    assert at.query_params["p"] == ",0.25,0.15,0.1,0.08,0.05,0.03,0.02,0.01,0.01"
+
+
 def test_sampling_offers_to_normalize_only_when_meaningful():
-    at = _edit(open_page(SAMPLING), {0: {"p": -0.1}})
+    at = _edit(open_page(SAMPLING), {0: {"p": "-0.1"}})
     assert not [b for b in at.button if "Normalize" in b.label]
-    at = _edit(open_page(SAMPLING), {0: {"p": 0.6}})
+    at = _edit(open_page(SAMPLING), {0: {"p": "0.6"}})
     at.button[0].click().run()
     assert not at.error
     p = np.array([0.6, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01]) / 1.3
@@ -93,7 +136,7 @@ def test_sampling_offers_to_normalize_only_when_meaningful():
 
 
 def test_sampling_edits_go_into_the_link():
-    at = _edit(open_page(SAMPLING), {9: {"p": 0.0}, 8: {"p": 0.02}})
+    at = _edit(open_page(SAMPLING), {9: {"p": "0"}, 8: {"p": "0.02"}})
     assert at.query_params["p"] == "0.3,0.25,0.15,0.1,0.08,0.05,0.03,0.02,0.02,0"
     reopened = open_page(SAMPLING, p=at.query_params["p"], q=at.query_params["q"])
     assert metrics(reopened) == metrics(at)
@@ -104,7 +147,7 @@ def test_sampling_table_follows_an_address_it_did_not_write():
     shown is the address's, never one typed earlier in the session."""
     at = open_page(SAMPLING, p="0.5,0.5", q="0.2,0.8")
     assert metrics(at)["α = Σ min(p, q)"] == "0.7000"
-    at = _edit(at, {0: {"p": 0.4}, 1: {"p": 0.6}})  # typed: the address follows the table
+    at = _edit(at, {0: {"p": "0.4"}, 1: {"p": "0.6"}})  # typed: the address follows the table
     assert (at.query_params["p"], metrics(at)["α = Σ min(p, q)"]) == ("0.4,0.6", "0.8000")
     at.query_params["p"], at.query_params["q"] = "0.9,0.1", "0.5,0.5"  # e.g. Back to another link
     at.run()
@@ -131,6 +174,10 @@ def test_sampling_link_with_custom_pair():
         ({"p": ",".join(["0.01"] * 100), "q": ",".join(["0.01"] * 100)}, "more than 50 entries"),
         ({"p": "-1,2", "q": "0.5,0.5"}, "negative"),
         ({"p": "", "q": ""}, "is empty"),
+        ({"p": "0.5,1e309", "q": "0.5,0.5"}, "p(t1) “1e309” is too large to store as a number"),
+        ({"p": "0.5,0.5", "q": "1e-999,1"}, f"q(t0) {quoted('1e-999')} is too small to store as a number"),
+        ({"p": "0.5,0.5", "q": "inf,1"}, "q(t0) “inf” is not a number"),
+        ({"p": "0.5,0.5", "q": "nan,1"}, "q(t0) “nan” is not a number"),
     ],
 )
 def test_sampling_bad_links_fall_back_to_the_preset(query, message):
@@ -138,6 +185,7 @@ def test_sampling_bad_links_fall_back_to_the_preset(query, message):
     assert not at.exception
     assert any(message in w for w in warnings(at)), warnings(at)
     assert metrics(at)["α = Σ min(p, q)"] == "0.8500"
+    assert "p" not in at.query_params and "q" not in at.query_params  # a copied link is the preset's
 
 
 def test_sampling_link_that_does_not_sum_to_one_is_normalized_with_a_warning():

@@ -134,6 +134,94 @@ def test_vllm_v1_printed_mean_that_contradicts_the_counts_is_noted():
     assert has_note(m, "do not match", "line 1")
 
 
+def test_vllm_v1_lines_without_per_position_rates():
+    # The last layout with no per-position list, closing with "Draft acceptance rate: X%".
+    # Without rates neither k nor the drafts are known (1200 / d within 1.53 ± 0.005 allows
+    # d = 782 … 786), so the mean is the printed ones weighted by Drafted:
+    # (2.53 × 2000 + 2.20 × 1200) / 3200 = 7700 / 3200 = 2.40625.
+    m = sm.parse_engine_metrics(fixture("vllm_v1_no_positions.txt"))
+    check(
+        m,
+        format="vLLM V1 log",
+        k=None,
+        drafts=None,
+        draft_tokens=3200,
+        accepted=1800,
+        emitted=None,
+        mean_acceptance_length=2.40625,
+        per_position=None,
+    )
+    assert has_note(m, "2 logging intervals", "summed")
+    assert not has_note(m, "incomplete")
+
+
+def test_vllm_v1_last_line_without_a_line_break_is_read():
+    # vllm_v1_no_newline.txt ends inside no line: its last line closes the middle layout's list.
+    # k = 2: 400 / 2 = 200 drafts, 250 accepted (140, 110); 200 / 2 = 100 drafts, 100 accepted
+    # (60, 40). Sums 300 drafts, 600 drafted, 350 accepted: mean 1 + 350 / 300; rates (200, 150) / 300.
+    m = sm.parse_engine_metrics(fixture("vllm_v1_no_newline.txt"))
+    check(
+        m,
+        k=2,
+        drafts=300,
+        draft_tokens=600,
+        accepted=350,
+        emitted=650,
+        mean_acceptance_length=1 + 350 / 300,
+        per_position=(200 / 300, 150 / 300),
+    )
+    assert not has_note(m, "cut-off")
+
+
+@pytest.mark.parametrize("name", ["vllm_v1_single.txt", "vllm_v1_no_positions.txt", "vllm_v1_noisy.txt"])
+def test_vllm_v1_final_line_break_changes_nothing(name):
+    text = fixture(name)
+    assert sm.parse_engine_metrics(text.rstrip("\n")) == sm.parse_engine_metrics(text.rstrip("\n") + "\n")
+
+
+@pytest.mark.parametrize(
+    ("end", "why"),
+    [
+        ("0.600, 0.4", "ends in '0.4', not a rate printed to three decimals"),
+        ("0.600", r"add up to 0\.600, not the mean acceptance length minus 1 \(1\.00\)"),
+    ],
+)
+def test_vllm_v1_list_cut_at_the_end_of_the_paste(end, why):
+    # Line 2's list is cut where a list that closes the line still looks valid; its numbers give
+    # the cut away, so line 1 alone is used (k = 2, 200 drafts, 250 accepted), or nothing at all.
+    text = fixture("vllm_v1_no_newline.txt").replace("0.600, 0.400", end)
+    m = sm.parse_engine_metrics(text)
+    check(m, k=2, drafts=200, accepted=250, mean_acceptance_length=2.25, per_position=(0.7, 0.55))
+    assert has_note(m, "cut-off", "line 2")
+    with pytest.raises(ValueError, match=rf"line at line 1 is incomplete: its per-position (list|rates) .*{why}"):
+        sm.parse_engine_metrics(text.splitlines()[1])
+
+
+@pytest.mark.parametrize(
+    ("text", "lacks"),
+    [
+        (
+            "SpecDecoding metrics: Mean acceptance length: 2.53, Accepted: 1200 tokens, Drafted: 2000 tokens",
+            "it lacks the closing 'Avg Draft acceptance rate: X%'",
+        ),
+        (
+            "SpecDecoding metrics: Draft acceptance rate: 60.0%, Accepted: 1200 tokens, Drafted: 2000",
+            "it lacks 'Drafted: N tokens'",
+        ),
+        (
+            "SpecDecoding metrics: Draft acceptance rate: 62.5%, Mean acceptance length: 2.25, Accepted: 250 "
+            "tokens, Drafted: 400 tokens",
+            "it ends, with no line break, where its 'Per-position acceptance rate: …' list would begin",
+        ),
+    ],
+)
+def test_vllm_v1_incomplete_line_names_only_what_it_lacks(text, lacks):
+    with pytest.raises(ValueError) as error:
+        sm.parse_engine_metrics(text)
+    message = str(error.value).split(" (looked for:")[0]
+    assert message.endswith(f"line at line 1 is incomplete: {lacks}"), message
+
+
 # --- vLLM V0 log --------------------------------------------------------------------------------
 
 

@@ -1,0 +1,74 @@
+"""Input pasted or typed in Chromium reaches the page whole and as written."""
+
+from __future__ import annotations
+
+import json
+
+from dashboard.params import PARAMS
+from tests.browser import expected
+from tests.browser.helpers import PAGES, AppTab
+from tests.helpers import long_engine_log
+
+
+def test_a_paste_of_over_a_million_characters_is_read_from_its_end(tab: AppTab):
+    """Pasted with Ctrl+V: with ``max_chars`` Streamlit's box dropped such a paste whole, unsaid."""
+    text = long_engine_log()
+    tab.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=tab.base_url)
+    tab.open(PAGES["calibrate"])
+    tab.page.evaluate("(text) => navigator.clipboard.writeText(text)", text)
+    box = tab.page.locator('textarea[aria-label="Engine output"]')
+    box.click()
+    box.press("Control+v")
+    tab.page.wait_for_function("(n) => document.querySelector('textarea').value.length === n", arg=len(text))
+    before = tab.signature()
+    box.press("Control+Enter")
+    tab.settle(changed_from=before)
+    captions = tab.page.locator('[data-testid="stCaptionContainer"]').all_inner_texts()
+    assert any(line.startswith("Read the last ") and "of 1,234,567 characters" in line for line in captions), captions
+    shown = tab.page.locator('[data-testid="stMetric"]', has_text="Mean acceptance length").inner_text()
+    assert shown.endswith("2.560"), shown  # the latest report's, not the earlier one's 3.00
+    assert tab.exceptions() == []
+
+
+#: The chapter's p with its first and last cells retyped below, as 0,29 and 2e-2.
+RETYPED_P = "0.29,0.25,0.15,0.1,0.08,0.05,0.03,0.02,0.01,0.02"
+
+
+def test_numbers_typed_in_the_table_are_stored_as_written(tab: AppTab):
+    """Streamlit's number cells stored a typed 1e-3 as -13 and 0,5 as 5; the text cells keep
+    what was typed, and the sampler draws from exactly those numbers."""
+    tab.open(PAGES["sampling"])
+    before = tab.signature()
+    grid = tab.page.locator('[data-testid="stDataFrame"]').bounding_box()
+    tab.page.mouse.click(grid["x"] + 20, grid["y"] + 35 + 17)  # token t0: below the 35-pixel header
+    keyboard = tab.page.keyboard
+
+    def retype(text: str) -> None:
+        keyboard.press("Enter")  # opens the cell's editor; keys typed before it is there are lost
+        editor = tab.page.locator("textarea.gdg-input")
+        editor.wait_for()
+        editor.fill(text)
+        keyboard.press("Enter")  # commits and moves one row down
+
+    keyboard.press("ArrowRight")  # p(t0)
+    retype("0,29")
+    tab.page.locator('[data-testid="stAlertContentError"]', has_text="p sums to 0.99, not 1").wait_for()
+    for _ in range(8):
+        keyboard.press("ArrowDown")
+    retype("2e-2")
+    tab.settle(changed_from=before)
+    assert tab.params()["p"] == [RETYPED_P]
+    expected.check_sampling(tab.charts(), tab.params())
+    assert tab.page.locator('[data-testid="stAlertContentError"]').all_inner_texts() == []
+
+
+def test_a_link_with_a_repeated_key_or_minus_zero_leaves_a_valid_address(tab: AppTab):
+    """Streamlit's binding keeps both: a copied link carried ``seed=1&seed=2`` or ``alpha=-0`` on."""
+    tab.open(PAGES["speedup"], "alpha=-0&k=3&k=5")
+    assert any("k appears 2 times in the link (“3,5”); using 8." in text for text in tab.warnings()), tab.warnings()
+    assert tab.params() == {"alpha": ["0"]}  # a repeated slider value is dropped: k is the default
+    assert tab.slider_values()[PARAMS["alpha"].label] == "0.00"
+    assert "α = 0, k = 8" in json.dumps(tab.charts()[0]["layout"], ensure_ascii=False)
+    tab.open(PAGES["sampling"], "seed=1&seed=2")
+    assert any("seed appears 2 times in the link" in text for text in tab.warnings()), tab.warnings()
+    assert tab.params() == {"seed": ["2"]}
