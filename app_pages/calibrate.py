@@ -4,6 +4,10 @@ import streamlit as st
 
 import specmath
 from dashboard import calibrate_input, charts, engine_examples, texts, ui
+from dashboard.literal import literal
+
+#: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
+MESSAGE_LIMIT = 600
 
 PASTE = "engine_paste"  # st.session_state key of the text area
 
@@ -49,13 +53,14 @@ def view() -> None:
     else:
         measurement = calibrate_input.from_counts(slider_k, drafts, accepted)
     if isinstance(measurement, str):
-        st.error(measurement)
+        # A parser's message may quote the paste: shown as its characters, never as Markdown.
+        st.error(literal(measurement, limit=MESSAGE_LIMIT))
         return
 
     result = calibrate_input.calibrate(measurement, c)
     st.success(f"Measured from the {measurement.source}: k = {measurement.k}.")
     for note in measurement.notes:
-        st.caption(note)
+        st.caption(literal(note, limit=MESSAGE_LIMIT))
 
     fit = result.fit
     cols = st.columns(5)

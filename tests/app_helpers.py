@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -60,3 +61,8 @@ def metrics(at: AppTest) -> dict[str, str]:
 
 def warnings(at: AppTest) -> list[str]:
     return [w.value for w in at.warning]
+
+
+def shown(markdown: str) -> str:
+    """What a message escaped by ``dashboard.literal`` shows: its backslash escapes undone."""
+    return re.sub(r"\\(.)", r"\1", markdown)

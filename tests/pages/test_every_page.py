@@ -24,7 +24,7 @@ from tests.app_helpers import (
     switch,
     warnings,
 )
-from tests.links import CATEGORIES, CONDITIONS, bad_link, deep_link, hostile_link, url_text
+from tests.links import CATEGORIES, CONDITIONS, HOSTILE, bad_link, deep_link, hostile_link, url_text
 
 
 @pytest.mark.parametrize("page_id", PAGES)
@@ -277,6 +277,15 @@ def _messages(at) -> list[str]:
     return [element.value for kind in ("warning", "error", "info", "success") for element in getattr(at, kind)]
 
 
+def assert_literal(messages: list[str]) -> None:
+    """No link, image, HTML, LaTeX, directive, heading or hidden character in ``messages``."""
+    for text in messages:
+        assert not re.search(r"(?<!\\)(\]\(|!\[|<|`[^`]*e\.vil)", text), text  # no link, image, HTML
+        assert not re.search(r"(?<!\\)\$|(?<!\\):red|^\s*#", text, re.MULTILINE), text  # no LaTeX, directive, heading
+        assert not any(char in text for char in "\u202e\u200b\x07"), text
+        assert len(text) < 800, f"a message of {len(text)} characters"
+
+
 @pytest.mark.parametrize("page_id", PAGES)
 def test_hostile_links_reach_messages_only_as_literal_text(page_id):
     info = PAGES[page_id]
@@ -284,8 +293,20 @@ def test_hostile_links_reach_messages_only_as_literal_text(page_id):
     assert not at.exception
     messages = _messages(at)
     assert messages, "a hostile link passed without a word"
-    for text in messages:
-        assert not re.search(r"(?<!\\)(\]\(|!\[|<|`[^`]*e\.vil)", text), text  # no link, image, HTML
-        assert not re.search(r"(?<!\\)\$|(?<!\\):red|^\s*#", text, re.MULTILINE), text  # no LaTeX, directive, heading
-        assert not any(char in text for char in "\u202e\u200b\x07"), text
-        assert len(text) < 800, f"a message of {len(text)} characters"
+    assert_literal(messages)
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_hostile_paste_reaches_calibrates_messages_only_as_literal_text(hostile):
+    at = open_page("calibrate")
+    for paste in (
+        f"SpecDecoding metrics: Mean acceptance length: 2.5, Per-position acceptance rate: 0.5, {hostile}",
+        f"{hostile}\nspeculative decoding {hostile}",
+        # A parser quotes a label it cannot read: the paste's own text reaches the message.
+        "vllm:spec_decode_num_drafts_total 10\nvllm:spec_decode_num_draft_tokens_total 40\n"
+        "vllm:spec_decode_num_accepted_tokens_total 20\n"
+        f'vllm:spec_decode_num_accepted_tokens_per_pos_total{{position="{hostile[:60]}"}} 5\n',
+    ):
+        at.text_area(key="engine_paste").set_value(paste).run()
+        assert not at.exception
+        assert_literal(_messages(at) + [c.value for c in at.caption])
