@@ -59,7 +59,10 @@ class PageContext:
         if raw is not None and key not in st.session_state:
             corrected = address_value(param, raw)
             if corrected is not None:
-                st.query_params[key] = corrected
+                try:
+                    st.query_params[key] = corrected
+                except st.errors.StreamlitAPIException:
+                    pass  # bound after all: the warning below still names the value in use
         value = make_widget(param, container if container is not None else st.sidebar)
         if isinstance(value, float):
             value += 0.0  # a link's -0 is 0, not "α = -0"
