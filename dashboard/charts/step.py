@@ -222,7 +222,7 @@ def timeline(drafted_words: Sequence[str], emitted_words: Sequence[str], c: floa
             "type": "bar",
             "orientation": "h",
             "x": np.full(k, 1.0 / c),
-            "base": np.arange(k) / c,
+            "base": (np.arange(k) / c).tolist(),  # plotly.py sends a base as a list, not as bytes
             "y": [speculative] * k,
             "name": f"draft step (1/c = {format_number(round(1 / c, 4))})",
             "marker": {"color": PALETTE[1], "line": {"width": 1, "color": "#FFFFFF"}},
@@ -246,7 +246,7 @@ def timeline(drafted_words: Sequence[str], emitted_words: Sequence[str], c: floa
             "type": "bar",
             "orientation": "h",
             "x": np.ones(n),
-            "base": np.arange(n, dtype=float),
+            "base": list(range(n)),
             "y": [plain] * n,
             "name": "target step",
             "marker": {"color": PALETTE[4], "line": {"width": 2, "color": "#FFFFFF"}},
