@@ -101,10 +101,10 @@ def read_step(raw: list[str] | None, total: int) -> tuple[int, str | None]:
 
 def outline(k: int) -> str:
     """The numbering in one line, for the page: which steps do what at this k."""
-    draft = "1" if k == 1 else f"1–{k}"
+    draft = "Step 1: the draft proposes 1 word" if k == 1 else f"Steps 1–{k}: the draft proposes {k} words, one a step"
     checks = f"{k + 2}" if k == 1 else f"{k + 2}–{2 * k + 1}"
     return (
-        f"Steps {draft}: the draft proposes {k} word{'s' if k > 1 else ''}, one a step · "
+        f"{draft} · "
         f"{k + 1}: the target scores all {k + 1} positions at once · "
         f"{checks}: the check, position by position (Next skips positions after a rejection, "
         f"never checked) · {2 * k + 2}: the correction or the bonus word · {2 * k + 3}: the outcome."

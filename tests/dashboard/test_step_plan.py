@@ -90,5 +90,5 @@ def test_the_outline_names_the_steps_at_this_k():
     assert "10–17: the check" in sp.outline(
         8
     ) and "18: the correction or the bonus word · 19: the outcome" in sp.outline(8)
-    assert sp.outline(1).startswith("Steps 1: the draft proposes 1 word, one a step · 2:")
+    assert sp.outline(1).startswith("Step 1: the draft proposes 1 word · 2: the target scores all 2 positions")
     assert "3: the check" in sp.outline(1)

@@ -153,6 +153,7 @@ def test_every_step_builds_for_every_kind_of_draft(monkeypatch):
     monkeypatch.setattr(charts.style, "VALIDATE", True)  # plotly.py checks every figure
     for kind, strength in (("noise", 1.0), ("temperature", 0.25), ("merged", 1), ("merged", 21)):
         for greedy in (False, True):
-            trace, opening = _trace(kind, strength, seed=3, k=3, greedy=greedy)
-            for number in range(1, step_plan.total_steps(3) + 1):
-                assert step_view.build(trace, number, opening, 1.25).figure.data
+            for k in (1, 3):
+                trace, opening = _trace(kind, strength, seed=3, k=k, greedy=greedy)
+                for number in range(1, step_plan.total_steps(k) + 1):
+                    assert step_view.build(trace, number, opening, 1.25).figure.data
