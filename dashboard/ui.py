@@ -123,6 +123,15 @@ def interactive(ctx: PageContext, body: Callable[[], None]) -> None:
     st.fragment(fragment)()
 
 
+def metric_row(container: Container | None = None) -> Container:
+    """A row of metrics, in order, that wraps onto more rows where the screen is too narrow.
+
+    Each metric keeps its label's and its value's width and the row shares out what is left: in
+    fixed columns a metric was cut short with an ellipsis ("8 → 3.…") on a 1024 px screen.
+    """
+    return (st if container is None else container).container(horizontal=True)
+
+
 def chart(fig: go.Figure, filename: str) -> None:
     """Show a figure with the PNG export named ``filename`` at 2x scale."""
     st.plotly_chart(fig, theme=None, config=charts.chart_config(filename))
