@@ -21,7 +21,10 @@ seed = ctx.values["seed"]
 
 table = pq_editor.distribution_table(ctx, preset, vocab, seed)
 report_area = st.container()
-left, right = st.columns([1, 3])
+# The table takes one cell of three, never narrower than the table, and the chart two; where three
+# such cells do not fit (1024 px with the sidebar open) the chart goes under the table.
+layout = st.grid(3, min_column_width=pq_editor.TABLE_WIDTH)
+left, right = layout.cell(), layout.cell(column_span=2)
 with left:
     checked = pq_editor.distribution_editor(table)
 

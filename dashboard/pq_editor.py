@@ -20,6 +20,11 @@ from dashboard.ui import PageContext
 #: st.session_state key of the table's current starting point (see TableState).
 TABLE_STATE = "pq_table"
 
+#: The editor's column widths in pixels: each holds its header and a four-decimal value.
+COLUMN_WIDTHS = {"token": 64, "p": 92, "q": 92}
+#: The editor's whole width, its border included: the page never gives it less.
+TABLE_WIDTH = sum(COLUMN_WIDTHS.values()) + 2
+
 
 @dataclass
 class TableState:
@@ -118,9 +123,9 @@ def distribution_editor(state: TableState) -> tuple[np.ndarray, np.ndarray] | No
         disabled=["token"],
         num_rows="fixed",
         column_config={
-            "token": st.column_config.TextColumn("token"),
-            "p": st.column_config.NumberColumn("p (target)", format="%.4f"),
-            "q": st.column_config.NumberColumn("q (draft)", format="%.4f"),
+            "token": st.column_config.TextColumn("token", width=COLUMN_WIDTHS["token"]),
+            "p": st.column_config.NumberColumn("p (target)", format="%.4f", width=COLUMN_WIDTHS["p"]),
+            "q": st.column_config.NumberColumn("q (draft)", format="%.4f", width=COLUMN_WIDTHS["q"]),
         },
     )
     p_cells, q_cells = edited["p"].tolist(), edited["q"].tolist()
