@@ -71,7 +71,7 @@ def view() -> None:
     row.metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
 
     has_profile = measurement.per_position is not None
-    left, right = st.columns(2) if has_profile else (st.container(), None)
+    left, right = ui.side_by_side() if has_profile else (st.container(), None)
     with left:
         ui.chart(
             charts.calibrated_speedup(

@@ -53,7 +53,7 @@ def view() -> None:
     )
 
     label = f"{names['draft_model']} → {names['target_model']} on {names['gpu']}, batch {batch}, context {context:,}"
-    left, right = st.columns([3, 2])
+    left, right = ui.side_by_side()
     with left:
         ui.chart(
             charts.hardware_speedup(
@@ -93,4 +93,5 @@ def view() -> None:
 
 ui.interactive(ctx, view)
 st.latex(texts.FORMULAS["general_speedup"])
+st.latex(texts.FORMULAS["roofline"])
 st.markdown(texts.HARDWARE_EXPLAINER)

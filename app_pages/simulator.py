@@ -33,7 +33,7 @@ def view() -> None:
     row.metric(f"Speedup at c = {c:g}, measured", f"{s.tokens_per_call / (1 + k / c):.2f}×")
     row.metric(f"Speedup at c = {c:g}, closed form", f"{specmath.speedup(s.acceptance_rate, k, c):.2f}×")
 
-    left, right = st.columns(2)
+    left, right = ui.side_by_side()
     with left:
         ui.chart(
             charts.tokens_per_call(
