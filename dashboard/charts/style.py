@@ -83,6 +83,7 @@ def base_layout(
     *,
     subtitle: str | None = None,
     legend: str = "top",
+    legend_rows: int = 1,
     margin: dict | None = None,
     **extra,
 ) -> dict:
@@ -93,6 +94,7 @@ def base_layout(
     downwards as it wraps into rows on a narrow screen: plotly.js then moves the plot down to make
     room, where a legend anchored to the plot's top grew upwards over the title.
 
+    ``legend_rows`` is how many rows a top legend takes at the tests' 1600 px, its margin's height.
     ``legend="below"`` puts the legend under the plot instead, for charts in half-width columns;
     ``legend="none"`` leaves no room for one. ``margin`` widens the default margins:
     each chart's margins must hold what it puts there (colour bar, tick labels, legend) at the
@@ -106,7 +108,7 @@ def base_layout(
     title_height = TITLE_PAD + (1 if subtitle is None else 2) * TITLE_LINE
     legend_top = title_height + 10
     if legend == "top":
-        top = legend_top + LEGEND_ROW + 16
+        top = legend_top + legend_rows * LEGEND_ROW + 16
         placed = {"orientation": "h", "xanchor": "right", "x": 1.0}
         placed |= {"yref": "container", "yanchor": "top", "y": 1 - legend_top / height}
     elif legend == "below":
