@@ -66,6 +66,7 @@ def sampling_histogram(
     layout = base_layout(
         title,
         height=640,
+        legend_rows=2,  # five entries beside the p/q table: two rows at 1600 px
         margin={"l": 80},  # the share axis's tick labels and title
         barmode="stack",
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},
@@ -116,9 +117,9 @@ def alpha_vs_kl(
                 "hovertemplate": f"{name}<br>KL = %{{x:.4f}}<br>α ≥ %{{y:.4f}}<extra></extra>",
             }
         )
-    title = f"Acceptance rate vs KL divergence · {kl.size} pairs, vocabulary {vocab_size}, seed {seed}"
     layout = base_layout(
-        title,
+        "Acceptance rate vs KL divergence",
+        subtitle=f"{kl.size} pairs, vocabulary {vocab_size}, seed {seed}",
         xaxis=axis("KL(p ‖ q) in nats" + (" (log)" if log_x else ""), type="log" if log_x else "linear"),
         yaxis=axis("acceptance rate α = Σ min(p, q)", range=[0, 1.02]),
     )

@@ -113,12 +113,13 @@ def speedup_curves(
             "bgcolor": "rgba(255,255,255,0.85)",
         }
     )
-    title = (
-        f"Speedup vs draft length · α = {format_number(alpha)}, k = {chosen_k}, c = {format_number(c)} "
+    subtitle = (
+        f"α = {format_number(alpha)}, k = {chosen_k}, c = {format_number(c)} "
         f"(Leviathan c = {format_number(round(1 / c, 4))}) → {chosen_speedup:.2f}×"
     )
     layout = base_layout(
-        title,
+        "Speedup vs draft length",
+        subtitle=subtitle,
         shapes=shapes,
         annotations=annotations,
         xaxis=axis("draft length k", range=[0.5, float(k.max()) + 0.5]),
@@ -127,14 +128,15 @@ def speedup_curves(
     return figure(traces, layout)
 
 
-def speedup_vs_k(traces: list[dict], marked_k: int, mark: str, title: str) -> go.Figure:
+def speedup_vs_k(traces: list[dict], marked_k: int, mark: str, title: str, subtitle: str | None = None) -> go.Figure:
     """A half-width speedup-vs-k chart: the slower region shaded and one draft length marked."""
     shapes, annotations = slower_region()
     rule, label = vline(marked_k, {"dash": "dot", "color": CHOSEN_COLOUR}, mark)
     layout = base_layout(
         title,
         height=510,
-        legend_below=True,
+        subtitle=subtitle,
+        legend="below",
         shapes=shapes + rule,
         annotations=annotations + label,
         xaxis=axis("draft length k"),

@@ -56,13 +56,34 @@ def test_speedup_curves_hold_the_given_numbers(speedup_figure):
 
 def test_speedup_figure_explains_itself(speedup_figure):
     fig, curves, _ = speedup_figure
-    title = fig.layout.title.text
+    title = fig.layout.title.subtitle.text  # the parameters, under the title
     assert "α = 0.8, k = 8, c = 20" in title
     assert "Leviathan c = 0.05" in title
     assert f"{curves[0.8][7]:.2f}×" in title
     # The region where speculation is slower than plain decoding is shaded up to speedup 1.
     slower = [s for s in fig.layout.shapes if s.type == "rect"]
     assert len(slower) == 1 and slower[0].y0 == 0 and slower[0].y1 == 1
+
+
+@pytest.mark.parametrize("subtitle", [None, "α = 0.8, k = 8"])
+def test_a_top_legend_hangs_under_the_title(subtitle):
+    """Anchored by its top in figure pixels, the legend grows downwards as it wraps into rows on a
+    narrow screen, away from the title; one row of it fits the top margin as given."""
+    height = 500
+    layout = charts.style.base_layout("Speedup", height, subtitle=subtitle)
+    legend, title = layout["legend"], layout["title"]
+    assert (legend["yref"], legend["yanchor"], title["yref"], title["yanchor"]) == ("container", "top") * 2
+    title_bottom = (1 - title["y"]) * height + (1 if subtitle is None else 2) * charts.style.TITLE_LINE
+    legend_top = (1 - legend["y"]) * height
+    assert legend_top > title_bottom
+    assert layout["margin"]["t"] >= legend_top + charts.style.LEGEND_ROW
+
+
+def test_a_legend_is_placed_top_or_below_or_left_out():
+    assert charts.style.base_layout("t", legend="below")["legend"]["yanchor"] == "top"
+    assert charts.style.base_layout("t", legend="none")["legend"] == {"visible": False}
+    with pytest.raises(ValueError, match="'aside'"):
+        charts.style.base_layout("t", legend="aside")
 
 
 def test_speedup_axis_shows_curves_below_one():
@@ -225,7 +246,7 @@ def test_alpha_vs_kl_scatter_and_bounds(log_x):
         np.testing.assert_array_equal(_trace(fig, name).y, y)
         np.testing.assert_array_equal(_trace(fig, name).x, x)
     assert fig.layout.xaxis.type == ("log" if log_x else "linear")
-    assert "30 pairs, vocabulary 8, seed 1" in fig.layout.title.text
+    assert "30 pairs, vocabulary 8, seed 1" in fig.layout.title.subtitle.text
 
 
 def test_bound_curves_are_the_specmath_bounds():

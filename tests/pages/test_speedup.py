@@ -28,7 +28,7 @@ def _speedup_numbers(at, alpha, k, c):
     np.testing.assert_array_equal(values(chosen["y"]), specmath.speedup(alpha, K_AXIS, c))
     marker = trace(figure, f"chosen k = {k}")
     assert values(marker["y"])[0] == specmath.speedup(alpha, k, c)
-    assert f"α = {alpha:g}, k = {k}, c = {c:g}" in figure["layout"]["title"]["text"]
+    assert f"α = {alpha:g}, k = {k}, c = {c:g}" in figure["layout"]["title"]["subtitle"]["text"]
 
 
 def test_speedup_defaults_are_the_chapter_example():
