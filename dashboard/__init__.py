@@ -11,6 +11,8 @@
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
 - ``calibrate_input``, ``engine_examples``: the Calibrate page's input and example pastes.
 - ``presets``, ``stats``, ``sample_text``, ``texts``: presets, reports, the coloured sample, texts.
+- ``toy_language``, ``step_plan``, ``step_view``: the Step through page's words and target chain,
+  how its steps are numbered, and what each step shows from the iteration's trace.
 
 Only ``navigation``, ``ui``, ``workarounds``, ``cached`` and ``pq_editor`` use Streamlit; everything
 else is testable without it.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import specmath
+from dashboard import toy_language
 from dashboard.presets import PRESET_LABELS
 
 
@@ -90,6 +91,11 @@ PRECISIONS = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}  # bytes per parameter
 
 TEMPERATURES = (0.25, 0.33, 0.5, 0.67, 0.8, 1.25, 1.5, 2, 3, 4)
 TOKEN_COUNTS = (10_000, 30_000, 100_000, 300_000, 1_000_000)
+
+#: The longest draft the Step through page steps through, and its steps for that draft: k to
+#: draft, one to score, k to check, one for the correction or bonus word, one for the outcome.
+STEP_MAX_K = 8
+STEP_COUNT = 2 * STEP_MAX_K + 3
 
 SAMPLE_COUNTS = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000, 10_000_000)
 
@@ -399,6 +405,72 @@ PARAMS: dict[str, Param] = {
             high=100_000.0,
             step=10.0,
             widget="number_input",
+        ),
+        Param(
+            "step",
+            "Step",
+            "int",
+            1,
+            "Where in the iteration: drafting, the target's pass, the checks, the last word, the outcome.",
+            low=1,
+            high=STEP_COUNT,
+            step=1,
+        ),
+        Param(
+            "step_draft",
+            "Draft made by",
+            "choice",
+            "noise",
+            "noise: the target blurred toward uniform, so it proposes words that make no sense. "
+            "temperature: the target sampled hotter or colder. merged: a smaller model that cannot "
+            "tell some words apart.",
+            options=("noise", "temperature", "merged"),
+            widget="selectbox",
+        ),
+        Param(
+            "step_noise",
+            "Noise weight",
+            "float",
+            0.3,
+            "0 is the target, 1 a uniform draft.",
+            low=0.0,
+            high=1.0,
+            step=0.05,
+        ),
+        Param(
+            "step_temperature",
+            "Draft temperature",
+            "choice",
+            2,
+            "Above 1 flatter than the target, below 1 sharper.",
+            options=TEMPERATURES,
+            fmt=format_number,
+        ),
+        Param(
+            "step_contexts",
+            "Words the draft can tell apart",
+            "int",
+            4,
+            "The words fall into this many groups of neighbours in the word list; the draft sees only "
+            f"the group of the previous word. 1 is a unigram draft, {toy_language.V} the target itself.",
+            low=1,
+            high=toy_language.V,
+            step=1,
+        ),
+        Param(
+            "greedy",
+            "Greedy decoding",
+            "bool",
+            False,
+            "Both models take their most likely word (temperature 0): a draft word passes exactly "
+            "when it is the target's most likely word. Off: both sample, as in the papers.",
+        ),
+        Param(
+            "presenter",
+            "Presenter mode",
+            "bool",
+            False,
+            "For a projector: larger type, big Back and Next buttons, the sidebar collapsed.",
         ),
         Param(
             "view",

@@ -18,7 +18,9 @@ class PageInfo:
     """A page: its script, title, icon and address, the parameters it reads, its home-page card.
 
     ``params`` are the widget parameters (``dashboard.params.PARAMS``) in the order the page shows
-    them; ``url_params`` the hand-encoded query parameters beyond them (the typed p and q).
+    them (a page may read one from the address itself, as the Step through page its step, whose
+    range depends on k); ``url_params`` the hand-encoded query parameters beyond them (the typed
+    p and q).
     """
 
     id: str
@@ -94,6 +96,27 @@ PAGES: dict[str, PageInfo] = {
             ("k", "c", "target", "draft", "contexts", "temperature", "noise", "chain_vocab", "tokens", "seed"),
             "Run the whole algorithm on a toy language, token by token: where the closed form "
             "holds, where it does not, and what an engine's per-position counters mean.",
+        ),
+        PageInfo(
+            "step_through",
+            "app_pages/step_through.py",
+            "Step through",
+            ":material/skip_next:",
+            "Step",
+            (
+                "step",
+                "k",
+                "c",
+                "step_draft",
+                "step_noise",
+                "step_temperature",
+                "step_contexts",
+                "greedy",
+                "seed",
+                "presenter",
+            ),
+            "Watch one iteration on words you can read, a step at a time: the draft proposes, the "
+            "target scores every position at once, each word is checked, the last word is drawn.",
         ),
         PageInfo(
             "calibrate",

@@ -112,3 +112,17 @@ HARDWARE_EXPLAINER = (
     "kernel efficiency; use the overhead and your measured numbers to bring it closer to your "
     "system, or calibrate c on the Calibrate page."
 )
+
+STEP_EXPLAINER = (
+    "**What the steps show.** One iteration of speculative decoding (Leviathan et al. 2023, "
+    "Algorithm 1) on a toy language of 21 words whose target chain is written by hand: each word's "
+    "successors make a sentence. The draft is derived from the target: blurred toward uniform "
+    "(noise: it proposes words that make no sense), sampled hotter or colder (temperature), or "
+    "unable to tell neighbouring words apart (merged). The draft proposes k words one at a time; "
+    "the target scores all k + 1 positions in one pass; each word is kept with probability "
+    "min(1, p/q), in order; at the first rejection a word is drawn from the residual "
+    "max(0, p − q), normalized, and if all k pass the target adds a bonus word. Whatever the "
+    "draft, each word comes out with the target's probability: a bad draft costs time, never "
+    "quality. The seed draws the opening (three words of the target after a period) and the "
+    "iteration; the same link shows the same iteration at the same step."
+)

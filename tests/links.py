@@ -17,6 +17,9 @@ CONDITIONS = {
     "contexts": ("draft", "merged"),
     "temperature": ("draft", "temperature"),
     "noise": ("draft", "noise"),
+    "step_noise": ("step_draft", "noise"),
+    "step_temperature": ("step_draft", "temperature"),
+    "step_contexts": ("step_draft", "merged"),
 }
 
 CATEGORIES = ("out_of_range", "non_numeric", "empty", "enormous")

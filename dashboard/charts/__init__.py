@@ -8,7 +8,7 @@ was drawn with, so a screenshot explains itself; the fonts are large enough for 
   shares; its ``VALIDATE`` switch (read when each figure is built) turns on plotly.py's validation.
 - ``rounding``: numbers rounded as the hovers print them.
 - ``contours``: the optimal-k map's contour lines and their labels.
-- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``: the builders, by page.
+- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step``: the builders, by page.
 
 Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)``.
 """
@@ -20,6 +20,7 @@ from dashboard.charts.maps import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, speedup_curves
+from dashboard.charts.step import acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "C_TICKS",
     "SPEEDUP_DECIMALS",
     "TRACE_TYPES",
+    "acceptance_checks",
     "alpha_vs_kl",
     "as_shown",
     "batch_sweep",
@@ -37,9 +39,12 @@ __all__ = [
     "monotone_contours",
     "optimal_k_map",
     "position_acceptance",
+    "position_scores",
     "sampling_histogram",
     "speedup_contours",
     "speedup_curves",
+    "timeline",
     "tokens_per_call",
     "verification_cost",
+    "word_bars",
 ]

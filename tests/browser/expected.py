@@ -12,6 +12,7 @@ import numpy as np
 
 import specmath
 from dashboard.params import PARAMS
+from dashboard.toy_language import PERIOD, WORDS, target_chain  # the Step through page's language: data
 from tests.helpers import printed
 from tests.links import url_text
 
@@ -362,12 +363,77 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
         assert_close(trace["y"], [o[column] for o in optima], f"{name} at each batch size")
 
 
+#: The longest draft the Step through page steps through; the words of its opening.
+STEP_MAX_K = 8
+OPENING_WORDS = 3
+
+
+def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None:
+    """The one chart of the step shown, from ``speculative_iteration`` run here on the toy language.
+
+    The page's iteration starts after an opening of three words drawn from the target after a
+    period with ``default_rng([seed, 1])``, from its last word, with ``rng=seed``; the draft is
+    specmath's noise, temperature or merged draft of the target. Steps: 1 … k draft the words,
+    k + 1 is the target's pass, k + 2 … 2k + 1 the checks, 2k + 2 the residual or bonus word,
+    2k + 3 the timeline (k is the shared k, at most 8).
+    """
+    s = settings(params, ("step", "k", "c", "step_draft", "step_noise", "step_temperature", "step_contexts"))
+    s |= settings(params, ("greedy", "seed"))
+    k, c, seed, step = min(int(s["k"]), STEP_MAX_K), float(s["c"]), int(s["seed"]), int(s["step"])
+    target = target_chain()
+    if s["step_draft"] == "noise":
+        draft = specmath.draft_by_noise(target, float(s["step_noise"]))
+    elif s["step_draft"] == "temperature":
+        draft = specmath.draft_by_temperature(target, float(s["step_temperature"]))
+    else:
+        assert s["step_draft"] == "merged", s["step_draft"]
+        draft = specmath.draft_by_merging(target, min(int(s["step_contexts"]), len(WORDS)))
+    rng, word = np.random.default_rng([seed, 1]), PERIOD
+    for _ in range(OPENING_WORDS):
+        word = int(rng.choice(len(WORDS), p=target[word]))
+    it = specmath.speculative_iteration(target, draft, word, k, rng=seed, greedy=s["greedy"] == "true")
+
+    (chart,) = charts
+    if step <= k:
+        bars = _named(chart, "draft q")
+        assert list(bars["y"]) == list(WORDS)
+        assert_close(bars["x"], it.q[step - 1], f"the draft's row q at position {step}")
+    elif step == k + 1:
+        positions = np.arange(k)
+        assert_close(_named(chart, "draft q(xᵢ)")["y"], it.q[positions, it.drafted], "q of each drafted word")
+        assert_close(_named(chart, "target p(xᵢ)")["y"], it.p[positions, it.drafted], "p of each drafted word")
+    elif step <= 2 * k + 1:
+        rows = np.arange(min(step - k - 2, it.first_rejection) + 1)
+        if it.greedy:
+            accept = _named(chart, "accepted: the target's most likely word")
+            assert_close(accept["x"], it.accepted[rows], "greedy verdicts")
+        else:
+            accept = _named(chart, "accepts: u < min(1, p/q)")
+            assert_close(accept["x"], np.minimum(1, it.ratio[rows]), "acceptance probability min(1, p/q)")
+            assert_close(_named(chart, "uniform u")["x"], it.u[rows], "the uniforms u")
+    elif step == 2 * k + 2:
+        if it.all_accepted:
+            assert_close(_named(chart, "target p")["x"], it.bonus_row, "the bonus row p")
+        else:
+            j = it.first_rejection
+            assert_close(_named(chart, "residual r")["x"], it.residual, "the residual")
+            assert_close(_named(chart, "target p")["x"], it.p[j], "p at the rejected position")
+            assert_close(_named(chart, "draft q")["x"], it.q[j], "q at the rejected position")
+    else:
+        (drafts,) = [t for t in chart["data"] if (t.get("name") or "").startswith("draft step")]
+        assert_close(drafts["x"], np.full(k, 1 / c), "draft steps of 1/c")
+        assert list(drafts["customdata"]) == [WORDS[int(t)] for t in it.drafted]
+        assert_close(_named(chart, "target pass over k + 1 positions")["x"], [1.0], "one target pass")
+        assert_close(_named(chart, "target step")["x"], np.ones(it.emitted.size), "one target step a word")
+
+
 CHECKS = {
     "speedup": check_speedup,
     "optimal_k": check_optimal_k,
     "sampling": check_sampling,
     "kl": check_kl,
     "simulator": check_simulator,
+    "step_through": check_step_through,
     "calibrate": check_calibrate,
     "hardware": check_hardware,
 }

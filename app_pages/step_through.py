@@ -1,0 +1,135 @@
+"""Step through: one speculative iteration, a step at a time, on a toy language that reads.
+
+The iteration is ``specmath.speculative_iteration`` on the toy language's target and draft
+(``dashboard.toy_language``); what each step shows comes from its trace (``dashboard.step_view``).
+The steps are numbered as ``dashboard.step_plan`` says; the step is in the address like every
+setting, and Next and Back move it.
+"""
+
+import streamlit as st
+
+import specmath
+from dashboard import step_plan, step_view, texts, ui
+from dashboard import toy_language as tl
+from dashboard.params import PARAMS, STEP_MAX_K
+
+ctx = ui.page()
+
+#: st.session_state key of the step this page last wrote to the address (None for step 1).
+WRITTEN = "step_written"
+STRENGTH_KEYS = {"noise": "step_noise", "temperature": "step_temperature", "merged": "step_contexts"}
+
+#: Presenter mode's type and buttons. CSS only: the buttons' classes are Streamlit's ``st-key-<key>``.
+PRESENTER_CSS = """
+<style>
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.45rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] h4 { font-size: 2.1rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stCaptionContainer"] p { font-size: 1.15rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {
+  font-size: 2.6rem;
+}
+[data-testid="stMainBlockContainer"] [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p {
+  font-size: 1.2rem;
+}
+.st-key-step_back button, .st-key-step_next button { min-height: 4.5rem; padding: 0 2.5rem; }
+.st-key-step_back button p, .st-key-step_next button p { font-size: 2rem; font-weight: 600; }
+</style>
+"""
+
+
+def _write_step(number: int) -> None:
+    """Put step ``number`` in the address (step 1, the default, as no parameter)."""
+    text = None if number == 1 else str(number)
+    current = st.query_params.get_all("step")
+    if text is None and current:
+        del st.query_params["step"]
+    elif text is not None and current != [text]:
+        st.query_params["step"] = text
+    st.session_state[WRITTEN] = text
+
+
+def _jumped() -> None:
+    """The step slider moved: its step goes to the address, which the rerun reads."""
+    _write_step(st.session_state["step_slider"])
+
+
+def _step(k: int, total: int) -> int:
+    """The step the address asks for, within 1 … ``total``, and the slider that shows and moves it.
+
+    The step is read from the address here, not bound to a widget: its range depends on k, and
+    a bound slider can neither take a step past a shorter draft's end nor be set to the nearest
+    step with the address following. A link's step that cannot be used is named in a warning with
+    the step used instead; a step this page wrote, past the end once k was shortened, in a note.
+    """
+    raw = ctx.raw_url.get("step")
+    number, problem = step_plan.read_step(raw, total)
+    if problem:
+        if raw == [st.session_state.get(WRITTEN)]:
+            ctx.notices.info(f"k = {k} has {total} steps: showing step {number}, its last.", icon="ℹ️")
+        else:
+            ctx.notices.warning(f"{problem}; using step {number} of {total} (k = {k}).", icon="⚠️")
+    _write_step(number)
+    st.session_state["step_slider"] = number
+    param = PARAMS["step"]
+    st.sidebar.slider(param.label, 1, total, key="step_slider", on_change=_jumped, help=param.help)
+    return number
+
+
+def view() -> None:
+    shared_k, c, seed = ctx.values["k"], ctx.values["c"], ctx.values["seed"]
+    k = step_plan.page_k(shared_k)
+    total = step_plan.total_steps(k)
+    st.sidebar.subheader("Iteration")
+    number = _step(k, total)
+    greedy = ctx.widget("greedy")
+    st.sidebar.subheader("Toy language")
+    kind = ctx.widget("step_draft")
+    strength = ctx.widget(STRENGTH_KEYS[kind])
+    if shared_k > STEP_MAX_K:
+        st.info(
+            f"The shared draft length is k = {shared_k}; this page steps through at most {STEP_MAX_K} "
+            f"draft words, so it uses k = {k}. The other pages keep k = {shared_k}.",
+            icon="ℹ️",
+        )
+
+    opening = tl.opening(seed)
+    trace = specmath.speculative_iteration(
+        tl.target_chain(), tl.draft_chain(kind, float(strength)), int(opening[-1]), k, rng=seed, greedy=greedy
+    )
+    shown = step_view.build(trace, number, opening, c, large=ctx.values["presenter"])
+    back = step_plan.previous_step(number, k, trace.first_rejection)
+    forward = step_plan.next_step(number, k, trace.first_rejection)
+
+    buttons = st.container(horizontal=True, vertical_alignment="center")
+    buttons.button(
+        "◀ Back", key="step_back", on_click=_write_step, args=(back,), disabled=back is None, shortcut="PageUp"
+    )
+    buttons.button(
+        "Next ▶",
+        key="step_next",
+        on_click=_write_step,
+        args=(forward,),
+        disabled=forward is None,
+        type="primary",
+        shortcut="PageDown",
+    )
+    buttons.markdown(f"#### {shown.heading}", width="stretch")
+    st.markdown(f"#### {shown.sentence}")
+    st.caption(step_view.LEGEND)
+    st.markdown(shown.text)
+    metrics = st.container(horizontal=True)  # filled after the chart (see ui.interactive)
+    name = f"step{number}_{shown.name}_{kind}{strength:g}_k{k}_seed{seed}" + ("_greedy" if greedy else "")
+    ui.chart(shown.figure, name)
+    for label, value in shown.metrics:
+        metrics.metric(label, value)
+    st.caption(step_plan.outline(k))
+
+
+presenter = ctx.widget("presenter", st.container())
+if presenter:
+    # Public API, called after the router's own call: the later call's sidebar state wins.
+    st.set_page_config(initial_sidebar_state="collapsed")
+    st.html(PRESENTER_CSS)
+ui.interactive(ctx, view)
+st.markdown(texts.STEP_EXPLAINER)

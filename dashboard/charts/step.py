@@ -1,0 +1,273 @@
+"""The Step through page: one speculative iteration drawn a step at a time, on words.
+
+- :func:`word_bars`: a distribution over the words (the draft's q, the residual, the bonus row),
+  the word drawn from it highlighted;
+- :func:`position_scores`: the target's one pass, p beside q of each drafted word;
+- :func:`acceptance_checks`: position by position, the acceptance probability min(1, p/q) as a
+  stretch of [0, 1] and the uniform u as a marker on it;
+- :func:`timeline`: the iteration's k short draft steps and one target step against the same
+  words decoded one target step each.
+
+``large`` draws for a projector: larger type and taller charts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE, PALETTE, axis, base_layout, figure
+from dashboard.params import format_number
+
+#: Font size of the charts in presenter mode.
+LARGE_FONT = FONT_SIZE + 6
+ACCEPT_COLOUR = "#009E73"
+REJECT_FILL = "rgba(213, 94, 0, 0.25)"
+#: Bars of the words not drawn; the ticks of the distributions drawn beside them.
+PLAIN_COLOUR = PALETTE[0]
+MARKER_COLOURS = ("#000000", PALETTE[3])
+U_MARKER = {"symbol": "diamond", "size": 18, "color": "#000000", "line": {"width": 2, "color": "#FFFFFF"}}
+
+
+def _layout(title: str, large: bool, height: int, *, rows: int = 0, **extra) -> dict:
+    """:func:`base_layout` with the type, the margins and the height grown for a projector when
+    ``large``; a chart of ``rows`` category rows grows by the larger type's line for each."""
+    if large:
+        extra["margin"] = {key: round(value * 1.3) for key, value in extra["margin"].items()}
+        height = round(height * 1.15) + rows * (LARGE_FONT - FONT_SIZE + 4)
+    layout = base_layout(title, height=height, **extra)
+    if large:
+        layout["font"] = {"size": LARGE_FONT}
+        layout["title"]["font"] = {"size": LARGE_FONT + 2}
+        layout["hoverlabel"] = {"font": {"size": LARGE_FONT - 1}}
+    return layout
+
+
+def word_bars(
+    words: Sequence[str],
+    values: np.ndarray,
+    drawn: int | None,
+    name: str,
+    title: str,
+    *,
+    markers: Mapping[str, np.ndarray] | None = None,
+    large: bool = False,
+) -> go.Figure:
+    """One bar per word, in the words' order from the top, the bar of word ``drawn`` highlighted.
+
+    ``values`` is the distribution the word was drawn from, named ``name`` in the legend and the
+    hover; ``markers`` adds other distributions over the same words as ticks (p and q beside the
+    residual they make).
+    """
+    values = np.asarray(values, dtype=float)
+    colours = [CHOSEN_COLOUR if i == drawn else PLAIN_COLOUR for i in range(len(words))]
+    traces = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "x": values,
+            "y": list(words),
+            "name": name,
+            "marker": {"color": colours},
+            "hovertemplate": f"%{{y}}: {name} = %{{x:.3f}}<extra></extra>",
+        }
+    ]
+    top = float(values.max())
+    for i, (marker_name, marker_values) in enumerate((markers or {}).items()):
+        marker_values = np.asarray(marker_values, dtype=float)
+        top = max(top, float(marker_values.max()))
+        traces.append(
+            {
+                "type": "scatter",
+                "x": marker_values,
+                "y": list(words),
+                "mode": "markers",
+                "name": marker_name,
+                "marker": {"symbol": "line-ns", "size": 20, "line": {"width": 3, "color": MARKER_COLOURS[i % 2]}},
+                "hovertemplate": f"%{{y}}: {marker_name} = %{{x:.3f}}<extra></extra>",
+            }
+        )
+    annotations = []
+    if drawn is not None:
+        annotations.append(
+            {"x": float(values[drawn]), "y": words[drawn], "text": f"← drawn: “{words[drawn]}”", "showarrow": False}
+            | {"xanchor": "left", "xshift": 8, "font": {"color": CHOSEN_COLOUR}}
+        )
+    layout = _layout(
+        title,
+        large,
+        560,
+        rows=len(words),
+        margin={"l": 90, "r": 30, "t": 100, "b": 70},
+        barmode="overlay",
+        xaxis=axis("probability", range=[0, top * 1.35 + 0.02]),
+        yaxis=axis("", autorange="reversed", type="category", dtick=1),
+        annotations=annotations,
+    )
+    return figure(traces, layout)
+
+
+def position_scores(
+    labels: Sequence[str], q: np.ndarray, p: np.ndarray, title: str, *, large: bool = False
+) -> go.Figure:
+    """The target's pass over the drafted words: q(x_i) the draft gave each, p(x_i) the target gives.
+
+    ``labels`` name the positions ("1<br>sat": a line each for the position and the word);
+    ``q[i]`` and ``p[i]`` are the two models' probabilities of the word drafted at position i.
+    """
+    traces = [
+        {
+            "type": "bar",
+            "x": list(labels),
+            "y": np.asarray(values, dtype=float),
+            "name": name,
+            "marker": {"color": colour},
+            "hovertemplate": f"position %{{x}}<br>{name} = %{{y:.3f}}<extra></extra>",
+        }
+        for name, values, colour in (
+            ("draft q(xᵢ)", q, PALETTE[1]),
+            ("target p(xᵢ)", p, PALETTE[0]),
+        )
+    ]
+    layout = _layout(
+        title,
+        large,
+        480,
+        margin={"l": 70, "r": 30, "t": 100, "b": 100},  # two lines of tick labels: position, word
+        barmode="group",
+        xaxis=axis("position · drafted word", type="category"),
+        yaxis=axis("probability of the drafted word", range=[0, 1.05]),
+    )
+    return figure(traces, layout)
+
+
+def acceptance_checks(
+    labels: Sequence[str],
+    accept_probability: np.ndarray,
+    u: np.ndarray,
+    title: str,
+    *,
+    greedy: bool = False,
+    large: bool = False,
+) -> go.Figure:
+    """The checks so far, one row per position from the top: [0, 1] split where u accepts and rejects.
+
+    Row i's green stretch is [0, min(1, p/q)), where a uniform u accepts the word; the rest rejects.
+    ``u`` (NaN where none was drawn, as when greedy) is drawn as a marker on its row. Greedy, a
+    word passes exactly when it is the target's most likely word: ``accept_probability`` is then
+    1 or 0, the whole row accepting or rejecting.
+    """
+    accept = np.asarray(accept_probability, dtype=float)
+    u = np.asarray(u, dtype=float)
+    rows = list(labels)
+    accept_name = "accepted: the target's most likely word" if greedy else "accepts: u < min(1, p/q)"
+    reject_name = "rejected: not its most likely word" if greedy else "rejects"
+    traces = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "x": accept,
+            "y": rows,
+            "name": accept_name,
+            "marker": {"color": ACCEPT_COLOUR},
+            "hovertemplate": "%{y}<br>accepts with probability %{x:.3f}<extra></extra>",
+        },
+        {
+            "type": "bar",
+            "orientation": "h",
+            "x": 1.0 - accept,
+            "y": rows,
+            "name": reject_name,
+            "marker": {"color": REJECT_FILL},
+            "hoverinfo": "skip",
+        },
+    ]
+    if np.isfinite(u).any():
+        traces.append(
+            {
+                "type": "scatter",
+                "x": u,
+                "y": rows,
+                "mode": "markers",
+                "name": "uniform u",
+                "marker": U_MARKER,
+                "hovertemplate": "%{y}<br>u = %{x:.3f}<extra></extra>",
+            }
+        )
+    layout = _layout(
+        title,
+        large,
+        max(300, 150 + 60 * len(rows)),
+        margin={"l": 150, "r": 30, "t": 100, "b": 70},
+        barmode="stack",
+        xaxis=axis("u ~ uniform on [0, 1]", range=[0, 1]),
+        yaxis=axis("", autorange="reversed", type="category"),
+    )
+    return figure(traces, layout)
+
+
+def timeline(drafted_words: Sequence[str], emitted_words: Sequence[str], c: float, *, large: bool = False) -> go.Figure:
+    """This iteration's time against plain decoding's, in target steps.
+
+    Speculative: k draft steps of 1/c each (one per drafted word), then one target pass of 1.
+    Plain: one target step per emitted word.
+    """
+    k, n = len(drafted_words), len(emitted_words)
+    speculative, plain = "speculative", "one target step a word"
+    draft_time = k / c
+    traces = [
+        {
+            "type": "bar",
+            "orientation": "h",
+            "x": np.full(k, 1.0 / c),
+            "base": (np.arange(k) / c).tolist(),  # plotly.py sends a base as a list, not as bytes
+            "y": [speculative] * k,
+            "name": f"draft step (1/c = {format_number(round(1 / c, 4))})",
+            "marker": {"color": PALETTE[1], "line": {"width": 1, "color": "#FFFFFF"}},
+            "customdata": list(drafted_words),
+            "hovertemplate": "draft proposes “%{customdata}”<extra></extra>",
+        },
+        {
+            "type": "bar",
+            "orientation": "h",
+            "x": [1.0],
+            "base": [draft_time],
+            "y": [speculative],
+            "name": "target pass over k + 1 positions",
+            "marker": {"color": PALETTE[0], "line": {"width": 1, "color": "#FFFFFF"}},
+            "text": [f"checks {k}, emits {n}"],
+            "textposition": "inside",
+            "insidetextanchor": "middle",
+            "hovertemplate": "one target pass<extra></extra>",
+        },
+        {
+            "type": "bar",
+            "orientation": "h",
+            "x": np.ones(n),
+            "base": list(range(n)),
+            "y": [plain] * n,
+            "name": "target step",
+            "marker": {"color": PALETTE[4], "line": {"width": 2, "color": "#FFFFFF"}},
+            "text": list(emitted_words),
+            "textposition": "inside",
+            "insidetextanchor": "middle",
+            "hovertemplate": "target emits “%{text}”<extra></extra>",
+        },
+    ]
+    spent = 1.0 + draft_time
+    title = (
+        f"{n} word{'s' if n > 1 else ''} in 1 + {k}/{format_number(c)} = {spent:.3g} target steps; "
+        f"one at a time they take {n} · this iteration {n / spent:.2f}× as fast"
+    )
+    layout = _layout(
+        title,
+        large,
+        330,
+        margin={"l": 210, "r": 30, "t": 100, "b": 70},
+        barmode="overlay",
+        xaxis=axis("time (target steps)", range=[0, max(spent, n) * 1.05]),
+        yaxis=axis("", type="category", categoryorder="array", categoryarray=[plain, speculative]),
+    )
+    return figure(traces, layout)

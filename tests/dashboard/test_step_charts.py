@@ -1,0 +1,94 @@
+"""The Step through page's figure builders: pure, validated, holding exactly the numbers given."""
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from dashboard import charts
+from dashboard.charts import step as step_charts
+from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE
+
+WORDS = ("the", "cat", "sat", ".")
+
+
+@pytest.fixture(autouse=True)
+def validated(monkeypatch):
+    """Builders here run with plotly.py's validation, so a wrong property raises."""
+    monkeypatch.setattr(charts.style, "VALIDATE", True)
+
+
+def _trace(fig: go.Figure, name: str):
+    (found,) = [t for t in fig.data if t.name == name]
+    return found
+
+
+def test_word_bars_hold_the_distribution_and_highlight_the_drawn_word():
+    q = np.array([0.1, 0.2, 0.6, 0.1])
+    fig = charts.word_bars(WORDS, q, 2, "draft q", "Draft word 1")
+    bars = _trace(fig, "draft q")
+    assert bars.orientation == "h"
+    np.testing.assert_array_equal(bars.x, q)
+    assert list(bars.y) == list(WORDS)
+    assert [c == CHOSEN_COLOUR for c in bars.marker.color] == [False, False, True, False]
+    (note,) = fig.layout.annotations
+    assert (note.x, note.y, note.text) == (0.6, "sat", "← drawn: “sat”")
+    assert fig.layout.yaxis.autorange == "reversed"  # the words' order from the top
+    assert fig.layout.title.text == "Draft word 1"
+
+
+def test_word_bars_draw_other_distributions_as_ticks():
+    p, q, r = np.array([0.5, 0.5, 0, 0]), np.array([0.25, 0.25, 0.25, 0.25]), np.array([0.5, 0.5, 0, 0])
+    fig = charts.word_bars(WORDS, r, 0, "residual r", "t", markers={"target p": p, "draft q": q})
+    np.testing.assert_array_equal(_trace(fig, "target p").x, p)
+    np.testing.assert_array_equal(_trace(fig, "draft q").x, q)
+    assert fig.layout.xaxis.range[1] > 0.5
+
+
+def test_position_scores_hold_p_and_q_of_each_drafted_word():
+    labels, q, p = ["1<br>cat", "2<br>sat"], np.array([0.3, 0.2]), np.array([0.5, 0.0])
+    fig = charts.position_scores(labels, q, p, "One pass")
+    np.testing.assert_array_equal(_trace(fig, "draft q(xᵢ)").y, q)
+    np.testing.assert_array_equal(_trace(fig, "target p(xᵢ)").y, p)
+    assert list(_trace(fig, "target p(xᵢ)").x) == labels
+
+
+def test_acceptance_checks_split_each_row_and_mark_u():
+    labels, accept, u = ["1 · cat", "2 · sat"], np.array([1.0, 0.25]), np.array([0.7, 0.4])
+    fig = charts.acceptance_checks(labels, accept, u, "Checks")
+    np.testing.assert_array_equal(_trace(fig, "accepts: u < min(1, p/q)").x, accept)
+    np.testing.assert_array_equal(_trace(fig, "rejects").x, 1 - accept)
+    np.testing.assert_array_equal(_trace(fig, "uniform u").x, u)
+    assert list(_trace(fig, "uniform u").y) == labels
+    assert tuple(fig.layout.xaxis.range) == (0, 1)
+
+
+def test_greedy_checks_have_no_uniform():
+    fig = charts.acceptance_checks(["1 · cat"], np.array([0.0]), np.array([np.nan]), "Checks", greedy=True)
+    assert [t.name for t in fig.data] == [
+        "accepted: the target's most likely word",
+        "rejected: not its most likely word",
+    ]
+
+
+def test_timeline_puts_k_draft_steps_and_one_target_pass_against_one_step_a_word():
+    fig = charts.timeline(["cat", "sat", "on"], ["cat", "sat"], 4)
+    drafts = _trace(fig, "draft step (1/c = 0.25)")
+    np.testing.assert_array_equal(drafts.x, [0.25] * 3)
+    np.testing.assert_array_equal(drafts.base, [0, 0.25, 0.5])
+    assert list(drafts.customdata) == ["cat", "sat", "on"]
+    target = _trace(fig, "target pass over k + 1 positions")
+    assert (list(target.x), list(target.base)) == ([1.0], [0.75])
+    plain = _trace(fig, "target step")
+    np.testing.assert_array_equal(plain.x, [1, 1])
+    np.testing.assert_array_equal(plain.base, [0, 1])
+    assert list(plain.text) == ["cat", "sat"]
+    assert fig.layout.title.text.startswith("2 words in 1 + 3/4 = 1.75 target steps; one at a time they take 2")
+    assert "1.14× as fast" in fig.layout.title.text
+
+
+def test_large_charts_have_larger_type_and_room_for_it():
+    q = np.full(4, 0.25)
+    small, large = (charts.word_bars(WORDS, q, 0, "q", "t", large=flag) for flag in (False, True))
+    assert small.layout.font.size == FONT_SIZE and large.layout.font.size == step_charts.LARGE_FONT
+    assert large.layout.height > small.layout.height
+    assert large.layout.margin.l > small.layout.margin.l and large.layout.margin.b > small.layout.margin.b
