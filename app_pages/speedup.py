@@ -1,26 +1,66 @@
-"""Speedup vs draft length: curves over k for the chosen α and a comparison set."""
+"""Speedup vs draft length: curves over k for the chosen α and a comparison set, and optionally
+the published measurements beside them."""
 
+import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, texts, ui
+from dashboard import cached, charts, published, texts, ui
 
 ctx = ui.page()
+
+
+def published_results() -> None:
+    """What the published points are, why they sit off the curves, and the results without a k."""
+    with_k, without_k = published.split_by_draft_length(published.load_published_results())
+    counts = {}
+    for row in with_k:
+        name = f"{row.paper.split(',')[0]} {row.table.split(';')[0]}"
+        counts[name] = counts.get(name, 0) + 1
+    st.markdown(texts.PUBLISHED_SHOWN.format(sources="; ".join(f"{n} ({c} results)" for n, c in counts.items())))
+    st.markdown(texts.PUBLISHED_EXPLAINER)
+    if not without_k:
+        return
+    st.markdown(texts.PUBLISHED_WITHOUT_K)
+    for source in dict.fromkeys(row.source for row in without_k):
+        rows = [row for row in without_k if row.source == source]
+        first = rows[0]
+        st.caption(
+            f"{first.paper}, {first.table}: {first.model_target}, {first.hardware}; {first.task}, {first.decoding}."
+        )
+        table = pd.DataFrame(
+            {
+                "method": [row.method for row in rows],
+                "draft": [row.model_draft for row in rows],
+                "tokens per target call": [row.mean_accepted_tokens for row in rows],
+                "measured speedup (×)": [row.speedup for row in rows],
+            }
+        )
+        st.dataframe(table, hide_index=True)
 
 
 def view() -> None:
     alpha, k, c = ctx.values["alpha"], ctx.values["k"], ctx.values["c"]
     compare = ctx.widget("compare")
+    show_published = ctx.widget("published")
 
     alphas = tuple(sorted({*compare, alpha}))
     grid, optima = cached.speedup_curves(alphas, float(c))
     best_k, best_speedup = optima[alpha]
+    points = []
+    if show_published:
+        with_k, _ = published.split_by_draft_length(published.load_published_results())
+        points = charts.published_points(with_k, [published.iid_speedup(row) for row in with_k])
 
     metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(
-        charts.speedup_curves(cached.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c),
-        f"speedup_alpha{alpha:.2f}_k{k}_c{c:g}",
+        charts.speedup_curves(
+            cached.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c, published=points
+        ),
+        f"speedup_alpha{alpha:.2f}_k{k}_c{c:g}" + ("_published" if show_published else ""),
     )
+    if show_published:
+        published_results()
 
     cols = metrics_area.columns(4)
     cols[0].metric(f"Speedup at k = {k}", f"{specmath.speedup(alpha, k, c):.2f}×")

@@ -138,6 +138,14 @@ PARAMS: dict[str, Param] = {
             fmt=format_number,
         ),
         Param(
+            "published",
+            "Published results",
+            "bool",
+            False,
+            "Measured speedups from the papers beside the curves, each with its citation "
+            "(dashboard/data/SOURCES.md); Spec-Bench's, which have no fixed k, in a table.",
+        ),
+        Param(
             "max_k",
             "Longest draft considered (max k)",
             "int",

@@ -53,9 +53,9 @@ PAGES: dict[str, PageInfo] = {
             "Speedup vs draft length",
             ":material/trending_up:",
             "Speedup",
-            ("alpha", "k", "c", "compare"),
+            ("alpha", "k", "c", "compare", "published"),
             "How the speedup rises and falls with the draft length k, for your α and c and a set "
-            "of comparison curves; the best k of each curve marked.",
+            "of comparison curves; the best k of each curve marked, published measurements beside them.",
         ),
         PageInfo(
             "optimal_k",

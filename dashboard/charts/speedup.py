@@ -127,8 +127,12 @@ def speedup_curves(
         f"Speedup vs draft length · α = {format_number(alpha)}, k = {chosen_k}, c = {format_number(c)} "
         f"(Leviathan c = {format_number(round(1 / c, 4))}) → {chosen_speedup:.2f}×"
     )
+    # The points' longer legend entries would wrap the legend over the title: below the plot, it
+    # grows downwards instead.
+    below = {"legend_below": True, "height": 640} if published else {}
     layout = base_layout(
         title,
+        **below,
         shapes=shapes,
         annotations=annotations,
         xaxis=axis("draft length k", range=[0.5, float(k.max()) + 0.5]),
@@ -137,10 +141,10 @@ def speedup_curves(
     return figure(traces, layout)
 
 
-#: Marker of each source's measured points (symbol, fill); a source not listed gets the next of
-#: :data:`_MORE_MARKERS`. Fills apart from the comparison curves' first colours.
-PUBLISHED_MARKERS = {"leviathan2023": ("diamond", "#CC79A7"), "chen2023": ("square", "#56B4E9")}
-_MORE_MARKERS = (("triangle-up", "#F0E442"), ("pentagon", "#E69F00"), ("hexagon", "#009E73"))
+#: Marker of each source's measured points (symbol, fill), black-edged; a source not listed gets
+#: the next of :data:`_MORE_MARKERS`. White and greys: the curves take the palette's colours.
+PUBLISHED_MARKERS = {"leviathan2023": ("diamond", "#FFFFFF"), "chen2023": ("square", "#999999")}
+_MORE_MARKERS = (("triangle-up", "#FFFFFF"), ("pentagon", "#999999"), ("hexagon", "#444444"))
 
 
 def _authors(row: PublishedResult) -> str:
@@ -222,7 +226,7 @@ def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | 
                     "symbol": symbol,
                     "size": 13,
                     "color": colour,
-                    "line": {"color": "#000000", "width": 1.5},
+                    "line": {"color": "#000000", "width": 2},
                 },
                 "hovertemplate": "%{customdata}<extra></extra>",
             }

@@ -146,6 +146,9 @@ def test_speedup_curves_with_published_points_keep_the_curves_and_fit_the_points
         "chosen k = 4",
     ]
     assert overlaid.layout.yaxis.range[1] >= max(r.speedup for r in rows) > plain.layout.yaxis.range[1]
+    # Their longer legend entries go under the plot, where the legend grows away from the title.
+    assert overlaid.layout.legend.yanchor == "top" and overlaid.layout.legend.y < 0
+    assert plain.layout.legend.y >= 1
     # Without points the figure is the one the page drew before (the browser's reference).
     assert charts.speedup_curves(K, curves, optima, 0.3, 4, 20, published=[]).to_plotly_json() == plain.to_plotly_json()
 

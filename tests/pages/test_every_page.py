@@ -147,6 +147,7 @@ def test_every_chart_exports_a_named_png(page_id):
 #: Every figure builder, as the pages call them.
 EVERY_BUILDER = [
     (SPEEDUP, {}),
+    (SPEEDUP, {"published": "true"}),
     (OPTIMAL_K, {}),
     (OPTIMAL_K, {"view": "speedup"}),
     (SAMPLING, {}),
