@@ -65,6 +65,18 @@ class Param:
     def widget_type(self) -> str:
         return self.widget or DEFAULT_WIDGETS[self.kind]
 
+    def url_text(self, value: Any) -> str | list[str]:
+        """``value`` as a link carries it, what the widget's binding reads (a list for ``"multi"``)."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if self.kind == "multi":
+            return [self.fmt(v) for v in value]
+        if self.kind == "int":
+            return str(int(value))
+        if self.kind == "float":
+            return format_number(value)
+        return self.fmt(value)
+
     def describe_range(self) -> str:
         if self.kind in ("float", "int"):
             return f"{format_number(self.low)} to {format_number(self.high)}"
