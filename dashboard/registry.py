@@ -127,6 +127,16 @@ PAGES: dict[str, PageInfo] = {
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
         ),
+        PageInfo(
+            "exercises",
+            "app_pages/exercises.py",
+            "Exercises",
+            ":material/school:",
+            "Exercises",
+            (),
+            "Workshop exercises: a question, a link that opens the page set up for it, and the "
+            "answer, computed by specmath, revealed on click.",
+        ),
     )
 }
 

@@ -69,6 +69,12 @@ PUBLISHED_WITHOUT_K = (
     "the speedup is what that buys after the cost of drafting and verifying."
 )
 
+EXERCISES_INTRO = (
+    "Exercises for a workshop. Each link opens a page set up for its question: try it there, then "
+    "come back (Back returns here) and open the answer. Every number in an answer is computed by "
+    "specmath when this page is drawn, from the settings its link opens."
+)
+
 OPTIMAL_K_EXPLAINER = (
     "One broadcast `optimal_k` call over a 101 × 101 grid. The best draft length grows with both "
     "α (drafts survive longer) and c (drafting is cheaper); where the best speedup is below 1, "
