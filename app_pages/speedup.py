@@ -1,6 +1,8 @@
 """Speedup vs draft length: curves over k for the chosen α and a comparison set, and optionally
 the published measurements beside them."""
 
+from collections import Counter
+
 import pandas as pd
 import streamlit as st
 
@@ -13,10 +15,7 @@ ctx = ui.page()
 def published_results() -> None:
     """What the published points are, why they sit off the curves, and the results without a k."""
     with_k, without_k = published.split_by_draft_length(published.load_published_results())
-    counts = {}
-    for row in with_k:
-        name = f"{row.paper.split(',')[0]} {row.table.split(';')[0]}"
-        counts[name] = counts.get(name, 0) + 1
+    counts = Counter(row.short_citation for row in with_k)
     st.markdown(texts.PUBLISHED_SHOWN.format(sources="; ".join(f"{n} ({c} results)" for n, c in counts.items())))
     st.markdown(texts.PUBLISHED_EXPLAINER)
     if not without_k:

@@ -48,11 +48,20 @@ class PublishedResult:
     note: str
 
     @property
+    def authors(self) -> str:
+        """Authors and year, as ``paper`` begins: "Leviathan et al. 2023"."""
+        return self.paper.split(",")[0]
+
+    @property
+    def short_citation(self) -> str:
+        """Authors, year and the table the numbers are from: "Leviathan et al. 2023, Table 2"."""
+        return f"{self.authors}, {self.table.split(';')[0]}"
+
+    @property
     def label(self) -> str:
         """A one-line citation for a hover: authors and year, table, method, setting."""
-        authors = self.paper.split(",")[0]
         setting = f"{self.model_draft} → {self.model_target}, {self.task}, {self.decoding}"
-        return f"{authors}, {self.table}: {self.method}, {setting}"
+        return f"{self.authors}, {self.table}: {self.method}, {setting}"
 
 
 #: The header the file must have, in this order.

@@ -147,11 +147,6 @@ PUBLISHED_MARKERS = {"leviathan2023": ("diamond", "#FFFFFF"), "chen2023": ("squa
 _MORE_MARKERS = (("triangle-up", "#FFFFFF"), ("pentagon", "#999999"), ("hexagon", "#444444"))
 
 
-def _authors(row: PublishedResult) -> str:
-    """The citation's authors and year, as the data file's ``paper`` begins: "Leviathan et al. 2023"."""
-    return row.paper.split(",")[0]
-
-
 def _c_range(rows: Sequence[PublishedResult]) -> str:
     """The cost ratios the rows were measured at, for a legend: "measured at c = 9.1–50"."""
     given = sorted({round(r.c_chapter, 1) for r in rows if r.c_chapter is not None})
@@ -184,7 +179,7 @@ def published_hover(row: PublishedResult, formula: float | None) -> str:
         missing = [name for name, value in (("α", row.alpha), ("c", row.c_chapter)) if value is None]
         model = f"no i.i.d. formula value: the source gives no {' and no '.join(missing)}"
     lines = [
-        f"<b>{text(_authors(row))}</b>, {text(row.table)}",
+        f"<b>{text(row.authors)}</b>, {text(row.table)}",
         f"{text(row.method)}: {text(row.model_draft)} → {text(row.model_target)}",
         text(row.hardware),
         f"{text(row.task)}, {text(row.decoding)}",
@@ -220,7 +215,7 @@ def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | 
                 "x": [r.k for r in group],
                 "y": [r.speedup for r in group],
                 "mode": "markers",
-                "name": f"{_authors(group[0])} ({_c_range(group)})",
+                "name": f"{group[0].authors} ({_c_range(group)})",
                 "customdata": [published_hover(rows[i], formula[i]) for i in picked],
                 "marker": {
                     "symbol": symbol,

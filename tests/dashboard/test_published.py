@@ -141,6 +141,15 @@ def test_iid_speedup_is_the_formula_at_the_rows_own_alpha_k_c():
     assert all(iid_speedup(r) is None for r in ROWS if r.source != "leviathan2023")  # no α or no c
 
 
+def test_short_citations_name_authors_year_and_table():
+    assert {r.short_citation for r in ROWS} == {
+        "Leviathan et al. 2023, Table 2",
+        "Chen et al. 2023, Table 1",
+        "Xia et al. 2024, Leaderboard.md, A100, Vicuna-7B-v1.3 (commit fd2c1cd)",
+    }
+    assert {r.authors for r in ROWS} == {"Leviathan et al. 2023", "Chen et al. 2023", "Xia et al. 2024"}
+
+
 def test_rows_split_by_whether_they_have_a_draft_length():
     with_k, without_k = split_by_draft_length(ROWS)
     assert with_k + without_k == tuple(r for r in ROWS if r.k is not None) + tuple(r for r in ROWS if r.k is None)
