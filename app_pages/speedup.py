@@ -27,15 +27,17 @@ def published_results() -> None:
         st.caption(
             f"{first.paper}, {first.table}: {first.model_target}, {first.hardware}; {first.task}, {first.decoding}."
         )
+        # A static table, numbers as the source prints them: its long names wrap on a narrow screen
+        # where the interactive grid cut them short.
         table = pd.DataFrame(
             {
                 "method": [row.method for row in rows],
                 "draft": [row.model_draft for row in rows],
-                "tokens per target call": [row.mean_accepted_tokens for row in rows],
-                "measured speedup (×)": [row.speedup for row in rows],
+                "tokens per target call": [f"{row.mean_accepted_tokens:.2f}" for row in rows],
+                "measured speedup": [f"{row.speedup:.2f}×" for row in rows],
             }
         )
-        st.dataframe(table, hide_index=True)
+        st.table(table, hide_index=True)
 
 
 def view() -> None:
