@@ -28,11 +28,11 @@ def view() -> None:
         f"alpha_vs_kl_pairs{pairs}_vocab{vocab}_seed{seed}",
     )
 
-    cols = metrics_area.columns(4)
-    cols[0].metric("Pairs", f"{pairs:,}")
-    cols[1].metric("Mean α", f"{result.alpha.mean():.3f}")
-    cols[2].metric("Median KL(p‖q)", f"{float(sorted(result.kl)[len(result.kl) // 2]):.3f} nats")
-    cols[3].metric("Lowest α", f"{result.alpha.min():.3f}")
+    row = ui.metric_row(metrics_area)
+    row.metric("Pairs", f"{pairs:,}")
+    row.metric("Mean α", f"{result.alpha.mean():.3f}")
+    row.metric("Median KL(p‖q)", f"{float(sorted(result.kl)[len(result.kl) // 2]):.3f} nats")
+    row.metric("Lowest α", f"{result.alpha.min():.3f}")
 
 
 ui.interactive(ctx, view)

@@ -63,21 +63,21 @@ def view() -> None:
         st.caption(literal(note, limit=MESSAGE_LIMIT))
 
     fit = result.fit
-    cols = st.columns(5)
-    cols[0].metric(
+    row = ui.metric_row()
+    row.metric(
         "Mean acceptance length", f"{measurement.mean_length:.3f}", help="tokens per target call, bonus included"
     )
-    cols[1].metric("Fitted i.i.d. α", f"{fit.alpha:.3f}")
-    cols[2].metric(
+    row.metric("Fitted i.i.d. α", f"{fit.alpha:.3f}")
+    row.metric(
         "95% interval for α",
         f"{fit.low:.3f} – {fit.high:.3f}" if result.has_interval else "—",
         help=None if result.has_interval else "needs the counts (drafts and accepted tokens)",
     )
-    cols[3].metric(f"Speedup now (k = {measurement.k}, c = {c:.3g})", f"{result.measured_speedup:.2f}×")
-    cols[4].metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
+    row.metric(f"Speedup now (k = {measurement.k}, c = {c:.3g})", f"{result.measured_speedup:.2f}×")
+    row.metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
 
     has_profile = measurement.per_position is not None
-    left, right = st.columns(2) if has_profile else (st.container(), None)
+    left, right = ui.side_by_side() if has_profile else (st.container(), None)
     with left:
         ui.chart(
             charts.calibrated_speedup(

@@ -37,24 +37,23 @@ def view() -> None:
     best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=int(cached.HARDWARE_K[-1]))
     extra_ops = specmath.operations_factor(alpha, best_roof[0], setup.arithmetic_ratio)
 
-    cols = [*st.columns(4), *st.columns(4)]
-    cols[0].metric("Draft step T_draft(1)", f"{setup.draft(1) * 1e3:.3f} ms")
-    cols[1].metric("Target step T_target(1)", f"{setup.target(1) * 1e3:.3f} ms")
-    cols[2].metric(f"Target over k + 1 = {k + 1} positions", f"{setup.target(k + 1) * 1e3:.3f} ms")
-    cols[3].metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}")
-    cols[4].metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
-    cols[5].metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
-    cols[6].metric(
-        f"Speedup at k = {k}, roofline", f"{specmath.general_speedup(alpha, k, setup.draft, setup.target):.2f}×"
-    )
-    cols[7].metric(
+    row = ui.metric_row()
+    row.metric("Draft step T_draft(1)", f"{setup.draft(1) * 1e3:.3f} ms")
+    row.metric("Target step T_target(1)", f"{setup.target(1) * 1e3:.3f} ms")
+    row.metric(f"Target over k + 1 = {k + 1} positions", f"{setup.target(k + 1) * 1e3:.3f} ms")
+    row.metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}")
+    row = ui.metric_row()  # a row of its own: what the step times above make of speculation
+    row.metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
+    row.metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
+    row.metric(f"Speedup at k = {k}, roofline", f"{specmath.general_speedup(alpha, k, setup.draft, setup.target):.2f}×")
+    row.metric(
         "Arithmetic spent at the best k",
         f"{extra_ops:.2f}×",
         help="Leviathan et al. Theorem 3.11: total FLOPs relative to plain decoding, ĉ = draft/target FLOPs",
     )
 
     label = f"{names['draft_model']} → {names['target_model']} on {names['gpu']}, batch {batch}, context {context:,}"
-    left, right = st.columns([3, 2])
+    left, right = ui.side_by_side()
     with left:
         ui.chart(
             charts.hardware_speedup(
@@ -94,4 +93,5 @@ def view() -> None:
 
 ui.interactive(ctx, view)
 st.latex(texts.FORMULAS["general_speedup"])
+st.latex(texts.FORMULAS["roofline"])
 st.markdown(texts.HARDWARE_EXPLAINER)

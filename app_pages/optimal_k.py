@@ -34,10 +34,10 @@ def view() -> None:
 
 
 def _metrics(alpha, c, current) -> None:
-    cols = st.columns(3)
-    cols[0].metric(f"Optimal k at α = {alpha:g}, c = {c:g}", f"{current[0]}")
-    cols[1].metric("Its speedup", f"{current[1]:.2f}×")
-    cols[2].metric("Speculation pays here?", "yes" if current[1] > 1 else "no: plain decoding is faster")
+    row = ui.metric_row()
+    row.metric(f"Optimal k at α = {alpha:g}, c = {c:g}", f"{current[0]}")
+    row.metric("Its speedup", f"{current[1]:.2f}×")
+    row.metric("Speculation pays here?", "yes" if current[1] > 1 else "no: plain decoding is faster")
 
 
 def _map(alpha, c, max_k, k_star, best, current) -> None:

@@ -21,7 +21,10 @@ seed = ctx.values["seed"]
 
 table = pq_editor.distribution_table(ctx, preset, vocab, seed)
 report_area = st.container()
-left, right = st.columns([1, 3])
+# The table takes one cell of three, never narrower than the table, and the chart two; where three
+# such cells do not fit (1024 px with the sidebar open) the chart goes under the table.
+layout = st.grid(3, min_column_width=pq_editor.TABLE_WIDTH)
+left, right = layout.cell(), layout.cell(column_span=2)
 with left:
     checked = pq_editor.distribution_editor(table)
 
@@ -42,12 +45,12 @@ def view() -> None:
         )
 
     report = sampling_report(p, q, accepted, resampled)
-    cols = report_area.columns(5)
-    cols[0].metric("α = Σ min(p, q)", f"{report.alpha:.4f}")
-    cols[1].metric("1 − TV(p, q)", f"{report.one_minus_tv:.4f}")
-    cols[2].metric("Observed acceptance rate", f"{report.observed_acceptance:.4f}")
-    cols[3].metric("Max deviation from p", f"{report.max_deviation:.4f}")
-    cols[4].metric("χ² p-value (output ~ p)", f"{report.chi_square_pvalue:.3g}")
+    row = ui.metric_row(report_area)
+    row.metric("α = Σ min(p, q)", f"{report.alpha:.4f}")
+    row.metric("1 − TV(p, q)", f"{report.one_minus_tv:.4f}")
+    row.metric("Observed acceptance rate", f"{report.observed_acceptance:.4f}")
+    row.metric("Max deviation from p", f"{report.max_deviation:.4f}")
+    row.metric("χ² p-value (output ~ p)", f"{report.chi_square_pvalue:.3g}")
 
 
 ui.interactive(ctx, view)

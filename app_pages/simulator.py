@@ -27,15 +27,16 @@ def view() -> None:
     run = cached.simulate(target, draft, float(strength), vocab, k, capped.value, seed)
     s = run.summary
     predicted_tokens = specmath.expected_tokens(s.acceptance_rate, k)
-    cols = [*st.columns(3), *st.columns(3)]
-    cols[0].metric("Tokens per call, measured", f"{s.tokens_per_call:.3f}")
-    cols[1].metric("Tokens per call, closed form", f"{predicted_tokens:.3f}", help="E[N] at the per-token acceptance")
-    cols[2].metric("Per-token acceptance", f"{s.acceptance_rate:.3f}", help="accepted / draft positions checked")
-    cols[3].metric("α fitted from mean length", f"{s.alpha_fit:.3f}", help="the α whose E[N] is the measured mean")
-    cols[4].metric(f"Speedup at c = {c:g}, measured", f"{s.tokens_per_call / (1 + k / c):.2f}×")
-    cols[5].metric(f"Speedup at c = {c:g}, closed form", f"{specmath.speedup(s.acceptance_rate, k, c):.2f}×")
+    row = ui.metric_row()
+    row.metric("Tokens per call, measured", f"{s.tokens_per_call:.3f}")
+    row.metric("Tokens per call, closed form", f"{predicted_tokens:.3f}", help="E[N] at the per-token acceptance")
+    row.metric("Per-token acceptance", f"{s.acceptance_rate:.3f}", help="accepted / draft positions checked")
+    row = ui.metric_row()  # a row of its own: the α and the speedups the counts above imply
+    row.metric("α fitted from mean length", f"{s.alpha_fit:.3f}", help="the α whose E[N] is the measured mean")
+    row.metric(f"Speedup at c = {c:g}, measured", f"{s.tokens_per_call / (1 + k / c):.2f}×")
+    row.metric(f"Speedup at c = {c:g}, closed form", f"{specmath.speedup(s.acceptance_rate, k, c):.2f}×")
 
-    left, right = st.columns(2)
+    left, right = ui.side_by_side()
     with left:
         ui.chart(
             charts.tokens_per_call(

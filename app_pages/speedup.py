@@ -63,11 +63,11 @@ def view() -> None:
     if show_published:
         published_results()
 
-    cols = metrics_area.columns(4)
-    cols[0].metric(f"Speedup at k = {k}", f"{specmath.speedup(alpha, k, c):.2f}×")
-    cols[1].metric("Expected tokens per target call", f"{specmath.expected_tokens(alpha, k):.2f}")
-    cols[2].metric(f"Best k for α = {alpha:g}, c = {c:g}", f"{best_k} → {best_speedup:.2f}×")
-    cols[3].metric("Leviathan et al. c (draft / target)", f"{specmath.to_leviathan_cost(c):.4g}")
+    row = ui.metric_row(metrics_area)
+    row.metric(f"Speedup at k = {k}", f"{specmath.speedup(alpha, k, c):.2f}×")
+    row.metric("Expected tokens per target call", f"{specmath.expected_tokens(alpha, k):.2f}")
+    row.metric(f"Best k for α = {alpha:g}, c = {c:g}", f"{best_k} → {best_speedup:.2f}×")
+    row.metric("Leviathan et al. c (draft / target)", f"{specmath.to_leviathan_cost(c):.4g}")
 
 
 ui.interactive(ctx, view)

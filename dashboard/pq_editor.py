@@ -19,6 +19,11 @@ from dashboard.ui import PageContext
 #: st.session_state key of the table's current starting point (see TableState).
 TABLE_STATE = "pq_table"
 
+#: The editor's column widths in pixels: each holds its header and a four-decimal value.
+COLUMN_WIDTHS = {"token": 64, "p": 92, "q": 92}
+#: The editor's whole width, its border included: the page never gives it less.
+TABLE_WIDTH = sum(COLUMN_WIDTHS.values()) + 2
+
 
 @dataclass
 class TableState:
@@ -128,9 +133,9 @@ def distribution_editor(state: TableState) -> tuple[np.ndarray, np.ndarray] | No
         disabled=["token"],
         num_rows="fixed",
         column_config={
-            "token": st.column_config.TextColumn("token"),
-            "p": st.column_config.TextColumn("p (target)", alignment="right"),
-            "q": st.column_config.TextColumn("q (draft)", alignment="right"),
+            "token": st.column_config.TextColumn("token", width=COLUMN_WIDTHS["token"]),
+            "p": st.column_config.TextColumn("p (target)", alignment="right", width=COLUMN_WIDTHS["p"]),
+            "q": st.column_config.TextColumn("q (draft)", alignment="right", width=COLUMN_WIDTHS["q"]),
         },
     )
     p_cells, q_cells = _typed(edited["p"].tolist(), state.p), _typed(edited["q"].tolist(), state.q)

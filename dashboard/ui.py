@@ -150,6 +150,29 @@ def csv_download(table: pd.DataFrame, file_name: str, label: str = "Download as 
     st.download_button(label, csv_bytes(table), file_name=file_name, mime="text/csv")
 
 
+def metric_row(container: Container | None = None) -> Container:
+    """A row of metrics, in order, that wraps onto more rows where the screen is too narrow.
+
+    Each metric keeps its label's and its value's width and the row shares out what is left: in
+    fixed columns a metric was cut short with an ellipsis ("8 → 3.…") on a 1024 px screen.
+    """
+    return (st if container is None else container).container(horizontal=True)
+
+
+#: The narrowest a chart is drawn beside another; on a narrower screen the two stack at full width.
+CHART_MIN_WIDTH = 450
+
+
+def side_by_side(min_width: int = CHART_MIN_WIDTH) -> tuple[Container, Container]:
+    """Two cells side by side, each at least ``min_width`` px wide, else one above the other.
+
+    In fixed columns each chart of a pair was 270 px wide on a 1024 px screen with the sidebar
+    open, too narrow for its title, its legend or its axis title, and a formula was cut short.
+    """
+    grid = st.grid(2, min_column_width=min_width)
+    return grid.cell(), grid.cell()
+
+
 def chart(fig: go.Figure, filename: str) -> None:
     """Show a figure with the PNG export named ``filename`` at 2x scale."""
     st.plotly_chart(fig, theme=None, config=charts.chart_config(filename))

@@ -116,9 +116,9 @@ def alpha_vs_kl(
                 "hovertemplate": f"{name}<br>KL = %{{x:.4f}}<br>α ≥ %{{y:.4f}}<extra></extra>",
             }
         )
-    title = f"Acceptance rate vs KL divergence · {kl.size} pairs, vocabulary {vocab_size}, seed {seed}"
     layout = base_layout(
-        title,
+        "Acceptance rate vs KL divergence",
+        subtitle=f"{kl.size} pairs, vocabulary {vocab_size}, seed {seed}",
         xaxis=axis("KL(p ‖ q) in nats" + (" (log)" if log_x else ""), type="log" if log_x else "linear"),
         yaxis=axis("acceptance rate α = Σ min(p, q)", range=[0, 1.02]),
     )

@@ -53,8 +53,8 @@ def hardware_speedup(
     traces.append(
         best_k_stars(optima, list(optima), "best k", "%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>")
     )
-    title = f"Speedup vs draft length · α = {format_number(alpha)}<br><sup>{setup_label}</sup>"
-    return speedup_vs_k(traces, chosen_k, f"k = {chosen_k}", title)
+    title = f"Speedup vs draft length · α = {format_number(alpha)}"
+    return speedup_vs_k(traces, chosen_k, f"k = {chosen_k}", title, subtitle=setup_label)
 
 
 def batch_sweep(
@@ -120,9 +120,10 @@ def batch_sweep(
             | {"font": {"color": "#333333", "size": FONT_SIZE - 3}}
         )
     layout = base_layout(
-        f"Best k and speedup as the batch grows · α = {format_number(alpha)}<br><sup>{setup_label}</sup>",
+        f"Best k and speedup as the batch grows · α = {format_number(alpha)}",
         height=500,
-        legend_below=True,
+        subtitle=setup_label,
+        legend="below",
         shapes=shapes,
         annotations=annotations,
         xaxis=axis(
@@ -168,7 +169,7 @@ def verification_cost(widths: np.ndarray, target_ms: np.ndarray, draft_ms: float
     layout = base_layout(
         "Verification cost: T_target(w)",
         height=500,
-        legend_below=True,
+        legend="below",
         shapes=shapes,
         annotations=annotations,
         xaxis=axis("positions verified per sequence, w = k + 1"),

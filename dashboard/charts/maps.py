@@ -16,7 +16,9 @@ _SPEEDUP_FORMAT = f".{SPEEDUP_DECIMALS}f"
 _C_HOVER = f"c = %{{customdata[1]:.{C_DIGITS}g}}"
 
 
-def _map_layout(title: str, alpha_grid: np.ndarray, alpha: float, c: float, k_star: int, best: float) -> dict:
+def _map_layout(
+    title: str, subtitle: str, alpha_grid: np.ndarray, alpha: float, c: float, k_star: int, best: float
+) -> dict:
     """Axes of an (α, c) map and the annotation at the user's point.
 
     The c axis is linear in log10(c), labelled in c: plotly.js then paints a heatmap on an evenly
@@ -35,6 +37,8 @@ def _map_layout(title: str, alpha_grid: np.ndarray, alpha: float, c: float, k_st
     return base_layout(
         title,
         height=620,
+        subtitle=subtitle,
+        legend="none",
         margin={"r": 140},  # the colour bar, its ticks and its title
         annotations=[you],
         xaxis=axis("acceptance rate α", range=[float(alpha_grid[0]), float(alpha_grid[-1])]),
@@ -107,8 +111,8 @@ def optimal_k_map(
     )
     if contours is None:
         contours = speedup_contours(alpha_grid, c_grid, best)
-    title = f"Optimal draft length k* (searching k = 1 … {max_k}); white lines: best speedup (×)"
-    layout = _map_layout(title, alpha_grid, alpha, c, *current)
+    subtitle = f"searching k = 1 … {max_k}; white lines: best speedup (×)"
+    layout = _map_layout("Optimal draft length k*", subtitle, alpha_grid, alpha, c, *current)
     return figure([heat, *contours, _your_point(alpha, c, *current)], layout)
 
 
@@ -133,5 +137,5 @@ def best_speedup_map(
         "speedup ×",
         "Magma",
     )
-    title = f"Best achievable speedup over k = 1 … {max_k}"
-    return figure([heat, _your_point(alpha, c, *current)], _map_layout(title, alpha_grid, alpha, c, *current))
+    layout = _map_layout("Best achievable speedup", f"searching k = 1 … {max_k}", alpha_grid, alpha, c, *current)
+    return figure([heat, _your_point(alpha, c, *current)], layout)

@@ -45,7 +45,7 @@ def tokens_per_call(emitted_counts: np.ndarray, pmf: np.ndarray, alpha_fit: floa
     layout = base_layout(
         f"Tokens per target call · k = {k}, {iterations:,} target calls",
         height=500,
-        legend_below=True,
+        legend="below",
         xaxis=_position_axis("tokens emitted in one iteration (accepted + 1)", k),
         yaxis=axis("share of target calls"),
     )
@@ -73,7 +73,7 @@ def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alph
     layout = base_layout(
         f"Acceptance by draft position · fitted α = {alpha_fit:.3f}",
         height=500,
-        legend_below=True,
+        legend="below",
         margin={"b": 175},  # four legend entries wrap to two rows in a half-width column
         barmode="group",
         xaxis=_position_axis("draft position i", k),

@@ -28,6 +28,10 @@ if TYPE_CHECKING:  # the rows' type only: the builders take what the page read
     from dashboard.published import PublishedResult
 
 
+#: The speedup chart's height, and with the published points.
+DEFAULT_HEIGHT, PUBLISHED_HEIGHT = 560, 680
+
+
 def best_k_stars(optima: Mapping, curves: list, name: str, hovertemplate: str) -> dict:
     """Gold stars at each curve's best (k, speedup) in ``optima``; the hover shows the curve's key."""
     return {
@@ -123,16 +127,16 @@ def speedup_curves(
             "bgcolor": "rgba(255,255,255,0.85)",
         }
     )
-    title = (
-        f"Speedup vs draft length · α = {format_number(alpha)}, k = {chosen_k}, c = {format_number(c)} "
+    subtitle = (
+        f"α = {format_number(alpha)}, k = {chosen_k}, c = {format_number(c)} "
         f"(Leviathan c = {format_number(round(1 / c, 4))}) → {chosen_speedup:.2f}×"
     )
-    # The points' longer legend entries would wrap the legend over the title: below the plot, it
-    # grows downwards instead.
-    below = {"legend_below": True, "height": 640} if published else {}
     layout = base_layout(
-        title,
-        **below,
+        "Speedup vs draft length",
+        # The points' two legend entries are its longest: where the legend wraps into a column on
+        # a narrow screen, the extra height keeps the plot as tall as without them.
+        PUBLISHED_HEIGHT if published else DEFAULT_HEIGHT,
+        subtitle=subtitle,
         shapes=shapes,
         annotations=annotations,
         xaxis=axis("draft length k", range=[0.5, float(k.max()) + 0.5]),
@@ -148,13 +152,13 @@ _MORE_MARKERS = (("triangle-up", "#FFFFFF"), ("pentagon", "#999999"), ("hexagon"
 
 
 def _c_range(rows: Sequence[PublishedResult]) -> str:
-    """The cost ratios the rows were measured at, for a legend: "measured at c = 9.1–50"."""
+    """The cost ratios the rows were measured at, for a legend: "at c = 9.1–50"."""
     given = sorted({round(r.c_chapter, 1) for r in rows if r.c_chapter is not None})
     if not given:
-        return "measured, c not given"
+        return "c not given"
     shown = format_number(given[0]) + (f"–{format_number(given[-1])}" if len(given) > 1 else "")
     missing = " or not given" if any(r.c_chapter is None for r in rows) else ""
-    return f"measured at c = {shown}{missing}"
+    return f"at c = {shown}{missing}"
 
 
 def published_hover(row: PublishedResult, formula: float | None) -> str:
@@ -195,8 +199,8 @@ def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | 
 
     ``rows`` are results with a draft length k (rows without one cannot be placed on a k axis);
     ``formula[i]`` is the i.i.d. speedup at row i's own α, k and c, ``None`` where the source
-    lacks one of them. Each source's legend entry says the c its points were measured at, and
-    each point's hover gives its citation (:func:`published_hover`).
+    lacks one of them. Each source's legend entry names it and the c its points were measured at
+    (not the user's c), and each point's hover gives its citation (:func:`published_hover`).
     """
     if len(formula) != len(rows):
         raise ValueError(f"{len(rows)} rows but {len(formula)} formula values")
@@ -215,7 +219,7 @@ def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | 
                 "x": [r.k for r in group],
                 "y": [r.speedup for r in group],
                 "mode": "markers",
-                "name": f"{group[0].authors} ({_c_range(group)})",
+                "name": f"{group[0].authors}, {_c_range(group)}",
                 "customdata": [published_hover(rows[i], formula[i]) for i in picked],
                 "marker": {
                     "symbol": symbol,
@@ -229,14 +233,15 @@ def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | 
     return traces
 
 
-def speedup_vs_k(traces: list[dict], marked_k: int, mark: str, title: str) -> go.Figure:
+def speedup_vs_k(traces: list[dict], marked_k: int, mark: str, title: str, subtitle: str | None = None) -> go.Figure:
     """A half-width speedup-vs-k chart: the slower region shaded and one draft length marked."""
     shapes, annotations = slower_region()
     rule, label = vline(marked_k, {"dash": "dot", "color": CHOSEN_COLOUR}, mark)
     layout = base_layout(
         title,
         height=510,
-        legend_below=True,
+        subtitle=subtitle,
+        legend="below",
         shapes=shapes + rule,
         annotations=annotations + label,
         xaxis=axis("draft length k"),

@@ -51,6 +51,12 @@ def chart_config(filename: str) -> dict:
 
 LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "left", "x": 0.0}
 
+#: The title sits at the top of the figure, this far down; it and its subtitle take ``TITLE_LINE`` each.
+TITLE_PAD = 12
+TITLE_LINE = 26
+#: The height of a one-row legend at the legend's font size.
+LEGEND_ROW = 34
+
 
 #: Whether :func:`figure` runs plotly.py's validation. The tests turn it on and check that every
 #: page's figures serialise exactly as without it (``test_app_pages``). Every builder goes through
@@ -72,24 +78,49 @@ def figure(traces: list[dict], layout: dict) -> go.Figure:
 
 
 def base_layout(
-    title: str, height: int = 560, *, legend_below: bool = False, margin: dict | None = None, **extra
+    title: str,
+    height: int = 560,
+    *,
+    subtitle: str | None = None,
+    legend: str = "top",
+    margin: dict | None = None,
+    **extra,
 ) -> dict:
     """Title, fonts, size and legend shared by every chart; ``extra`` adds axes, shapes and the like.
 
-    ``legend_below`` puts the legend under the plot, for figures drawn in half-width columns
-    where it would cover the title. ``margin`` widens the default margins: each chart's margins
-    must hold what it puts there (colour bar, tick labels, legend) at the 1600 px the tests and
-    the bench use, because a margin plotly.js has to widen, even by a pixel or two, makes it lay
-    the whole chart out a second time.
+    The title is pinned to the top of the figure; ``subtitle`` puts the parameters on a second line,
+    so that a title fits a chart 500 px wide. The legend hangs from just under the title and grows
+    downwards as it wraps into rows on a narrow screen: plotly.js then moves the plot down to make
+    room, where a legend anchored to the plot's top grew upwards over the title.
+
+    ``legend="below"`` puts the legend under the plot instead, for charts in half-width columns;
+    ``legend="none"`` leaves no room for one. ``margin`` widens the default margins:
+    each chart's margins must hold what it puts there (colour bar, tick labels, legend) at the
+    1600 px the tests and the bench use, because a margin plotly.js has to widen, even by a pixel
+    or two, makes it lay the whole chart out a second time.
     """
+    heading = {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": FONT_SIZE + 2}}
+    heading |= {"yref": "container", "y": 1 - TITLE_PAD / height, "yanchor": "top"}
+    if subtitle is not None:
+        heading["subtitle"] = {"text": subtitle, "font": {"size": FONT_SIZE}}
+    title_height = TITLE_PAD + (1 if subtitle is None else 2) * TITLE_LINE
+    legend_top = title_height + 10
+    if legend == "top":
+        top = legend_top + LEGEND_ROW + 16
+        placed = {"orientation": "h", "xanchor": "right", "x": 1.0}
+        placed |= {"yref": "container", "yanchor": "top", "y": 1 - legend_top / height}
+    elif legend == "below":
+        top, placed = max(90, title_height + 24), dict(LEGEND_BELOW)
+    elif legend == "none":
+        top, placed = max(90, title_height + 24), {"visible": False}
+    else:
+        raise ValueError(f"legend must be 'top', 'below' or 'none', not {legend!r}")
     layout = {
-        "title": {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": FONT_SIZE + 2}},
+        "title": heading,
         "font": {"size": FONT_SIZE},
         "height": height,
-        "margin": {"l": 70, "r": 30, "t": 90, "b": 130 if legend_below else 60} | (margin or {}),
-        "legend": dict(LEGEND_BELOW)
-        if legend_below
-        else {"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "right", "x": 1.0},
+        "margin": {"l": 70, "r": 30, "t": top, "b": 130 if legend == "below" else 60} | (margin or {}),
+        "legend": placed,
         "hoverlabel": {"font": {"size": FONT_SIZE - 1}},
     }
     layout.update(extra)

@@ -43,6 +43,7 @@
       return {
         layout: {
           title: gd.layout && gd.layout.title ? (gd.layout.title.text ?? gd.layout.title) : null,
+          subtitle: gd.layout && gd.layout.title && gd.layout.title.subtitle ? gd.layout.title.subtitle.text : null,
           xaxis_type: gd._fullLayout && gd._fullLayout.xaxis ? gd._fullLayout.xaxis.type : null,
           // Sides whose margin plotly.js had to widen for what the chart puts there.
           margins_widened: gd._fullLayout && gd._fullLayout._size

@@ -58,13 +58,34 @@ def test_speedup_curves_hold_the_given_numbers(speedup_figure):
 
 def test_speedup_figure_explains_itself(speedup_figure):
     fig, curves, _ = speedup_figure
-    title = fig.layout.title.text
+    title = fig.layout.title.subtitle.text  # the parameters, under the title
     assert "α = 0.8, k = 8, c = 20" in title
     assert "Leviathan c = 0.05" in title
     assert f"{curves[0.8][7]:.2f}×" in title
     # The region where speculation is slower than plain decoding is shaded up to speedup 1.
     slower = [s for s in fig.layout.shapes if s.type == "rect"]
     assert len(slower) == 1 and slower[0].y0 == 0 and slower[0].y1 == 1
+
+
+@pytest.mark.parametrize("subtitle", [None, "α = 0.8, k = 8"])
+def test_a_top_legend_hangs_under_the_title(subtitle):
+    """Anchored by its top in figure pixels, the legend grows downwards as it wraps into rows on a
+    narrow screen, away from the title; one row of it fits the top margin as given."""
+    height = 500
+    layout = charts.style.base_layout("Speedup", height, subtitle=subtitle)
+    legend, title = layout["legend"], layout["title"]
+    assert (legend["yref"], legend["yanchor"], title["yref"], title["yanchor"]) == ("container", "top") * 2
+    title_bottom = (1 - title["y"]) * height + (1 if subtitle is None else 2) * charts.style.TITLE_LINE
+    legend_top = (1 - legend["y"]) * height
+    assert legend_top > title_bottom
+    assert layout["margin"]["t"] >= legend_top + charts.style.LEGEND_ROW
+
+
+def test_a_legend_is_placed_top_or_below_or_left_out():
+    assert charts.style.base_layout("t", legend="below")["legend"]["yanchor"] == "top"
+    assert charts.style.base_layout("t", legend="none")["legend"] == {"visible": False}
+    with pytest.raises(ValueError, match="'aside'"):
+        charts.style.base_layout("t", legend="aside")
 
 
 def test_speedup_axis_shows_curves_below_one():
@@ -83,8 +104,8 @@ def test_published_points_hold_every_row_with_a_draft_length_by_source():
     rows, formula = _published()
     traces = charts.published_points(rows, formula)
     assert [t["name"] for t in traces] == [
-        "Leviathan et al. 2023 (measured at c = 9.1–50)",
-        "Chen et al. 2023 (measured, c not given)",
+        "Leviathan et al. 2023, at c = 9.1–50",
+        "Chen et al. 2023, c not given",
     ]
     for trace, source in zip(traces, ("leviathan2023", "chen2023"), strict=True):
         group = [r for r in rows if r.source == source]
@@ -146,9 +167,13 @@ def test_speedup_curves_with_published_points_keep_the_curves_and_fit_the_points
         "chosen k = 4",
     ]
     assert overlaid.layout.yaxis.range[1] >= max(r.speedup for r in rows) > plain.layout.yaxis.range[1]
-    # Their longer legend entries go under the plot, where the legend grows away from the title.
-    assert overlaid.layout.legend.yanchor == "top" and overlaid.layout.legend.y < 0
-    assert plain.layout.legend.y >= 1
+    # The legend hangs under the title as usual and wraps downwards; the chart is taller for its
+    # two long entries, the title and the legend pinned the same distance from its top.
+    assert (plain.layout.height, overlaid.layout.height) == (560, 680)
+    for layout in (plain.layout, overlaid.layout):
+        assert layout.legend.yref == layout.title.yref == "container" and layout.legend.yanchor == "top"
+        assert (1 - layout.title.y) * layout.height == pytest.approx((1 - plain.layout.title.y) * 560)
+        assert (1 - layout.legend.y) * layout.height == pytest.approx((1 - plain.layout.legend.y) * 560)
     # Without points the figure is the one the page drew before (the browser's reference).
     assert charts.speedup_curves(K, curves, optima, 0.3, 4, 20, published=[]).to_plotly_json() == plain.to_plotly_json()
 
@@ -306,7 +331,7 @@ def test_alpha_vs_kl_scatter_and_bounds(log_x):
         np.testing.assert_array_equal(_trace(fig, name).y, y)
         np.testing.assert_array_equal(_trace(fig, name).x, x)
     assert fig.layout.xaxis.type == ("log" if log_x else "linear")
-    assert "30 pairs, vocabulary 8, seed 1" in fig.layout.title.text
+    assert "30 pairs, vocabulary 8, seed 1" in fig.layout.title.subtitle.text
 
 
 def test_bound_curves_are_the_specmath_bounds():

@@ -34,7 +34,7 @@ def _speedup_numbers(at, alpha, k, c):
     np.testing.assert_array_equal(values(chosen["y"]), specmath.speedup(alpha, K_AXIS, c))
     marker = trace(figure, f"chosen k = {k}")
     assert values(marker["y"])[0] == specmath.speedup(alpha, k, c)
-    assert f"α = {alpha:g}, k = {k}, c = {c:g}" in figure["layout"]["title"]["text"]
+    assert f"α = {alpha:g}, k = {k}, c = {c:g}" in figure["layout"]["title"]["subtitle"]["text"]
 
 
 def test_speedup_defaults_are_the_chapter_example():
@@ -115,7 +115,7 @@ def test_published_results_toggle_on_draws_exactly_the_csv_rows_with_a_k():
     figure = page_charts(at)[0]
     points = _published_traces(figure)
     drawn = sorted(
-        (t["name"].split(" (")[0], int(x), float(y)) for t in points for x, y in zip(t["x"], t["y"], strict=True)
+        (t["name"].split(", ")[0], int(x), float(y)) for t in points for x, y in zip(t["x"], t["y"], strict=True)
     )
     rows = [r for r in _csv_rows() if r["k"]]
     expected = sorted((r["paper"].split(",")[0], int(r["k"]), float(r["speedup"])) for r in rows)
