@@ -1,26 +1,67 @@
-"""Speedup vs draft length: curves over k for the chosen α and a comparison set."""
+"""Speedup vs draft length: curves over k for the chosen α and a comparison set, and optionally
+the published measurements beside them."""
 
+from collections import Counter
+
+import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, texts, ui
+from dashboard import cached, charts, published, texts, ui
 
 ctx = ui.page()
+
+
+def published_results() -> None:
+    """What the published points are, why they sit off the curves, and the results without a k."""
+    with_k, without_k = published.split_by_draft_length(published.load_published_results())
+    counts = Counter(row.short_citation for row in with_k)
+    st.markdown(texts.PUBLISHED_SHOWN.format(sources="; ".join(f"{n} ({c} results)" for n, c in counts.items())))
+    st.markdown(texts.PUBLISHED_EXPLAINER)
+    if not without_k:
+        return
+    st.markdown(texts.PUBLISHED_WITHOUT_K)
+    for source in dict.fromkeys(row.source for row in without_k):
+        rows = [row for row in without_k if row.source == source]
+        first = rows[0]
+        st.caption(
+            f"{first.paper}, {first.table}: {first.model_target}, {first.hardware}; {first.task}, {first.decoding}."
+        )
+        # A static table, numbers as the source prints them: its long names wrap on a narrow screen
+        # where the interactive grid cut them short.
+        table = pd.DataFrame(
+            {
+                "method": [row.method for row in rows],
+                "draft": [row.model_draft for row in rows],
+                "tokens per target call": [f"{row.mean_accepted_tokens:.2f}" for row in rows],
+                "measured speedup": [f"{row.speedup:.2f}×" for row in rows],
+            }
+        )
+        st.table(table, hide_index=True)
 
 
 def view() -> None:
     alpha, k, c = ctx.values["alpha"], ctx.values["k"], ctx.values["c"]
     compare = ctx.widget("compare")
+    show_published = ctx.widget("published")
 
     alphas = tuple(sorted({*compare, alpha}))
     grid, optima = cached.speedup_curves(alphas, float(c))
     best_k, best_speedup = optima[alpha]
+    points = []
+    if show_published:
+        with_k, _ = published.split_by_draft_length(published.load_published_results())
+        points = charts.published_points(with_k, [published.iid_speedup(row) for row in with_k])
 
     metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(
-        charts.speedup_curves(cached.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c),
-        f"speedup_alpha{alpha:.2f}_k{k}_c{c:g}",
+        charts.speedup_curves(
+            cached.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c, published=points
+        ),
+        f"speedup_alpha{alpha:.2f}_k{k}_c{c:g}" + ("_published" if show_published else ""),
     )
+    if show_published:
+        published_results()
 
     row = ui.metric_row(metrics_area)
     row.metric(f"Speedup at k = {k}", f"{specmath.speedup(alpha, k, c):.2f}×")

@@ -16,6 +16,7 @@ import streamlit as st
 import specmath
 from dashboard import charts, limits
 from dashboard.params import BATCHES
+from dashboard.presets import toy_chains
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
 #: A finer grid made plotly.js's redraw of the map on each slider move several times slower.
@@ -105,19 +106,6 @@ class SimulatorRun:
     sample_tokens: np.ndarray
     sample_kinds: np.ndarray
     stationary_alpha: float  # sum_s pi(s) alpha(s) under the target's stationary law
-
-
-def toy_chains(target: str, draft: str, strength: float, vocab: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The (target, draft) pair of bigram chains the simulator page describes."""
-    if target == "regimes":
-        chain = specmath.two_regime_transition_matrix(vocab, rng=seed)
-    else:
-        chain = specmath.random_transition_matrix(vocab, 0.5, rng=seed)
-    if draft == "merged":
-        return chain, specmath.draft_by_merging(chain, min(int(strength), vocab))
-    if draft == "temperature":
-        return chain, specmath.draft_by_temperature(chain, strength)
-    return chain, specmath.draft_by_noise(chain, strength)
 
 
 @st.cache_data(max_entries=16, show_spinner="Decoding…")

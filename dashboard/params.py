@@ -66,6 +66,18 @@ class Param:
     def widget_type(self) -> str:
         return self.widget or DEFAULT_WIDGETS[self.kind]
 
+    def url_text(self, value: Any) -> str | list[str]:
+        """``value`` as a link carries it, what the widget's binding reads (a list for ``"multi"``)."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if self.kind == "multi":
+            return [self.fmt(v) for v in value]
+        if self.kind == "int":
+            return str(int(value))
+        if self.kind == "float":
+            return format_number(value)
+        return self.fmt(value)
+
     def describe_range(self) -> str:
         if self.kind in ("float", "int"):
             return f"{format_number(self.low)} to {format_number(self.high)}"
@@ -142,6 +154,14 @@ PARAMS: dict[str, Param] = {
             "Acceptance rates drawn as comparison curves (the chapter's set by default).",
             options=ALPHA_CHOICES,
             fmt=format_number,
+        ),
+        Param(
+            "published",
+            "Published results",
+            "bool",
+            False,
+            "Measured speedups from the papers beside the curves, each with its citation "
+            "(dashboard/data/SOURCES.md); Spec-Bench's, which have no fixed k, in a table.",
         ),
         Param(
             "max_k",

@@ -1,4 +1,4 @@
-"""Preset (p, q) pairs for the rejection-sampling page. Pure NumPy."""
+"""Preset (p, q) pairs for the rejection-sampling page, and the simulator's toy chains. Pure NumPy."""
 
 from __future__ import annotations
 
@@ -42,3 +42,16 @@ def preset_pair(name: str, vocab: int = 10, seed: int = 42) -> tuple[np.ndarray,
         P, Q = specmath.random_distribution_pairs(1, vocab, rng=seed)
         return P[0], Q[0]
     raise ValueError(f"preset must be one of {', '.join(PRESET_LABELS)}, got {name!r}")
+
+
+def toy_chains(target: str, draft: str, strength: float, vocab: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The (target, draft) pair of bigram chains the simulator page describes."""
+    if target == "regimes":
+        chain = specmath.two_regime_transition_matrix(vocab, rng=seed)
+    else:
+        chain = specmath.random_transition_matrix(vocab, 0.5, rng=seed)
+    if draft == "merged":
+        return chain, specmath.draft_by_merging(chain, min(int(strength), vocab))
+    if draft == "temperature":
+        return chain, specmath.draft_by_temperature(chain, strength)
+    return chain, specmath.draft_by_noise(chain, strength)

@@ -5,7 +5,7 @@ of ``dashboard/data/SOURCES.md``, which says how every column was taken), the se
 numbers. Empty cells are values the source does not give. ``c_chapter`` is in this project's
 convention, target step time / draft step time; for Leviathan et al. it is 1 / their ``c``.
 
-Pure: the csv module and dataclasses, no Streamlit. :func:`load_published_results` reads the
+Pure: the csv module, dataclasses and ``specmath``, no Streamlit. :func:`load_published_results` reads the
 shipped file once per process; :func:`read_published_results` reads any file and raises
 ``ValueError`` naming the file, the row and the column of the first malformed value.
 """
@@ -18,6 +18,8 @@ import math
 import re
 from dataclasses import dataclass, fields
 from pathlib import Path
+
+import specmath
 
 DATA_FILE = Path(__file__).resolve().parent / "data" / "published_results.csv"
 SOURCES_FILE = DATA_FILE.with_name("SOURCES.md")
@@ -46,11 +48,20 @@ class PublishedResult:
     note: str
 
     @property
+    def authors(self) -> str:
+        """Authors and year, as ``paper`` begins: "Leviathan et al. 2023"."""
+        return self.paper.split(",")[0]
+
+    @property
+    def short_citation(self) -> str:
+        """Authors, year and the table the numbers are from: "Leviathan et al. 2023, Table 2"."""
+        return f"{self.authors}, {self.table.split(';')[0]}"
+
+    @property
     def label(self) -> str:
         """A one-line citation for a hover: authors and year, table, method, setting."""
-        authors = self.paper.split(",")[0]
         setting = f"{self.model_draft} → {self.model_target}, {self.task}, {self.decoding}"
-        return f"{authors}, {self.table}: {self.method}, {setting}"
+        return f"{self.authors}, {self.table}: {self.method}, {setting}"
 
 
 #: The header the file must have, in this order.
@@ -208,3 +219,21 @@ def _parse(path: Path, lines: list[list[str]]) -> tuple[PublishedResult, ...]:
 def load_published_results() -> tuple[PublishedResult, ...]:
     """The shipped data file's rows, read and validated once per process (immutable)."""
     return read_published_results(DATA_FILE)
+
+
+def iid_speedup(result: PublishedResult) -> float | None:
+    """The chapter's i.i.d. speedup at the result's own α, k and c; ``None`` where it lacks one.
+
+    This is the curve a measured point should be compared with, not the user's.
+    """
+    if result.alpha is None or result.k is None or result.c_chapter is None:
+        return None
+    return float(specmath.speedup(result.alpha, result.k, result.c_chapter))
+
+
+def split_by_draft_length(
+    results: tuple[PublishedResult, ...],
+) -> tuple[tuple[PublishedResult, ...], tuple[PublishedResult, ...]]:
+    """``(with k, without k)``: results that can be drawn against the draft length, and the rest
+    (methods with no fixed draft length, such as Spec-Bench's trees), each in file order."""
+    return tuple(r for r in results if r.k is not None), tuple(r for r in results if r.k is None)

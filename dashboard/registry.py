@@ -55,9 +55,9 @@ PAGES: dict[str, PageInfo] = {
             "Speedup vs draft length",
             ":material/trending_up:",
             "Speedup",
-            ("alpha", "k", "c", "compare"),
+            ("alpha", "k", "c", "compare", "published"),
             "How the speedup rises and falls with the draft length k, for your α and c and a set "
-            "of comparison curves; the best k of each curve marked.",
+            "of comparison curves; the best k of each curve marked, published measurements beside them.",
         ),
         PageInfo(
             "optimal_k",
@@ -149,6 +149,16 @@ PAGES: dict[str, PageInfo] = {
             ),
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
+        ),
+        PageInfo(
+            "exercises",
+            "app_pages/exercises.py",
+            "Exercises",
+            ":material/school:",
+            "Exercises",
+            (),
+            "Workshop exercises: a question, a link that opens the page set up for it, and the "
+            "answer, computed by specmath, revealed on click.",
         ),
     )
 }

@@ -53,6 +53,28 @@ PUBLISHED_EXPLAINER = (
     "the curve."
 )
 
+#: Above the published points' explainer: what the points are. ``{sources}`` lists them by source.
+PUBLISHED_SHOWN = (
+    "**The points** are the published measurements with a fixed draft length, drawn at (k, "
+    "measured speedup): {sources}. Each was measured at its paper's own α and c, **not at yours**: "
+    "hover a point for its citation, the c it was measured at and the i.i.d. formula at its own "
+    "α, k and c, the curve it should be compared with."
+)
+
+#: Over the table of published results without a draft length.
+PUBLISHED_WITHOUT_K = (
+    "**Not drawn against k.** These methods draft trees, n-grams or retrieved spans of varying "
+    "length: they have no fixed draft length k and the source gives no α, so they have no place "
+    "on this chart. Their tokens per target call are the chapter's E[N] (1.00 for plain decoding); "
+    "the speedup is what that buys after the cost of drafting and verifying."
+)
+
+EXERCISES_INTRO = (
+    "Exercises for a workshop. Each link opens a page set up for its question: try it there, then "
+    "come back (Back returns here) and open the answer. Every number in an answer is computed by "
+    "specmath when this page is drawn, from the settings its link opens."
+)
+
 OPTIMAL_K_EXPLAINER = (
     "One broadcast `optimal_k` call over a 101 × 101 grid. The best draft length grows with both "
     "α (drafts survive longer) and c (drafting is cheaper); where the best speedup is below 1, "

@@ -17,6 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Registry ids of the pages most tests open.
 HOME, SPEEDUP, OPTIMAL_K, SAMPLING, KL = "home", "speedup", "optimal_k", "sampling", "kl"
 
+#: Pages that show no chart: the home page and the exercises, which link to the pages with charts.
+WITHOUT_CHARTS = frozenset({HOME, "exercises"})
+
 
 def switch(at: AppTest, page_id: str) -> AppTest:
     """Switch ``at`` (run at least once) to the registry's page ``page_id``; not run yet."""

@@ -19,7 +19,7 @@ from dashboard.charts.hardware import batch_sweep, hardware_speedup, verificatio
 from dashboard.charts.maps import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
-from dashboard.charts.speedup import calibrated_speedup, speedup_curves
+from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
 from dashboard.charts.step import acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
 
@@ -40,6 +40,8 @@ __all__ = [
     "optimal_k_map",
     "position_acceptance",
     "position_scores",
+    "published_hover",
+    "published_points",
     "sampling_histogram",
     "speedup_contours",
     "speedup_curves",

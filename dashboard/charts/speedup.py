@@ -4,7 +4,9 @@ the speedup-vs-k chart and best-k stars the hardware page's chart shares with th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import html
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import plotly.graph_objects as go
@@ -21,6 +23,13 @@ from dashboard.charts.style import (
     vline,
 )
 from dashboard.params import format_number
+
+if TYPE_CHECKING:  # the rows' type only: the builders take what the page read
+    from dashboard.published import PublishedResult
+
+
+#: The speedup chart's height, and with the published points.
+DEFAULT_HEIGHT, PUBLISHED_HEIGHT = 560, 680
 
 
 def best_k_stars(optima: Mapping, curves: list, name: str, hovertemplate: str) -> dict:
@@ -44,6 +53,7 @@ def speedup_curves(
     alpha: float,
     chosen_k: int,
     c: float,
+    published: Sequence[dict] = (),
 ) -> go.Figure:
     """Speedup against draft length, one curve per acceptance rate.
 
@@ -57,9 +67,12 @@ def speedup_curves(
         The best draft length of each curve, marked with a star.
     alpha, chosen_k, c : float, int, float
         The user's configuration, drawn bold and marked.
+    published : list of trace dicts
+        Measured results beside the curves (:func:`published_points`), drawn over the curves and
+        under the stars; none by default.
     """
     slowest = min(float(np.min(s)) for s in curves.values())
-    fastest = max(float(np.max(s)) for s in curves.values())
+    fastest = max(float(np.max(s)) for s in [*curves.values(), *(t["y"] for t in published)])
     shapes, annotations = slower_region("slower than plain decoding")
     traces = []
     others = [a for a in sorted(curves) if a != alpha]
@@ -78,6 +91,7 @@ def speedup_curves(
                 "hovertemplate": f"α = {format_number(a)}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
             }
         )
+    traces += published
     traces.append(
         best_k_stars(
             optima,
@@ -119,6 +133,9 @@ def speedup_curves(
     )
     layout = base_layout(
         "Speedup vs draft length",
+        # The points' two legend entries are its longest: where the legend wraps into a column on
+        # a narrow screen, the extra height keeps the plot as tall as without them.
+        PUBLISHED_HEIGHT if published else DEFAULT_HEIGHT,
         subtitle=subtitle,
         shapes=shapes,
         annotations=annotations,
@@ -126,6 +143,94 @@ def speedup_curves(
         yaxis=axis("speedup over plain decoding (×)", range=[min(0.0, slowest), fastest * 1.1]),
     )
     return figure(traces, layout)
+
+
+#: Marker of each source's measured points (symbol, fill), black-edged; a source not listed gets
+#: the next of :data:`_MORE_MARKERS`. White and greys: the curves take the palette's colours.
+PUBLISHED_MARKERS = {"leviathan2023": ("diamond", "#FFFFFF"), "chen2023": ("square", "#999999")}
+_MORE_MARKERS = (("triangle-up", "#FFFFFF"), ("pentagon", "#999999"), ("hexagon", "#444444"))
+
+
+def _c_range(rows: Sequence[PublishedResult]) -> str:
+    """The cost ratios the rows were measured at, for a legend: "at c = 9.1–50"."""
+    given = sorted({round(r.c_chapter, 1) for r in rows if r.c_chapter is not None})
+    if not given:
+        return "c not given"
+    shown = format_number(given[0]) + (f"–{format_number(given[-1])}" if len(given) > 1 else "")
+    missing = " or not given" if any(r.c_chapter is None for r in rows) else ""
+    return f"at c = {shown}{missing}"
+
+
+def published_hover(row: PublishedResult, formula: float | None) -> str:
+    """A point's citation: source and table, models and hardware, task and decoding, α, k, the
+    measured speedup, the c it was measured at, and the i.i.d. formula at its own α, k, c.
+
+    The data file's text is shown as text (escaped for plotly.js's hover markup).
+    """
+
+    def text(value: str) -> str:
+        return html.escape(value, quote=False)
+
+    alpha = f"α = {format_number(row.alpha)}" if row.alpha is not None else "α not given"
+    if row.c_chapter is not None:
+        paper_c = format_number(round(1 / row.c_chapter, 4))
+        cost = f"measured at c = {format_number(round(row.c_chapter, 3))} (the paper's c = {paper_c}), not your c"
+    else:
+        cost = "c not given by the source, not your c"
+    if formula is not None:
+        model = f"i.i.d. formula at this α, k, c: {formula:.2f}× (measured / formula = {row.speedup / formula:.2f})"
+    else:
+        missing = [name for name, value in (("α", row.alpha), ("c", row.c_chapter)) if value is None]
+        model = f"no i.i.d. formula value: the source gives no {' and no '.join(missing)}"
+    lines = [
+        f"<b>{text(row.authors)}</b>, {text(row.table)}",
+        f"{text(row.method)}: {text(row.model_draft)} → {text(row.model_target)}",
+        text(row.hardware),
+        f"{text(row.task)}, {text(row.decoding)}",
+        f"{alpha} · k = {row.k} · measured speedup <b>{format_number(row.speedup)}×</b>",
+        cost,
+        model,
+    ]
+    return "<br>".join(lines)
+
+
+def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | None]) -> list[dict]:
+    """Measured results at (k, measured speedup), one trace per source, for :func:`speedup_curves`.
+
+    ``rows`` are results with a draft length k (rows without one cannot be placed on a k axis);
+    ``formula[i]`` is the i.i.d. speedup at row i's own α, k and c, ``None`` where the source
+    lacks one of them. Each source's legend entry names it and the c its points were measured at
+    (not the user's c), and each point's hover gives its citation (:func:`published_hover`).
+    """
+    if len(formula) != len(rows):
+        raise ValueError(f"{len(rows)} rows but {len(formula)} formula values")
+    if any(r.k is None for r in rows):
+        raise ValueError("a published result without a draft length k cannot be drawn against k")
+    sources = list(dict.fromkeys(r.source for r in rows))
+    extra = iter(_MORE_MARKERS * (1 + len(sources) // len(_MORE_MARKERS)))
+    traces = []
+    for source in sources:
+        picked = [i for i, r in enumerate(rows) if r.source == source]
+        group = [rows[i] for i in picked]
+        symbol, colour = PUBLISHED_MARKERS.get(source) or next(extra)
+        traces.append(
+            {
+                "type": "scatter",
+                "x": [r.k for r in group],
+                "y": [r.speedup for r in group],
+                "mode": "markers",
+                "name": f"{group[0].authors}, {_c_range(group)}",
+                "customdata": [published_hover(rows[i], formula[i]) for i in picked],
+                "marker": {
+                    "symbol": symbol,
+                    "size": 13,
+                    "color": colour,
+                    "line": {"color": "#000000", "width": 2},
+                },
+                "hovertemplate": "%{customdata}<extra></extra>",
+            }
+        )
+    return traces
 
 
 def speedup_vs_k(traces: list[dict], marked_k: int, mark: str, title: str, subtitle: str | None = None) -> go.Figure:

@@ -6,7 +6,9 @@ plotly ships NumPy arrays as raw float64 bytes, so the comparison can be tight.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+from pathlib import Path
 
 import numpy as np
 
@@ -17,6 +19,8 @@ from tests.helpers import printed
 from tests.links import url_text
 
 RTOL = 1e-12
+
+PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "dashboard" / "data" / "published_results.csv"
 
 K_AXIS = np.arange(1, 65)
 GRID_ALPHA = np.linspace(0.0, 1.0, 101)
@@ -75,8 +79,16 @@ def _trace(chart: dict, words: str) -> dict:
     return found[0]
 
 
+def published_with_k() -> list[tuple[int, float]]:
+    """(k, measured speedup) of every published result with a draft length, read with the csv module."""
+    with PUBLISHED_FILE.open(encoding="utf-8", newline="") as f:
+        return sorted((int(row["k"]), float(row["speedup"])) for row in csv.DictReader(f) if row["k"])
+
+
 def check_speedup(charts: list[dict], params: dict[str, list[str]]) -> None:
-    s = settings(params, ("alpha", "k", "c", "compare"))
+    """The curves, stars and chosen marker; with ``published=true`` the measured points too, and
+    only then (they are the marker traces other than the stars and the chosen k)."""
+    s = settings(params, ("alpha", "k", "c", "compare", "published"))
     alpha, k, c = float(s["alpha"]), int(s["k"]), float(s["c"])
     alphas = sorted({*(float(a) for a in s["compare"]), alpha})
     (chart,) = charts
@@ -98,6 +110,9 @@ def check_speedup(charts: list[dict], params: dict[str, list[str]]) -> None:
     marker = _trace(chart, "chosen k")
     assert_close(marker["x"], [k], "chosen k")
     assert_close(marker["y"], [specmath.speedup(alpha, k, c)], "speedup at the chosen k")
+    points = [t for t in chart["data"] if t.get("mode") == "markers" and t not in (stars, marker)]
+    drawn = sorted((int(x), float(y)) for t in points for x, y in zip(t["x"], t["y"], strict=True))
+    assert drawn == (published_with_k() if s["published"] == "true" else []), "published points"
 
 
 def check_optimal_k(charts: list[dict], params: dict[str, list[str]]) -> None:

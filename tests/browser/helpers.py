@@ -12,7 +12,7 @@ from scripts import live_app
 from tests.links import CONDITIONS, url_text, widget_type
 
 #: Charts each page draws at its defaults; a page not listed must draw at least one.
-CHART_COUNTS = {"home": 0, "speedup": 1, "sampling": 1, "kl": 1}
+CHART_COUNTS = {"home": 0, "speedup": 1, "sampling": 1, "kl": 1, "exercises": 0}
 
 #: The slider a keyboard test moves on a page (label, URL key); else the page's first slider.
 PREFERRED_SLIDERS = {"speedup": "k", "optimal_k": "max_k", "sampling": "n", "kl": "pairs"}

@@ -112,7 +112,7 @@ def test_every_request_goes_to_the_local_server(visit):
 
 def test_slider_key_press_writes_the_address_bar(visit):
     if not visit.spec.slider:
-        pytest.skip("the home page has no slider")
+        pytest.skip(f"page {visit.spec.id} has no slider")
     params = query_params(visit.url_after_press)
     assert params == {visit.spec.slider_key: [next_slider_value(visit.spec.slider_key)]}
     if visit.spec.id in expected.CHECKS:
@@ -121,6 +121,6 @@ def test_slider_key_press_writes_the_address_bar(visit):
 
 def test_reloading_the_address_gives_the_same_view(visit):
     if not visit.spec.slider:
-        pytest.skip("the home page has no slider")
+        pytest.skip(f"page {visit.spec.id} has no slider")
     assert visit.url_after_reload == visit.url_after_press
     assert visit.signature_after_reload == visit.signature_after_press

@@ -1,12 +1,14 @@
 """Figure builders as pure functions: their traces hold exactly the numbers they were given."""
 
+import dataclasses
+
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 import pytest
 
 import specmath
-from dashboard import cached, charts
+from dashboard import cached, charts, published
 from tests.helpers import printed
 
 K = np.arange(1, 65)
@@ -91,6 +93,89 @@ def test_speedup_axis_shows_curves_below_one():
     fig = charts.speedup_curves(K, curves, {0.1: (1, float(curves[0.1][0]))}, 0.1, 4, 1.25)
     low, high = fig.layout.yaxis.range
     assert low <= curves[0.1].min() and high >= curves[0.1].max()
+
+
+def _published():
+    rows, _ = published.split_by_draft_length(published.load_published_results())
+    return rows, [published.iid_speedup(r) for r in rows]
+
+
+def test_published_points_hold_every_row_with_a_draft_length_by_source():
+    rows, formula = _published()
+    traces = charts.published_points(rows, formula)
+    assert [t["name"] for t in traces] == [
+        "Leviathan et al. 2023, at c = 9.1–50",
+        "Chen et al. 2023, c not given",
+    ]
+    for trace, source in zip(traces, ("leviathan2023", "chen2023"), strict=True):
+        group = [r for r in rows if r.source == source]
+        assert trace["x"] == [r.k for r in group] and trace["y"] == [r.speedup for r in group]
+        assert trace["mode"] == "markers"
+    assert len({(t["marker"]["symbol"], t["marker"]["color"]) for t in traces}) == 2  # told apart by marker
+    assert charts.published_points((), ()) == []
+
+
+def test_published_hover_cites_the_source_and_its_own_c():
+    rows, formula = _published()
+    traces = charts.published_points(rows, formula)
+    levi = rows[0]  # EnDe, T5-small, argmax: α = 0.75, γ = 7, 3.4×, c = 0.02
+    hover = traces[0]["customdata"][0]
+    for part in (
+        "<b>Leviathan et al. 2023</b>, Table 2",
+        "T5-small (77M) → T5-XXL (11B)",
+        "1 TPU-v4",
+        "EnDe translation, argmax (temp=0)",
+        "α = 0.75 · k = 7 · measured speedup <b>3.4×</b>",
+        "measured at c = 50 (the paper's c = 0.02), not your c",
+        f"i.i.d. formula at this α, k, c: {specmath.speedup(0.75, 7, 50):.2f}×",
+        f"(measured / formula = {3.4 / specmath.speedup(0.75, 7, 50):.2f})",
+    ):
+        assert part in hover, (part, hover)
+    assert levi.alpha == 0.75 and formula[0] == specmath.speedup(0.75, 7, 50)
+    chen = traces[1]["customdata"][0]
+    assert "α not given · k = 4 · measured speedup <b>1.92×</b>" in chen
+    assert "c not given by the source" in chen and "the source gives no α and no c" in chen
+    assert traces[0]["hovertemplate"] == "%{customdata}<extra></extra>"
+
+
+def test_published_hover_shows_the_files_text_as_text():
+    rows, formula = _published()
+    odd = dataclasses.replace(rows[0], task="<b>bold</b> & co")
+    assert "&lt;b&gt;bold&lt;/b&gt; &amp; co" in charts.published_hover(odd, formula[0])
+
+
+def test_published_points_refuse_rows_they_cannot_place():
+    rows, formula = _published()
+    with pytest.raises(ValueError, match="formula values"):
+        charts.published_points(rows, formula[:-1])
+    without_k = published.split_by_draft_length(published.load_published_results())[1]
+    with pytest.raises(ValueError, match="without a draft length"):
+        charts.published_points(without_k[:1], [None])
+
+
+def test_speedup_curves_with_published_points_keep_the_curves_and_fit_the_points():
+    rows, formula = _published()
+    points = charts.published_points(rows, formula)
+    curves = {0.3: specmath.speedup(0.3, K, 20)}  # its best is below the fastest measured point
+    optima = {0.3: (1, float(curves[0.3].max()))}
+    plain = charts.speedup_curves(K, curves, optima, 0.3, 4, 20)
+    overlaid = charts.speedup_curves(K, curves, optima, 0.3, 4, 20, published=points)
+    assert [t.name for t in overlaid.data] == [
+        "α = 0.3 (chosen)",
+        *(t["name"] for t in points),
+        "best k of each curve",
+        "chosen k = 4",
+    ]
+    assert overlaid.layout.yaxis.range[1] >= max(r.speedup for r in rows) > plain.layout.yaxis.range[1]
+    # The legend hangs under the title as usual and wraps downwards; the chart is taller for its
+    # two long entries, the title and the legend pinned the same distance from its top.
+    assert (plain.layout.height, overlaid.layout.height) == (560, 680)
+    for layout in (plain.layout, overlaid.layout):
+        assert layout.legend.yref == layout.title.yref == "container" and layout.legend.yanchor == "top"
+        assert (1 - layout.title.y) * layout.height == pytest.approx((1 - plain.layout.title.y) * 560)
+        assert (1 - layout.legend.y) * layout.height == pytest.approx((1 - plain.layout.legend.y) * 560)
+    # Without points the figure is the one the page drew before (the browser's reference).
+    assert charts.speedup_curves(K, curves, optima, 0.3, 4, 20, published=[]).to_plotly_json() == plain.to_plotly_json()
 
 
 def _grid():

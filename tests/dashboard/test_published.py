@@ -7,7 +7,15 @@ import sys
 import pytest
 
 import specmath
-from dashboard.published import COLUMNS, DATA_FILE, SOURCES_FILE, load_published_results, read_published_results
+from dashboard.published import (
+    COLUMNS,
+    DATA_FILE,
+    SOURCES_FILE,
+    iid_speedup,
+    load_published_results,
+    read_published_results,
+    split_by_draft_length,
+)
 from dashboard.texts import PUBLISHED_EXPLAINER
 
 ROWS = load_published_results()
@@ -125,6 +133,28 @@ def test_measured_leviathan_speedups_are_near_the_iid_formula():
     ratios = [r.speedup / float(specmath.speedup(r.alpha, r.k, r.c_chapter)) for r in _leviathan_with_alpha_k_c()]
     assert all(1 / 1.5 < ratio < 1.5 for ratio in ratios), ratios
     assert sum(ratio > 1 for ratio in ratios) == 9
+
+
+def test_iid_speedup_is_the_formula_at_the_rows_own_alpha_k_c():
+    for r in _leviathan_with_alpha_k_c():
+        assert iid_speedup(r) == float(specmath.speedup(r.alpha, r.k, r.c_chapter))
+    assert all(iid_speedup(r) is None for r in ROWS if r.source != "leviathan2023")  # no α or no c
+
+
+def test_short_citations_name_authors_year_and_table():
+    assert {r.short_citation for r in ROWS} == {
+        "Leviathan et al. 2023, Table 2",
+        "Chen et al. 2023, Table 1",
+        "Xia et al. 2024, Leaderboard.md, A100, Vicuna-7B-v1.3 (commit fd2c1cd)",
+    }
+    assert {r.authors for r in ROWS} == {"Leviathan et al. 2023", "Chen et al. 2023", "Xia et al. 2024"}
+
+
+def test_rows_split_by_whether_they_have_a_draft_length():
+    with_k, without_k = split_by_draft_length(ROWS)
+    assert with_k + without_k == tuple(r for r in ROWS if r.k is not None) + tuple(r for r in ROWS if r.k is None)
+    assert {r.source for r in with_k} == {"leviathan2023", "chen2023"} and len(with_k) == 15
+    assert {r.source for r in without_k} == {"specbench"} and len(without_k) == 10
 
 
 def test_the_explainer_is_one_paragraph_and_quotes_the_measured_range():

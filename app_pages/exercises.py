@@ -1,0 +1,17 @@
+"""Exercises: workshop questions, each with a link that opens the page set up for it, and its answer."""
+
+import streamlit as st
+
+from dashboard import exercises, texts, ui
+
+ui.page()
+st.markdown(texts.EXERCISES_INTRO)
+for number, exercise in enumerate(exercises.EXERCISES, start=1):
+    page = exercise.info
+    with st.container(border=True):
+        st.markdown(f"#### {number}. {exercise.title}")
+        st.markdown(exercise.question_text())
+        st.page_link(page.script, label=f"Open {page.title}", icon=page.icon, query_params=exercise.query())
+        st.caption(f"Opens with {exercise.settings_text()}.")
+        with st.expander("Answer"):
+            st.markdown(exercise.answer_text())
