@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 #: Simulator: generated tokens × (k + 1), about what the decoder's draws and records grow with.
-SIMULATOR_WORK = 3_000_000
+SIMULATOR_WORK = 2_000_000
 #: Acceptance vs divergence: pairs × vocabulary, the size of each of the two arrays drawn.
 KL_ENTRIES = 500_000
 
