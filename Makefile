@@ -11,6 +11,8 @@ CHROMIUM := /usr/bin/chromium
 # make screenshots QUERY='alpha=0.9&c=50' SHOTS=docs/screenshots
 QUERY ?=
 SHOTS ?= docs/screenshots
+# make screenshots SIZE=1024x768: a projector's screen, at the default device scale factor 2
+SIZE ?=
 
 .PHONY: run test lint unit bench clean test-tools screenshots
 
@@ -53,7 +55,7 @@ test: lint test-tools
 	$(PY) -m pytest
 
 screenshots: $(VENV)/.dev-installed test-tools
-	$(PY) scripts/screenshots.py --out $(SHOTS) $(if $(QUERY),--query '$(QUERY)')
+	$(PY) scripts/screenshots.py --out $(SHOTS) $(if $(QUERY),--query '$(QUERY)') $(if $(SIZE),--size $(SIZE))
 
 bench: $(VENV)/.dev-installed
 	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done

@@ -65,9 +65,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", action="append", default=[], help="a page's full URL (repeatable)")
     parser.add_argument("--width", type=int, default=live_app.VIEWPORT["width"])
     parser.add_argument("--height", type=int, default=live_app.VIEWPORT["height"])
+    parser.add_argument("--size", help="WIDTHxHEIGHT, e.g. 1024x768; overrides --width and --height")
     parser.add_argument("--scale", type=float, default=2.0, help="device scale factor (2: sharp on slides)")
     parser.add_argument("--full-page", action="store_true", help="the whole page, not the first screen")
     args = parser.parse_args(argv)
+    if args.size:
+        try:
+            args.width, args.height = (int(part) for part in args.size.lower().split("x"))
+        except ValueError:
+            parser.error(f"--size must be WIDTHxHEIGHT, e.g. 1024x768, got {args.size!r}")
 
     missing = live_app.browser_missing()
     if missing:
