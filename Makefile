@@ -5,9 +5,11 @@ PY := $(VENV)/bin/python
 PORT ?= 8501
 # Debian's Chromium drives the browser tests, the screenshots and the latency bench.
 CHROMIUM := /usr/bin/chromium
-# make screenshots QUERY='alpha=0.9&c=50' SHOTS=docs/screenshots
+# make screenshots QUERY='alpha=0.9&c=50' SHOTS=docs/screenshots SIZE=1024x768
 QUERY ?=
-SHOTS ?= docs/screenshots
+SIZE ?=
+# Pictures at another size go beside the README's, in a folder named after the size.
+SHOTS ?= docs/screenshots$(if $(SIZE),/$(SIZE))
 
 .PHONY: run test lint unit bench clean chromium screenshots
 
@@ -46,7 +48,7 @@ test: lint chromium
 	$(PY) -m pytest
 
 screenshots: $(VENV)/.dev-installed chromium
-	$(PY) scripts/screenshots.py --out $(SHOTS) $(if $(QUERY),--query '$(QUERY)')
+	$(PY) scripts/screenshots.py --out $(SHOTS) $(if $(QUERY),--query '$(QUERY)') $(if $(SIZE),--size $(SIZE))
 
 bench: $(VENV)/.dev-installed
 	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done
