@@ -102,7 +102,7 @@ def base_layout(
     heading = {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": FONT_SIZE + 2}}
     heading |= {"yref": "container", "y": 1 - TITLE_PAD / height, "yanchor": "top"}
     if subtitle is not None:
-        heading["subtitle"] = {"text": subtitle, "font": {"size": FONT_SIZE}}
+        heading["subtitle"] = {"text": subtitle, "font": {"size": FONT_SIZE - 2}}
     title_height = TITLE_PAD + (1 if subtitle is None else 2) * TITLE_LINE
     legend_top = title_height + 10
     if legend == "top":
