@@ -54,8 +54,9 @@ LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "le
 #: The title sits at the top of the figure, this far down; it and its subtitle take ``TITLE_LINE`` each.
 TITLE_PAD = 12
 TITLE_LINE = 26
-#: The height of a one-row legend at the legend's font size.
+#: The height of a one-row legend at the legend's font size, and what each further row adds.
 LEGEND_ROW = 34
+LEGEND_NEXT_ROW = 24
 
 
 #: Whether :func:`figure` runs plotly.py's validation. The tests turn it on and check that every
@@ -83,6 +84,7 @@ def base_layout(
     *,
     subtitle: str | None = None,
     legend: str = "top",
+    legend_rows: int = 1,
     margin: dict | None = None,
     **extra,
 ) -> dict:
@@ -94,7 +96,8 @@ def base_layout(
     room, where a legend anchored to the plot's top grew upwards over the title.
 
     ``legend="below"`` puts the legend under the plot instead, for charts in half-width columns;
-    ``legend="none"`` leaves no room for one. ``margin`` widens the default margins:
+    ``legend="none"`` leaves no room for one. ``legend_rows`` is how many rows the top margin holds
+    for a top legend, as it wraps at 1600 px. ``margin`` widens the default margins:
     each chart's margins must hold what it puts there (colour bar, tick labels, legend) at the
     1600 px the tests and the bench use, because a margin plotly.js has to widen, even by a pixel
     or two, makes it lay the whole chart out a second time.
@@ -106,7 +109,7 @@ def base_layout(
     title_height = TITLE_PAD + (1 if subtitle is None else 2) * TITLE_LINE
     legend_top = title_height + 10
     if legend == "top":
-        top = legend_top + LEGEND_ROW + 16
+        top = legend_top + LEGEND_ROW + (legend_rows - 1) * LEGEND_NEXT_ROW + 16
         placed = {"orientation": "h", "xanchor": "right", "x": 1.0}
         placed |= {"yref": "container", "yanchor": "top", "y": 1 - legend_top / height}
     elif legend == "below":
