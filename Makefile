@@ -8,11 +8,11 @@ PORT ?= 8501
 HOST ?= 127.0.0.1
 # Debian's Chromium drives the browser tests, the screenshots and the latency bench.
 CHROMIUM := /usr/bin/chromium
-# make screenshots QUERY='alpha=0.9&c=50' SHOTS=docs/screenshots
+# make screenshots QUERY='alpha=0.9&c=50' SHOTS=docs/screenshots SIZE=1024x768
 QUERY ?=
-SHOTS ?= docs/screenshots
-# make screenshots SIZE=1024x768: a projector's screen, at the default device scale factor 2
 SIZE ?=
+# Pictures at another size go beside the README's, in a folder named after the size.
+SHOTS ?= docs/screenshots$(if $(SIZE),/$(SIZE))
 
 .PHONY: run test lint unit bench clean test-tools screenshots
 

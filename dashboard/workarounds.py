@@ -56,6 +56,9 @@ def one_draw_script() -> str | None:
     browser. ``js/one_draw.js`` draws the first
     call at the chart's width and answers the second without drawing only when it holds the same
     figure at that width. Upstream: streamlit/streamlit#16052 (open) keeps charts mounted.
+    Streamlit hands each chart the figure it holds after every draw; that call is answered
+    without drawing too, else the copies the script draws from made it redraw a chart ten to forty
+    times on a window resize, and without end at times.
     """
     return _script("sde-charts", "one_draw.js")
 

@@ -1,11 +1,12 @@
 """PNG screenshots of every page, for slides and for the README.
 
-Starts the app itself on a free port, opens each page in Debian's Chromium at 1600 x 900 (16:9)
-with a device scale factor of 2 (a 3200 x 1800 picture, sharp on a projector), waits until the
+Starts the app itself on a free port, opens each page in Debian's Chromium at 1600 x 900 (16:9;
+``--size`` for another) with a device scale factor of 2 (a 3200 x 1800 picture, sharp on a projector), waits until the
 page has drawn its charts, and saves the first screen:
 
     make screenshots                                   # every page at its defaults, into docs/screenshots/
     make screenshots QUERY='alpha=0.9&c=50' SHOTS=out  # one configuration, applied where a page uses it
+    make screenshots SIZE=1024x768                     # at 1024 x 768, into docs/screenshots/1024x768/
     .venv/bin/python scripts/screenshots.py --url 'http://localhost:8501/Speedup?alpha=0.7&k=5' --out out
 
 ``--query`` gives each page the parameters it reads (the shared α, k, c go to every page that
@@ -58,6 +59,14 @@ def targets(query: str, urls: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+def window_size(text: str) -> tuple[int, int]:
+    """``"1024x768"`` -> (1024, 768): the window's width and height in CSS pixels."""
+    width, sep, height = text.lower().partition("x")
+    if not (sep and width.isdigit() and height.isdigit() and int(width) > 0 and int(height) > 0):
+        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT in pixels, e.g. 1024x768, not {text!r}")
+    return int(width), int(height)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "screenshots", help="folder for the PNGs")
@@ -65,15 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", action="append", default=[], help="a page's full URL (repeatable)")
     parser.add_argument("--width", type=int, default=live_app.VIEWPORT["width"])
     parser.add_argument("--height", type=int, default=live_app.VIEWPORT["height"])
-    parser.add_argument("--size", help="WIDTHxHEIGHT, e.g. 1024x768; overrides --width and --height")
+    parser.add_argument("--size", type=window_size, help="WIDTHxHEIGHT, e.g. 1024x768: --width and --height at once")
     parser.add_argument("--scale", type=float, default=2.0, help="device scale factor (2: sharp on slides)")
     parser.add_argument("--full-page", action="store_true", help="the whole page, not the first screen")
     args = parser.parse_args(argv)
     if args.size:
-        try:
-            args.width, args.height = (int(part) for part in args.size.lower().split("x"))
-        except ValueError:
-            parser.error(f"--size must be WIDTHxHEIGHT, e.g. 1024x768, got {args.size!r}")
+        args.width, args.height = args.size
 
     missing = live_app.browser_missing()
     if missing:

@@ -66,7 +66,7 @@ def sampling_histogram(
     layout = base_layout(
         title,
         height=640,
-        legend_rows=2,  # five entries beside the p/q table: two rows at 1600 px
+        legend_rows=2,  # five entries wrap in the two thirds of a 1600 px screen the chart gets
         margin={"l": 80},  # the share axis's tick labels and title
         barmode="stack",
         xaxis={"anchor": "y", "domain": [0.0, 1.0], "matches": "x2", "showticklabels": False},

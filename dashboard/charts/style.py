@@ -54,8 +54,9 @@ LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.22, "xanchor": "le
 #: The title sits at the top of the figure, this far down; it and its subtitle take ``TITLE_LINE`` each.
 TITLE_PAD = 12
 TITLE_LINE = 26
-#: The height of a one-row legend at the legend's font size.
+#: The height of a one-row legend at the legend's font size, and what each further row adds.
 LEGEND_ROW = 34
+LEGEND_NEXT_ROW = 24
 
 
 #: Whether :func:`figure` runs plotly.py's validation. The tests turn it on and check that every
@@ -94,9 +95,9 @@ def base_layout(
     downwards as it wraps into rows on a narrow screen: plotly.js then moves the plot down to make
     room, where a legend anchored to the plot's top grew upwards over the title.
 
-    ``legend_rows`` is how many rows a top legend takes at the tests' 1600 px, its margin's height.
     ``legend="below"`` puts the legend under the plot instead, for charts in half-width columns;
-    ``legend="none"`` leaves no room for one. ``margin`` widens the default margins:
+    ``legend="none"`` leaves no room for one. ``legend_rows`` is how many rows the top margin holds
+    for a top legend, as it wraps at 1600 px. ``margin`` widens the default margins:
     each chart's margins must hold what it puts there (colour bar, tick labels, legend) at the
     1600 px the tests and the bench use, because a margin plotly.js has to widen, even by a pixel
     or two, makes it lay the whole chart out a second time.
@@ -104,11 +105,11 @@ def base_layout(
     heading = {"text": title, "x": 0.0, "xanchor": "left", "font": {"size": FONT_SIZE + 2}}
     heading |= {"yref": "container", "y": 1 - TITLE_PAD / height, "yanchor": "top"}
     if subtitle is not None:
-        heading["subtitle"] = {"text": subtitle, "font": {"size": FONT_SIZE}}
+        heading["subtitle"] = {"text": subtitle, "font": {"size": FONT_SIZE - 2}}
     title_height = TITLE_PAD + (1 if subtitle is None else 2) * TITLE_LINE
     legend_top = title_height + 10
     if legend == "top":
-        top = legend_top + legend_rows * LEGEND_ROW + 16
+        top = legend_top + LEGEND_ROW + (legend_rows - 1) * LEGEND_NEXT_ROW + 16
         placed = {"orientation": "h", "xanchor": "right", "x": 1.0}
         placed |= {"yref": "container", "yanchor": "top", "y": 1 - legend_top / height}
     elif legend == "below":

@@ -48,6 +48,25 @@ def test_a_slider_press_draws_each_chart_once(page_id, open_tab, app_server):
     assert draws == [1] * len(draws)
 
 
+#: Every chart has been drawn again at the width its element has now (after a resize).
+CHARTS_AT_WIDTH_JS = (JS / "charts_at_width.js").read_text(encoding="utf-8")
+
+
+@ACTIVE_ONLY
+@pytest.mark.parametrize("page_id", ["speedup", "hardware"])
+def test_a_window_resize_draws_each_chart_at_most_twice(page_id, open_tab, app_server):
+    """Once at the new width, and once more where a row of two charts becomes a column."""
+    tab = open_tab(app_server)
+    tab.context.add_init_script(COUNT_DRAWS_JS)
+    tab.open(PAGES[page_id])
+    tab.page.evaluate("for (const chart of window.__draws.keys()) window.__draws.set(chart, 0)")
+    tab.page.set_viewport_size({"width": 1024, "height": 768})
+    tab.page.wait_for_function(CHARTS_AT_WIDTH_JS)
+    tab.page.wait_for_timeout(500)  # let any later draw of the same chart happen
+    draws = tab.page.evaluate("[...window.__draws.values()]")
+    assert draws and all(1 <= count <= 2 for count in draws), draws
+
+
 #: A blank page with the app's script, a hidden 800-pixel-wide element like Streamlit's chart,
 #: and a stand-in for plotly.js that records its calls (Streamlit's chart code sets
 #: ``window.Plotly`` after the script has run, as here).
@@ -140,6 +159,25 @@ def test_charts_outside_streamlit_unmeasured_or_given_a_width_are_drawn_as_asked
         {"id": "other", "name": "other", "width": None},
         {"id": "unseen", "name": "unseen", "width": None},
         {"id": "chart", "name": "sized", "width": 640},
+    ]
+
+
+def test_a_call_with_the_figure_the_chart_holds_is_not_drawn(blank):
+    # Streamlit hands the chart's own figure back after each draw; a new config is drawn all the same.
+    calls = calls_after(
+        blank,
+        """async () => {
+          const gd = document.getElementById('chart');
+          await Plotly.react(gd, figure('first'));
+          await Plotly.react(gd, figure('resized', 640));
+          await Plotly.react(gd, { data: gd.data, layout: gd.layout });
+          await Plotly.react(gd, { data: gd.data, layout: gd.layout, config: { displaylogo: false } });
+        }""",
+    )
+    assert calls == [
+        {"id": "chart", "name": "first", "width": 800},
+        {"id": "chart", "name": "resized", "width": 640},
+        {"id": "chart", "name": "resized", "width": 640},
     ]
 
 

@@ -1,0 +1,88 @@
+"""Every page readable on a projector's screen: at 1024 × 768, 1280 × 720, 1920 × 1080 and the
+tests' 1600 × 900, with the sidebar open as Streamlit opens it, no chart's legend covers its
+title, no table hides a column, no metric is cut short; chart titles and formulas fit their boxes.
+
+``js/screen_fit.js`` compares the element boxes the browser laid out at each (size, page), and
+the tests below each check one property of that measurement.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scripts import live_app
+from tests.browser.helpers import PAGES, AppTab
+
+#: The JavaScript this module runs in the page, kept in .js files beside it.
+JS = Path(__file__).with_name("js")
+SCREEN_FIT_JS = (JS / "screen_fit.js").read_text(encoding="utf-8")
+CHARTS_AT_WIDTH_JS = (JS / "charts_at_width.js").read_text(encoding="utf-8")
+
+#: The three of the issue, and the size the other browser tests and the README's pictures use.
+SIZES = [(1024, 768), (1280, 720), (1920, 1080), (live_app.VIEWPORT["width"], live_app.VIEWPORT["height"])]
+
+#: What the measurement must find on these pages, so that a selector Streamlit renamed cannot
+#: make the checks pass on nothing: the p/q editor, the chapter's table, the pages' metrics.
+AT_LEAST = {
+    "sampling": {"tables": 1, "metrics": 5},
+    "optimal_k": {"tables": 1, "metrics": 3},
+    "hardware": {"metrics": 8},
+}
+
+
+#: Each page is loaded once, at the first size, then measured at each size in turn: a page load
+#: costs seconds, a new size a redraw (the layout is CSS and the widths Streamlit measures).
+VISITS = [(page_id, size) for page_id in PAGES for size in SIZES]
+
+
+@pytest.fixture(scope="module")
+def tab(browser, app_server):
+    context = browser.new_context(viewport=live_app.VIEWPORT)
+    yield AppTab(context, app_server.url)
+    context.close()
+
+
+@pytest.fixture(scope="module", params=VISITS, ids=[f"{w}x{h}-{page_id}" for page_id, (w, h) in VISITS])
+def fit(request, tab) -> dict:
+    """The page at its defaults on a screen of that size, as ``screen_fit.js`` measured it."""
+    page_id, (width, height) = request.param
+    tab.page.set_viewport_size({"width": width, "height": height})
+    if tab.spec is not PAGES[page_id]:
+        tab.open(PAGES[page_id])
+    else:
+        tab.page.wait_for_function(CHARTS_AT_WIDTH_JS)
+        tab.settle()
+    assert tab.exceptions() == []
+    return {"page": page_id, **tab.page.evaluate(SCREEN_FIT_JS)}
+
+
+def test_the_sidebar_is_open_and_the_page_measured(fit):
+    """The app asks for an expanded sidebar, which Streamlit opens at any width: the main column
+    is 300 px narrower than the screen."""
+    assert fit["sidebarOpen"]
+    spec = PAGES[fit["page"]]
+    if spec.charts is None:
+        assert fit["charts"] >= 1
+    else:
+        assert fit["charts"] == spec.charts
+    for kind, least in AT_LEAST.get(fit["page"], {}).items():
+        assert fit[kind] >= least, kind
+
+
+def test_no_legend_covers_its_title(fit):
+    assert fit["legendOverTitle"] == []
+
+
+def test_no_table_column_is_clipped(fit):
+    assert fit["tablesClipped"] == []
+
+
+def test_no_metric_is_cut(fit):
+    assert fit["metricsCut"] == []
+
+
+def test_chart_titles_and_formulas_fit(fit):
+    assert fit["titleOutsideChart"] == []
+    assert fit["formulasCut"] == []
