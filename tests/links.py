@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from dashboard import limits
 from dashboard.params import PARAMS, Param, format_number
 
 #: Parameter -> (parameter, value) it depends on: the page creates the widget only then.
@@ -83,6 +84,11 @@ def deep_link(keys: tuple[str, ...]) -> dict[str, list[str]]:
         most = int(chosen["k"][0]) * int(chosen["drafts"][0])
         if int(chosen["accepted"][0]) > most:
             chosen["accepted"] = [str(most * 37 // 100)]
+    if {"pairs", "kl_vocab"} <= chosen.keys():
+        # Within the page's work cap (dashboard.limits), so that every slider step changes the view.
+        step = int(PARAMS["pairs"].step)
+        most = limits.KL_ENTRIES // int(chosen["kl_vocab"][0]) // step * step
+        chosen["pairs"] = [str(min(int(chosen["pairs"][0]), max(most, int(PARAMS["pairs"].low))))]
     return {key: value for key, value in chosen.items() if used(key, chosen)}
 
 

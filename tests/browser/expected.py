@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 import specmath
+from dashboard import limits
 from dashboard.params import PARAMS
 from dashboard.toy_language import PERIOD, WORDS, target_chain  # the Step through page's language: data
 from tests.helpers import printed
@@ -177,7 +178,9 @@ def check_sampling(charts: list[dict], params: dict[str, list[str]]) -> None:
 
 def check_kl(charts: list[dict], params: dict[str, list[str]]) -> None:
     s = settings(params, ("pairs", "kl_vocab", "seed", "logx"))
-    P, Q = specmath.random_distribution_pairs(int(s["pairs"]), int(s["kl_vocab"]), rng=int(s["seed"]))
+    # A link past the page's work cap draws the capped number of pairs (dashboard.limits).
+    pairs = limits.kl_pairs(int(s["pairs"]), int(s["kl_vocab"]), int(PARAMS["pairs"].low)).value
+    P, Q = specmath.random_distribution_pairs(pairs, int(s["kl_vocab"]), rng=int(s["seed"]))
     result = specmath.divergences(P, Q)
     (chart,) = charts
     (points,) = [t for t in chart["data"] if t.get("mode") == "markers"]
@@ -232,7 +235,8 @@ def check_simulator(charts: list[dict], params: dict[str, list[str]]) -> None:
     else:
         assert s["draft"] == "noise", s["draft"]
         draft = specmath.draft_by_noise(chain, float(s["noise"]))
-    sequences = max(1, sample_count(s["tokens"]) // SIMULATOR_SEQUENCE)
+    tokens = limits.simulator_tokens(sample_count(s["tokens"]), k, SIMULATOR_SEQUENCE).value
+    sequences = max(1, tokens // SIMULATOR_SEQUENCE)
     records = specmath.speculative_decode(chain, draft, k, SIMULATOR_SEQUENCE, rng=seed, n_sequences=sequences)
     assert records.k == k and records.emitted.max() <= k + 1
 
