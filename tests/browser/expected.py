@@ -159,7 +159,8 @@ def check_sampling(charts: list[dict], params: dict[str, list[str]]) -> None:
     if "p" in params and "q" in params:
         p = np.array([float(v) for v in params["p"][-1].split(",")])
         q = np.array([float(v) for v in params["q"][-1].split(",")])
-        p, q = p / p.sum(), q / q.sum()
+        # As the page reads a typed table: values that sum to 1 within tolerance are used as typed.
+        p, q = (v if abs(v.sum() - 1.0) <= specmath.SUM_TOLERANCE else v / v.sum() for v in (p, q))
     elif s["preset"] == "random":
         P, Q = specmath.random_distribution_pairs(1, int(s["vocab"]), rng=seed)
         p, q = P[0], Q[0]
