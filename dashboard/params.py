@@ -9,7 +9,7 @@ Streamlit widget, and ``dashboard.link_check`` explains a link value a widget ca
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import specmath
@@ -449,25 +449,6 @@ PARAMS: dict[str, Param] = {
             widget="selectbox",
         ),
         Param(
-            "step_noise",
-            "Noise weight",
-            "float",
-            0.3,
-            "0 is the target, 1 a uniform draft.",
-            low=0.0,
-            high=1.0,
-            step=0.05,
-        ),
-        Param(
-            "step_temperature",
-            "Draft temperature",
-            "choice",
-            2,
-            "Above 1 flatter than the target, below 1 sharper.",
-            options=TEMPERATURES,
-            fmt=format_number,
-        ),
-        Param(
             "step_contexts",
             "Words the draft can tell apart",
             "int",
@@ -504,5 +485,8 @@ PARAMS: dict[str, Param] = {
         ),
     )
 }
+
+# The Step through page's draft strengths are the Simulator's, under keys of their own in the URL.
+PARAMS |= {f"step_{key}": replace(PARAMS[key], key=f"step_{key}") for key in ("noise", "temperature")}
 
 SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)
