@@ -16,6 +16,7 @@ from dashboard import navigation, workarounds
 
 # For `streamlit run app.py`; `make run` (dashboard/serve.py) does it before the server starts.
 workarounds.no_external_ip_lookup()
-page = st.navigation(navigation.st_pages(), position="hidden")
-navigation.prepare(page)
+pages = navigation.st_pages()
+page = st.navigation(list(pages.values()), position="hidden")
+navigation.prepare(page, pages)
 page.run()

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import exercises, texts, ui
+from dashboard import exercises, navigation, texts, ui
 
 ui.page()
 st.markdown(texts.EXERCISES_INTRO)
@@ -11,7 +11,7 @@ for number, exercise in enumerate(exercises.EXERCISES, start=1):
     with st.container(border=True):
         st.markdown(f"#### {number}. {exercise.title}")
         st.markdown(exercise.question_text())
-        st.page_link(page.script, label=f"Open {page.title}", icon=page.icon, query_params=exercise.query())
+        navigation.page_link(page.id, label=f"Open {page.title}", query_params=exercise.query())
         st.caption(f"Opens with {exercise.settings_text()}.")
         with st.expander("Answer"):
             st.markdown(exercise.answer_text())

@@ -15,7 +15,7 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, limits
-from dashboard.params import BATCHES
+from dashboard.params import BATCHES, SIMULATOR_SEQUENCE
 from dashboard.presets import toy_chains
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
@@ -91,8 +91,7 @@ def bound_curves(kl: np.ndarray, log_x: bool, points: int = 200) -> dict[str, tu
     }
 
 
-#: The simulator generates its tokens as independent sequences of this length.
-SEQUENCE_LENGTH = 500
+SEQUENCE_LENGTH = SIMULATOR_SEQUENCE
 #: Tokens of the first sequence kept for the coloured sample.
 SAMPLE_LENGTH = 160
 

@@ -43,21 +43,21 @@ STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
 HOME_URL_PATH = "Home"
 
 
-def st_pages() -> list:
-    """One ``st.Page`` per registry entry, the home page the default.
+def st_pages() -> dict[str, Any]:
+    """One ``st.Page`` per registry entry, by page id, the home page the default.
 
     The pages get no icon here: Streamlit would make a ":material/…:" page icon the browser
     tab's, fetched from Google's servers. The sidebar's links show the registry's icons.
     """
-    return [
-        st.Page(
+    return {
+        info.id: st.Page(
             info.script,
             title=info.title,
             url_path=info.url_path or HOME_URL_PATH,
             default=not info.url_path,
         )
         for info in PAGES.values()
-    ]
+    }
 
 
 def shared_values() -> dict[str, Any]:
@@ -73,11 +73,22 @@ def link_params(page: PageInfo) -> dict[str, str]:
     return {key: PARAMS[key].fmt(shared[key]) for key in page.shared_params if shared[key] != PARAMS[key].default}
 
 
-def page_link(page_id: str, container: Container | None = None, label: str | None = None) -> None:
-    """A link to a page that carries the shared α, k, c along."""
+def page_link(
+    page_id: str,
+    container: Container | None = None,
+    label: str | None = None,
+    query_params: dict[str, str] | None = None,
+) -> None:
+    """A link to a page that carries the shared α, k, c along (or ``query_params``, when given)."""
     page = PAGES[page_id]
+    # This run's st.Page: given a script path instead, Streamlit resolves it on disk for every
+    # link, a tenth of a rerun's time with the sidebar's ten links.
+    target = st.session_state[CONTEXT_KEY].pages.get(page_id, page.script)
     (container or st).page_link(
-        page.script, label=label or page.title, icon=page.icon, query_params=link_params(page) or None
+        target,
+        label=label or page.title,
+        icon=page.icon,
+        query_params=(link_params(page) if query_params is None else query_params) or None,
     )
 
 
@@ -107,8 +118,8 @@ def _warn_unknown(ctx: PageContext) -> None:
         )
 
 
-def prepare(page) -> PageContext:
-    """Set up the run of ``page``, what ``st.navigation`` returned (see the module's docstring).
+def prepare(page, pages: dict[str, Any]) -> PageContext:
+    """Set up the run of ``page``, what ``st.navigation`` returned from ``pages`` (see the module's docstring).
 
     Returns the context, which the page takes with ``ui.page()``.
     """
@@ -122,7 +133,8 @@ def prepare(page) -> PageContext:
     nav = st.sidebar.container()
     if info.id != "home":
         st.title(f"{info.icon} {info.title}")
-    ctx = PageContext(info, {}, st.container())
+    ctx = PageContext(info, {}, st.container(), pages=pages)
+    st.session_state[CONTEXT_KEY] = ctx
     # Read before any widget exists: binding corrects or drops bad values once widgets register.
     ctx.read_address()
     _warn_unknown(ctx)
@@ -136,5 +148,4 @@ def prepare(page) -> PageContext:
             shared[key] = value
     # After the widgets: the links carry the values they hold in this run.
     _draw_navigation(nav)
-    st.session_state[CONTEXT_KEY] = ctx
     return ctx

@@ -45,6 +45,7 @@ class PageContext:
     raw_url: dict[str, list[str]]
     notices: Container
     values: dict[str, Any] = field(default_factory=dict)
+    pages: dict[str, Any] = field(default_factory=dict)  # this run's st.Page of each page id
 
     def widget(self, key: str, container: Container | None = None) -> Any:
         """Create the widget of parameter ``key`` (bound to the URL) and return its value.

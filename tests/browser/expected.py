@@ -209,7 +209,7 @@ def _trace_names(chart: dict) -> list[str]:
 
 
 #: The simulator generates its tokens as independent sequences of this many tokens.
-SIMULATOR_SEQUENCE = 500
+SIMULATOR_SEQUENCE = 200
 
 
 def check_simulator(charts: list[dict], params: dict[str, list[str]]) -> None:
