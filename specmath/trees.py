@@ -374,7 +374,13 @@ def eagle_tree(acceptance, num_steps, topk, num_draft_tokens) -> tuple[np.float6
     if topk > acceptance.size:
         raise ValueError(f"topk must be <= len(acceptance) = {acceptance.size}, got {shown(topk)}")
     drafted = topk + (num_steps - 1) * topk * topk
-    num_draft_tokens = as_count(num_draft_tokens, "num_draft_tokens", cap=min(MAX_TREE_BUDGET, 1 + drafted))
+    given = num_draft_tokens
+    num_draft_tokens = as_count(num_draft_tokens, "num_draft_tokens", cap=MAX_TREE_BUDGET)
+    if num_draft_tokens > 1 + drafted:
+        raise ValueError(
+            f"num_draft_tokens must be <= 1 + topk + (num_steps - 1) * topk**2 = {1 + drafted} "
+            f"(the root and every drafted node), got {shown(given)}"
+        )
     if topk == 1 and num_draft_tokens != num_steps + 1:
         raise ValueError(
             f"num_draft_tokens must be num_steps + 1 = {num_steps + 1} when topk is 1 "
