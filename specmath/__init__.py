@@ -80,7 +80,7 @@ from .markov import (
     stationary_distribution,
     two_regime_transition_matrix,
 )
-from .presets import GPU_PRESETS, MODEL_PRESETS, GPUSpec, ModelSpec
+from .presets import GPU_PRESETS, MODEL_PRESETS, SEQUOIA_ACCEPTANCE, SEQUOIA_ACCEPTANCE_SOURCE, GPUSpec, ModelSpec
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
 from .speedup import (
     MAX_DRAFT_LENGTH,
@@ -89,6 +89,17 @@ from .speedup import (
     optimal_k,
     speedup,
     to_leviathan_cost,
+)
+from .trees import (
+    MAX_TREE_BUDGET,
+    MAX_TREE_DEPTH,
+    MAX_TREE_NODES,
+    MAX_TREE_RANKS,
+    acceptance_from_pair,
+    eagle_tree,
+    optimal_tree,
+    optimal_tree_table,
+    tree_expected_tokens,
 )
 
 __all__ = [
@@ -106,10 +117,16 @@ __all__ = [
     "MAX_SAMPLES",
     "MAX_SWEEP_POINTS",
     "MAX_TABULATED_WIDTHS",
+    "MAX_TREE_BUDGET",
+    "MAX_TREE_DEPTH",
+    "MAX_TREE_NODES",
+    "MAX_TREE_RANKS",
     "MODEL_PRESETS",
     "RESAMPLED",
     "RESIDUAL_MASS_TOLERANCE",
     "SAMPLE_CHUNK",
+    "SEQUOIA_ACCEPTANCE",
+    "SEQUOIA_ACCEPTANCE_SOURCE",
     "START",
     "SUM_TOLERANCE",
     "AlphaFit",
@@ -125,6 +142,7 @@ __all__ = [
     "ModelSpec",
     "Roofline",
     "Tabulated",
+    "acceptance_from_pair",
     "acceptance_probability",
     "alpha_interval",
     "bretagnolle_huber_bound",
@@ -135,6 +153,7 @@ __all__ = [
     "draft_by_merging",
     "draft_by_noise",
     "draft_by_temperature",
+    "eagle_tree",
     "expected_tokens",
     "extend_profile",
     "fit_alpha_from_acceptance_length",
@@ -146,6 +165,8 @@ __all__ = [
     "operations_factor",
     "optimal_k",
     "optimal_k_general",
+    "optimal_tree",
+    "optimal_tree_table",
     "parse_engine_metrics",
     "pinsker_bound",
     "profile_expected_tokens",
@@ -166,6 +187,7 @@ __all__ = [
     "tabulated",
     "to_leviathan_cost",
     "tokens_per_iteration_pmf",
+    "tree_expected_tokens",
     "tv_distance",
     "two_regime_transition_matrix",
 ]
