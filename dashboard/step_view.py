@@ -149,11 +149,13 @@ def _check(trace, j: int, opening, lead: str, large: bool) -> StepView:
     labels = [f"{i + 1} · {WORDS[int(trace.drafted[i])]}" for i in rows]
     if greedy:
         accept = trace.accepted[rows].astype(float)
-        title = "The checks: a draft word passes when it is the target's most likely word"
+        rule = "greedy: a draft word passes when it is the target's most likely word"
     else:
         accept = np.minimum(1.0, trace.ratio[rows])
-        title = "The checks: word i is accepted when u < min(1, p/q)"
-    figure = charts.acceptance_checks(labels, accept, trace.u[rows], title, greedy=greedy, large=large)
+        rule = "word i is accepted when u < min(1, p/q)"
+    figure = charts.acceptance_checks(
+        labels, accept, trace.u[rows], "The checks, position by position", subtitle=rule, greedy=greedy, large=large
+    )
     words = checked_words(trace, upto)
     heading = f"{lead}the check of position {j + 1}"
     if j > trace.first_rejection:

@@ -149,6 +149,7 @@ def acceptance_checks(
     u: np.ndarray,
     title: str,
     *,
+    subtitle: str | None = None,
     greedy: bool = False,
     large: bool = False,
 ) -> go.Figure:
@@ -200,6 +201,7 @@ def acceptance_checks(
         title,
         large,
         max(300, 150 + 60 * len(rows)),
+        subtitle=subtitle,
         margin={"l": 150, "r": 30, "t": 100, "b": 70},
         barmode="stack",
         xaxis=axis("u ~ uniform on [0, 1]", range=[0, 1]),
@@ -257,14 +259,15 @@ def timeline(drafted_words: Sequence[str], emitted_words: Sequence[str], c: floa
         },
     ]
     spent = 1.0 + draft_time
-    title = (
-        f"{n} word{'s' if n > 1 else ''} in 1 + {k}/{format_number(c)} = {spent:.3g} target steps; "
-        f"one at a time they take {n} · this iteration {n / spent:.2f}× as fast"
-    )
+    words = f"{n} word{'s' if n > 1 else ''}"
+    # Two short lines: one long line was cut at 1024 px.
+    title = f"{words} in {spent:.3g} target steps: {n / spent:.2f}× as fast"
+    subtitle = f"1 + {k}/{format_number(c)} target steps speculative; one word a step, {n}"
     layout = _layout(
         title,
         large,
         330,
+        subtitle=subtitle,
         margin={"l": 210, "r": 30, "t": 100, "b": 70},
         barmode="overlay",
         xaxis=axis("time (target steps)", range=[0, max(spent, n) * 1.05]),

@@ -97,6 +97,7 @@ class AppTab:
         )
         self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
         self.spec: PageSpec | None = None
+        self.query = ""
 
     # --- navigation and waiting ---
     def open(self, spec: PageSpec, query: str = "") -> AppTab:
@@ -104,7 +105,7 @@ class AppTab:
         self.requests.clear()
         self.console_errors.clear()
         self.page_errors.clear()
-        self.spec = spec
+        self.spec, self.query = spec, query
         url = f"{self.base_url}/{spec.path}" + (f"?{query}" if query else "")
         self.page.goto(url)
         self.settle()

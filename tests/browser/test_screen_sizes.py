@@ -32,9 +32,25 @@ AT_LEAST = {
 }
 
 
-#: Each page is loaded once, at the first size, then measured at each size in turn: a page load
+#: Views beyond a page's defaults whose charts and titles differ: each phase of the Step
+#: through page at its longest draft (step 1, drafting, is its default), greedy and sampled
+#: checks, and presenter mode's larger type.
+VIEWS = {
+    "step_through": (
+        "k=8&step=9",
+        "k=8&step=10",
+        "k=8&step=10&greedy=true",
+        "k=8&step=18",
+        "k=8&step=19",
+        "k=8&step=9&presenter=true",
+        "k=8&step=10&greedy=true&presenter=true",
+        "k=8&step=19&presenter=true",
+    ),
+}
+
+#: Each view is loaded once, at the first size, then measured at each size in turn: a page load
 #: costs seconds, a new size a redraw (the layout is CSS and the widths Streamlit measures).
-VISITS = [(page_id, size) for page_id in PAGES for size in SIZES]
+VISITS = [(page_id, query, size) for page_id in PAGES for query in ("", *VIEWS.get(page_id, ())) for size in SIZES]
 
 
 @pytest.fixture(scope="module")
@@ -44,24 +60,28 @@ def tab(browser, app_server):
     context.close()
 
 
-@pytest.fixture(scope="module", params=VISITS, ids=[f"{w}x{h}-{page_id}" for page_id, (w, h) in VISITS])
+@pytest.fixture(
+    scope="module",
+    params=VISITS,
+    ids=[f"{w}x{h}-{page_id}" + (f"?{query}" if query else "") for page_id, query, (w, h) in VISITS],
+)
 def fit(request, tab) -> dict:
-    """The page at its defaults on a screen of that size, as ``screen_fit.js`` measured it."""
-    page_id, (width, height) = request.param
+    """The page at its defaults (or the view ``query``) on a screen of that size, as ``screen_fit.js`` measured it."""
+    page_id, query, (width, height) = request.param
     tab.page.set_viewport_size({"width": width, "height": height})
-    if tab.spec is not PAGES[page_id]:
-        tab.open(PAGES[page_id])
+    if (tab.spec, tab.query) != (PAGES[page_id], query):
+        tab.open(PAGES[page_id], query)
     else:
         tab.page.wait_for_function(CHARTS_AT_WIDTH_JS)
         tab.settle()
     assert tab.exceptions() == []
-    return {"page": page_id, **tab.page.evaluate(SCREEN_FIT_JS)}
+    return {"page": page_id, "query": query, **tab.page.evaluate(SCREEN_FIT_JS)}
 
 
 def test_the_sidebar_is_open_and_the_page_measured(fit):
     """The app asks for an expanded sidebar, which Streamlit opens at any width: the main column
-    is 300 px narrower than the screen."""
-    assert fit["sidebarOpen"]
+    is 300 px narrower than the screen. Presenter mode collapses it."""
+    assert fit["sidebarOpen"] is ("presenter=true" not in fit["query"])
     spec = PAGES[fit["page"]]
     if spec.charts is None:
         assert fit["charts"] >= 1

@@ -82,8 +82,8 @@ def test_timeline_puts_k_draft_steps_and_one_target_pass_against_one_step_a_word
     np.testing.assert_array_equal(plain.x, [1, 1])
     np.testing.assert_array_equal(plain.base, [0, 1])
     assert list(plain.text) == ["cat", "sat"]
-    assert fig.layout.title.text.startswith("2 words in 1 + 3/4 = 1.75 target steps; one at a time they take 2")
-    assert "1.14× as fast" in fig.layout.title.text
+    assert fig.layout.title.text == "2 words in 1.75 target steps: 1.14× as fast"
+    assert fig.layout.title.subtitle.text == "1 + 3/4 target steps speculative; one word a step, 2"
 
 
 def test_large_charts_have_larger_type_and_room_for_it():
