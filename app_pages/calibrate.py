@@ -33,8 +33,10 @@ def view() -> None:
     paste_column, counts_column = st.columns([3, 2])
     with paste_column:
         st.markdown("**Paste your engine's output** (log lines or a `/metrics` scrape), or load an example:")
-        for column, name in zip(st.columns(len(engine_examples.EXAMPLES)), engine_examples.EXAMPLES, strict=True):
-            column.button(name, on_click=_load_example, args=(name,), use_container_width=True)
+        # A row that wraps: in five equal columns the names were cut to "vL…" at 1024 px.
+        examples = st.container(horizontal=True, wrap=True)
+        for name in engine_examples.EXAMPLES:
+            examples.button(name, on_click=_load_example, args=(name,))
         text = st.text_area(
             "Engine output",
             key=PASTE,

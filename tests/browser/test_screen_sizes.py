@@ -1,6 +1,7 @@
 """Every page readable on a projector's screen: at 1024 × 768, 1280 × 720, 1920 × 1080 and the
 tests' 1600 × 900, with the sidebar open as Streamlit opens it, no chart's legend covers its
-title, no table hides a column, no metric is cut short; chart titles and formulas fit their boxes.
+title, no table hides a column, no metric or button label is cut short; chart titles and formulas
+fit their boxes.
 
 ``js/screen_fit.js`` compares the element boxes the browser laid out at each (size, page), and
 the tests below each check one property of that measurement.
@@ -101,6 +102,10 @@ def test_no_table_column_is_clipped(fit):
 
 def test_no_metric_is_cut(fit):
     assert fit["metricsCut"] == []
+
+
+def test_no_button_label_is_cut(fit):
+    assert fit["buttonsCut"] == []
 
 
 def test_chart_titles_and_formulas_fit(fit):

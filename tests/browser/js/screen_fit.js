@@ -57,6 +57,11 @@
     }
   });
 
+  // A button's label ends in an ellipsis where the button is narrower than its text.
+  const buttonsCut = [...document.querySelectorAll('[data-testid="stMain"] button [data-testid="stMarkdownContainer"]')]
+    .filter((el) => textWidth(el) > el.clientWidth + SLACK)
+    .map((el) => ({ button: el.textContent, needs: Math.ceil(textWidth(el)), has: el.clientWidth }));
+
   // KaTeX scrolls a formula wider than its box.
   const formulasCut = [...document.querySelectorAll('.katex-display')]
     .filter((el) => el.scrollWidth > el.clientWidth)
@@ -72,6 +77,7 @@
     titleOutsideChart,
     tablesClipped,
     metricsCut,
+    buttonsCut,
     formulasCut,
   };
 }
