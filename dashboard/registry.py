@@ -31,6 +31,9 @@ class PageInfo:
     params: tuple[str, ...] = ()
     card: str = ""
     url_params: tuple[str, ...] = ()
+    #: Other views of the page worth a picture, (name, query): the screenshots take them beside
+    #: the default view, and the screen-size test measures them.
+    views: tuple[tuple[str, str], ...] = ()
 
     @property
     def shared_params(self) -> tuple[str, ...]:
@@ -117,6 +120,13 @@ PAGES: dict[str, PageInfo] = {
             ),
             "Watch one iteration on words you can read, a step at a time: the draft proposes, the "
             "target scores every position at once, each word is checked, the last word is drawn.",
+            # Each phase after the first (drafting, the default) at the longest draft.
+            views=(
+                ("score", "k=8&step=9"),
+                ("check", "k=8&step=10"),
+                ("finish", "k=8&step=18"),
+                ("outcome", "k=8&step=19"),
+            ),
         ),
         PageInfo(
             "calibrate",

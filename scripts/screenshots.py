@@ -4,7 +4,8 @@ Starts the app itself on a free port, opens each page in Debian's Chromium at 16
 ``--size`` for another) with a device scale factor of 2 (a 3200 x 1800 picture, sharp on a projector), waits until the
 page has drawn its charts, and saves the first screen:
 
-    make screenshots                                   # every page at its defaults, into docs/screenshots/
+    make screenshots                                   # every page at its defaults and the registry's
+                                                       # other views (page-view.png), into docs/screenshots/
     make screenshots QUERY='alpha=0.9&c=50' SHOTS=out  # one configuration, applied where a page uses it
     make screenshots SIZE=1024x768                     # at 1024 x 768, into docs/screenshots/1024x768/
     .venv/bin/python scripts/screenshots.py --url 'http://localhost:8501/Speedup?alpha=0.7&k=5' --out out
@@ -44,18 +45,28 @@ def file_name(path: str) -> str:
 def targets(query: str, urls: list[str]) -> list[tuple[str, str]]:
     """(path with query, file name) for each picture to take."""
     if urls:
-        out = []
+        out, used = [], set()
         for url in urls:
             parts = urlsplit(url)
             path = parts.path.strip("/")
-            out.append((f"/{path}" + (f"?{parts.query}" if parts.query else ""), file_name(path)))
+            name, n = file_name(path), 1
+            while name in used:  # the same page twice: page-2.png, page-3.png, ...
+                n += 1
+                name = f"{file_name(path)[:-4]}-{n}.png"
+            used.add(name)
+            out.append((f"/{path}" + (f"?{parts.query}" if parts.query else ""), name))
         return out
     pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
     out = []
     for page in PAGES.values():
         keys = set(page.params) | set(page.url_params)
-        mine = urlencode([(k, v) for k, v in pairs if k in keys])
-        out.append((f"/{page.url_path}" + (f"?{mine}" if mine else ""), f"{page.id}.png"))
+        mine = [(k, v) for k, v in pairs if k in keys]
+        for name, view in (("", ""), *page.views):
+            # The view's own parameters win over the configuration's.
+            own = parse_qsl(view)
+            both = urlencode([(k, v) for k, v in mine if k not in dict(own)] + own)
+            file = f"{page.id}-{name}.png" if name else f"{page.id}.png"
+            out.append((f"/{page.url_path}" + (f"?{both}" if both else ""), file))
     return out
 
 

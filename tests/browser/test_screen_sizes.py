@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from dashboard.registry import PAGES as REGISTRY
 from scripts import live_app
 from tests.browser.helpers import PAGES, AppTab
 
@@ -33,21 +34,15 @@ AT_LEAST = {
 }
 
 
-#: Views beyond a page's defaults whose charts and titles differ: each phase of the Step
-#: through page at its longest draft (step 1, drafting, is its default), greedy and sampled
-#: checks, and presenter mode's larger type.
-VIEWS = {
-    "step_through": (
-        "k=8&step=9",
-        "k=8&step=10",
-        "k=8&step=10&greedy=true",
-        "k=8&step=18",
-        "k=8&step=19",
-        "k=8&step=9&presenter=true",
-        "k=8&step=10&greedy=true&presenter=true",
-        "k=8&step=19&presenter=true",
-    ),
-}
+#: Views beyond a page's defaults whose charts and titles differ: the registry's (the Step
+#: through page's phases), and for that page greedy checks and presenter mode's larger type.
+VIEWS = {page_id: tuple(query for _, query in page.views) for page_id, page in REGISTRY.items()}
+VIEWS["step_through"] += (
+    "k=8&step=10&greedy=true",
+    "k=8&step=9&presenter=true",
+    "k=8&step=10&greedy=true&presenter=true",
+    "k=8&step=19&presenter=true",
+)
 
 #: Each view is loaded once, at the first size, then measured at each size in turn: a page load
 #: costs seconds, a new size a redraw (the layout is CSS and the widths Streamlit measures).
