@@ -43,10 +43,8 @@ from .decode import (
     START,
     DecodeRecords,
     DecodeSummary,
-    IterationTrace,
     decode_summary,
     speculative_decode,
-    speculative_iteration,
 )
 from .distributions import (
     MAX_PAIR_ELEMENTS,
@@ -70,6 +68,7 @@ from .general import (
     roofline_batch_sweep,
 )
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
+from .iteration import IterationTrace, speculative_iteration
 from .markov import (
     MAX_CHAIN_VOCAB,
     draft_by_merging,
