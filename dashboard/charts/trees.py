@@ -135,6 +135,7 @@ def tree_speedups(
     )
     shapes, annotations = slower_region("slower than plain decoding")
     rule, label = vline(chosen_budget, {"dash": "dash", "color": CHOSEN_COLOUR}, f" m = {chosen_budget}")
+    label[0] |= {"y": 0, "yanchor": "bottom"}  # at the foot: the top is the best tree's label
     shapes, annotations = shapes + rule, annotations + label
     annotations.append(
         {"text": f"best: m = {m}, depth {d}<br>bigger trees pay less", "x": m, "y": s, "xref": "x", "yref": "y"}
