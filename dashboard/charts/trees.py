@@ -95,11 +95,11 @@ def tree_tokens(
     shapes, annotations = vline(chosen_budget, {"dash": "dash", "color": CHOSEN_COLOUR}, f" m = {chosen_budget}")
     layout = base_layout(
         "Expected tokens per target pass",
-        height=520,
+        height=560,
         subtitle=subtitle,
         legend="below",
         legend_rows=2,
-        margin={"b": 160},
+        margin={"b": 200},  # as the speedup chart beside it, so that their plots line up
         shapes=shapes,
         annotations=annotations,
         xaxis=axis("tree budget m (nodes verified, root included)", rangemode="tozero"),
@@ -144,11 +144,11 @@ def tree_speedups(
     )
     layout = base_layout(
         "Speedup when verifying m positions costs T(m)",
-        height=520,
+        height=560,
         subtitle=subtitle,
         legend="below",
         legend_rows=2,
-        margin={"b": 160},
+        margin={"b": 200},  # the legend's four entries, one under another in a half-width column
         shapes=shapes,
         annotations=annotations,
         xaxis=axis("tree budget m (nodes verified, root included)", rangemode="tozero"),
