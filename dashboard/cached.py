@@ -14,8 +14,8 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import charts, limits
-from dashboard.params import BATCHES, SIMULATOR_SEQUENCE
+from dashboard import charts, limits, tree_view
+from dashboard.params import BATCHES, SIMULATOR_SEQUENCE, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 from dashboard.presets import toy_chains
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
@@ -183,3 +183,37 @@ def batch_sweep(
         overhead_ms / 1e3,
         max_k=int(HARDWARE_K[-1]),
     )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def pair_acceptance(target: str, contexts: int, vocab: int, seed: int) -> tuple[float, ...]:
+    """Positional acceptance of the Simulator's toy target and a draft merging its contexts, greedy.
+
+    Under greedy decoding a draft made by noise or temperature ranks the tokens as the target
+    does (p_1 = 1): only a merged draft is offered.
+    """
+    chain, draft = toy_chains(target, "merged", contexts, vocab, seed)
+    return tuple(specmath.acceptance_from_pair(chain, draft).tolist())
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tree_table(acceptance: tuple[float, ...]) -> np.ndarray:
+    """The best F over trees of every budget and depth limit up to the Draft trees page's caps."""
+    return specmath.optimal_tree_table(np.array(acceptance), TREE_MAX_BUDGET, TREE_MAX_DEPTH)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def best_tree(acceptance: tuple[float, ...], budget: int, depth: int) -> tuple[float, np.ndarray]:
+    """The best tree of ``budget`` nodes and depth at most ``depth``: (F, parents)."""
+    value, parents = specmath.optimal_tree(np.array(acceptance), budget, depth)
+    return float(value), parents
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def eagle_curve(acceptance: tuple[float, ...], steps: int, topk: int) -> np.ndarray:
+    """F of SGLang's EAGLE tree at ``steps`` and ``topk`` for every num_draft_tokens 0 … the
+    page's largest budget (index = num_draft_tokens; NaN where SGLang takes no such value)."""
+    out = np.full(TREE_MAX_BUDGET + 1, np.nan)
+    for tokens in tree_view.eagle_budgets(steps, topk, TREE_MAX_BUDGET):
+        out[tokens] = specmath.eagle_tree(np.array(acceptance), steps, topk, int(tokens))[0]
+    return out

@@ -493,4 +493,77 @@ PARAMS: dict[str, Param] = {
 # The Step through page's draft strengths are the Simulator's, under keys of their own in the URL.
 PARAMS |= {f"step_{key}": replace(PARAMS[key], key=f"step_{key}") for key in ("noise", "temperature")}
 
+#: The Draft trees page's caps: its dynamic program over 32 ranks, 128 nodes and depth 16 takes
+#: about 30 ms (bench/bench_trees.py); an EAGLE frontier of 8 drafts at most 8 + 15 × 64 nodes.
+TREE_MAX_BUDGET = 128
+TREE_MAX_DEPTH = 16
+TREE_MAX_TOPK = 8
+#: Longest typed acceptance vector: Sequoia's has 32 ranks.
+TREE_MAX_RANKS = 32
+
+PARAMS |= {
+    p.key: p
+    for p in (
+        Param(
+            "tree_source",
+            "Acceptance vector from",
+            "choice",
+            "sequoia",
+            "chain: the shared α, one rank (acceptance = (α,)). sequoia: the vector Sequoia measured "
+            "for a 68M draft of Llama-2-7B. pair: a toy target chain and a draft that merges its "
+            "contexts, under greedy decoding. typed: numbers you type.",
+            options=("chain", "sequoia", "pair", "typed"),
+            widget="radio",
+        ),
+        Param(
+            "budget",
+            "Tree budget m (nodes, root included)",
+            "int",
+            32,
+            "Positions the target verifies in one pass: the root (the target's own token) and m − 1 drafts.",
+            low=2,
+            high=TREE_MAX_BUDGET,
+            step=1,
+        ),
+        Param(
+            "depth",
+            "Tree depth limit (draft steps)",
+            "int",
+            5,
+            "Most draft tokens on a root-to-leaf path: the draft steps one iteration runs.",
+            low=1,
+            high=TREE_MAX_DEPTH,
+            step=1,
+        ),
+        Param(
+            "topk",
+            "EAGLE topk (--speculative-eagle-topk)",
+            "int",
+            8,
+            "Children per expanded node, and nodes expanded per step.",
+            low=1,
+            high=TREE_MAX_TOPK,
+            step=1,
+        ),
+        Param(
+            "steps",
+            "EAGLE steps (--speculative-num-steps)",
+            "int",
+            5,
+            "Draft steps SGLang runs per iteration: the EAGLE tree's depth.",
+            low=1,
+            high=TREE_MAX_DEPTH,
+            step=1,
+        ),
+    )
+}
+
+# The Draft trees page's toy pair and cost model are the Simulator's and the Hardware page's
+# parameters under keys of their own (its widgets appear only for some choices of the page's).
+PARAMS |= {
+    f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}")
+    for key in ("target", "chain_vocab", "contexts", "target_model", "gpu", "precision", "context")
+}
+PARAMS["tree_batch"] = replace(PARAMS["batch"], key="tree_batch", default=16)
+
 SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)

@@ -148,3 +148,45 @@ STEP_EXPLAINER = (
     "quality. The seed draws the opening (three words of the target after a period) and the "
     "iteration; the same link shows the same iteration at the same step."
 )
+
+#: The Draft trees page: the positional-acceptance model, its F(T), and its speedup.
+TREE_FORMULAS = {
+    "tokens": r"F(T) = \sum_{v \in T} \; \prod_{u \in \mathrm{path}(v)} p_{\mathrm{rank}(u)}, "
+    r"\qquad \text{a chain of } k: \; F = \frac{1 - \alpha^{k+1}}{1 - \alpha}",
+    "speedup": r"S = \frac{F \; T_t(1)}{d \, T_d(1) + T_t(m)} = \frac{F}{d / c + T_t(m) / T_t(1)}",
+}
+
+TREES_MODEL = (
+    "**The model: positional acceptance** (Sequoia, Chen et al. 2024). The draft proposes several "
+    "children of a node, ranked by its confidence; p_r is the probability that the target accepts "
+    "the r-th ranked child, the same at every node (p₁ + p₂ + … ≤ 1: at most one child is "
+    "accepted). The target verifies the whole tree in one pass with tree attention and keeps the "
+    "longest accepted path, plus one token of its own. A node is accepted exactly when every node "
+    "on its path is, with probability the product of p_rank along it (its *path score*, shown on "
+    "hover), so the tokens an iteration yields, F(T), are the sum of the path scores, the root "
+    "counting 1. A chain with acceptance (α,) gives back the chapter's E[N]."
+)
+
+TREES_EXPLAINER = (
+    "**Why a wider tree helps when p₁ is low.** A chain bets everything on the draft's first "
+    "choice: each extra node multiplies by p₁ again. When p₁ is modest and the second and third "
+    "choices still carry weight (Sequoia's vector: p₁ = 0.63, p₂ = 0.11, p₃ = 0.06), a second "
+    "child near the root is worth more than a tenth node deep in the chain, and the best tree of "
+    "a budget is bushy near the root and thin below. With one rank (a chain α) every tree is the "
+    "chain. The best tree is Sequoia's dynamic program; SGLang's EAGLE tree grows a top-k frontier "
+    "step by step and keeps the num_draft_tokens best nodes, never better than the best tree of "
+    "the same size and depth.\n\n"
+    "**Why verification limits the budget at a larger batch.** Drafting costs one draft step per "
+    "level (d levels: d/c target steps), whatever the width. The target's pass over m positions "
+    "is free only while it is memory-bound: at batch 1 reading the weights takes longer than the "
+    "arithmetic of a hundred positions, but the arithmetic grows with batch × m, and past the "
+    "roofline's ridge every extra node costs time. F grows ever more slowly with m, so at a "
+    "large batch the speedup peaks at a small tree (★) and a bigger tree pays less. The target's "
+    "cost is the Hardware page's roofline; the draft step is T_t(1)/c, with the shared c (an "
+    "EAGLE head is a single layer: c is large)."
+)
+
+TREES_FLAGS = (
+    "SGLang builds the EAGLE tree, not an arbitrary one: these flags give the orange curves at "
+    "your topk and steps, with num_draft_tokens = the budget m (it counts the root)."
+)

@@ -66,6 +66,7 @@ from .general import (
     operations_factor,
     optimal_k_general,
     roofline_batch_sweep,
+    tree_speedup,
 )
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import IterationTrace, speculative_iteration
@@ -187,6 +188,7 @@ __all__ = [
     "to_leviathan_cost",
     "tokens_per_iteration_pmf",
     "tree_expected_tokens",
+    "tree_speedup",
     "tv_distance",
     "two_regime_transition_matrix",
 ]

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _kernels
 from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_positive, scalar_or_array, shown_first
-from .costs import MAX_BATCH, Roofline
+from .costs import MAX_BATCH, MAX_CONTEXT, Roofline
 from .presets import ModelSpec
 from .speedup import MAX_DRAFT_LENGTH
 
@@ -194,6 +194,71 @@ def operations_factor(alpha, k, c_hat):
     if (c_hat < 0).any():
         raise ValueError(f"c_hat must be >= 0, got {shown_first(given, c_hat < 0)}")
     return scalar_or_array((k * c_hat + k + 1.0) / _kernels.expected_tokens(alpha, k))
+
+
+def tree_speedup(expected_tokens, budget, draft_steps, t_draft, t_target):
+    r"""Speedup of drafting a token tree and verifying all of it in one target pass.
+
+    .. math::
+
+        S = \frac{F\; T_t(1)}{s\,T_d(1) + T_t(m)}
+          = \frac{F}{s / c + T_t(m) / T_t(1)},
+        \qquad c = \frac{T_t(1)}{T_d(1)}
+
+    One iteration runs the draft ``s = draft_steps`` times (one step per level of the tree:
+    EAGLE drafts a level's nodes in one batched pass, so a level costs one draft step, here
+    :math:`T_d(1)`) and the target once over the tree's ``m = budget`` nodes (tree attention),
+    and yields ``F`` tokens, the tree's :func:`~specmath.tree_expected_tokens`. A chain of
+    ``k`` drafts (``m = k + 1``, ``s = k``) is :func:`general_speedup`, and with free
+    verification the chapter's :math:`\mathbb{E}[N] / (1 + k/c)`, :func:`~specmath.speedup`
+    bit for bit. ``draft_steps`` may exceed ``budget - 1``: SGLang runs all
+    ``--speculative-num-steps`` draft steps whatever number of nodes it keeps.
+
+    Parameters
+    ----------
+    expected_tokens : array_like of float
+        :math:`F` of each tree, in [1, ``budget``]; NaN (an infeasible entry of
+        :func:`~specmath.optimal_tree_table`) gives NaN.
+    budget : array_like of int
+        Nodes verified, root included: the target's positions per sequence, >= 1.
+    draft_steps : array_like of int
+        Draft passes per iteration, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
+    t_draft, t_target : cost model or float
+        As in :func:`general_speedup`; ``t_target`` is evaluated at the widths ``budget``.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        Shape ``broadcast(expected_tokens, budget, draft_steps)``; below 1 is slower than
+        plain decoding.
+
+    Examples
+    --------
+    >>> round(float(tree_speedup(3.5, 32, 9, 1.0, 20.0)), 4)  # c = 20, free verification
+    2.4138
+    """
+    tokens = as_float_array(expected_tokens, "expected_tokens")
+    widths = as_draft_length(budget, "budget", cap=MAX_CONTEXT)
+    if (widths < 1).any():
+        raise ValueError(f"budget must be >= 1 (nodes, root included), got {shown_first(budget, widths < 1)}")
+    steps = as_draft_length(draft_steps, "draft_steps")
+    try:
+        tokens_b, widths_b, steps_b = np.broadcast_arrays(tokens, widths, steps)
+    except ValueError:
+        raise ValueError(
+            f"expected_tokens, budget and draft_steps must broadcast, got shapes "
+            f"{tokens.shape}, {widths.shape} and {steps.shape}"
+        ) from None
+    slack = 1e-9 * np.maximum(widths_b, 1)
+    bad = ~np.isnan(tokens_b) & ~((tokens_b >= 1 - slack) & (tokens_b <= widths_b + slack))
+    if bad.any():
+        raise ValueError(
+            f"expected_tokens must be within [1, budget] (a tree of m nodes yields 1 to m tokens), "
+            f"got {shown_first(np.broadcast_to(tokens, bad.shape), bad)}"
+        )
+    unique, inverse = np.unique(widths_b, return_inverse=True)
+    c, ratio = _costs(t_draft, t_target, unique)
+    return scalar_or_array(tokens_b / (steps_b / c + ratio[inverse.reshape(widths_b.shape)]))
 
 
 # --------------------------------------------------------------------------------------------

@@ -21,6 +21,9 @@ CONDITIONS = {
     "step_noise": ("step_draft", "noise"),
     "step_temperature": ("step_draft", "temperature"),
     "step_contexts": ("step_draft", "merged"),
+    "tree_target": ("tree_source", "pair"),
+    "tree_chain_vocab": ("tree_source", "pair"),
+    "tree_contexts": ("tree_source", "pair"),
 }
 
 CATEGORIES = ("out_of_range", "non_numeric", "empty", "enormous")

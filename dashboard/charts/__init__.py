@@ -8,7 +8,7 @@ was drawn with, so a screenshot explains itself; the fonts are large enough for 
   shares; its ``VALIDATE`` switch (read when each figure is built) turns on plotly.py's validation.
 - ``rounding``: numbers rounded as the hovers print them.
 - ``contours``: the optimal-k map's contour lines and their labels.
-- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step``: the builders, by page.
+- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step``, ``trees``: the builders, by page.
 
 Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)``.
 """
@@ -22,6 +22,7 @@ from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
 from dashboard.charts.step import acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
+from dashboard.charts.trees import tree_layout, tree_picture, tree_speedups, tree_tokens
 
 __all__ = [
     "C_DIGITS",
@@ -47,6 +48,10 @@ __all__ = [
     "speedup_curves",
     "timeline",
     "tokens_per_call",
+    "tree_layout",
+    "tree_picture",
+    "tree_speedups",
+    "tree_tokens",
     "verification_cost",
     "word_bars",
 ]

@@ -447,6 +447,89 @@ def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None
         assert_close(_named(chart, "target step")["x"], np.ones(it.emitted.size), "one target step a word")
 
 
+#: The Draft trees page's budgets (nodes, root included) and depth limits searched.
+TREE_BUDGETS = np.arange(1, 129)
+TREE_DEPTH = 16
+
+
+def _tree_acceptance(s: dict) -> np.ndarray:
+    if s["tree_source"] == "chain":
+        return np.array([float(s["alpha"])])
+    if s["tree_source"] == "pair":
+        target = int(s["tree_chain_vocab"])
+        seed = int(s["seed"])
+        if s["tree_target"] == "regimes":
+            chain = specmath.two_regime_transition_matrix(target, rng=seed)
+        else:
+            chain = specmath.random_transition_matrix(target, 0.5, rng=seed)
+        draft = specmath.draft_by_merging(chain, min(int(s["tree_contexts"]), target))
+        return specmath.acceptance_from_pair(chain, draft)
+    assert s["tree_source"] == "sequoia", s["tree_source"]  # the typed vector travels by hand
+    return np.asarray(specmath.SEQUOIA_ACCEPTANCE)
+
+
+def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
+    """Expected tokens against the budget (chain, best tree at the depth limit, EAGLE tree), the
+    speedup under the target's roofline with draft steps of T(1)/c, and the best tree drawn.
+
+    Recomputed from specmath alone: the chain's F is ``expected_tokens(p_1, m - 1)``, the best
+    tree's the table column, the EAGLE tree's one ``eagle_tree`` per num_draft_tokens SGLang takes
+    (topk at most the ranks; at topk 1 only steps + 1), and each best-tree speedup the best over
+    depths up to the limit, computed here by a loop.
+    """
+    keys = ("tree_source", "alpha", "tree_target", "tree_chain_vocab", "tree_contexts", "seed", "budget", "depth")
+    s = settings(params, (*keys, "topk", "steps", "c", "tree_target_model", "tree_gpu", "tree_precision"))
+    s |= settings(params, ("tree_batch", "tree_context"))
+    a = _tree_acceptance(s)
+    budget, depth, c = int(s["budget"]), int(s["depth"]), float(s["c"])
+    steps, topk = int(s["steps"]), min(int(s["topk"]), a.size)
+    spec = dataclasses.replace(
+        specmath.MODEL_PRESETS[s["tree_target_model"]], bytes_per_parameter=BYTES_PER_PARAMETER[s["tree_precision"]]
+    )
+    target = specmath.roofline(
+        spec, specmath.GPU_PRESETS[s["tree_gpu"]], int(s["tree_batch"]), sample_count(s["tree_context"])
+    )
+    table = specmath.optimal_tree_table(a, int(TREE_BUDGETS[-1]), TREE_DEPTH)
+    eagle = np.full(TREE_BUDGETS.size, np.nan)
+    for n in TREE_BUDGETS:
+        if (topk == 1 and n == steps + 1) or (topk > 1 and n <= 1 + topk + (steps - 1) * topk**2):
+            eagle[n - 1] = specmath.eagle_tree(a, steps, topk, int(n))[0]
+    chain = specmath.expected_tokens(a[0], TREE_BUDGETS - 1)
+
+    assert len(charts) == 3, f"{len(charts)} charts"
+    (tokens,) = [chart for chart in charts if not {"best (m, depth)", "nodes"} & set(_trace_names(chart))]
+    best_name, eagle_name = f"best tree, depth ≤ {depth}", f"EAGLE tree, topk {topk}, {steps} steps"
+    assert _trace_names(tokens) == sorted(["chain of m − 1 drafts", best_name, eagle_name]), _trace_names(tokens)
+    assert_close(_named(tokens, "chain of m − 1 drafts")["y"], chain, "chain F")
+    assert_close(_named(tokens, best_name)["y"], table[1:, depth], "best tree F at the depth limit")
+    assert_close(_named(tokens, eagle_name)["y"], eagle, "EAGLE tree F")
+
+    speed = _chart_with(charts, "best (m, depth)")
+    best = np.full(TREE_BUDGETS.size, np.nan)
+    for m in TREE_BUDGETS:
+        for d in range(depth + 1):
+            if np.isfinite(table[m, d]):
+                value = table[m, d] / (d / c + float(target(int(m))) / float(target(1)))
+                best[m - 1] = value if np.isnan(best[m - 1]) else max(best[m - 1], value)
+    np.testing.assert_allclose(_named(speed, best_name)["y"], best, rtol=1e-12, err_msg="best tree speedup")
+    steps_cost = np.array([steps / c + float(target(int(m))) / float(target(1)) for m in TREE_BUDGETS])
+    np.testing.assert_allclose(_named(speed, eagle_name)["y"], eagle / steps_cost, rtol=1e-12, err_msg="EAGLE speedup")
+    chain_cost = (TREE_BUDGETS - 1) / c + np.array([float(target(int(m))) / float(target(1)) for m in TREE_BUDGETS])
+    np.testing.assert_allclose(_named(speed, "chain of m − 1 drafts")["y"], chain / chain_cost, rtol=1e-12)
+    star = _named(speed, "best (m, depth)")
+    top = int(np.nanargmax(best))
+    assert_close(star["x"], [top + 1], "best budget")
+    np.testing.assert_allclose(star["y"], [best[top]], rtol=1e-12, err_msg="best speedup")
+
+    tree = _chart_with(charts, "nodes")
+    shown = max(m for m in range(1, budget + 1) if np.isfinite(table[m, depth]))
+    nodes = _named(tree, "nodes")
+    assert len(nodes["x"]) == shown, "nodes drawn"
+    np.testing.assert_allclose(
+        np.sum(np.asarray(nodes["customdata"], dtype=float)[:, 1]), table[shown, depth], rtol=1e-12
+    )
+
+
 CHECKS = {
     "speedup": check_speedup,
     "optimal_k": check_optimal_k,
@@ -456,4 +539,5 @@ CHECKS = {
     "step_through": check_step_through,
     "calibrate": check_calibrate,
     "hardware": check_hardware,
+    "trees": check_trees,
 }

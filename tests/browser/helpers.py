@@ -15,7 +15,7 @@ from tests.links import CONDITIONS, url_text, widget_type
 CHART_COUNTS = {"home": 0, "speedup": 1, "sampling": 1, "kl": 1, "exercises": 0}
 
 #: The slider a keyboard test moves on a page (label, URL key); else the page's first slider.
-PREFERRED_SLIDERS = {"speedup": "k", "optimal_k": "max_k", "sampling": "n", "kl": "pairs"}
+PREFERRED_SLIDERS = {"speedup": "k", "optimal_k": "max_k", "sampling": "n", "kl": "pairs", "trees": "budget"}
 
 
 @dataclass(frozen=True)

@@ -157,6 +157,8 @@ EVERY_BUILDER = [
     ("simulator", {}),
     ("calibrate", {}),
     ("hardware", {}),
+    ("trees", {}),
+    ("trees", {"tree_source": "chain", "topk": "1"}),
 ]
 
 

@@ -100,6 +100,7 @@ PUBLIC_NAMES = [
     "to_leviathan_cost",
     "tokens_per_iteration_pmf",
     "tree_expected_tokens",
+    "tree_speedup",
     "tv_distance",
     "two_regime_transition_matrix",
 ]

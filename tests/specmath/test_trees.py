@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import specmath as sm
+import specmath.general
 import specmath.trees
 
 # ---- independent helpers -------------------------------------------------------------------
@@ -382,3 +383,63 @@ def test_sum_tolerance_is_as_stated():
 def test_docstring_examples_run():
     result = doctest.testmod(specmath.trees, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 5 and result.failed == 0
+
+
+# ---- tree_speedup --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("c", [1.0, 4.5, 20.0, 200.0])
+def test_tree_speedup_of_a_chain_with_free_verification_is_the_chapters_speedup(c):
+    alpha = np.linspace(0.0, 1.0, 21)[:, None]
+    k = np.arange(0, 40)
+    chain = sm.tree_speedup(sm.expected_tokens(alpha, k), k + 1, k, 1.0 / c, sm.free_verification(1.0))
+    np.testing.assert_array_equal(chain, sm.speedup(alpha, k, c))
+
+
+def test_tree_speedup_of_a_chain_is_general_speedup_under_any_cost_model():
+    gpu, model = sm.GPU_PRESETS["H100 SXM"], sm.MODEL_PRESETS["Llama-3.1-8B"]
+    target = sm.roofline(model, gpu, batch=256, context=1024)
+    draft = target(1) / 12.0
+    k = np.arange(1, 33)
+    np.testing.assert_allclose(
+        sm.tree_speedup(sm.expected_tokens(0.8, k), k + 1, k, draft, target),
+        sm.general_speedup(0.8, k, draft, target),
+        rtol=1e-15,
+    )
+
+
+def test_tree_speedup_charges_each_draft_step_and_the_target_over_every_node():
+    # T_t(w) = 2 ms (1 + 0.5 (w - 1)), T_d = 0.25 ms: a tree of 9 nodes, 4 steps, F = 3.
+    target = sm.linear_overhead(2e-3, 0.5)
+    by_hand = 3.0 * 2e-3 / (4 * 0.25e-3 + 2e-3 * (1 + 0.5 * 8))
+    assert sm.tree_speedup(3.0, 9, 4, 0.25e-3, target) == pytest.approx(by_hand, rel=1e-14)
+    # More nodes for the same F only costs: the speedup falls with the budget.
+    s = sm.tree_speedup(3.0, np.arange(3, 20), 4, 0.25e-3, target)
+    assert (np.diff(s) < 0).all()
+    # A NaN (an infeasible table entry) stays NaN, beside a number.
+    out = sm.tree_speedup([np.nan, 2.0], 4, 3, 0.1, 1.0)
+    assert np.isnan(out[0]) and out[1] == pytest.approx(2.0 / 1.3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"expected_tokens": 0.5}, "expected_tokens"),
+        ({"expected_tokens": 33.0}, "expected_tokens"),
+        ({"budget": 0}, "budget"),
+        ({"budget": 2.5}, "budget"),
+        ({"draft_steps": -1}, "draft_steps"),
+        ({"t_draft": -1.0}, "t_draft"),
+        ({"t_target": 0.0}, "t_target"),
+        ({"expected_tokens": [2.0, 3.0], "budget": [4, 5, 6]}, "broadcast"),
+    ],
+)
+def test_tree_speedup_names_a_bad_argument(kwargs, name):
+    args = {"expected_tokens": 3.5, "budget": 32, "draft_steps": 9, "t_draft": 1.0, "t_target": 20.0} | kwargs
+    with pytest.raises(ValueError, match=name):
+        sm.tree_speedup(**args)
+
+
+def test_tree_speedup_example_runs():
+    result = doctest.testmod(specmath.general, optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 1 and result.failed == 0

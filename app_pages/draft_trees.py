@@ -1,0 +1,121 @@
+"""Draft trees: the best token tree for a budget, SGLang's EAGLE tree, and when a bigger tree stops paying."""
+
+import numpy as np
+import streamlit as st
+
+import specmath
+from dashboard import cached, charts, texts, tree_view, ui
+from dashboard.params import PRECISIONS, TREE_MAX_BUDGET
+
+ctx = ui.page()
+BUDGETS = np.arange(1, TREE_MAX_BUDGET + 1)
+TYPED_DEFAULT = "0.5, 0.2, 0.1, 0.05"
+
+
+def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
+    """The page's p_1, p_2, … and a label saying where they come from."""
+    if source == "chain":
+        alpha = ctx.values["alpha"]
+        st.sidebar.caption(f"acceptance = (α,) = ({alpha:g},): one rank, so every tree is a chain.")
+        return np.array([alpha]), f"chain α = {alpha:g}"
+    if source == "pair":
+        target, vocab, contexts = (ctx.widget(f"tree_{key}") for key in ("target", "chain_vocab", "contexts"))
+        merged, seed = min(contexts, vocab), ctx.values["seed"]
+        st.sidebar.caption("Greedy decoding; the draft merges the target's contexts (the Simulator's chains).")
+        label = f"toy pair: {target} chain of {vocab} tokens, draft of {merged} contexts, seed {seed}"
+        return np.array(cached.pair_acceptance(target, contexts, vocab, seed)), label
+    if source == "typed":
+        text = st.sidebar.text_input(
+            "p₁, p₂, … (commas or spaces)", TYPED_DEFAULT, key="acceptance", bind="query-params"
+        )
+        values, problem = tree_view.parse_acceptance(text)
+        if problem is None:
+            return values, "typed vector (" + ", ".join(f"{v:g}" for v in values[:4]) + ", …)" * (values.size > 4)
+        st.warning(f"The typed acceptance vector {problem}. Using the Sequoia vector instead.", icon="⚠️")
+    st.sidebar.caption(specmath.SEQUOIA_ACCEPTANCE_SOURCE)
+    return np.array(specmath.SEQUOIA_ACCEPTANCE), "Sequoia's vector, JF68M draft for Llama-2-7B"
+
+
+def view() -> None:
+    c = ctx.values["c"]
+    st.sidebar.subheader("Acceptance")
+    acceptance, label = acceptance_vector(ctx.widget("tree_source"))
+    st.sidebar.subheader("Tree")
+    budget, depth = ctx.widget("budget"), ctx.widget("depth")
+    st.sidebar.subheader("EAGLE in SGLang")
+    topk, steps = ctx.widget("topk"), ctx.widget("steps")
+    st.sidebar.subheader("Verification cost")
+    model, gpu, precision, batch, context = (
+        ctx.widget(f"tree_{key}") for key in ("target_model", "gpu", "precision", "batch", "context")
+    )
+    target = cached.hardware_setup(model, model, gpu, PRECISIONS[precision], batch, context, 0.0, 0.0, 0.0).target
+    t_draft = float(target(1)) / c
+    if not target.fits:
+        st.warning(f"{model} at batch {batch} needs more memory than one {gpu} holds; the times assume it fits.")
+
+    key = tuple(acceptance.tolist())
+    table = cached.tree_table(key)
+    shown = tree_view.largest_feasible(table[:, depth], budget)
+    if shown < budget:
+        st.info(
+            f"With {acceptance.size} rank(s) a tree of depth ≤ {depth} holds at most {shown} nodes: drawn with {shown}."
+        )
+    value, parents = cached.best_tree(key, shown, depth)
+    eagle = tree_view.eagle_settings(budget, steps, topk, acceptance.size)
+    if eagle.note:
+        st.info(eagle.note)
+    eagle_f = cached.eagle_curve(key, eagle.steps, eagle.topk)[1:]
+    chain_f = specmath.expected_tokens(acceptance[0], BUDGETS - 1)
+    speedups = tree_view.speedup_table(table, t_draft, target)
+    best_s, best_d = (a[1:] for a in tree_view.best_over_depth(speedups, depth))
+    best = tree_view.best_setting(speedups, depth)
+    eagle_s = specmath.tree_speedup(eagle_f, BUDGETS, eagle.steps, t_draft, target)
+    n = eagle.num_draft_tokens
+
+    metrics_area = st.container()
+    left, right = ui.side_by_side()
+    name = f"trees_{ctx.values['tree_source']}_m{budget}_d{depth}"
+    best_name, eagle_name = f"best tree, depth ≤ {depth}", f"EAGLE tree, topk {eagle.topk}, {eagle.steps} steps"
+    with left:
+        curves = {"chain": ("chain of m − 1 drafts", chain_f), "best": (best_name, table[1:, depth])}
+        curves["eagle"] = (eagle_name, eagle_f)
+        ui.chart(charts.tree_tokens(BUDGETS, curves, budget, label), f"{name}_tokens")
+    with right:
+        chain_s = specmath.tree_speedup(chain_f, BUDGETS, BUDGETS - 1, t_draft, target)
+        curves = {
+            "chain": ("chain of m − 1 drafts", chain_s),
+            "best": (best_name, best_s),
+            "eagle": (eagle_name, eagle_s),
+        }
+        cost = f"{model} on {gpu}, batch {batch}, context {context:,}, c = {c:g}"
+        ui.chart(charts.tree_speedups(BUDGETS, curves, best_d, best, budget, cost), f"{name}_speedup_batch{batch}")
+    ranks, scores = tree_view.node_scores(parents, acceptance)
+    title = f"The best tree of {shown} nodes, depth ≤ {depth}: F = {value:.3f}"
+    ui.chart(charts.tree_picture(parents, ranks, scores, title, label), f"{name}_tree")
+
+    row = ui.metric_row(metrics_area)
+    row.metric(f"Best tree F, m = {shown}, depth ≤ {depth}", f"{value:.3f}")
+    row.metric(f"Chain of {shown - 1} drafts F", f"{chain_f[shown - 1]:.3f}")
+    row.metric(f"EAGLE tree F, {n} tokens", f"{eagle_f[n - 1]:.3f}")
+    row.metric("p₁, first choice accepted", f"{acceptance[0]:.3f}")
+    row = ui.metric_row(metrics_area)
+    row.metric(f"Best speedup at m = {shown}", f"{best_s[shown - 1]:.2f}× (depth {best_d[shown - 1]})")
+    row.metric(f"EAGLE speedup, {n} tokens", f"{eagle_s[n - 1]:.2f}×")
+    row.metric(f"Best (m, depth ≤ {depth})", f"({best[0]}, {best[1]}) → {best[2]:.2f}×")
+    row.metric(f"T_target({shown}) / T_target(1)", f"{float(target(shown) / target(1)):.2f}")
+
+    st.subheader("SGLang flags")
+    st.code(tree_view.sglang_flags(eagle), language="bash")
+    top = int(np.nanargmax(eagle_s))
+    st.caption(
+        f"{texts.TREES_FLAGS} Their tree: F = {eagle_f[n - 1]:.3f}, speedup {eagle_s[n - 1]:.2f}×; the best tree "
+        f"of {shown} nodes at depth ≤ {depth}: F = {value:.3f}. At topk {eagle.topk} and {eagle.steps} steps the "
+        f"best num_draft_tokens here is {top + 1} ({eagle_s[top]:.2f}×)."
+    )
+
+
+ui.interactive(ctx, view)
+st.markdown(texts.TREES_MODEL)
+st.latex(texts.TREE_FORMULAS["tokens"])
+st.latex(texts.TREE_FORMULAS["speedup"])
+st.markdown(texts.TREES_EXPLAINER)

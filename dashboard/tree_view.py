@@ -1,0 +1,168 @@
+"""What the Draft trees page computes from an acceptance vector: pure, no Streamlit.
+
+The typed vector is read here (:func:`parse_acceptance`, cell by cell with the Rejection sampling
+page's :func:`~dashboard.pq_input.read_cell`); the settings SGLang can take are resolved
+(:func:`eagle_settings`) and written as its flags (:func:`sglang_flags`); the speedup of every
+(budget, depth) of the best-tree table is weighed by :func:`specmath.tree_speedup`
+(:func:`speedup_table`, :func:`best_setting`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+import specmath
+from dashboard.params import TREE_MAX_RANKS
+from dashboard.pq_input import read_cell
+
+#: How typed numbers are separated: commas, semicolons, spaces (so a decimal point, not a comma).
+_SEPARATORS = re.compile(r"[,;\s]+")
+
+#: Longest typed text read: 32 numbers of a dozen characters each fit many times over.
+MAX_TYPED_CHARS = 1000
+
+
+def parse_acceptance(text: str | None) -> tuple[np.ndarray | None, str | None]:
+    """The typed acceptance vector ``p_1, p_2, …``, or what is wrong with it (user text quoted literally).
+
+    The reason reads after "The typed acceptance vector": ``has no numbers``, ``entry 2 “x” is
+    not a number…``. Each entry must be within [0, 1] and the entries must sum to at most 1.
+    """
+    text = "" if text is None else str(text)
+    if len(text) > MAX_TYPED_CHARS:
+        return None, f"is longer than {MAX_TYPED_CHARS:,} characters"
+    cells = [cell for cell in _SEPARATORS.split(text.strip()) if cell]
+    if not cells:
+        return None, "has no numbers: type p₁, p₂, … such as 0.6, 0.2, 0.1"
+    if len(cells) > TREE_MAX_RANKS:
+        return None, f"has {len(cells)} entries; at most {TREE_MAX_RANKS} ranks are supported here"
+    numbers = []
+    for position, cell in enumerate(cells, start=1):
+        number, problem = read_cell(cell)
+        if problem:
+            # read_cell's hint offers a decimal comma, which separates numbers here.
+            reason = problem.split(": type a probability")[0]
+            return None, f"entry {position} {reason}: type numbers such as 0.6, 0.2, 0.1"
+        if not 0 <= number <= 1:
+            return None, f"entry {position} is {number:g}: each p_r must be within 0 to 1"
+        numbers.append(number)
+    values = np.array(numbers)
+    total = float(values.sum())
+    if total > 1 + specmath.SUM_TOLERANCE:
+        return None, f"sums to {total:.6g}, more than 1: the ranks share one accepted child at most"
+    return values, None
+
+
+@dataclass(frozen=True)
+class EagleSettings:
+    """SGLang's EAGLE flags for the page's choices, and why they differ from what was asked (or None)."""
+
+    steps: int
+    topk: int
+    num_draft_tokens: int
+    note: str | None = None
+
+
+def eagle_capacity(steps: int, topk: int) -> int:
+    """Most nodes SGLang's EAGLE tree can verify, root included: 1 + topk + (steps − 1) topk²."""
+    return 1 + topk + (steps - 1) * topk * topk
+
+
+def eagle_settings(budget: int, steps: int, topk: int, ranks: int) -> EagleSettings:
+    """The EAGLE tree the page draws: num_draft_tokens = the budget, where SGLang allows it."""
+    notes = []
+    if topk > ranks:
+        notes.append(f"the acceptance vector has {ranks} rank{'s' * (ranks > 1)}, so topk is {ranks}")
+        topk = ranks
+    if topk == 1:
+        tokens = steps + 1
+        notes.append(
+            f"with topk = 1 the EAGLE tree is the chain of {steps} drafts: SGLang sets "
+            f"num_draft_tokens = steps + 1 = {tokens}"
+        )
+    else:
+        tokens = min(budget, eagle_capacity(steps, topk))
+        if tokens < budget:
+            notes.append(
+                f"{steps} steps of topk {topk} draft at most {tokens - 1} tokens, so num_draft_tokens is {tokens}"
+            )
+    note = ("; ".join(notes) + ".") if notes else None
+    return EagleSettings(steps, topk, tokens, note[0].upper() + note[1:] if note else None)
+
+
+def sglang_flags(settings: EagleSettings) -> str:
+    """The three SGLang server flags for ``settings``, one per line, ready to paste."""
+    return (
+        f"--speculative-num-steps {settings.steps} \\\n"
+        f"--speculative-eagle-topk {settings.topk} \\\n"
+        f"--speculative-num-draft-tokens {settings.num_draft_tokens}"
+    )
+
+
+def eagle_budgets(steps: int, topk: int, max_budget: int) -> np.ndarray:
+    """The num_draft_tokens SGLang accepts at ``steps`` and ``topk``, up to ``max_budget``."""
+    if topk == 1:
+        return np.array([steps + 1]) if steps + 1 <= max_budget else np.array([], dtype=np.int64)
+    return np.arange(1, min(max_budget, eagle_capacity(steps, topk)) + 1)
+
+
+def speedup_table(table: np.ndarray, t_draft: float, t_target) -> np.ndarray:
+    """:func:`specmath.tree_speedup` of every entry ``[m, d]`` of an :func:`~specmath.optimal_tree_table`.
+
+    Entry ``[m, d]`` is the best tree of ``m`` nodes and depth at most ``d``, charged ``d`` draft
+    steps (a tree shallower than ``d`` is also entry ``[m, its depth]``, charged less). Row 0
+    and infeasible entries are NaN.
+    """
+    budgets = np.arange(table.shape[0])[:, None]
+    depths = np.arange(table.shape[1])[None, :]
+    out = np.full(table.shape, np.nan)
+    out[1:] = specmath.tree_speedup(table[1:], budgets[1:], depths, t_draft, t_target)
+    return out
+
+
+def best_setting(speedups: np.ndarray, max_depth: int | None = None) -> tuple[int, int, float]:
+    """(budget, depth, speedup) of the best entry with depth at most ``max_depth``; ties to smaller trees.
+
+    Rows run over budgets and columns over depths, so the first maximum in row-major order is the
+    smallest budget, then the smallest depth, that reaches the best speedup.
+    """
+    part = speedups if max_depth is None else speedups[:, : max_depth + 1]
+    filled = np.where(np.isnan(part), -np.inf, part)
+    m, d = np.unravel_index(int(np.argmax(filled)), filled.shape)
+    return int(m), int(d), float(part[m, d])
+
+
+def largest_feasible(column: np.ndarray, budget: int) -> int:
+    """The largest budget at most ``budget`` with a finite entry in ``column`` (a table column)."""
+    finite = np.flatnonzero(np.isfinite(column[: budget + 1]))
+    return int(finite[-1])
+
+
+def node_scores(parents: np.ndarray, acceptance: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each node's rank among its siblings (root 0) and its path score, the product of p_rank
+    from the root to it (root 1): the probability that it is accepted, its share of F."""
+    ranks = np.zeros(len(parents), dtype=np.int64)
+    scores = np.ones(len(parents))
+    children = np.zeros(len(parents), dtype=np.int64)
+    for i in range(1, len(parents)):
+        parent = parents[i]
+        children[parent] += 1
+        ranks[i] = children[parent]
+        scores[i] = scores[parent] * acceptance[ranks[i] - 1]
+    return ranks, scores
+
+
+def best_over_depth(speedups: np.ndarray, max_depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each budget (row), the best speedup over depths 0 … ``max_depth`` and that depth.
+
+    NaN and depth -1 where no tree of that budget fits (row 0 among them).
+    """
+    part = speedups[:, : max_depth + 1]
+    filled = np.where(np.isnan(part), -np.inf, part)
+    depths = np.argmax(filled, axis=1)
+    values = filled[np.arange(part.shape[0]), depths]
+    feasible = np.isfinite(values)
+    return np.where(feasible, values, np.nan), np.where(feasible, depths, -1)

@@ -1,0 +1,172 @@
+"""The Draft trees page under AppTest: its numbers are specmath's, its flags SGLang's, its warnings clear."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import specmath
+from dashboard.params import PRECISIONS
+from dashboard.presets import toy_chains
+from tests.app_helpers import metrics, open_page, page_charts, shown, trace, values, warnings
+
+TREES = "trees"
+BUDGETS = np.arange(1, 129)
+
+
+def _target(batch=16, model="Llama-3.1-8B", gpu="H100 SXM", precision="bf16", context=1024):
+    gpu_spec = specmath.GPU_PRESETS[gpu]
+    spec = specmath.MODEL_PRESETS[model]
+    spec = dataclasses.replace(spec, bytes_per_parameter=PRECISIONS[precision])
+    return specmath.roofline(spec, gpu_spec, batch, context)
+
+
+def _flags(at) -> str:
+    (code,) = at.code
+    return code.value
+
+
+@pytest.mark.parametrize(("budget", "depth"), [(32, 5), (32, 9), (100, 16), (2, 1)])
+def test_sequoia_numbers_are_specmaths(budget, depth):
+    at = open_page(TREES, budget=str(budget), depth=str(depth))
+    assert not at.exception and not warnings(at)
+    a = specmath.SEQUOIA_ACCEPTANCE
+    value, _ = specmath.optimal_tree(a, budget, depth)
+    m = metrics(at)
+    assert m[f"Best tree F, m = {budget}, depth ≤ {depth}"] == f"{value:.3f}"
+    assert m[f"Chain of {budget - 1} drafts F"] == f"{specmath.expected_tokens(a[0], budget - 1):.3f}"
+    ndt = min(budget, 1 + 8 + 4 * 64)
+    eagle, _ = specmath.eagle_tree(a, 5, 8, ndt)
+    assert m[f"EAGLE tree F, {ndt} tokens"] == f"{eagle:.3f}"
+    target = _target()
+    t_draft = float(target(1)) / 20
+    assert m[f"EAGLE speedup, {ndt} tokens"] == f"{specmath.tree_speedup(eagle, ndt, 5, t_draft, target):.2f}×"
+    # The best (m, depth) by brute force over the table, each entry charged its depth limit.
+    table = specmath.optimal_tree_table(a, 128, 16)
+    best = max(
+        (specmath.tree_speedup(table[mm, d], mm, d, t_draft, target), -mm, -d)
+        for mm in range(1, 129)
+        for d in range(depth + 1)
+        if np.isfinite(table[mm, d])
+    )
+    assert m[f"Best (m, depth ≤ {depth})"] == f"({-best[1]}, {-best[2]}) → {best[0]:.2f}×"
+
+    tokens, speed, tree = page_charts(at)
+    np.testing.assert_array_equal(values(trace(tokens, f"best tree, depth ≤ {depth}")["y"]), table[1:, depth])
+    chain = values(trace(speed, "chain of m − 1 drafts")["y"])
+    np.testing.assert_allclose(chain, specmath.general_speedup(a[0], BUDGETS - 1, t_draft, target), rtol=1e-14)
+    nodes = trace(tree, "nodes")
+    assert len(values(nodes["x"])) == budget
+    assert values(nodes["customdata"])[:, 1].sum() == pytest.approx(value, rel=1e-12)
+
+
+def test_the_closing_notes_figure_sequoia_at_32_nodes_depth_9():
+    at = open_page(TREES, budget="32", depth="9")
+    assert metrics(at)["Best tree F, m = 32, depth ≤ 9"] == "3.501"
+
+
+def test_a_chain_alpha_is_one_rank_the_best_tree_is_the_chain():
+    at = open_page(TREES, tree_source="chain", alpha="0.7", budget="20", depth="9", c="10", tree_batch="1")
+    assert not at.exception and not warnings(at)
+    notes = " ".join(i.value for i in at.info)
+    assert "at most 10 nodes" in notes and "topk = 1" in notes
+    m = metrics(at)
+    assert m["Best tree F, m = 10, depth ≤ 9"] == f"{specmath.expected_tokens(0.7, 9):.3f}"
+    assert m["EAGLE tree F, 6 tokens"] == f"{specmath.expected_tokens(0.7, 5):.3f}"
+    target = _target(batch=1)
+    # A chain's tree speedup is the Hardware page's general speedup.
+    expected = specmath.general_speedup(0.7, 5, float(target(1)) / 10, target)
+    assert m["EAGLE speedup, 6 tokens"] == f"{expected:.2f}×"
+    assert "--speculative-eagle-topk 1" in _flags(at) and "--speculative-num-draft-tokens 6" in _flags(at)
+    eagle = trace(page_charts(at)[0], "EAGLE tree, topk 1, 5 steps")
+    assert eagle["mode"] == "markers"
+    assert np.count_nonzero(np.isfinite(values(eagle["y"]).astype(float))) == 1
+
+
+def test_topk_one_makes_num_draft_tokens_steps_plus_one():
+    at = open_page(TREES, topk="1", steps="7", budget="40")
+    assert not at.exception
+    assert any("the EAGLE tree is the chain of 7 drafts" in i.value and "= 8" in i.value for i in at.info)
+    assert _flags(at) == (
+        "--speculative-num-steps 7 \\\n--speculative-eagle-topk 1 \\\n--speculative-num-draft-tokens 8"
+    )
+    value, _ = specmath.eagle_tree(specmath.SEQUOIA_ACCEPTANCE, 7, 1, 8)
+    assert value == pytest.approx(specmath.expected_tokens(specmath.SEQUOIA_ACCEPTANCE[0], 7))
+    assert metrics(at)["EAGLE tree F, 8 tokens"] == f"{value:.3f}"
+
+
+@pytest.mark.parametrize(("steps", "topk", "budget"), [(3, 4, 20), (6, 2, 100), (2, 3, 13)])
+def test_the_flags_are_the_chosen_settings(steps, topk, budget):
+    at = open_page(TREES, steps=str(steps), topk=str(topk), budget=str(budget))
+    ndt = min(budget, 1 + topk + (steps - 1) * topk**2)
+    assert _flags(at) == (
+        f"--speculative-num-steps {steps} \\\n--speculative-eagle-topk {topk} \\\n--speculative-num-draft-tokens {ndt}"
+    )
+    if ndt < budget:
+        assert any(f"so num_draft_tokens is {ndt}" in i.value for i in at.info)
+    value, _ = specmath.eagle_tree(specmath.SEQUOIA_ACCEPTANCE, steps, topk, ndt)
+    assert metrics(at)[f"EAGLE tree F, {ndt} tokens"] == f"{value:.3f}"
+
+
+def test_a_toy_pair_is_the_simulators_chains_under_greedy_decoding():
+    at = open_page(TREES, tree_source="pair", tree_target="random", tree_chain_vocab="6", tree_contexts="2", seed="7")
+    assert not at.exception and not warnings(at)
+    chain, draft = toy_chains("random", "merged", 2, 6, 7)
+    a = specmath.acceptance_from_pair(chain, draft)
+    assert metrics(at)["p₁, first choice accepted"] == f"{a[0]:.3f}"
+    value, _ = specmath.optimal_tree(a, 32, 5)
+    assert metrics(at)["Best tree F, m = 32, depth ≤ 5"] == f"{value:.3f}"
+
+
+def test_typed_numbers_are_used():
+    at = open_page(TREES, tree_source="typed", acceptance="0.5 0.3; 0.1", budget="12", depth="3")
+    assert not at.exception and not warnings(at)
+    value, _ = specmath.optimal_tree([0.5, 0.3, 0.1], 12, 3)
+    assert metrics(at)["Best tree F, m = 12, depth ≤ 3"] == f"{value:.3f}"
+
+
+@pytest.mark.parametrize(
+    ("typed", "says"),
+    [
+        ("0.6, 0.7", "sums to 1.3, more than 1"),
+        ("0.5, banana", "entry 2 “banana” is not a number"),
+        ("1.5", "entry 1 is 1.5"),
+        ("", "has no numbers"),
+        ("[x](//e.vil) 0.1", "entry 1 “[x](//e.vil)” is not a number"),
+        (",".join(["0.01"] * 40), "has 40 entries"),
+    ],
+)
+def test_a_bad_typed_vector_warns_and_falls_back_to_sequoia(typed, says):
+    at = open_page(TREES, tree_source="typed", acceptance=typed)
+    assert not at.exception
+    (warning,) = warnings(at)
+    assert says in shown(warning) and "Using the Sequoia vector instead" in warning
+    assert "](" not in warning.replace("\\]\\(", "")  # the link is shown as text, not made one
+    value, _ = specmath.optimal_tree(specmath.SEQUOIA_ACCEPTANCE, 32, 5)
+    assert metrics(at)["Best tree F, m = 32, depth ≤ 5"] == f"{value:.3f}"
+    assert len(page_charts(at)) == 3
+
+
+@pytest.mark.parametrize(
+    ("key", "raw", "message"),
+    [
+        ("budget", "129", "is outside 2 to 128"),
+        ("budget", "1", "is outside 2 to 128"),
+        ("depth", "17", "is outside 1 to 16"),
+        ("depth", "0", "is outside 1 to 16"),
+        ("topk", "9", "is outside 1 to 8"),
+        ("tree_source", "magic", "is not one of the offered values"),
+    ],
+)
+def test_out_of_range_links_get_the_bad_link_warning(key, raw, message):
+    at = open_page(TREES, **{key: raw})
+    assert not at.exception
+    assert any(f"`{key}" in w and message in w for w in warnings(at)), warnings(at)
+    assert len(page_charts(at)) == 3
+
+
+def test_a_larger_batch_makes_the_best_tree_smaller():
+    small = metrics(open_page(TREES, tree_batch="1", depth="9"))["Best (m, depth ≤ 9)"]
+    large = metrics(open_page(TREES, tree_batch="256", depth="9"))["Best (m, depth ≤ 9)"]
+    budget = [int(text.split(",")[0].strip("(")) for text in (small, large)]
+    assert budget[1] < budget[0], (small, large)
