@@ -50,7 +50,12 @@ HEAVY = {
     "sampling": f"preset=random&vocab={PARAMS['vocab'].high:g}&n={PARAMS['n'].fmt(PARAMS['n'].options[-1])}",
     "kl": f"pairs={PARAMS['pairs'].high:g}&kl_vocab={PARAMS['kl_vocab'].high:g}",
     "simulator": "tokens=1M&k=64&chain_vocab=26&draft=noise&noise=1",
-    "hardware": "&".join(f"{key}={PARAMS[key].fmt(PARAMS[key].options[-1])}" for key in ("batch", "context")),
+    "hardware": "&".join(
+        f"{key}={PARAMS[key].fmt(PARAMS[key].options[-1])}" for key in ("batch", "context", "max_batch")
+    ),
+    # A toy pair's vector is drawn from the seed, so each move computes the trees afresh.
+    "trees": "tree_source=pair&tree_chain_vocab=26&"
+    + "&".join(f"{key}={PARAMS[key].high:g}" for key in ("budget", "depth", "steps", "topk")),
 }
 
 

@@ -217,3 +217,27 @@ def eagle_curve(acceptance: tuple[float, ...], steps: int, topk: int) -> np.ndar
     for tokens in tree_view.eagle_budgets(steps, topk, TREE_MAX_BUDGET):
         out[tokens] = specmath.eagle_tree(np.array(acceptance), steps, topk, int(tokens))[0]
     return out
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def schedule_sweep(
+    alpha: float, target: str, draft: str, gpu: str, bytes_per_parameter: float, context: int, overhead_ms: float,
+    bandwidth_gbs: float, peak_tflops: float, max_batch: int,
+) -> specmath.BatchSweep:  # fmt: skip
+    """Best k and speedup at every batch size 1 … ``max_batch``: the sweep the k schedule is made from.
+
+    Every whole batch, not the powers of two of :func:`batch_sweep`, so that each range of the
+    schedule starts where the best k really changes (about 0.2 s at 256 batches, once per input).
+    """
+    setup = hardware_setup(target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops)
+    with limits.turn("schedule", max_batch):  # 1,024 batches: about 0.45 s
+        return specmath.roofline_batch_sweep(
+            alpha,
+            setup.draft.model,
+            setup.target.model,
+            setup.target.gpu,
+            np.arange(1, max_batch + 1),
+            context,
+            overhead_ms / 1e3,
+            max_k=int(HARDWARE_K[-1]),
+        )

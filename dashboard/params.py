@@ -432,6 +432,25 @@ PARAMS: dict[str, Param] = {
             widget="number_input",
         ),
         Param(
+            "max_batch",
+            "Largest batch in the schedule",
+            "choice",
+            256,
+            "The k schedule covers batch sizes 1 to this (vLLM's --max-num-seqs); beyond it vLLM keeps the last k.",
+            options=BATCHES[3:],
+            fmt=format_number,
+        ),
+        Param(
+            "method",
+            "Speculative method",
+            "choice",
+            "draft_model",
+            "vLLM's method in --speculative-config: a separate draft model, an EAGLE or EAGLE-3 head, the "
+            "target's own MTP layers, or n-grams from the prompt. The model above still sets the draft's cost.",
+            options=("draft_model", "eagle", "eagle3", "mtp", "ngram"),
+            widget="selectbox",
+        ),
+        Param(
             "step",
             "Step",
             "int",

@@ -156,9 +156,13 @@ PAGES: dict[str, PageInfo] = {
                 "overhead_ms",
                 "bandwidth",
                 "peak",
+                "max_batch",
+                "method",
             ),
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
+            # Without a KV cache to read, speculation stops paying from batch 242 on: a k = 0 range.
+            views=(("schedule", "context=0&max_batch=1024"),),
         ),
         PageInfo(
             "trees",

@@ -190,3 +190,38 @@ TREES_FLAGS = (
     "SGLang builds the EAGLE tree, not an arbitrary one: these flags give the orange curves at "
     "your topk and steps, with num_draft_tokens = the budget m (it counts the root)."
 )
+
+SCHEDULE_INTRO = (
+    "vLLM can change the draft length with the batch size: its speculative config takes "
+    "`num_speculative_tokens_per_batch_size`, a list of `[first batch, last batch, k]` ranges, "
+    "k = 0 meaning no speculation at those batch sizes. Below is that list for the settings above: "
+    "at each batch size from 1 up, the k with the best roofline speedup, and 0 where no k beats "
+    "plain decoding."
+)
+
+SCHEDULE_CAVEAT = (
+    "**This schedule is the model's prediction, not a measurement.** Check it on your server with "
+    "the engine's own benchmark (`vllm bench serve` at several request rates, with and without the "
+    "schedule) before you rely on it. The inputs that move it most: **α** (measure it on your own "
+    "traffic, on the Calibrate page), the GPU's **bandwidth-to-FLOPs ratio** (it sets the batch "
+    "where verification stops being free: the overrides in the sidebar take your hardware's "
+    "figures) and the **context length** (reading the KV cache keeps large batches memory-bound "
+    "for longer). The roofline also leaves out kernel efficiency, attention kernels that slow with "
+    "the draft length and the scheduler's own costs; the fixed overhead per pass stands in for them."
+)
+
+SCHEDULE_VLLM = (
+    "vLLM checks that the first range starts at 1 and caps each k at `num_speculative_tokens` (the "
+    "largest k here); batch sizes above the last range keep its k."
+)
+
+SCHEDULE_EAGLE_HEAD = (
+    "Replace `{placeholder}` with the name of an {kind} head trained for your target model: its "
+    "cost is not the draft model's above, so set the draft model to one of a similar size."
+)
+
+SCHEDULE_SGLANG = (
+    "SGLang takes one draft length for the whole server. Its flags for a chain (top-k 1) at "
+    "the batch size chosen above, **{batch}**, where the best k is {k}; "
+    "`--speculative-num-draft-tokens` counts the last accepted token as well, so it is k + 1."
+)

@@ -82,6 +82,7 @@ from .markov import (
 )
 from .presets import GPU_PRESETS, MODEL_PRESETS, SEQUOIA_ACCEPTANCE, SEQUOIA_ACCEPTANCE_SOURCE, GPUSpec, ModelSpec
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
+from .schedule import batch_k_schedule
 from .speedup import (
     MAX_DRAFT_LENGTH,
     expected_tokens,
@@ -145,6 +146,7 @@ __all__ = [
     "acceptance_from_pair",
     "acceptance_probability",
     "alpha_interval",
+    "batch_k_schedule",
     "bretagnolle_huber_bound",
     "conditional_acceptance",
     "cost_ratio_from_times",

@@ -15,7 +15,7 @@ Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)`
 
 from dashboard.charts.contours import monotone_contours, speedup_contours
 from dashboard.charts.distributions import alpha_vs_kl, sampling_histogram
-from dashboard.charts.hardware import batch_sweep, hardware_speedup, verification_cost
+from dashboard.charts.hardware import batch_sweep, hardware_speedup, k_schedule, verification_cost
 from dashboard.charts.maps import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
@@ -37,6 +37,7 @@ __all__ = [
     "calibrated_speedup",
     "chart_config",
     "hardware_speedup",
+    "k_schedule",
     "monotone_contours",
     "optimal_k_map",
     "position_acceptance",

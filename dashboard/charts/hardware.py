@@ -176,3 +176,83 @@ def verification_cost(widths: np.ndarray, target_ms: np.ndarray, draft_ms: float
         yaxis=axis("milliseconds", rangemode="tozero"),
     )
     return figure([trace], layout)
+
+
+#: Where speculation does not pay on the schedule chart: the slower-region colour, a little stronger.
+NO_SPECULATION_FILL = "rgba(213, 94, 0, 0.14)"
+
+
+def k_schedule(
+    batch: np.ndarray,
+    best_k: np.ndarray,
+    best: np.ndarray,
+    schedule: list[tuple[int, int, int]],
+    alpha: float,
+    setup_label: str,
+) -> go.Figure:
+    """The k schedule as a step chart: the scheduled k against the batch, each k = 0 range shaded.
+
+    ``batch``, ``best_k`` and ``best`` are the sweep the schedule (``specmath.batch_k_schedule``)
+    came from; the best k is drawn dotted where its speedup is not above 1, so the reader sees
+    what the schedule turned off.
+    """
+    scheduled = np.where(best > 1.0, best_k, 0)
+    traces = [
+        {
+            "type": "scatter",
+            "x": batch,
+            "y": scheduled,
+            "mode": "lines",
+            "name": "k in the schedule",
+            "line": {"color": "#000000", "width": 3, "shape": "hv"},
+            "customdata": best,
+            "hovertemplate": "batch %{x}<br>k = %{y}<br>predicted speedup %{customdata:.3f}×<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": batch,
+            "y": np.where(best > 1.0, np.nan, best_k),
+            "mode": "lines",
+            "name": "best k, were it to speculate",
+            "line": {"color": PALETTE[1], "width": 2, "dash": "dot", "shape": "hv"},
+            "customdata": best,
+            "hovertemplate": "batch %{x}<br>best k = %{y}: %{customdata:.3f}×, slower<extra></extra>",
+        },
+    ]
+    shapes, annotations = [], []
+    for lo, hi, k in schedule:
+        if k == 0:
+            shapes.append(
+                {"type": "rect", "xref": "x", "x0": lo - 0.5, "x1": hi + 0.5, "yref": "y domain", "y0": 0, "y1": 1}
+                | {"fillcolor": NO_SPECULATION_FILL, "line": {"width": 0}, "layer": "below"}
+            )
+            annotations.append(
+                {"text": "speculation<br>does not pay", "showarrow": False, "align": "left"}
+                | {"xref": "x", "x": float(np.log10(lo - 0.5)), "xanchor": "left", "xshift": 4}
+                | {"yref": "y domain", "y": 0.97, "yanchor": "top", "font": {"color": CHOSEN_COLOUR}}
+            )
+    top = int(np.max(best_k)) if len(best_k) else 1
+    ticks = [int(b) for b in 2 ** np.arange(0, int(np.log2(batch[-1])) + 1)]
+    layout = base_layout(
+        f"Draft length schedule by batch size · α = {format_number(alpha)}",
+        height=500,
+        subtitle=setup_label,
+        legend="below",
+        # Validation drops empty lists: left out, the figure is sent the same either way.
+        **({"shapes": shapes, "annotations": annotations} if shapes else {}),
+        xaxis=axis(
+            "batch size (log)",
+            type="log",
+            range=[float(np.log10(batch[0] - 0.5)), float(np.log10(batch[-1] + 0.5))],
+            tickvals=ticks,
+            ticktext=[str(t) for t in ticks],
+        ),
+        yaxis=axis(
+            "draft length k",
+            range=[0, max(top, 1) * 1.15],
+            tickmode="linear",
+            tick0=0,
+            dtick=max(1, int(np.ceil(max(top, 1) / 5))),
+        ),
+    )
+    return figure(traces, layout)

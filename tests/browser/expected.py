@@ -323,7 +323,7 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
     the page reader does not see them.
     """
     keys = ("alpha", "target_model", "draft_model", "gpu", "precision", "batch", "context")
-    s = settings(params, (*keys, "overhead_ms", "bandwidth", "peak"))
+    s = settings(params, (*keys, "overhead_ms", "bandwidth", "peak", "max_batch"))
     alpha, batch, context = float(s["alpha"]), int(s["batch"]), sample_count(s["context"])
     overhead_s = float(s["overhead_ms"]) / 1e3
     bandwidth, peak = float(s["bandwidth"]), float(s["peak"])
@@ -342,7 +342,7 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
     c = float(target(1)) / float(draft(1))
     max_k = int(HARDWARE_K[-1])
 
-    assert len(charts) == 3, f"{len(charts)} charts"
+    assert len(charts) == 4, f"{len(charts)} charts"
     curves = _chart_with(charts, "roofline")
     assert _trace_names(curves) == sorted(["free verification", "roofline", "best k"]), _trace_names(curves)
     free, roof = _named(curves, "free verification"), _named(curves, "roofline")
@@ -381,6 +381,14 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
         trace = _named(sweep, name)
         assert_close(trace["x"], batches, f"{name}, batch axis")
         assert_close(trace["y"], [o[column] for o in optima], f"{name} at each batch size")
+
+    # The k schedule: every batch 1 … max batch, k = 0 where the best speedup is not above 1.
+    schedule = _chart_with(charts, "k in the schedule")
+    every = np.arange(1, int(s["max_batch"]) + 1)
+    dense = specmath.roofline_batch_sweep(alpha, draft_spec, target_spec, gpu, every, context, overhead_s, max_k=max_k)
+    steps = _named(schedule, "k in the schedule")
+    assert_close(steps["x"], every, "k schedule, batch axis")
+    assert_close(steps["y"], np.where(dense.speedup > 1, dense.k, 0), "k in the schedule at each batch size")
 
 
 #: The longest draft the Step through page steps through; the words of its opening.

@@ -1,7 +1,10 @@
 """The Hardware page under AppTest: the roofline numbers it shows are specmath's."""
 
+import json
+
 import numpy as np
 import pytest
+import streamlit as st
 
 import specmath
 from dashboard import cached, charts
@@ -27,7 +30,7 @@ def test_defaults_show_the_roofline_of_the_presets():
     assert m["Implied c = T_target(1) / T_draft(1)"] == f"{setup.c:.2f}"
     k, s = specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32)
     assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
-    speedup_figure, cost_figure, sweep_figure = page_charts(at)
+    speedup_figure, cost_figure, sweep_figure, _ = page_charts(at)
     np.testing.assert_array_equal(
         values(trace(speedup_figure, "roofline")["y"]),
         specmath.general_speedup(0.8, np.arange(1, 33), setup.draft, setup.target),
@@ -82,7 +85,7 @@ def test_page_edits_change_the_model():
 def test_a_model_that_does_not_fit_is_flagged():
     at = open_page(HARDWARE, target_model="Llama-3.1-70B")
     assert any("more than one H100 SXM holds" in w.value for w in at.warning)
-    assert len(page_charts(at)) == 3
+    assert len(page_charts(at)) == 4
 
 
 @pytest.mark.parametrize(("key", "raw"), [("gpu", "TPU"), ("batch", "3"), ("context", "-1"), ("peak", "abc")])
@@ -90,7 +93,7 @@ def test_bad_links_warn(key, raw):
     at = open_page(HARDWARE, **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
-    assert len(page_charts(at)) == 3
+    assert len(page_charts(at)) == 4
 
 
 def test_hardware_figures_hold_their_numbers():
@@ -101,3 +104,157 @@ def test_hardware_figures_hold_their_numbers():
     fig = charts.batch_sweep(np.array([1, 2, 4]), np.array([5, 3, 1]), np.array([2.0, 1.2, 0.9]), 4, 0.8, "label")
     np.testing.assert_array_equal(fig.data[0].y, [2.0, 1.2, 0.9])
     assert any("batch 4" in a.text for a in fig.layout.annotations)
+
+
+# The batch-size k schedule (issue 22) -------------------------------------------------------
+
+
+def _schedule_sweep(max_batch=256, context=1024, alpha=0.8):
+    setup = _setup(context=context)
+    return specmath.roofline_batch_sweep(
+        alpha, setup.draft.model, setup.target.model, setup.target.gpu, np.arange(1, max_batch + 1), context, max_k=32
+    )
+
+
+def _codes(at) -> list[str]:
+    return [element.proto.code_text for element in at.get("code")]
+
+
+def _vllm_config(at) -> dict:
+    (flag,) = [text for text in _codes(at) if text.startswith("--speculative-config ")]
+    prefix, suffix = "--speculative-config '", "'"
+    assert flag.startswith(prefix) and flag.endswith(suffix) and flag.count("'") == 2
+    return json.loads(flag[len(prefix) : -len(suffix)])
+
+
+def _sglang_flags(at) -> dict[str, str]:
+    (text,) = [text for text in _codes(at) if text.startswith("--speculative-algorithm")]
+    lines = text.split(" \\\n")
+    return dict(line.split(" ", 1) for line in lines)
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """What the download buttons of the AppTest runs that follow offer, read as the page passes it."""
+    sent = []
+    real = st.download_button
+
+    def recording(label, data, *args, **kwargs):
+        sent.append(data)
+        return real(label, data, *args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", recording)
+
+    def read(at) -> bytes:
+        assert len(at.get("download_button")) == 1
+        return sent[-1] if isinstance(sent[-1], bytes) else sent[-1].encode("utf-8")
+
+    return read
+
+
+def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
+    at = open_page(HARDWARE)
+    assert not at.exception
+    sweep = _schedule_sweep()
+    schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
+    assert schedule == [(1, 120, 4), (121, 247, 3), (248, 256, 2)]  # the page's defaults, as the README shows
+    assert _vllm_config(at) == {
+        "method": "draft_model",
+        "model": "meta-llama/Llama-3.2-1B",
+        "num_speculative_tokens": 4,
+        "num_speculative_tokens_per_batch_size": [[1, 120, 4], [121, 247, 3], [248, 256, 2]],
+    }
+    (table,) = at.table
+    assert list(table.value["batch sizes"]) == ["1 to 120", "121 to 247", "248 to 256"]
+    assert list(table.value["k"]) == ["4", "3", "2"]
+    low, high = sweep.speedup[:120].min(), sweep.speedup[:120].max()
+    assert table.value["predicted speedup"][0] == f"{low:.2f}× to {high:.2f}×"
+    assert "vllm bench serve" in " ".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("batch", ["1", "64", "256"])
+def test_the_sglang_flags_are_the_best_chain_at_the_chosen_batch(batch):
+    at = open_page(HARDWARE, batch=batch)
+    setup = _setup(batch=int(batch))
+    k, s = specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32)
+    assert s > 1
+    assert _sglang_flags(at) == {
+        "--speculative-algorithm": "STANDALONE",
+        "--speculative-draft-model-path": "meta-llama/Llama-3.2-1B",
+        "--speculative-num-steps": str(k),
+        "--speculative-eagle-topk": "1",
+        "--speculative-num-draft-tokens": str(k + 1),
+    }
+
+
+def test_the_download_round_trips_to_the_schedule_and_its_inputs(downloads):
+    at = open_page(HARDWARE, context="0", max_batch="1024", method="eagle3")
+    document = json.loads(downloads(at).decode("utf-8"))
+    sweep = _schedule_sweep(max_batch=1024, context=0)
+    schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
+    assert [tuple(entry) for entry in document["num_speculative_tokens_per_batch_size"]] == schedule
+    assert schedule[-1] == (242, 1024, 0)
+    assert document["vllm_speculative_config"] == _vllm_config(at)
+    assert document["sglang_flags_at_chosen_batch"] == at.get("code")[1].proto.code_text.split(" \\\n")
+    inputs = document["inputs"]
+    assert inputs["alpha"] == 0.8 and inputs["context_tokens"] == 0 and inputs["method"] == "eagle3"
+    assert inputs["target_model"] == "meta-llama/Llama-3.1-8B" and inputs["gpu"] == "H100 SXM"
+    assert inputs["memory_bandwidth_gb_s"] == specmath.GPU_PRESETS["H100 SXM"].memory_bandwidth / 1e9
+
+
+def test_where_speculation_does_not_pay_the_schedule_says_zero_and_shades_it():
+    at = open_page(HARDWARE, context="0", max_batch="1024")
+    config = _vllm_config(at)
+    assert config["num_speculative_tokens_per_batch_size"][-1] == [242, 1024, 0]
+    assert config["num_speculative_tokens"] == 4
+    (table,) = at.table
+    assert table.value["k"].iloc[-1] == "0 (do not speculate)"
+    schedule_figure = page_charts(at)[3]
+    (shade,) = [s for s in schedule_figure["layout"]["shapes"] if s["type"] == "rect"]
+    assert (shade["x0"], shade["x1"]) == (241.5, 1024.5)
+    np.testing.assert_array_equal(
+        values(trace(schedule_figure, "k in the schedule")["y"])[-783:], np.zeros(783, dtype=np.int64)
+    )
+
+
+def test_a_draft_no_k_pays_for_shows_no_config():
+    at = open_page(HARDWARE, alpha="0.05")
+    assert not at.exception
+    assert not any(text.startswith("--speculative") for text in _codes(at))
+    assert any("serve without `--speculative-config`" in i.value for i in at.info)
+    assert any("serve without the speculative flags" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize(
+    ("method", "model", "algorithm"),
+    [
+        ("draft_model", "meta-llama/Llama-3.2-1B", "STANDALONE"),
+        ("eagle", "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B", "EAGLE"),
+        ("eagle3", "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B", "EAGLE3"),
+        ("mtp", None, "NEXTN"),
+        ("ngram", None, "NGRAM"),
+    ],
+)
+def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
+    at = open_page(HARDWARE, method=method)
+    assert not at.exception and not warnings(at)
+    config = _vllm_config(at)
+    assert config["method"] == method
+    assert config.get("model") == model
+    keys = ["method", *(["model"] if model else []), "num_speculative_tokens", "num_speculative_tokens_per_batch_size"]
+    assert list(config) == keys
+    flags = _sglang_flags(at)
+    assert flags["--speculative-algorithm"] == algorithm
+    assert flags.get("--speculative-draft-model-path") == model
+    if method == "ngram":
+        assert flags["--speculative-num-draft-tokens"] == "5"
+        assert flags["--speculative-ngram-max-bfs-breadth"] == "1"
+        assert "--speculative-num-steps" not in flags
+
+
+@pytest.mark.parametrize(("key", "raw"), [("method", "medusa"), ("max_batch", "3"), ("max_batch", "4")])
+def test_bad_schedule_links_warn(key, raw):
+    at = open_page(HARDWARE, **{key: raw})
+    assert not at.exception
+    assert any(f"`{key}" in w for w in warnings(at))
+    assert _vllm_config(at)["num_speculative_tokens_per_batch_size"][-1][1] == 256

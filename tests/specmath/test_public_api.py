@@ -57,6 +57,7 @@ PUBLIC_NAMES = [
     "acceptance_from_pair",
     "acceptance_probability",
     "alpha_interval",
+    "batch_k_schedule",
     "bretagnolle_huber_bound",
     "conditional_acceptance",
     "cost_ratio_from_times",

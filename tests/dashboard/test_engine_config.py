@@ -1,0 +1,93 @@
+"""The k schedule's step chart and the engines' texts, read back: pure builders, no Streamlit."""
+
+import json
+
+import numpy as np
+import pytest
+
+import specmath
+from dashboard import charts, engine_config
+
+BATCH = np.arange(1, 17)
+BEST_K = np.array([4] * 5 + [3] * 5 + [2] * 3 + [1] * 3)
+SPEEDUP = np.array([2.0] * 5 + [1.6] * 5 + [1.2] * 3 + [0.95] * 3)
+SCHEDULE = specmath.batch_k_schedule(BATCH, BEST_K, SPEEDUP)
+
+
+def test_the_step_chart_holds_the_scheduled_k_and_shades_where_it_is_zero():
+    assert SCHEDULE == [(1, 5, 4), (6, 10, 3), (11, 13, 2), (14, 16, 0)]
+    fig = charts.k_schedule(BATCH, BEST_K, SPEEDUP, SCHEDULE, 0.8, "label")
+    scheduled, would_be = fig.data
+    np.testing.assert_array_equal(scheduled.y, [4] * 5 + [3] * 5 + [2] * 3 + [0] * 3)
+    assert scheduled.line.shape == "hv"
+    # The best k where it does not pay, dotted, and nothing where it does.
+    np.testing.assert_array_equal(np.isnan(would_be.y), SPEEDUP > 1)
+    np.testing.assert_array_equal(would_be.y[SPEEDUP <= 1], [1, 1, 1])
+    (shade,) = [s for s in fig.layout.shapes if s.type == "rect"]
+    assert (shade.x0, shade.x1) == (13.5, 16.5)
+    (note,) = fig.layout.annotations
+    assert "does not pay" in note.text and note.x == pytest.approx(np.log10(13.5))
+    assert "α = 0.8" in fig.layout.title.text and fig.layout.title.subtitle.text == "label"
+    assert fig.layout.legend.y < 0  # below the plot, never over the title
+
+
+def test_the_step_chart_without_a_zero_range_shades_nothing():
+    fig = charts.k_schedule(BATCH[:10], BEST_K[:10], SPEEDUP[:10], SCHEDULE[:2], 0.8, "label")
+    assert not fig.layout.shapes and not fig.layout.annotations
+    assert np.isnan(fig.data[1].y).all()
+
+
+def test_the_vllm_flag_parses_back_to_the_schedule():
+    config = engine_config.vllm_config("draft_model", "meta-llama/Llama-3.2-1B", SCHEDULE)
+    flag = engine_config.vllm_flag(config)
+    assert flag.startswith("--speculative-config '") and flag.endswith("'")
+    parsed = json.loads(flag.removeprefix("--speculative-config '").removesuffix("'"))
+    assert [tuple(e) for e in parsed["num_speculative_tokens_per_batch_size"]] == SCHEDULE
+    assert parsed["num_speculative_tokens"] == 4 and parsed["model"] == "meta-llama/Llama-3.2-1B"
+
+
+def test_a_schedule_that_never_speculates_is_no_config():
+    assert engine_config.vllm_config("eagle", "x", [(1, 256, 0)]) is None
+    assert engine_config.sglang_flags("eagle", "x", 0) == []
+
+
+def test_a_quote_cannot_reach_the_shell():
+    with pytest.raises(ValueError, match="single quote"):
+        engine_config.vllm_flag({"model": "it's"})
+
+
+@pytest.mark.parametrize("k", [1, 3, 7])
+def test_sglang_chain_counts_the_root_in_its_draft_tokens(k):
+    flags = dict(f.split(" ", 1) for f in engine_config.sglang_flags("eagle3", "head", k))
+    assert flags["--speculative-num-steps"] == str(k)
+    assert flags["--speculative-num-draft-tokens"] == str(k + 1)
+    assert flags["--speculative-eagle-topk"] == "1"
+    assert flags["--speculative-algorithm"] == "EAGLE3"
+
+
+def test_unknown_methods_are_refused():
+    with pytest.raises(ValueError, match="method must be one of draft_model, eagle, eagle3, mtp, ngram, got 'medusa'"):
+        engine_config.vllm_config("medusa", None, SCHEDULE)
+    with pytest.raises(ValueError, match="got 'EAGLE'"):
+        engine_config.sglang_flags("EAGLE", None, 3)
+
+
+def test_preset_names_on_the_hub():
+    assert engine_config.hub_name(specmath.MODEL_PRESETS["Llama-2-7B"]) == "meta-llama/Llama-2-7b-hf"
+    assert engine_config.hub_name(specmath.MODEL_PRESETS["Qwen2.5-0.5B"]) == "Qwen/Qwen2.5-0.5B"
+
+
+def test_table_rows_and_the_document_round_trip():
+    rows = engine_config.schedule_rows(SCHEDULE, BATCH, SPEEDUP)
+    assert [r["batch sizes"] for r in rows] == ["1 to 5", "6 to 10", "11 to 13", "14 to 16"]
+    assert rows[0]["predicted speedup"] == "2.00×"
+    assert rows[-1] == {
+        "batch sizes": "14 to 16",
+        "k": "0 (do not speculate)",
+        "predicted speedup": "1× (speculating: 0.95×)",
+    }
+    config = engine_config.vllm_config("mtp", None, SCHEDULE)
+    text = engine_config.schedule_document(SCHEDULE, config, {"alpha": 0.8, "gpu": "H100 SXM"}, ["--a 1"])
+    document = json.loads(text)
+    assert [tuple(e) for e in document["num_speculative_tokens_per_batch_size"]] == SCHEDULE
+    assert document["vllm_speculative_config"] == config and document["inputs"]["gpu"] == "H100 SXM"
