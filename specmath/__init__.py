@@ -84,6 +84,7 @@ from .presets import GPU_PRESETS, MODEL_PRESETS, SEQUOIA_ACCEPTANCE, SEQUOIA_ACC
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
 from .speedup import (
     MAX_DRAFT_LENGTH,
+    draft_acceptance_rate,
     expected_tokens,
     from_leviathan_cost,
     optimal_k,
@@ -150,6 +151,7 @@ __all__ = [
     "cost_ratio_from_times",
     "decode_summary",
     "divergences",
+    "draft_acceptance_rate",
     "draft_by_merging",
     "draft_by_noise",
     "draft_by_temperature",
