@@ -16,6 +16,26 @@ def _load_example(name: str) -> None:
     st.session_state[PASTE] = engine_examples.EXAMPLES[name]
 
 
+def _acceptance_rate(measurement: calibrate_input.Measurement, alpha: float) -> None:
+    """The engine's accepted / drafted beside the i.i.d. α, the conditional rates and the mean length."""
+    k = measurement.k
+    st.subheader(texts.ACCEPT_RATE_HEADING)
+    row = ui.metric_row()
+    row.metric("Engine's draft acceptance rate", f"{100 * measurement.accept_rate:.1f}%", help="accepted ÷ drafted")
+    row.metric("i.i.d. α per token", f"{alpha:.3f}")
+    row.metric(
+        f"Rate α predicts at k = {k}",
+        f"{100 * float(specmath.draft_acceptance_rate(alpha, k)):.1f}%",
+        help="(α − α^(k+1)) / ((1 − α) k)",
+    )
+    row.metric("Mean length (sets the speedup)", f"{measurement.mean_length:.2f}", help="tokens per target call")
+    if measurement.per_position is not None:
+        conditional = specmath.conditional_acceptance(measurement.per_position)
+        shown = ", ".join(f"{x:.2f}" for x in conditional)
+        st.caption(f"Conditional per-position rates P(token i accepted | tokens before it accepted): {shown}")
+    st.markdown(texts.ACCEPT_RATE_EXPLAINER)
+
+
 ctx = ui.page()
 
 
@@ -77,6 +97,11 @@ def view() -> None:
     )
     row.metric(f"Speedup now (k = {measurement.k}, c = {c:.3g})", f"{result.measured_speedup:.2f}×")
     row.metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
+
+    if measurement.tree_topk is not None and measurement.tree_topk > 1:
+        st.warning(texts.TREE_WARNING.format(topk=measurement.tree_topk))
+    if measurement.accept_rate is not None:
+        _acceptance_rate(measurement, fit.alpha)
 
     has_profile = measurement.per_position is not None
     left, right = ui.side_by_side() if has_profile else (st.container(), None)

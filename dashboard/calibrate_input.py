@@ -29,6 +29,10 @@ class Measurement:
     accepted: int | None = None
     per_position: np.ndarray | None = None
     notes: tuple[str, ...] = ()
+    #: The engine's accepted / drafted share (vLLM's "Draft acceptance rate"), when the paste has it.
+    accept_rate: float | None = None
+    #: SGLang's --speculative-eagle-topk when the paste shows it; above 1 the steps verified trees.
+    tree_topk: int | None = None
 
 
 def from_counts(k: int, drafts: int, accepted: int) -> Measurement | str:
@@ -88,6 +92,12 @@ def _measure(text: str, slider_k: int) -> Measurement | str:
         mean = 1.0 + accepted / drafts
     elif mean is None and per_position is not None:
         mean = 1.0 + float(per_position.sum())
+    elif mean is None and metrics.accept_rate is not None and 0.0 <= metrics.accept_rate <= 1.0:
+        mean = 1.0 + k * metrics.accept_rate  # accepted / drafted with every draft k tokens long
+        notes.append(
+            f"The paste has accepted / drafted but no mean acceptance length: assuming every draft had k = {k} "
+            "tokens, the mean is 1 + k × accepted / drafted (shorter drafts would make it lower)."
+        )
     if mean is None:
         return "The paste has no acceptance counts or mean acceptance length to fit from."
     if not 1.0 <= mean <= k + 1:
@@ -95,7 +105,17 @@ def _measure(text: str, slider_k: int) -> Measurement | str:
     if drafts and accepted is not None and accepted > k * drafts:
         return f"{accepted:,} accepted tokens exceed k × drafts = {k * drafts:,}; check k."
     source = f"{metrics.engine} ({metrics.format})"
-    return Measurement(source, int(k), float(mean), drafts, accepted, per_position, tuple(notes))
+    return Measurement(
+        source,
+        int(k),
+        float(mean),
+        drafts,
+        accepted,
+        per_position,
+        tuple(notes),
+        metrics.accept_rate,
+        metrics.tree_topk,
+    )
 
 
 @dataclass(frozen=True)

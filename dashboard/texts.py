@@ -225,3 +225,20 @@ SCHEDULE_SGLANG = (
     "the batch size chosen above, **{batch}**, where the best k is {k}; "
     "`--speculative-num-draft-tokens` counts the last accepted token as well, so it is k + 1."
 )
+
+#: Calibrate's "Why is my acceptance rate so low?" (issue 22): shown when the paste has the
+#: engine's accepted / drafted share.
+ACCEPT_RATE_HEADING = "Why is my acceptance rate so low?"
+ACCEPT_RATE_EXPLAINER = (
+    "The engine's **draft acceptance rate** is accepted ÷ drafted tokens. It is not the per-token "
+    "acceptance α: a draft stops at its first rejected token, so the tokens drafted after it are "
+    "counted but can never be accepted. The rate therefore falls as k grows even for a good draft: "
+    "(α − α^(k+1)) / ((1 − α) k), which is α at k = 1 and about 36% for α = 0.74 at k = 7 (the counts "
+    "in vLLM issue 26191). The **mean acceptance length** (tokens per target call, bonus included) is "
+    "what sets the speedup; the conditional per-position rates say where along the draft it is lost."
+)
+TREE_WARNING = (
+    "This SGLang run verified a **tree** of drafts (--speculative-eagle-topk {topk}): the accept length "
+    "counts the best branch, so the chain α fitted from it is not the per-token acceptance and the k "
+    "recommendation below is for a chain. See the Draft trees page for trees."
+)

@@ -85,6 +85,7 @@ from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative
 from .schedule import batch_k_schedule
 from .speedup import (
     MAX_DRAFT_LENGTH,
+    draft_acceptance_rate,
     expected_tokens,
     from_leviathan_cost,
     optimal_k,
@@ -152,6 +153,7 @@ __all__ = [
     "cost_ratio_from_times",
     "decode_summary",
     "divergences",
+    "draft_acceptance_rate",
     "draft_by_merging",
     "draft_by_noise",
     "draft_by_temperature",

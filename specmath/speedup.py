@@ -49,6 +49,46 @@ def expected_tokens(alpha, k):
     return scalar_or_array(_kernels.expected_tokens(alpha, k))
 
 
+def draft_acceptance_rate(alpha, k):
+    r"""The share of draft tokens accepted, accepted / drafted, that i.i.d. acceptance predicts.
+
+    .. math:: \frac{\mathbb{E}[\text{accepted}]}{k} = \frac{\mathbb{E}[N] - 1}{k}
+        = \frac{\alpha - \alpha^{k+1}}{(1 - \alpha)\, k}
+
+    What vLLM prints as "Draft acceptance rate" (accepted / drafted tokens), llama-server as
+    "draft acceptance" and SGLang's gauge ``sglang:spec_accept_rate``: the accepted prefix of
+    each k-token draft over k. It is not the per-token ``alpha``: a token after the first
+    rejection is drafted but never accepted, so the share falls as k grows even when every
+    token is accepted with the same ``alpha``; from ``alpha`` at k = 1 towards
+    :math:`\alpha / ((1 - \alpha) k)` for large k. At ``alpha = 0.74`` and k = 7 it is about
+    36 %. Exactly ``alpha`` at k = 1, 1 at ``alpha = 1`` and 0 at ``alpha = 0``.
+
+    Parameters
+    ----------
+    alpha : array_like of float
+        Per-token acceptance rates in [0, 1].
+    k : array_like of int
+        Draft lengths, 1 to :data:`MAX_DRAFT_LENGTH` (no share without a draft). Broadcasts
+        against ``alpha``.
+
+    Returns
+    -------
+    numpy.float64 or numpy.ndarray
+        Values in [0, 1]; a scalar when both inputs are scalars.
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is outside [0, 1] or NaN, or ``k`` is not a whole number in
+        [1, :data:`MAX_DRAFT_LENGTH`].
+    """
+    alpha = as_alpha(alpha)
+    k = as_draft_length(k)
+    if (k < 1).any():
+        raise ValueError("k must be >= 1: with no draft token there is no share of draft tokens accepted")
+    return scalar_or_array(np.clip((_kernels.expected_tokens(alpha, k) - 1.0) / k, 0.0, 1.0))
+
+
 def _speedup(alpha: np.ndarray, k: np.ndarray, c: np.ndarray) -> np.ndarray:
     return _kernels.expected_tokens(alpha, k) / (1.0 + k / c)
 

@@ -142,3 +142,30 @@ def check_accepted(accepted: int, drafted: int, names: tuple[str, str], line: in
 def lines_list(lines: list[int], most: int = 5) -> str:
     shown = ", ".join(str(n) for n in lines[:most])
     return shown + (f" and {len(lines) - most} more" if len(lines) > most else "")
+
+
+# sgl-project/sglang logs its arguments at start-up: python/sglang/srt/entrypoints/engine.py
+# (0.5.23, line 311) as "server_args={'speculative_eagle_topk': 8, …}", earlier releases as
+# "server_args=ServerArgs(…, speculative_eagle_topk=8, …)"; a pasted command line has
+# "--speculative-eagle-topk 8".
+_TOPK = re.compile(r"speculative[_-]eagle[_-]topk['\"]?[ \t]*[=:]?[ \t]*['\"]?(\d{1,6})\b")
+
+
+def eagle_topk(doc: Doc) -> int | None:
+    """SGLang's ``--speculative-eagle-topk`` as the paste's latest server arguments show it, or None."""
+    first, _ = doc.tail("eagle", keep=64)
+    found = None
+    for m in _TOPK.finditer(doc.text, first):
+        found = int(m.group(1))
+    return found
+
+
+def tree_note(topk: int | None) -> list[str]:
+    """The caveat for a paste whose SGLang server verified trees (top-k above 1)."""
+    if topk is None or topk <= 1:
+        return []
+    return [
+        f"the server arguments show --speculative-eagle-topk {topk}: SGLang verified a tree of drafts at each "
+        "step, so the chain α fitted from the accept length is not the per-token acceptance (see the Draft "
+        "trees page)"
+    ]

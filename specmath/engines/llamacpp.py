@@ -107,4 +107,7 @@ def parse(doc: Doc) -> Found | str | None:
             notes.append(f"n_drafted ({drafted}) exceeds steps × n_draft ({drafts} × {k})")
     if k:
         notes.append("k is n_draft, the longest draft allowed; drafts can be shorter")
-    return Found(pos, EngineMetrics(ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, None, tuple(notes)))
+    rate = accepted / drafted if drafted else None
+    return Found(
+        pos, EngineMetrics(ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, None, tuple(notes), rate)
+    )

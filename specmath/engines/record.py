@@ -12,10 +12,11 @@ class EngineMetrics:
     Attributes
     ----------
     engine : str
-        ``"vLLM"``, ``"SGLang"`` or ``"llama.cpp"``.
+        ``"vLLM"``, ``"SGLang"``, ``"llama.cpp"`` or ``"TensorRT-LLM"``.
     format : str
-        ``"vLLM V1 log"``, ``"vLLM V0 log"``, ``"vLLM Prometheus"``, ``"SGLang log"`` or
-        ``"llama.cpp summary"``.
+        ``"vLLM V1 log"``, ``"vLLM V0 log"``, ``"vLLM Prometheus"``, ``"SGLang log"``,
+        ``"SGLang Prometheus"``, ``"llama.cpp summary"``, ``"llama-server log"`` or
+        ``"TensorRT-LLM iteration stats"``.
     k : int or None
         Draft length (speculative tokens per step), when printed or derivable: the number of
         per-position rates, V0's "Number of speculative tokens", llama.cpp's ``n_draft``, or
@@ -39,6 +40,14 @@ class EngineMetrics:
     notes : tuple of str
         Human-readable caveats: how several reports were combined, definitions that differ,
         printed values that disagree with the counts, lines skipped.
+    accept_rate : float or None
+        The share of draft tokens accepted, accepted / drafted, as the engine reports it
+        (vLLM V1's "Draft acceptance rate", llama-server's "draft acceptance", SGLang's
+        "accept rate"): from the counts where the paste has them, else the printed figure, as a
+        fraction. None for vLLM V0, whose printed rate also counts tokens after a rejection.
+    tree_topk : int or None
+        SGLang's ``--speculative-eagle-topk`` when the paste shows the server's arguments;
+        above 1 each step verified a tree of drafts, not a chain.
     """
 
     engine: str
@@ -51,3 +60,5 @@ class EngineMetrics:
     mean_acceptance_length: float | None
     per_position: tuple[float, ...] | None
     notes: tuple[str, ...] = ()
+    accept_rate: float | None = None
+    tree_topk: int | None = None

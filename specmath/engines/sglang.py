@@ -9,7 +9,20 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import INT, MAX_REPORTS, NUM, Doc, Found, ReportError, Segment, check_rate, lines_list, read_float
+from ._text import (
+    INT,
+    MAX_REPORTS,
+    NUM,
+    Doc,
+    Found,
+    ReportError,
+    Segment,
+    check_rate,
+    eagle_topk,
+    lines_list,
+    read_float,
+    tree_note,
+)
 from .record import EngineMetrics
 
 FORMAT = "SGLang log"
@@ -43,6 +56,8 @@ def parse(doc: Doc) -> Found | str | None:
         return None
     used, incomplete, idle = [], [], []
     for seg in segments:
+        if doc.text.endswith("block ", max(0, seg.start - 6), seg.start):
+            continue  # "block accept len: X," of DSpark's cap-accept mode, not the accept length
         len_m = _SGL_LEN.match(seg.text)
         rate_m = _SGL_RATE.search(seg.text)
         if not len_m or not _closed(seg.text, len_m, seg) or (rate_m and not _closed(seg.text, rate_m, seg)):
@@ -50,8 +65,9 @@ def parse(doc: Doc) -> Found | str | None:
             continue
         line = doc.line_of(seg.start)
         length = read_float(len_m.group(1))
-        if rate_m:
-            check_rate(read_float(rate_m.group(1)), "accept rate", line, seg.start)
+        rate = read_float(rate_m.group(1)) if rate_m else None
+        if rate is not None:
+            check_rate(rate, "accept rate", line, seg.start)
         if length == 0.0 or math.isnan(length):
             idle.append(line)  # printed when an interval had no speculative step
             continue
@@ -62,7 +78,7 @@ def parse(doc: Doc) -> Found | str | None:
         if math.isinf(length):
             raise ReportError(f"accept len must be finite, got {length:g} (line {line})", seg.start)
         running = list(_SGL_RUNNING.finditer(seg.before))
-        used.append((seg.start, length, int(running[-1].group(1)) if running else None))
+        used.append((seg.start, length, int(running[-1].group(1)) if running else None, rate))
     if not used:
         where = (incomplete or segments)[-1]
         return (
@@ -75,8 +91,13 @@ def parse(doc: Doc) -> Found | str | None:
     notes = [
         "SGLang prints the mean accept length (bonus token included) but no counts: k, drafts and accepted unknown"
     ]
+    rates = [u[3] for u in used]
+    known_rates = all(r is not None and not math.isnan(r) for r in rates)
+    accept_rate = None
     if all(w is not None for w in weights) and sum(weights) > 0:
         mean = sum(u[1] * u[2] for u in used) / sum(weights)
+        if known_rates:
+            accept_rate = sum(r * w for r, w in zip(rates, weights, strict=True)) / sum(weights)
         if len(used) > 1:
             notes.append(
                 f"averaged {len(used)} decode-batch lines weighted by #running-req (each line covers the same "
@@ -84,6 +105,8 @@ def parse(doc: Doc) -> Found | str | None:
             )
     else:
         mean = sum(u[1] for u in used) / len(used)
+        if known_rates:
+            accept_rate = sum(rates) / len(rates)
         if len(used) > 1:
             notes.append(f"averaged {len(used)} decode-batch lines unweighted (no #running-req on every line)")
     if dropped:
@@ -92,4 +115,9 @@ def parse(doc: Doc) -> Found | str | None:
         notes.append(f"skipped {len(incomplete)} incomplete or cut-off 'accept len' value(s)")
     if idle:
         notes.append(f"skipped {len(idle)} line(s) with accept len 0 (no speculative step in the interval)")
-    return Found(used[-1][0], EngineMetrics(ENGINE, FORMAT, None, None, None, None, None, mean, None, tuple(notes)))
+    topk = eagle_topk(doc)
+    notes.extend(tree_note(topk))
+    return Found(
+        used[-1][0],
+        EngineMetrics(ENGINE, FORMAT, None, None, None, None, None, mean, None, tuple(notes), accept_rate, topk),
+    )

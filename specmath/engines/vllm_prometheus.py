@@ -17,10 +17,15 @@ LOOKED_FOR = "vLLM Prometheus counters 'vllm:spec_decode_num_drafts' / '_num_dra
 # vllm:spec_decode_num_drafts, _num_draft_tokens, _num_accepted_tokens and
 # _num_accepted_tokens_per_pos{position="i"}, one label set per engine; prometheus_client
 # exposes them with "_total" and prints values as floats ("1234.0", "1.2345678e+07").
+# In an OpenMetrics scrape prometheus_client writes the sample names with "_" for ":"
+# (prometheus_client 0.26.0, openmetrics/exposition.py, generate_latest, line 152: sample names
+# escaped with the label-name runes, which exclude ":"; "# HELP" and "# TYPE" keep the colon)
+# and closes with "# EOF" (line 169), so both spellings are read, and an OpenMetrics scrape
+# whose "# EOF" is missing is noted as possibly cut off.
 # vllm/engine/metrics.py (V0) had _num_draft_tokens_total, _num_accepted_tokens_total and
 # _num_emitted_tokens_total with V0's meanings (see :mod:`specmath.engines.vllm_v0`).
 _PROM_SAMPLE = re.compile(
-    r"vllm:spec_decode_(num_drafts|num_draft_tokens|num_accepted_tokens_per_pos|num_accepted_tokens|num_emitted_tokens)"
+    r"vllm[:_]spec_decode_(num_drafts|num_draft_tokens|num_accepted_tokens_per_pos|num_accepted_tokens|num_emitted_tokens)"
     r"(?:_total)?[ \t]*(\{[^{}\n]{0,4096}\})?[ \t]+"
     r"([+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?|[+-]?Inf|NaN)"
     r"(?:[ \t]+-?\d{1,20})?[ \t]*$",
@@ -43,11 +48,16 @@ def _prom_count(raw: str, name: str, line: int, pos: int) -> int:
     return int(value)
 
 
+def last_sample(latest: dict) -> int:
+    return max(pos for _, pos in latest.values())
+
+
 def parse(doc: Doc) -> Found | str | None:
     text = doc.text
-    first, dropped = doc.tail("vllm:spec_decode_")
+    first, dropped = doc.tail("spec_decode_num_")
     latest: dict[tuple[str, str], tuple[str, int]] = {}  # (name, labels as written) -> (value, offset)
     cut = 0
+    underscored = False
     for m in _PROM_SAMPLE.finditer(text, first):
         if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_:"):
             continue
@@ -56,6 +66,7 @@ def parse(doc: Doc) -> Found | str | None:
             cut += 1  # a last line without a line break whose value may be cut ("12" of "1234.0")
             continue
         latest[(m.group(1), m.group(2) or "")] = (raw, m.start())
+        underscored = underscored or text[m.start() + 4] == "_"
     if not latest:
         if cut:
             return "the only vllm:spec_decode sample is on a last line without a line break and may be cut off"
@@ -90,6 +101,10 @@ def parse(doc: Doc) -> Found | str | None:
         notes.append("skipped the last line: it has no line break and its value may be cut off")
     if dropped:
         notes.append(f"only the last {MAX_REPORTS:,} vllm:spec_decode samples were read")
+    if underscored and "# EOF" not in text[last_sample(latest) :]:
+        notes.append(
+            "the OpenMetrics scrape (names with '_' for ':') has no '# EOF' after its last sample: it may be cut off"
+        )
     drafts = totals.get("num_drafts")
     draft_tokens = totals.get("num_draft_tokens")
     accepted = totals.get("num_accepted_tokens")
@@ -141,7 +156,11 @@ def parse(doc: Doc) -> Found | str | None:
         notes.append("nothing drafted yet (vllm:spec_decode_num_drafts is 0)")
     if accepted is None and drafts is None and draft_tokens is None:
         return "vllm:spec_decode samples were found, but no drafts, draft tokens or accepted tokens counter"
+    v0 = "num_emitted_tokens" in totals
+    rate = accepted / draft_tokens if not v0 and accepted is not None and draft_tokens else None
     return Found(
         last_pos,
-        EngineMetrics(ENGINE, FORMAT, k, drafts, draft_tokens, accepted, emitted, mean, per_position, tuple(notes)),
+        EngineMetrics(
+            ENGINE, FORMAT, k, drafts, draft_tokens, accepted, emitted, mean, per_position, tuple(notes), rate
+        ),
     )

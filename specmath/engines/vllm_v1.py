@@ -261,5 +261,7 @@ def parse(doc: Doc) -> Found | str | None:
             notes.append("per-position rates are the latest interval's (drafts per interval unknown)")
     return Found(
         latest.pos,
-        EngineMetrics(ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, per_position, tuple(notes)),
+        EngineMetrics(
+            ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, per_position, tuple(notes), accepted / drafted
+        ),
     )

@@ -132,3 +132,32 @@ def test_paste_not_in_the_link_but_counts_are():
     at.text_area(key="engine_paste").set_value(engine_examples.EXAMPLES["vLLM V1 log"]).run()
     assert "engine_paste" not in at.query_params
     assert at.query_params["drafts"] == "500"
+
+
+FIXTURES = __import__("pathlib").Path(__file__).parents[1] / "fixtures" / "engine_metrics"
+
+
+def test_why_is_my_acceptance_rate_so_low():
+    # vLLM issue 26191's counts: 12,208 accepted of 33,712 drafted in 4,816 drafts of k = 7.
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value((FIXTURES / "vllm_openmetrics.txt").read_text()).run()
+    assert not at.exception and not at.error
+    assert any(h.value == "Why is my acceptance rate so low?" for h in at.subheader)
+    m = metrics(at)
+    assert m["Engine's draft acceptance rate"] == "36.2%"
+    assert m["i.i.d. α per token"] == "0.744"
+    assert m["Rate α predicts at k = 7"] == "36.2%"
+    assert m["Mean length (sets the speedup)"] == "3.53"
+    assert any("falls as k grows" in md.value for md in at.markdown)
+
+
+def test_conditional_rates_and_tree_warning():
+    at = open_page(CALIBRATE, k="3")
+    next(b for b in at.button if b.label == "vLLM V1 log").click().run()
+    captions = [shown(c.value) for c in at.caption]
+    # 0.810, 0.640 / 0.810, 0.400 / 0.640
+    assert any(c.endswith("0.81, 0.79, 0.62") for c in captions), captions
+    at = open_page(CALIBRATE, k="5")  # SGLang prints no k: accept length 4.2 needs the slider at 4 or more
+    at.text_area(key="engine_paste").set_value((FIXTURES / "sglang_tree.txt").read_text()).run()
+    assert not at.exception and not at.error
+    assert any("--speculative-eagle-topk 8" in w.value and "Draft trees" in w.value for w in at.warning)

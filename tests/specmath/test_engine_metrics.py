@@ -487,3 +487,208 @@ def test_long_paste_reads_only_the_end():
     check(m, format="vLLM V1 log", k=3, mean_acceptance_length=2.56)
     assert m.draft_tokens <= 600 * sm.MAX_METRICS_CHARS // 288
     assert has_note(m, f"{sm.MAX_METRICS_CHARS:,} characters")
+
+
+# --- issue 22: llama-server, OpenMetrics, SGLang gauges, TensorRT-LLM, trees ---------------------
+
+
+def test_llama_server_old_lines_are_summed():
+    # Two requests: 171 / 297 and 70 / 100 -> 241 accepted of 397 generated; no mean, no k.
+    m = sm.parse_engine_metrics(fixture("llamacpp_server.txt"))
+    check(
+        m,
+        engine="llama.cpp",
+        format="llama-server log",
+        k=None,
+        drafts=None,
+        draft_tokens=397,
+        accepted=241,
+        emitted=None,
+        mean_acceptance_length=None,
+        per_position=None,
+        accept_rate=241 / 397,
+        tree_topk=None,
+    )
+    assert has_note(m, "2 requests", "summed") and has_note(m, "no mean acceptance length")
+
+
+def test_llama_server_new_lines_with_mean_and_positions():
+    # Request 1: 1 + 171 / d = 2.71 ± 0.005 and the rates' sum 1.71 ± 0.0015 leave d = 100 (297 <= 3 d).
+    # Request 2: 1 + 36 / d = 2.80 -> d = 20 (60 = 3 × 20). Sums: 120 drafts, 357 generated, 207 accepted;
+    # mean 1 + 207 / 120 = 2.725; rates (0.75 × 100 + 0.85 × 20, …) / 120.
+    m = sm.parse_engine_metrics(fixture("llamacpp_server_new.txt"))
+    check(
+        m,
+        format="llama-server log",
+        k=3,
+        drafts=120,
+        draft_tokens=357,
+        accepted=207,
+        emitted=327,
+        mean_acceptance_length=2.725,
+        per_position=(92 / 120, 67 / 120, 48 / 120),
+        accept_rate=207 / 357,
+    )
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "draft acceptance rate = 0.57576 (  171 accepted /   29",
+        "draft acceptance = 0.57576 (  171 accepted /   297 generated), mean len =  2.7",
+        "draft acceptance = 0.57576 (  171 accepted /   297 generated), mea",
+    ],
+)
+def test_llama_server_cut_line_says_what_a_whole_one_reads(line):
+    with pytest.raises(
+        ValueError, match=r"llama-server 'draft acceptance' line at line 1 is incomplete \(a whole line"
+    ):
+        sm.parse_engine_metrics(line)
+
+
+def test_llama_server_impossible_counts():
+    with pytest.raises(ValueError, match=r"accepted \(300\) exceeds generated \(297\) \(line 1\)"):
+        sm.parse_engine_metrics("draft acceptance rate = 1.01010 (  300 accepted /   297 generated)\n")
+
+
+def test_openmetrics_underscore_names_and_eof():
+    # vLLM issue 26191's counts: 4816 drafts, 33712 draft tokens (= 7 × 4816), 12208 accepted.
+    m = sm.parse_engine_metrics(fixture("vllm_openmetrics.txt"))
+    check(
+        m,
+        engine="vLLM",
+        format="vLLM Prometheus",
+        k=7,
+        drafts=4816,
+        draft_tokens=33712,
+        accepted=12208,
+        emitted=17024,
+        mean_acceptance_length=1 + 12208 / 4816,
+        per_position=None,
+        accept_rate=12208 / 33712,
+        notes=(),
+    )
+    cut = fixture("vllm_openmetrics.txt").replace("# EOF\n", "")
+    assert has_note(sm.parse_engine_metrics(cut), "no '# EOF'", "cut off")
+    # The same counters with the colon spelling read the same.
+    colon = fixture("vllm_openmetrics.txt").replace("vllm_spec_decode", "vllm:spec_decode")
+    assert sm.parse_engine_metrics(colon).accepted == 12208
+
+
+def test_issue_26191_figures():
+    # 1 + 12208 / 4816 = 3.53 tokens per step: i.i.d. alpha ≈ 0.74; 12208 / 33712 = 36.2 % "draft acceptance".
+    m = sm.parse_engine_metrics(fixture("vllm_openmetrics.txt"))
+    alpha = sm.fit_alpha_from_acceptance_length(m.mean_acceptance_length, m.k)
+    assert alpha == pytest.approx(0.7435, abs=5e-4)
+    assert m.accept_rate == pytest.approx(0.3621, abs=5e-5)
+    assert sm.draft_acceptance_rate(alpha, 7) == pytest.approx(m.accept_rate, rel=1e-9)
+
+
+def test_sglang_gauges():
+    # Two ranks: accept length (3.1 + 2.9) / 2 = 3.0, rate (0.7 + 0.6) / 2 = 0.65.
+    m = sm.parse_engine_metrics(fixture("sglang_prometheus.txt"))
+    check(
+        m,
+        engine="SGLang",
+        format="SGLang Prometheus",
+        k=None,
+        drafts=None,
+        draft_tokens=None,
+        accepted=None,
+        emitted=None,
+        mean_acceptance_length=3.0,
+        per_position=None,
+        accept_rate=0.65,
+        tree_topk=None,
+    )
+    underscored = fixture("sglang_prometheus.txt").replace("sglang:spec", "sglang_spec") + "# EOF\n"
+    assert sm.parse_engine_metrics(underscored).mean_acceptance_length == pytest.approx(3.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('sglang:spec_accept_length{tp_rank="0"} 0.5\n', r"sglang:spec_accept_length must be at least 1"),
+        (
+            'sglang:spec_accept_length{tp_rank="0"} 2.5\nsglang:spec_accept_rate 1.5\n',
+            r"spec_accept_rate must be within",
+        ),
+        ('sglang:spec_accept_rate{tp_rank="0"} 0.5\n', r"needs sglang:spec_accept_length"),
+    ],
+)
+def test_sglang_gauges_bad_values(text, message):
+    with pytest.raises(ValueError, match=message):
+        sm.parse_engine_metrics(text)
+
+
+def test_sglang_tree_run_is_flagged():
+    m = sm.parse_engine_metrics(fixture("sglang_tree.txt"))
+    check(m, format="SGLang log", mean_acceptance_length=4.2, accept_rate=0.05, tree_topk=8)
+    assert has_note(m, "--speculative-eagle-topk 8", "tree", "Draft trees")
+    chain = fixture("sglang_tree.txt").replace("'speculative_eagle_topk': 8", "'speculative_eagle_topk': 1")
+    m = sm.parse_engine_metrics(chain)
+    assert m.tree_topk == 1 and not has_note(m, "tree")
+    m = sm.parse_engine_metrics("python -m sglang.launch_server --speculative-eagle-topk 4\n" + fixture("sglang.txt"))
+    assert m.tree_topk == 4
+
+
+def test_sglang_block_accept_len_is_not_a_second_report():
+    line = (
+        "Decode batch, #running-req: 4, #token: 100, token usage: 0.01, accept len: 2.50, accept rate: 0.30, "
+        "block accept len: 2.80, cuda graph: True, #queue-req: 0, \n"
+    )
+    m = sm.parse_engine_metrics(line)
+    check(m, mean_acceptance_length=2.5, accept_rate=0.3)
+    assert not has_note(m, "averaged")
+
+
+def test_trtllm_iteration_stats_are_summed():
+    # Iterations 120 and 122 (121 drafted nothing): 12 + 6 draft tokens, 6 + 4 accepted, 4 + 2 requests
+    # with drafts -> 6 drafts of k = 3, mean 1 + 10 / 6; printed 2.5 and 3.0 agree per iteration.
+    m = sm.parse_engine_metrics(fixture("trtllm_iteration_stats.txt"))
+    check(
+        m,
+        engine="TensorRT-LLM",
+        format="TensorRT-LLM iteration stats",
+        k=3,
+        drafts=6,
+        draft_tokens=18,
+        accepted=10,
+        emitted=16,
+        mean_acceptance_length=1 + 10 / 6,
+        per_position=None,
+        accept_rate=10 / 18,
+    )
+    assert has_note(m, "2 iterations") and has_note(m, "no draft tokens") and not has_note(m, "differs")
+    # Python's print of LLM.get_stats() uses single quotes and spaces.
+    single = (
+        "{'iter': 5, 'specDecodingStats': {'numDraftTokens': 8, 'numAcceptedTokens': 5, "
+        "'numRequestsWithDraftTokens': 2, 'acceptanceLength': 3.5}}\n"
+    )
+    check(sm.parse_engine_metrics(single), k=4, drafts=2, accepted=5, mean_acceptance_length=3.5)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"specDecodingStats":{"numAcceptedTokens":9,"numDraftTokens":6,"numRequestsWithDraftTokens":2}}',
+            r"numAcceptedTokens \(9\) exceeds numDraftTokens \(6\)",
+        ),
+        (
+            '{"specDecodingStats":{"numAcceptedTokens":1,"numDraftTokens":6,"numRequestsWithDraftTokens":0}}',
+            r"numRequestsWithDraftTokens \(0\) must be within \[1, numDraftTokens\]",
+        ),
+        (
+            '{"specDecodingStats":{"numAcceptedTokens":1.5,"numDraftTokens":6,"numRequestsWithDraftTokens":2}}',
+            r"numAcceptedTokens must be a non-negative whole number, got 1\.5",
+        ),
+        (
+            '{"specDecodingStats":{"acceptanceLength":2.5,"numAcceptedTokens":6,"numDr',
+            r"specDecodingStats at line 1 is incomplete \(a whole one is a \{…\} object",
+        ),
+    ],
+)
+def test_trtllm_bad_stats(text, message):
+    with pytest.raises(ValueError, match=message):
+        sm.parse_engine_metrics(text)

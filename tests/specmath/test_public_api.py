@@ -63,6 +63,7 @@ PUBLIC_NAMES = [
     "cost_ratio_from_times",
     "decode_summary",
     "divergences",
+    "draft_acceptance_rate",
     "draft_by_merging",
     "draft_by_noise",
     "draft_by_temperature",

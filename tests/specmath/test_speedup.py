@@ -247,3 +247,44 @@ def test_broadcasting_equals_scalar_calls(alpha_list, k_list, c_list):
 @given(alphas, draft_lengths, cost_ratios)
 def test_speedup_never_nan(alpha, k, c):
     assert np.isfinite(sm.speedup(alpha, k, c))
+
+
+# --- draft_acceptance_rate ----------------------------------------------------------------------
+
+
+def brute_force_share(alpha: float, k: int) -> float:
+    # Accepted prefix j of a k-token draft: P(j) = alpha^j (1 - alpha) for j < k, alpha^k for j = k.
+    mean = sum(j * alpha**j * (1 - alpha) for j in range(k)) + k * alpha**k
+    return mean / k
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 7, 20, 64])
+@pytest.mark.parametrize("alpha", [0.0, 0.05, 0.3, 0.5, 0.74, 0.9, 0.999, 1.0])
+def test_draft_acceptance_rate_is_the_mean_accepted_prefix_over_k(alpha, k):
+    assert sm.draft_acceptance_rate(alpha, k) == pytest.approx(brute_force_share(alpha, k), rel=1e-12, abs=1e-15)
+    if alpha < 1:
+        closed = (alpha - alpha ** (k + 1)) / ((1 - alpha) * k)
+        assert sm.draft_acceptance_rate(alpha, k) == pytest.approx(closed, rel=1e-12, abs=1e-15)
+
+
+def test_draft_acceptance_rate_falls_with_k_and_equals_alpha_at_one():
+    alpha = np.linspace(0.01, 0.99, 99)
+    np.testing.assert_allclose(sm.draft_acceptance_rate(alpha, 1), alpha, rtol=1e-14)
+    shares = sm.draft_acceptance_rate(alpha[:, None], np.arange(1, 33)[None, :])
+    assert (np.diff(shares, axis=1) < 0).all()  # a longer draft always shows a lower share
+    # vLLM issue 26191: alpha 0.74 per token shows about 36 % at k = 7.
+    assert sm.draft_acceptance_rate(0.74, 7) == pytest.approx(0.357, abs=5e-4)
+
+
+@pytest.mark.parametrize(
+    ("alpha", "k", "message"),
+    [
+        (0.5, 0, "k must be >= 1"),
+        (1.2, 3, r"alpha must be within \[0, 1\]"),
+        (float("nan"), 3, "alpha contains NaN"),
+        (0.5, 2.5, "k must be an integer"),
+    ],
+)
+def test_draft_acceptance_rate_rejects_bad_arguments(alpha, k, message):
+    with pytest.raises(ValueError, match=message):
+        sm.draft_acceptance_rate(alpha, k)

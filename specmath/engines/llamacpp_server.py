@@ -1,0 +1,166 @@
+"""llama-server's per-request line: one per finished request, so its counts are summed.
+
+llama-server counts draft tokens generated and accepted per request; newer builds also print
+the mean acceptance length (1 + accepted / verification steps, bonus token included) and, at
+trace verbosity, the per-position rates P(at least i + 1 accepted), like vLLM V1's.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ._text import (
+    HALF_2DP,
+    INT,
+    MAX_REPORTS,
+    MAX_SEGMENT,
+    NUM,
+    Doc,
+    Found,
+    ReportError,
+    check_accepted,
+    check_rate,
+    lines_list,
+    read_float,
+)
+from .record import EngineMetrics
+from .vllm_v1 import _v1_drafts
+
+FORMAT = "llama-server log"
+ENGINE = "llama.cpp"
+#: What the dispatcher's error message says it looked for.
+LOOKED_FOR = "llama-server lines 'draft acceptance rate = X (N accepted / N generated)'"
+
+# ggml-org/llama.cpp, server_slot::print_timings, once per finished request (the slot's
+# counts are reset with each task):
+# * tools/server/server.cpp lines 1552-1556 at 4227c9be (llama-cpp-python 0.3.16's copy),
+#   after a line break, so the line stands alone:
+#     "draft acceptance rate = %0.5f (%5d accepted / %5d generated)\n"
+#   (later moved to tools/server/server-context.cpp and printed with SLT_CNT, no prefix);
+# * tools/server/server-context.cpp lines 646-650 at 0c1e57098 (llama-cpp-python 0.3.36's
+#   copy), behind the slot prefix "slot print_timing: id %2d | task %d | ":
+#     "draft acceptance = %0.5f (%5d accepted / %5d generated), mean len = %5.2f\n"
+#   and at trace verbosity (SLT_TRC) "     acc per pos = (%s)\n", each rate "%.3f" of
+#   accepted at position i / verification steps.
+# mean len = 1 + accepted / verification steps (line 634).
+_MARKER = "draft acceptance"
+_LINE = re.compile(
+    rf"draft acceptance(?: rate)? = ({NUM}) \( *({INT}) accepted / *({INT}) generated\)"
+    rf"(?:, mean len = *({NUM}))?"
+)
+_PER_POS = re.compile(r"acc per pos = \(((?:\d{1,6}\.\d{1,12}|-?nan)(?:, (?:\d{1,6}\.\d{1,12}|-?nan)){0,1023})\)")
+_SLOT = re.compile(r"id +(\d{1,6}) \| task +(-?\d{1,12}) \|")
+
+
+def _whole(seg, m: re.Match | None) -> bool:
+    """A line is whole up to its closing ')', or with its mean's two decimals and what ends them."""
+    if m is None:
+        return False
+    rest = seg.text[m.end() :]
+    if m.group(4) is None:
+        return not rest.startswith(",")  # a comma starts ", mean len = X": cut inside it
+    return bool(re.fullmatch(r"\d+\.\d\d", m.group(4))) and (bool(rest.strip(" \t")) or seg.line_ended)
+
+
+def parse(doc: Doc) -> Found | str | None:
+    segments, dropped = doc.segments(_MARKER)
+    if not segments:
+        return None
+    text = doc.text
+    used, incomplete, empty = [], [], []
+    for seg in segments:
+        m = _LINE.match(seg.text)
+        if not _whole(seg, m):
+            incomplete.append(seg)
+            continue
+        line = doc.line_of(seg.start)
+        printed, accepted, generated = read_float(m.group(1)), int(m.group(2)), int(m.group(3))
+        if generated == 0:
+            empty.append(line)
+            continue
+        check_accepted(accepted, generated, ("accepted", "generated"), line, seg.start)
+        check_rate(printed, "draft acceptance rate", line, seg.start)
+        mean = read_float(m.group(4)) if m.group(4) is not None else None
+        if mean is not None and not math.isnan(mean) and mean < 1.0 - HALF_2DP:
+            raise ReportError(
+                f"mean len must be at least 1 (it counts the bonus token), got {mean:g} (line {line})", seg.start
+            )
+        # The trace line with the rates follows on the next line of the same slot and task.
+        rates = None
+        nxt = seg.start + len(seg.text)  # the line's end, if this is its last marker
+        if nxt < len(text) and text[nxt] == "\n":
+            end = text.find("\n", nxt + 1, nxt + 1 + MAX_SEGMENT)
+            after = text[nxt + 1 : end if end != -1 else min(len(text), nxt + 1 + MAX_SEGMENT)]
+            pp = _PER_POS.search(after)
+            same = _SLOT.search(seg.before), _SLOT.search(after)
+            if pp and (same[0] is None or same[1] is None or same[0].groups() == same[1].groups()):
+                rates = tuple(read_float(r) for r in pp.group(1).split(", "))
+                for i, r in enumerate(rates):
+                    check_rate(r, f"acc per pos {i}", line + 1, seg.start)
+        used.append((seg.start, line, accepted, generated, printed, mean, rates))
+    if not used:
+        if empty:
+            return f"llama-server draft acceptance lines generated no draft tokens (line {lines_list(empty)})"
+        return (
+            f"the llama-server 'draft acceptance' line at line {doc.line_of(incomplete[-1].start)} is incomplete "
+            "(a whole line reads 'draft acceptance rate = X (N accepted / N generated)', newer builds add "
+            "', mean len = X.XX')"
+        )
+    notes = []
+    if len(used) > 1:
+        notes.append(f"{len(used)} requests found; their counts are summed (llama-server logs each request)")
+    if incomplete:
+        notes.append(f"skipped {len(incomplete)} incomplete or cut-off 'draft acceptance' line(s)")
+    if dropped:
+        notes.append(f"only the last {MAX_REPORTS:,} 'draft acceptance' lines were read")
+    off = [u[1] for u in used if not math.isnan(u[4]) and abs(u[2] / u[3] - u[4]) > 0.000005 + 1e-9]
+    if off:
+        notes.append(f"the printed draft acceptance rate differs from accepted / generated (line {lines_list(off)})")
+    accepted = sum(u[2] for u in used)
+    generated = sum(u[3] for u in used)
+    drafts_each = [_v1_drafts(u[2], u[3], u[5], u[6])[0] if (u[5] is not None or u[6]) and u[2] else None for u in used]
+    latest = used[-1]
+    k = len(latest[6]) if latest[6] else None
+    per_position = latest[6]
+    drafts = emitted = None
+    if all(d is not None for d in drafts_each):
+        drafts = sum(drafts_each)
+        mean = 1.0 + accepted / drafts
+        emitted = accepted + drafts
+        ks = {len(u[6]) for u in used if u[6]}
+        if len(used) > 1 and len(ks) == 1 and all(u[6] for u in used):
+            per_position = tuple(
+                sum(u[6][i] * d for u, d in zip(used, drafts_each, strict=True)) / drafts for i in range(k)
+            )
+            notes.append("per-position rates combined weighted by each request's verification steps")
+    elif all(u[5] is not None and math.isfinite(u[5]) for u in used):
+        mean = sum(u[5] * u[3] for u in used) / generated
+        if len(used) > 1:
+            notes.append("mean acceptance length: the printed values weighted by generated draft tokens")
+        if k:
+            notes.append("the number of verification steps could not be inferred from the printed mean and rates")
+    else:
+        mean = None
+        notes.append(
+            "this llama-server prints no mean acceptance length: k and the verification steps are unknown "
+            "(newer builds print ', mean len = X')"
+        )
+    if k:
+        notes.append("k is the number of per-position rates: llama-server's --draft-max; drafts can be shorter")
+    return Found(
+        latest[0],
+        EngineMetrics(
+            ENGINE,
+            FORMAT,
+            k,
+            drafts,
+            generated,
+            accepted,
+            emitted,
+            mean,
+            per_position,
+            tuple(notes),
+            accepted / generated,
+        ),
+    )

@@ -1,0 +1,90 @@
+"""SGLang's Prometheus gauges: the latest interval's accept length and rate, per label set.
+
+The gauges hold what the last decode-batch log line printed (they are set from the same
+interval's counts), not totals, so they give the mean acceptance length but no counts.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from ._text import MAX_REPORTS, Doc, Found, ReportError, check_rate, eagle_topk, tree_note
+from .record import EngineMetrics
+
+FORMAT = "SGLang Prometheus"
+ENGINE = "SGLang"
+#: What the dispatcher's error message says it looked for.
+LOOKED_FOR = "SGLang Prometheus gauges 'sglang:spec_accept_length' / 'sglang:spec_accept_rate'"
+
+# sgl-project/sglang 0.5.23, python/sglang/srt/observability/metrics_collector.py lines 511-522:
+# Gauges "sglang:spec_accept_length" ("accepted drafts + bonus token per forward") and
+# "sglang:spec_accept_rate" ("accepted drafts / proposed drafts"), multiprocess_mode
+# "mostrecent", one label set per model and rank; set at lines 1674-1675 from the values the
+# decode-batch log line prints (managers/scheduler_components/metrics_reporter.py lines
+# 973-1005). An OpenMetrics scrape writes "sglang_spec_accept_length" (see vllm_prometheus).
+_SAMPLE = re.compile(
+    r"sglang[:_]spec_accept_(length|rate)[ \t]*(\{[^{}\n]{0,4096}\})?[ \t]+"
+    r"([+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?|[+-]?Inf|NaN)"
+    r"(?:[ \t]+-?\d{1,20})?[ \t]*$",
+    re.MULTILINE,
+)
+
+
+def parse(doc: Doc) -> Found | str | None:
+    text = doc.text
+    first, dropped = doc.tail("spec_accept_")
+    latest: dict[tuple[str, str], tuple[float, int]] = {}
+    cut = 0
+    for m in _SAMPLE.finditer(text, first):
+        if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_:"):
+            continue
+        if m.end() == len(text) and not doc.ends_with_newline and not re.search(r"[.eEIN]", m.group(3)):
+            cut += 1
+            continue
+        latest[(m.group(1), m.group(2) or "")] = (float(m.group(3)), m.start())
+    if not latest:
+        return (
+            "the only sglang:spec_accept sample is on a last line without a line break and may be cut off"
+            if cut
+            else None
+        )
+    lengths, rates = [], []
+    for (name, _), (value, pos) in sorted(latest.items(), key=lambda item: item[1][1]):
+        line = doc.line_of(pos)
+        if name == "rate":
+            check_rate(value, "sglang:spec_accept_rate", line, pos)
+            rates.append(value)
+        elif math.isnan(value) or value == 0.0:
+            continue  # an interval with no speculative step
+        elif not 1.0 <= value < math.inf:
+            raise ReportError(
+                f"sglang:spec_accept_length must be at least 1 (it counts the bonus token), "
+                f"got {value:g} (line {line})",
+                pos,
+            )
+        else:
+            lengths.append(value)
+    if not lengths:
+        if any(name == "length" for name, _ in latest):
+            return "sglang:spec_accept_length is 0: no speculative step in the last interval"
+        return "an SGLang scrape needs sglang:spec_accept_length (the accept rate alone has no draft length)"
+    last_pos = max(pos for _, pos in latest.values())
+    notes = [
+        "SGLang's gauges hold the last logging interval's accept length and rate, not totals: "
+        "k, drafts and accepted unknown"
+    ]
+    if len(lengths) > 1:
+        notes.append(f"averaged over {len(lengths)} label sets (ranks or models), unweighted")
+    if cut:
+        notes.append("skipped the last line: it has no line break and its value may be cut off")
+    if dropped:
+        notes.append(f"only the last {MAX_REPORTS:,} spec_accept samples were read")
+    rates = [r for r in rates if not math.isnan(r)]
+    topk = eagle_topk(doc)
+    notes.extend(tree_note(topk))
+    mean = sum(lengths) / len(lengths)
+    rate = sum(rates) / len(rates) if rates else None
+    return Found(
+        last_pos, EngineMetrics(ENGINE, FORMAT, None, None, None, None, None, mean, None, tuple(notes), rate, topk)
+    )
