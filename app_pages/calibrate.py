@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import calibrate_input, charts, engine_examples, texts, ui
+from dashboard import calibrate_input, charts, engine_examples, navigation, texts, ui
 from dashboard.literal import literal
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
@@ -100,6 +100,7 @@ def view() -> None:
 
     if measurement.tree_topk is not None and measurement.tree_topk > 1:
         st.warning(texts.TREE_WARNING.format(topk=measurement.tree_topk))
+        navigation.page_link("trees", label="Open Draft trees")
     if measurement.accept_rate is not None:
         _acceptance_rate(measurement, fit.alpha)
 

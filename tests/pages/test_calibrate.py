@@ -161,3 +161,5 @@ def test_conditional_rates_and_tree_warning():
     at.text_area(key="engine_paste").set_value((FIXTURES / "sglang_tree.txt").read_text()).run()
     assert not at.exception and not at.error
     assert any("--speculative-eagle-topk 8" in w.value and "Draft trees" in w.value for w in at.warning)
+    (link,) = [link for link in at.get("page_link") if link.proto.label == "Open Draft trees"]
+    assert link.proto.page == "Trees"
