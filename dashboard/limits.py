@@ -21,7 +21,7 @@ SIMULATOR_WORK = 2_000_000
 KL_ENTRIES = 500_000
 
 #: Work below which a run is light and never waits for :func:`turn` (the defaults are below).
-LIGHT = {"simulator": 1_000_000, "kl": 100_000, "sampling": 1_000_000, "schedule": 256}
+LIGHT = {"simulator": 1_000_000, "kl": 100_000, "sampling": 1_000_000}
 
 _HEAVY = threading.Lock()
 

@@ -295,6 +295,14 @@ class BatchSweep(NamedTuple):
     crossover_batch: int | None
 
 
+def _roofline_times(model: ModelSpec, gpu, batches: np.ndarray, context: int, overhead_s: float, widths: np.ndarray):
+    """:class:`~specmath.Roofline` times of every batch (rows) at every width (columns), as its
+    ``__call__`` computes one: ``max(M, batch w F / peak) + overhead``."""
+    memory = (model.weight_bytes_read + batches * context * model.kv_bytes_per_token) / gpu.memory_bandwidth
+    compute = batches[:, None] * widths[None, :] * model.flops_per_position(context) / gpu.peak_flops
+    return np.maximum(memory[:, None], compute) + overhead_s
+
+
 def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20) -> BatchSweep:
     """Best k and speedup as the batch grows, draft and target on one GPU under the roofline.
 
@@ -337,15 +345,31 @@ def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead
     if outside.any():
         raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {shown_first(raw, outside)}")
     sizes = np.unique(sizes)
-    rows = []
-    for b in sizes:
-        t_target = Roofline(target, gpu, int(b), context, overhead_s)
-        t_draft = Roofline(draft, gpu, int(b), context, overhead_s)
-        k, s = optimal_k_general(alpha, t_draft, t_target, max_k)
-        ratio = float(t_target(k + 1)) / float(t_target(1))
-        c = float(t_target(1)) / float(t_draft(1))
-        rows.append((int(k), float(s), c, ratio, t_target.fits))
-    k, s, c, ratio, fits = (np.array(col) for col in zip(*rows, strict=True))
+    max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
+    # The arguments a Roofline of each batch would check, checked once.
+    ends = Roofline(target, gpu, int(sizes[-1]), context, overhead_s)
+    context, overhead_s = ends.context, ends.overhead_s
+    ks = np.arange(1, max_k + 1)
+    widths = np.r_[1, ks + 1]
+    # Every batch at once, in the same floating-point operations as Roofline and
+    # optimal_k_general take one batch at a time, so the figures are the same bit for bit.
+    t_target = _roofline_times(target, gpu, sizes, context, overhead_s, widths)
+    t_draft = _roofline_times(draft, gpu, sizes, context, overhead_s, widths[:1])[:, 0]
+    target1 = t_target[:, 0]
+    with np.errstate(divide="ignore"):
+        c = target1 / t_draft
+    ratios = t_target[:, 1:] / target1[:, None]
+    free = (ratios == 1.0).all(axis=1)
+    table = _kernels.expected_tokens(alpha, ks) / (ks / c[:, None] + ratios)
+    k, s = _kernels.best_over_k(table)
+    if free.any():
+        # On the memory-bound plateau the search is optimal_k's, exact ties included.
+        k_free = _kernels.shortest_best_k(alpha, c[free], max_k)
+        k[free] = k_free
+        s[free] = _kernels.expected_tokens(alpha, k_free) / (k_free / c[free] + 1.0)
+    ratio = np.take_along_axis(ratios, (k - 1)[:, None], axis=1)[:, 0]
+    memory = target.weight_bytes + sizes * context * target.kv_bytes_per_token
+    fits = memory <= gpu.memory_bytes
     slower = sizes[s < 1.0]
     return BatchSweep(
         batch=sizes,

@@ -450,6 +450,36 @@ def test_batch_sweep_long_context_keeps_verification_cheap():
     assert not sweep.target_fits[-1]  # 1024 x 8k tokens x 128 KiB is 1.1 TB: the page should say so
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    alpha=st.sampled_from([0.0, 0.3, 0.6, 0.8, 0.95, 1.0]),
+    pair=st.sampled_from(
+        [("Llama-3.2-1B", "Llama-3.1-8B"), ("LLaMA-68M", "Llama-2-7B"), ("Llama-3.1-8B", "Llama-3.1-70B")]
+    ),
+    gpu=st.sampled_from(sorted(sm.GPU_PRESETS)),
+    context=st.sampled_from([0, 1, 1024, 32768]),
+    overhead_s=st.sampled_from([0.0, 1e-5, 2e-3]),
+    max_k=st.integers(1, 32),
+    batches=st.lists(st.integers(1, sm.MAX_BATCH), min_size=1, max_size=12),
+)
+def test_batch_sweep_is_one_roofline_and_optimal_k_general_per_batch(
+    alpha, pair, gpu, context, overhead_s, max_k, batches
+):
+    """The sweep computes all batches at once; each row is what one batch's Roofline and
+    optimal_k_general give, bit for bit."""
+    draft, target, device = sm.MODEL_PRESETS[pair[0]], sm.MODEL_PRESETS[pair[1]], sm.GPU_PRESETS[gpu]
+    sweep = sm.roofline_batch_sweep(alpha, draft, target, device, batches, context, overhead_s, max_k)
+    assert sweep.batch.tolist() == sorted(set(batches))
+    for row, b in enumerate(sweep.batch):
+        t_target = sm.roofline(target, device, int(b), context, overhead_s)
+        t_draft = sm.roofline(draft, device, int(b), context, overhead_s)
+        k, s = sm.optimal_k_general(alpha, t_draft, t_target, max_k)
+        assert (sweep.k[row], sweep.speedup[row]) == (k, s)
+        assert sweep.c[row] == float(t_target(1)) / float(t_draft(1))
+        assert sweep.verify_ratio[row] == float(t_target(k + 1)) / float(t_target(1))
+        assert sweep.target_fits[row] == t_target.fits
+
+
 def test_batch_sweep_sorts_and_deduplicates():
     sweep = sm.roofline_batch_sweep(0.7, LLAMA_1B, LLAMA_8B, L4, np.array([64, 1, 64, 8]))
     assert sweep.batch.tolist() == [1, 8, 64]

@@ -1,0 +1,65 @@
+"""Every widget parameter of the dashboard, defined once: label, default, bounds, step, URL key.
+
+The URL key is the widget key (Streamlit's ``bind="query-params"`` uses the key as the query
+parameter name), so a parameter's name in the address bar, in ``st.session_state`` and here is
+the same string. This module is pure Python: ``dashboard.ui`` turns a :class:`Param` into a
+Streamlit widget, and ``dashboard.link_check`` explains a link value a widget cannot take.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from dashboard.params import chapter, serving, simulation
+from dashboard.params.base import DEFAULT_WIDGETS, Param, format_count, format_number
+from dashboard.params.chapter import ALPHA_CHOICES, C_OPTIONS, SAMPLE_COUNTS
+from dashboard.params.serving import (
+    BATCHES,
+    CONTEXTS,
+    PRECISIONS,
+    TREE_MAX_BUDGET,
+    TREE_MAX_DEPTH,
+    TREE_MAX_RANKS,
+    TREE_MAX_TOPK,
+)
+from dashboard.params.simulation import SIMULATOR_SEQUENCE, STEP_COUNT, STEP_MAX_K, TEMPERATURES, TOKEN_COUNTS
+
+#: Every parameter by its key (= widget key = URL key), one module per page family.
+PARAMS: dict[str, Param] = {p.key: p for p in (*chapter.PARAMS, *simulation.PARAMS, *serving.PARAMS)}
+
+# The Step through page's draft strengths are the Simulator's, under keys of their own in the URL.
+PARAMS |= {f"step_{key}": replace(PARAMS[key], key=f"step_{key}") for key in ("noise", "temperature")}
+
+# The Draft trees page's toy pair and cost model are the Simulator's and the Hardware page's
+# parameters under keys of their own (its widgets appear only for some choices of the page's).
+PARAMS |= {
+    f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}")
+    for key in ("target", "chain_vocab", "contexts", "target_model", "gpu", "precision", "context")
+}
+PARAMS["tree_batch"] = replace(PARAMS["batch"], key="tree_batch", default=16)
+
+SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)
+
+__all__ = [
+    "ALPHA_CHOICES",
+    "BATCHES",
+    "CONTEXTS",
+    "C_OPTIONS",
+    "DEFAULT_WIDGETS",
+    "PARAMS",
+    "PRECISIONS",
+    "SAMPLE_COUNTS",
+    "SHARED_KEYS",
+    "SIMULATOR_SEQUENCE",
+    "STEP_COUNT",
+    "STEP_MAX_K",
+    "TEMPERATURES",
+    "TOKEN_COUNTS",
+    "TREE_MAX_BUDGET",
+    "TREE_MAX_DEPTH",
+    "TREE_MAX_RANKS",
+    "TREE_MAX_TOPK",
+    "Param",
+    "format_count",
+    "format_number",
+]

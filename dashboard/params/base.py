@@ -1,0 +1,77 @@
+"""What a widget parameter is: :class:`Param`, and the number formats of labels and links."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def format_number(value: float) -> str:
+    """Shortest plain form of a number for labels and URLs: 20, 1.5, 0.05."""
+    return f"{value:g}"
+
+
+def format_count(value: int) -> str:
+    """Sample counts as 1k, 30k, 1M, 10M: short in the URL and on the slider."""
+    for unit, name in ((1_000_000, "M"), (1_000, "k")):
+        if value >= unit and value % unit == 0:
+            return f"{value // unit}{name}"
+    return str(value)
+
+
+DEFAULT_WIDGETS = {
+    "float": "slider",
+    "int": "slider",
+    "choice": "select_slider",
+    "multi": "multiselect",
+    "bool": "toggle",
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One widget parameter.
+
+    ``kind`` says what the value is: ``"float"`` and ``"int"`` range over [low, high] with
+    ``step``; ``"choice"`` is one of ``options``, shown and written to the URL with ``fmt``;
+    ``"multi"`` several of ``options``; ``"bool"`` true or false. ``widget`` names the Streamlit
+    widget (the name of its AppTest element): :data:`DEFAULT_WIDGETS` unless set.
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    help: str = ""
+    low: float | None = None
+    high: float | None = None
+    step: float | None = None
+    options: Sequence[Any] = field(default_factory=tuple)
+    fmt: Callable[[Any], str] = str
+    widget: str = ""
+    shared: bool = False  # carried from page to page by the navigation links
+
+    @property
+    def widget_type(self) -> str:
+        return self.widget or DEFAULT_WIDGETS[self.kind]
+
+    def url_text(self, value: Any) -> str | list[str]:
+        """``value`` as a link carries it, what the widget's binding reads (a list for ``"multi"``)."""
+        if self.kind == "bool":
+            return "true" if value else "false"
+        if self.kind == "multi":
+            return [self.fmt(v) for v in value]
+        if self.kind == "int":
+            return str(int(value))
+        if self.kind == "float":
+            return format_number(value)
+        return self.fmt(value)
+
+    def describe_range(self) -> str:
+        if self.kind in ("float", "int"):
+            return f"{format_number(self.low)} to {format_number(self.high)}"
+        if self.kind in ("choice", "multi"):
+            shown = [self.fmt(o) for o in self.options]
+            return ", ".join(shown) if len(shown) <= 8 else f"{', '.join(shown[:4])}, …, {shown[-1]}"
+        return "true or false"

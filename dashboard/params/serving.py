@@ -1,0 +1,223 @@
+"""The parameters of the serving pages: Calibrate's counts and times, the Hardware page, Draft trees."""
+
+from __future__ import annotations
+
+import specmath
+from dashboard.params.base import Param, format_count, format_number
+
+BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
+CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072)
+PRECISIONS = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}  # bytes per parameter
+
+#: The Draft trees page's caps: its dynamic program over 32 ranks, 128 nodes and depth 16 takes
+#: about 30 ms (bench/bench_trees.py); an EAGLE frontier of 8 drafts at most 8 + 15 × 64 nodes.
+TREE_MAX_BUDGET = 128
+TREE_MAX_DEPTH = 16
+TREE_MAX_TOPK = 8
+#: Longest typed acceptance vector: Sequoia's has 32 ranks.
+TREE_MAX_RANKS = 32
+
+#: In the order the pages show them.
+PARAMS: tuple[Param, ...] = (
+    Param(
+        "drafts",
+        "Drafting steps",
+        "int",
+        1000,
+        "Target verification steps that checked a draft (vLLM: num_drafts).",
+        low=1,
+        high=10**12,
+        step=1,
+        widget="number_input",
+    ),
+    Param(
+        "accepted",
+        "Accepted draft tokens",
+        "int",
+        2400,
+        "Draft tokens the target accepted, bonus tokens not counted.",
+        low=0,
+        high=64 * 10**12,
+        step=1,
+        widget="number_input",
+    ),
+    Param(
+        "target_ms",
+        "Target step (ms)",
+        "float",
+        0.0,
+        "Measured time of one target forward pass; with the draft's, sets c. 0: use the c slider.",
+        low=0.0,
+        high=100_000.0,
+        step=0.1,
+        widget="number_input",
+    ),
+    Param(
+        "draft_ms",
+        "Draft step (ms)",
+        "float",
+        0.0,
+        "Measured time of one draft forward pass.",
+        low=0.0,
+        high=100_000.0,
+        step=0.1,
+        widget="number_input",
+    ),
+    Param(
+        "target_model",
+        "Target model",
+        "choice",
+        "Llama-3.1-8B",
+        "Sizes from each model's config.json (see specmath.presets).",
+        options=tuple(specmath.MODEL_PRESETS),
+        widget="selectbox",
+    ),
+    Param(
+        "draft_model",
+        "Draft model",
+        "choice",
+        "Llama-3.2-1B",
+        "The small model that proposes tokens.",
+        options=tuple(specmath.MODEL_PRESETS),
+        widget="selectbox",
+    ),
+    Param(
+        "gpu",
+        "GPU",
+        "choice",
+        "H100 SXM",
+        "Memory bandwidth and dense BF16 peak from the vendor's datasheet.",
+        options=tuple(specmath.GPU_PRESETS),
+        widget="selectbox",
+    ),
+    Param(
+        "precision",
+        "Weights stored as",
+        "choice",
+        "bf16",
+        "Bytes per parameter: bf16 2, fp8 1, int4 0.5 (KV cache stays 16-bit).",
+        options=tuple(PRECISIONS),
+        widget="radio",
+    ),
+    Param(
+        "batch",
+        "Batch size",
+        "choice",
+        1,
+        "Sequences decoded together; the draft drafts for all of them.",
+        options=BATCHES,
+        fmt=format_number,
+    ),
+    Param(
+        "context",
+        "Context length (cached tokens)",
+        "choice",
+        1024,
+        "KV-cache tokens each sequence reads per step.",
+        options=CONTEXTS,
+        fmt=format_count,
+    ),
+    Param(
+        "overhead_ms",
+        "Fixed overhead per forward pass (ms)",
+        "float",
+        0.0,
+        "Kernel launches, sampling and scheduling; it makes small drafts dearer than their size says.",
+        low=0.0,
+        high=100.0,
+        step=0.05,
+        widget="number_input",
+    ),
+    Param(
+        "bandwidth",
+        "Memory bandwidth override (GB/s, 0 = the GPU's)",
+        "float",
+        0.0,
+        "Type your own hardware's figure.",
+        low=0.0,
+        high=100_000.0,
+        step=10.0,
+        widget="number_input",
+    ),
+    Param(
+        "peak",
+        "Peak compute override (TFLOP/s, 0 = the GPU's)",
+        "float",
+        0.0,
+        "Dense 16-bit peak.",
+        low=0.0,
+        high=100_000.0,
+        step=10.0,
+        widget="number_input",
+    ),
+    Param(
+        "max_batch",
+        "Largest batch in the schedule",
+        "choice",
+        256,
+        "The k schedule covers batch sizes 1 to this (vLLM's --max-num-seqs); beyond it vLLM keeps the last k.",
+        options=BATCHES[3:],
+        fmt=format_number,
+    ),
+    Param(
+        "method",
+        "Speculative method",
+        "choice",
+        "draft_model",
+        "vLLM's method in --speculative-config: a separate draft model, an EAGLE or EAGLE-3 head, the "
+        "target's own MTP layers, or n-grams from the prompt. The model above still sets the draft's cost.",
+        options=("draft_model", "eagle", "eagle3", "mtp", "ngram"),
+        widget="selectbox",
+    ),
+    Param(
+        "tree_source",
+        "Acceptance vector from",
+        "choice",
+        "sequoia",
+        "chain: the shared α, one rank (acceptance = (α,)). sequoia: the vector Sequoia measured "
+        "for a 68M draft of Llama-2-7B. pair: a toy target chain and a draft that merges its "
+        "contexts, under greedy decoding. typed: numbers you type.",
+        options=("chain", "sequoia", "pair", "typed"),
+        widget="radio",
+    ),
+    Param(
+        "budget",
+        "Tree budget m (nodes, root included)",
+        "int",
+        32,
+        "Positions the target verifies in one pass: the root (the target's own token) and m − 1 drafts.",
+        low=2,
+        high=TREE_MAX_BUDGET,
+        step=1,
+    ),
+    Param(
+        "depth",
+        "Tree depth limit (draft steps)",
+        "int",
+        5,
+        "Most draft tokens on a root-to-leaf path: the draft steps one iteration runs.",
+        low=1,
+        high=TREE_MAX_DEPTH,
+        step=1,
+    ),
+    Param(
+        "topk",
+        "EAGLE topk (--speculative-eagle-topk)",
+        "int",
+        8,
+        "Children per expanded node, and nodes expanded per step.",
+        low=1,
+        high=TREE_MAX_TOPK,
+        step=1,
+    ),
+    Param(
+        "steps",
+        "EAGLE steps (--speculative-num-steps)",
+        "int",
+        5,
+        "Draft steps SGLang runs per iteration: the EAGLE tree's depth.",
+        low=1,
+        high=TREE_MAX_DEPTH,
+        step=1,
+    ),
+)
