@@ -1,4 +1,10 @@
-"""vLLM's Prometheus counters: the latest sample of each series, summed over engines and models."""
+"""vLLM's Prometheus counters: the latest sample of each series, summed over engines and models.
+
+Read here rather than with prometheus_client's parsers, which are not a dependency of this
+NumPy-only package and refuse a whole paste for one bad line: version 0.26.0 raised ValueError on
+a scrape cut mid-line, on a log line pasted above it, and on an OpenMetrics scrape without its
+``# EOF``, where this reader keeps the complete samples and says what was cut.
+"""
 
 from __future__ import annotations
 
