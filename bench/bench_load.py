@@ -16,7 +16,9 @@ is the time from sending the move until the server reports the run finished. The
 * ``2 replicas``: the defaults on two servers, each user kept on one (sticky sessions).
 
 Also printed: the server's resident memory (its peak while the scenario ran), the share of a core
-it used, and the memory one idle session holds (the growth from opening 60 sessions that then do
+it used, the share of the machine's CPU time the hypervisor gave to other machines meanwhile
+(``steal``: on a shared host, figures taken at a high steal measure the neighbours too), and the
+memory one idle session holds (the growth from opening 60 sessions that then do
 nothing, per session). The sessions run in this process, on the same two cores as the server.
 """
 
@@ -111,10 +113,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_times() -> tuple[int, int]:
+    """All CPU time of this machine so far and the part its hypervisor gave to other machines
+    (``steal`` in ``/proc/stat``), in clock ticks."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return sum(fields[:8]), fields[7] if len(fields) > 7 else 0
+
+
 def scenario(
     servers: list[StreamlitServer], users: list[tuple[str, str, bool]], seconds: float
-) -> tuple[list[User], float, float]:
-    """Run the users (dealt to the servers in turn: sticky sessions); threads, peak MB, server CPU share."""
+) -> tuple[list[User], float, float, float]:
+    """Run the users (dealt to the servers in turn: sticky sessions).
+
+    Returns the threads, the servers' peak MB, their CPU share and the machine's steal share.
+    """
     until = time.monotonic() + PERIOD + seconds
     threads = [
         User(servers[i % len(servers)].url, page_id, query, until, fresh)
@@ -123,13 +135,15 @@ def scenario(
     pids = [server.process.pid for server in servers]
     peak = sum(rss_mb(pid) for pid in pids)
     cpu, start = sum(cpu_seconds(pid) for pid in pids), time.monotonic()
+    total, stolen = machine_times()
     for thread in threads:
         thread.start()
     while any(t.is_alive() for t in threads):
         peak = max(peak, sum(rss_mb(pid) for pid in pids))
         time.sleep(0.25)
     share = (sum(cpu_seconds(pid) for pid in pids) - cpu) / (time.monotonic() - start)
-    return threads, peak, share
+    total_after, stolen_after = machine_times()
+    return threads, peak, share, (stolen_after - stolen) / max(1, total_after - total)
 
 
 def deal(n: int, heavy: bool) -> list[tuple[str, str, bool]]:
@@ -182,10 +196,13 @@ def warm(server: StreamlitServer) -> None:
 
 
 def report(name: str, n: int, servers, users, seconds: float, goal: bool = False) -> None:
-    threads, peak, share = scenario(servers, users, seconds)
+    threads, peak, share, steal = scenario(servers, users, seconds)
     times = [t for thread in threads for t in thread.times]
     verdict = ("  goal p95 < 300 ms: " + ("met" if p95(times) < GOAL_P95 else "MISSED")) if goal else ""
-    print(f"{name:10} N = {n:2d}: {summary(times)}  server {peak:4.0f} MB, {share:4.0%} of a core{verdict}")
+    print(
+        f"{name:10} N = {n:2d}: {summary(times)}  server {peak:4.0f} MB, {share:4.0%} of a core, "
+        f"steal {steal:3.0%}{verdict}"
+    )
     for failure in sorted({f for thread in threads for f in thread.failures})[:3]:
         print(f"    failed: {failure}")
 
@@ -223,12 +240,12 @@ def main() -> None:
         for light_users in (10, 30):
             for heavy_users in (1, 3):
                 users = deal(light_users, False) + deal(heavy_users, True)
-                threads, peak, share = scenario([server], users, args.seconds)
+                threads, peak, share, steal = scenario([server], users, args.seconds)
                 light = [t for thread in threads if not thread.fresh_seed for t in thread.times]
                 verdict = "met" if max(light, default=float("nan")) < GOAL_LIGHT_WORST else "MISSED"
                 print(
                     f"mixed      {light_users} light + {heavy_users} heavy: light {summary(light)}  server"
-                    f" {peak:4.0f} MB, {share:4.0%} of a core  goal worst < 1 s: {verdict}"
+                    f" {peak:4.0f} MB, {share:4.0%} of a core, steal {steal:3.0%}  goal worst < 1 s: {verdict}"
                 )
 
     # Streamlit runs every session of a server in one Python process: two replicas, each user
