@@ -32,7 +32,8 @@ class PageInfo:
     card: str = ""
     url_params: tuple[str, ...] = ()
     #: Other views of the page worth a picture, (name, query): the screenshots take them beside
-    #: the default view, and the screen-size test measures them.
+    #: the default view (a query ending in #anchor scrolls that heading to the top), and the
+    #: screen-size test measures them.
     views: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -162,7 +163,7 @@ PAGES: dict[str, PageInfo] = {
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
             # Without a KV cache to read, speculation stops paying from batch 242 on: a k = 0 range.
-            views=(("schedule", "context=0&max_batch=1024"),),
+            views=(("schedule", "context=0&max_batch=1024#a-batch-size-schedule-of-k-for-your-engine"),),
         ),
         PageInfo(
             "trees",

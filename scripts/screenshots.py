@@ -54,7 +54,8 @@ def targets(query: str, urls: list[str]) -> list[tuple[str, str]]:
                 n += 1
                 name = f"{file_name(path)[:-4]}-{n}.png"
             used.add(name)
-            out.append((f"/{path}" + (f"?{parts.query}" if parts.query else ""), name))
+            fragment = f"#{parts.fragment}" if parts.fragment else ""
+            out.append((f"/{path}" + (f"?{parts.query}" if parts.query else "") + fragment, name))
         return out
     pairs = parse_qsl(query.lstrip("?"), keep_blank_values=True)
     out = []
@@ -62,11 +63,12 @@ def targets(query: str, urls: list[str]) -> list[tuple[str, str]]:
         keys = set(page.params) | set(page.url_params)
         mine = [(k, v) for k, v in pairs if k in keys]
         for name, view in (("", ""), *page.views):
-            # The view's own parameters win over the configuration's.
+            # The view's own parameters win over the configuration's; its #anchor stays at the end.
+            view, hash_sign, anchor = view.partition("#")
             own = parse_qsl(view)
             both = urlencode([(k, v) for k, v in mine if k not in dict(own)] + own)
             file = f"{page.id}-{name}.png" if name else f"{page.id}.png"
-            out.append((f"/{page.url_path}" + (f"?{both}" if both else ""), file))
+            out.append((f"/{page.url_path}" + (f"?{both}" if both else "") + hash_sign + anchor, file))
     return out
 
 
@@ -117,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
             for warning in page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts():
                 print(f"note: {target} warns: {' '.join(warning.split())}", file=sys.stderr)
             page.add_style_tag(content=SLIDE_CSS)
+            if "#" in target:  # a view of a part further down: its heading's anchor at the top
+                page.locator(f"[id='{target.split('#', 1)[1]}']").first.evaluate("el => el.scrollIntoView()")
             page.evaluate("document.fonts.ready.then(() => true)")
             page.mouse.move(0, args.height - 1)  # no hover labels or toolbars in the picture
             page.wait_for_timeout(300)
