@@ -36,6 +36,23 @@ def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
     return np.array(specmath.SEQUOIA_ACCEPTANCE), "Sequoia's vector, JF68M draft for Llama-2-7B"
 
 
+def verification_cost(kind: str, c: float):
+    """The target's time T(m) for the chosen cost model (times relative to T(1) where not the
+    roofline's seconds), and the line that says so under the speedup chart."""
+    if kind == "free":
+        return specmath.free_verification(1.0), f"free verification, T(m) = T(1), c = {c:g}"
+    if kind == "linear":
+        beta = ctx.widget("tree_beta")
+        return specmath.linear_overhead(1.0, beta), f"T(m) = T(1) (1 + {beta:g} (m − 1)), c = {c:g}"
+    model, gpu, precision, batch, context = (
+        ctx.widget(f"tree_{key}") for key in ("target_model", "gpu", "precision", "batch", "context")
+    )
+    target = cached.hardware_setup(model, model, gpu, PRECISIONS[precision], batch, context, 0.0, 0.0, 0.0).target
+    if not target.fits:
+        st.warning(f"{model} at batch {batch} needs more memory than one {gpu} holds; the times assume it fits.")
+    return target, f"{model} on {gpu}, batch {batch}, context {context:,}, c = {c:g}"
+
+
 def view() -> None:
     c = ctx.values["c"]
     st.sidebar.subheader("Acceptance")
@@ -45,13 +62,8 @@ def view() -> None:
     st.sidebar.subheader("EAGLE in SGLang")
     topk, steps = ctx.widget("topk"), ctx.widget("steps")
     st.sidebar.subheader("Verification cost")
-    model, gpu, precision, batch, context = (
-        ctx.widget(f"tree_{key}") for key in ("target_model", "gpu", "precision", "batch", "context")
-    )
-    target = cached.hardware_setup(model, model, gpu, PRECISIONS[precision], batch, context, 0.0, 0.0, 0.0).target
+    target, cost = verification_cost(ctx.widget("tree_cost"), c)
     t_draft = float(target(1)) / c
-    if not target.fits:
-        st.warning(f"{model} at batch {batch} needs more memory than one {gpu} holds; the times assume it fits.")
 
     key = tuple(acceptance.tolist())
     table = cached.tree_table(key)
@@ -87,8 +99,10 @@ def view() -> None:
             "best": (best_name, best_s),
             "eagle": (eagle_name, eagle_s),
         }
-        cost = f"{model} on {gpu}, batch {batch}, context {context:,}, c = {c:g}"
-        ui.chart(charts.tree_speedups(BUDGETS, curves, best_d, best, budget, cost), f"{name}_speedup_batch{batch}")
+        ui.chart(
+            charts.tree_speedups(BUDGETS, curves, best_d, best, budget, cost),
+            f"{name}_speedup_{ctx.values['tree_cost']}_c{c:g}",
+        )
     ranks, scores = tree_view.node_scores(parents, acceptance)
     title = f"The best tree of {shown} nodes, depth ≤ {depth}: F = {value:.3f}"
     ui.chart(charts.tree_picture(parents, ranks, scores, title, label), f"{name}_tree")

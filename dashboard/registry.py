@@ -183,6 +183,8 @@ PAGES: dict[str, PageInfo] = {
                 "topk",
                 "steps",
                 "c",
+                "tree_cost",
+                "tree_beta",
                 "tree_target_model",
                 "tree_gpu",
                 "tree_precision",

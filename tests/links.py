@@ -24,6 +24,8 @@ CONDITIONS = {
     "tree_target": ("tree_source", "pair"),
     "tree_chain_vocab": ("tree_source", "pair"),
     "tree_contexts": ("tree_source", "pair"),
+    "tree_beta": ("tree_cost", "linear"),
+    **{f"tree_{key}": ("tree_cost", "roofline") for key in ("target_model", "gpu", "precision", "batch", "context")},
 }
 
 CATEGORIES = ("out_of_range", "non_numeric", "empty", "enormous")

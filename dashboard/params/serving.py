@@ -170,6 +170,27 @@ PARAMS: tuple[Param, ...] = (
         widget="selectbox",
     ),
     Param(
+        "tree_cost",
+        "Verification cost T(m)",
+        "choice",
+        "roofline",
+        "roofline: the target's pass over m positions on a GPU, as on the Hardware page. linear: "
+        "T(m) = T(1) (1 + β (m − 1)). free: T(m) = T(1), the chapter's model, where only the draft "
+        "steps cost.",
+        options=("roofline", "linear", "free"),
+        widget="radio",
+    ),
+    Param(
+        "tree_beta",
+        "β: extra cost of each verified position",
+        "float",
+        0.05,
+        "T(m) = T(1) (1 + β (m − 1)): 0 is free verification, 1 as dear as m separate steps.",
+        low=0.0,
+        high=1.0,
+        step=0.01,
+    ),
+    Param(
         "tree_source",
         "Acceptance vector from",
         "choice",

@@ -487,16 +487,21 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
     """
     keys = ("tree_source", "alpha", "tree_target", "tree_chain_vocab", "tree_contexts", "seed", "budget", "depth")
     s = settings(params, (*keys, "topk", "steps", "c", "tree_target_model", "tree_gpu", "tree_precision"))
-    s |= settings(params, ("tree_batch", "tree_context"))
+    s |= settings(params, ("tree_batch", "tree_context", "tree_cost", "tree_beta"))
     a = _tree_acceptance(s)
     budget, depth, c = int(s["budget"]), int(s["depth"]), float(s["c"])
     steps, topk = int(s["steps"]), min(int(s["topk"]), a.size)
     spec = dataclasses.replace(
         specmath.MODEL_PRESETS[s["tree_target_model"]], bytes_per_parameter=BYTES_PER_PARAMETER[s["tree_precision"]]
     )
-    target = specmath.roofline(
-        spec, specmath.GPU_PRESETS[s["tree_gpu"]], int(s["tree_batch"]), sample_count(s["tree_context"])
-    )
+    if s["tree_cost"] == "free":
+        target = specmath.free_verification(1.0)
+    elif s["tree_cost"] == "linear":
+        target = specmath.linear_overhead(1.0, float(s["tree_beta"]))
+    else:
+        target = specmath.roofline(
+            spec, specmath.GPU_PRESETS[s["tree_gpu"]], int(s["tree_batch"]), sample_count(s["tree_context"])
+        )
     table = specmath.optimal_tree_table(a, int(TREE_BUDGETS[-1]), TREE_DEPTH)
     eagle = np.full(TREE_BUDGETS.size, np.nan)
     for n in TREE_BUDGETS:

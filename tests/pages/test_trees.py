@@ -170,3 +170,30 @@ def test_a_larger_batch_makes_the_best_tree_smaller():
     large = metrics(open_page(TREES, tree_batch="256", depth="9"))["Best (m, depth ≤ 9)"]
     budget = [int(text.split(",")[0].strip("(")) for text in (small, large)]
     assert budget[1] < budget[0], (small, large)
+
+
+@pytest.mark.parametrize(("cost", "beta"), [("free", None), ("linear", "0.2")])
+def test_the_free_and_linear_cost_models_weigh_the_trees(cost, beta):
+    """Under free verification only the draft steps cost (the chain's speedup is the chapter's);
+    under the linear model each verified position adds β of a target step."""
+    query = {"tree_cost": cost, "budget": "32", "depth": "9"} | ({"tree_beta": beta} if beta else {})
+    at = open_page(TREES, **query)
+    assert not at.exception and not warnings(at)
+    target = specmath.free_verification(1.0) if cost == "free" else specmath.linear_overhead(1.0, float(beta))
+    a = specmath.SEQUOIA_ACCEPTANCE
+    _, speed, _ = page_charts(at)
+    chain = values(trace(speed, "chain of m − 1 drafts")["y"])
+    if cost == "free":
+        np.testing.assert_allclose(chain, specmath.speedup(a[0], BUDGETS - 1, 20), rtol=1e-14)
+    ratio = 1 + float(beta) * (BUDGETS - 1) if beta else np.ones(BUDGETS.size)
+    expected = specmath.expected_tokens(a[0], BUDGETS - 1) / ((BUDGETS - 1) / 20 + ratio)
+    np.testing.assert_allclose(chain, expected, rtol=1e-14)
+    value, _ = specmath.optimal_tree(a, 32, 9)
+    m = metrics(at)
+    assert m["Best tree F, m = 32, depth ≤ 9"] == f"{value:.3f}"
+    table = specmath.optimal_tree_table(a, 32, 9)
+    best = max((specmath.tree_speedup(table[32, d], 32, d, 1 / 20, target), d) for d in range(1, 10))
+    assert m["Best speedup at m = 32"] == f"{best[0]:.2f}× (depth {best[1]})"
+    t32 = float(target(32)) / float(target(1))
+    assert m["T_target(32) / T_target(1)"] == f"{t32:.2f}"
+    assert "tree_gpu" not in at.session_state  # the roofline's widgets are not shown
