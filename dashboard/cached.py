@@ -172,13 +172,20 @@ def batch_sweep(
     bandwidth_gbs: float, peak_tflops: float,
 ) -> specmath.BatchSweep:  # fmt: skip
     """Best k and speedup at every offered batch size, for the page's other settings."""
+    settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
+    return _roofline_sweep(alpha, settings, BATCHES)
+
+
+def _roofline_sweep(alpha: float, settings: tuple, batches) -> specmath.BatchSweep:
+    """:func:`specmath.roofline_batch_sweep` of the Hardware page's settings (as :func:`batch_sweep` takes them)."""
+    target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops = settings
     setup = hardware_setup(target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops)
     return specmath.roofline_batch_sweep(
         alpha,
         setup.draft.model,
         setup.target.model,
         setup.target.gpu,
-        BATCHES,
+        batches,
         context,
         overhead_ms / 1e3,
         max_k=int(HARDWARE_K[-1]),
@@ -229,14 +236,5 @@ def schedule_sweep(
     Every whole batch, not the powers of two of :func:`batch_sweep`, so that each range of the
     schedule starts where the best k really changes (about 1 ms for 1,024 batches).
     """
-    setup = hardware_setup(target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops)
-    return specmath.roofline_batch_sweep(
-        alpha,
-        setup.draft.model,
-        setup.target.model,
-        setup.target.gpu,
-        np.arange(1, max_batch + 1),
-        context,
-        overhead_ms / 1e3,
-        max_k=int(HARDWARE_K[-1]),
-    )
+    settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
+    return _roofline_sweep(alpha, settings, np.arange(1, max_batch + 1))
