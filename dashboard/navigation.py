@@ -83,9 +83,8 @@ def page_link(
     page = PAGES[page_id]
     # This run's st.Page: given a script path instead, Streamlit resolves it on disk for every
     # link, a tenth of a rerun's time with the sidebar's ten links.
-    target = st.session_state[CONTEXT_KEY].pages.get(page_id, page.script)
     (container or st).page_link(
-        target,
+        st.session_state[CONTEXT_KEY].pages[page_id],
         label=label or page.title,
         icon=page.icon,
         query_params=(link_params(page) if query_params is None else query_params) or None,
@@ -133,7 +132,7 @@ def prepare(page, pages: dict[str, Any]) -> PageContext:
     nav = st.sidebar.container()
     if info.id != "home":
         st.title(f"{info.icon} {info.title}")
-    ctx = PageContext(info, {}, st.container(), pages=pages)
+    ctx = PageContext(info, {}, st.container(), pages)
     st.session_state[CONTEXT_KEY] = ctx
     # Read before any widget exists: binding corrects or drops bad values once widgets register.
     ctx.read_address()

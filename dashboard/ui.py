@@ -44,8 +44,8 @@ class PageContext:
     info: PageInfo
     raw_url: dict[str, list[str]]
     notices: Container
+    pages: dict[str, Any]  # this run's st.Page of each page id
     values: dict[str, Any] = field(default_factory=dict)
-    pages: dict[str, Any] = field(default_factory=dict)  # this run's st.Page of each page id
 
     def widget(self, key: str, container: Container | None = None) -> Any:
         """Create the widget of parameter ``key`` (bound to the URL) and return its value.
