@@ -15,10 +15,12 @@ from ._kernels import RESIDUAL_MASS_TOLERANCE
 from ._validate import SUM_TOLERANCE
 from .calibration import (
     AlphaFit,
+    RooflineFit,
     alpha_interval,
     conditional_acceptance,
     cost_ratio_from_times,
     extend_profile,
+    fit_roofline,
     profile_expected_tokens,
     profile_speedup,
 )
@@ -59,15 +61,7 @@ from .distributions import (
     tv_distance,
 )
 from .engines import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
-from .general import (
-    MAX_SWEEP_POINTS,
-    BatchSweep,
-    general_speedup,
-    operations_factor,
-    optimal_k_general,
-    roofline_batch_sweep,
-    tree_speedup,
-)
+from .general import general_speedup, operations_factor, optimal_k_general, tree_speedup
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import IterationTrace, speculative_iteration
 from .markov import (
@@ -82,7 +76,7 @@ from .markov import (
 )
 from .presets import GPU_PRESETS, MODEL_PRESETS, SEQUOIA_ACCEPTANCE, SEQUOIA_ACCEPTANCE_SOURCE, GPUSpec, ModelSpec
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
-from .schedule import batch_k_schedule
+from .schedule import MAX_SWEEP_POINTS, BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
 from .speedup import (
     MAX_DRAFT_LENGTH,
     draft_acceptance_rate,
@@ -143,6 +137,7 @@ __all__ = [
     "LinearOverhead",
     "ModelSpec",
     "Roofline",
+    "RooflineFit",
     "Tabulated",
     "acceptance_from_pair",
     "acceptance_probability",
@@ -161,6 +156,7 @@ __all__ = [
     "expected_tokens",
     "extend_profile",
     "fit_alpha_from_acceptance_length",
+    "fit_roofline",
     "free_verification",
     "from_leviathan_cost",
     "general_speedup",
@@ -173,6 +169,7 @@ __all__ = [
     "optimal_tree_table",
     "parse_engine_metrics",
     "pinsker_bound",
+    "profile_batch_sweep",
     "profile_expected_tokens",
     "profile_speedup",
     "random_distribution_pairs",

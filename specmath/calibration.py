@@ -6,6 +6,8 @@ Two models of acceptance:
   a confidence interval when the counts are known);
 - **per-position profile**: the engine's unconditional rates u_i = P(at least i tokens
   accepted), used as they are up to the measured length and extrapolated beyond it.
+
+And one model of time: :func:`fit_roofline` scales a GPU's roofline to measured step times.
 """
 
 from __future__ import annotations
@@ -15,8 +17,19 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_cost_ratio, as_count, as_draft_length, as_float_array, as_number, shown
+from ._validate import (
+    as_alpha,
+    as_cost_ratio,
+    as_count,
+    as_draft_length,
+    as_float_array,
+    as_number,
+    as_positive,
+    shown,
+)
+from .costs import Roofline
 from .iid_blocks import fit_alpha_from_acceptance_length
+from .presets import GPUSpec, ModelSpec
 from .speedup import MAX_DRAFT_LENGTH
 
 
@@ -200,3 +213,93 @@ def cost_ratio_from_times(target_ms, draft_ms):
             raise ValueError(f"{name} must be a finite time > 0")
     ratio = target_ms / draft_ms
     return ratio[()] if ratio.ndim == 0 else ratio
+
+
+class RooflineFit(NamedTuple):
+    """A roofline scaled to measured step times (:func:`fit_roofline`).
+
+    Attributes
+    ----------
+    gpu : GPUSpec
+        The GPU with both peaks times :attr:`efficiency`: what the kernels reached.
+    overhead_s : float
+        Fixed seconds per forward pass, >= 0.
+    efficiency : float
+        Share of the datasheet's peaks reached; above 1 the times are faster than the
+        datasheet allows (a wrong GPU, unit or batch).
+    exact : bool
+        Whether the fitted roofline gives both measured times; if not, it gives the target's,
+        with no overhead, and the draft's differs.
+    """
+
+    gpu: GPUSpec
+    overhead_s: float
+    efficiency: float
+    exact: bool
+
+
+def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> RooflineFit:
+    r"""The efficiency and per-pass overhead that make the roofline give two measured step times.
+
+    A kernel that reaches a share :math:`e` of both of the GPU's peaks, plus a fixed time
+    :math:`o` per forward pass (launches, sampling, scheduling), takes
+    :math:`T = R / e + o`, where :math:`R` is the datasheet roofline's time of the pass
+    (:class:`~specmath.Roofline`, no overhead): scaling both peaks by :math:`e` scales
+    :math:`\max(M, wC)` by :math:`1/e`. The target's and the draft's single-position steps at
+    the same batch and context, :math:`T_t` and :math:`T_d`, then give
+
+    .. math:: \frac{1}{e} = \frac{T_t - T_d}{R_t - R_d}, \qquad o = T_t - \frac{R_t}{e}.
+
+    Where that has no solution with :math:`e > 0` and :math:`o \ge 0` (the draft measured
+    relatively faster than the target, or the two rooflines equal), the fit keeps the target's
+    time, the one a speedup is measured against: :math:`o = 0`, :math:`e = R_t / T_t`, and
+    ``exact`` is False. One efficiency for both peaks keeps the datasheet's ridge: how wide a
+    pass is free is the roofline's, only its height is measured.
+
+    Parameters
+    ----------
+    target_s, draft_s : float
+        Measured times of one target and one draft forward pass over one position, seconds, > 0.
+    target, draft : ModelSpec
+    gpu : GPUSpec
+        The GPU the times were measured on (its datasheet figures).
+    batch : int, default 1
+        Sequences in the measured steps.
+    context : int, default 0
+        Cached tokens per sequence in the measured steps.
+
+    Returns
+    -------
+    RooflineFit
+
+    Examples
+    --------
+    >>> from specmath import GPU_PRESETS, MODEL_PRESETS, Roofline
+    >>> gpu, target, draft = GPU_PRESETS["H100 SXM"], MODEL_PRESETS["Llama-3.1-8B"], MODEL_PRESETS["Llama-3.2-1B"]
+    >>> fit = fit_roofline(8e-3, 2e-3, target, draft, gpu)
+    >>> round(fit.efficiency, 3), round(fit.overhead_s * 1e3, 3), fit.exact
+    (0.624, 0.817, True)
+    >>> round(float(Roofline(draft, fit.gpu, overhead_s=fit.overhead_s)(1)) * 1e3, 6)
+    2.0
+    """
+    t_t = as_positive(target_s, "target_s")
+    t_d = as_positive(draft_s, "draft_s")
+    for name, spec in (("target", target), ("draft", draft)):
+        if not isinstance(spec, ModelSpec):
+            raise ValueError(f"{name} must be a ModelSpec, got {type(spec).__name__}")
+    r_t = float(Roofline(target, gpu, batch, context)(1))
+    r_d = float(Roofline(draft, gpu, batch, context)(1))
+    inverse, overhead, exact = t_t / r_t, 0.0, False
+    if r_t > r_d and t_t > t_d:
+        slope = (t_t - t_d) / (r_t - r_d)
+        intercept = t_t - r_t * slope
+        if intercept >= -1e-12 * t_t:  # rounding below 0 is no overhead
+            inverse, overhead, exact = slope, max(intercept, 0.0), True
+    fitted = GPUSpec(
+        f"{gpu.name}, fitted",
+        gpu.memory_bandwidth / inverse,
+        gpu.peak_flops / inverse,
+        gpu.memory_bytes,
+        source=f"{gpu.name} scaled to measured step times",
+    )
+    return RooflineFit(gpu=fitted, overhead_s=overhead, efficiency=1.0 / inverse, exact=exact)

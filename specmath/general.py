@@ -1,8 +1,8 @@
 r"""Speedup and best k when verification is not free, and the arithmetic speculation costs.
 
 Given cost models ``T(w)`` (:mod:`specmath.costs`, or any callable), :func:`general_speedup`
-and :func:`optimal_k_general` replace ``speedup`` and ``optimal_k``, :func:`roofline_batch_sweep`
-follows the best k as the batch grows, and :func:`operations_factor` gives the growth in total
+and :func:`optimal_k_general` replace ``speedup`` and ``optimal_k`` (:mod:`specmath.schedule`
+follows the best k as the batch grows), and :func:`operations_factor` gives the growth in total
 arithmetic (Leviathan et al. 2023, Theorem 3.11). Conventions as in :mod:`specmath.speedup`:
 ``alpha`` the acceptance rate, ``k`` the draft length, ``c`` the target step time over the draft
 step time.
@@ -10,18 +10,12 @@ step time.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from . import _kernels
 from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_positive, scalar_or_array, shown_first
-from .costs import MAX_BATCH, MAX_CONTEXT, Roofline
-from .presets import ModelSpec
+from .costs import MAX_CONTEXT
 from .speedup import MAX_DRAFT_LENGTH
-
-#: Cap on the number of batch sizes :func:`roofline_batch_sweep` takes in one call.
-MAX_SWEEP_POINTS = 4096
 
 
 def _evaluate(model, w: np.ndarray, name: str, *, allow_zero: bool) -> np.ndarray:
@@ -259,124 +253,3 @@ def tree_speedup(expected_tokens, budget, draft_steps, t_draft, t_target):
     unique, inverse = np.unique(widths_b, return_inverse=True)
     c, ratio = _costs(t_draft, t_target, unique)
     return scalar_or_array(tokens_b / (steps_b / c + ratio[inverse.reshape(widths_b.shape)]))
-
-
-# --------------------------------------------------------------------------------------------
-# As the batch grows
-
-
-class BatchSweep(NamedTuple):
-    """Best draft length and speedup under the roofline model, per batch size.
-
-    Attributes
-    ----------
-    batch : ndarray of int64
-        The batch sizes, ascending, duplicates removed.
-    k : ndarray of int64
-        Best draft length at each (:func:`optimal_k_general`).
-    speedup : ndarray of float
-        Speedup at that k; below 1, speculation slows serving down.
-    c : ndarray of float
-        ``T_target(1) / T_draft(1)`` at each batch: the chapter's c the hardware implies.
-    verify_ratio : ndarray of float
-        ``T_target(k + 1) / T_target(1)`` at the best k: 1 is free verification.
-    target_fits : ndarray of bool
-        Whether the target's weights and KV cache fit in the GPU's memory.
-    crossover_batch : int or None
-        Smallest batch in the sweep whose best speedup is below 1, None if there is none.
-    """
-
-    batch: np.ndarray
-    k: np.ndarray
-    speedup: np.ndarray
-    c: np.ndarray
-    verify_ratio: np.ndarray
-    target_fits: np.ndarray
-    crossover_batch: int | None
-
-
-def _roofline_times(model: ModelSpec, gpu, batches: np.ndarray, context: int, overhead_s: float, widths: np.ndarray):
-    """:class:`~specmath.Roofline` times of every batch (rows) at every width (columns), as its
-    ``__call__`` computes one: ``max(M, batch w F / peak) + overhead``."""
-    memory = (model.weight_bytes_read + batches * context * model.kv_bytes_per_token) / gpu.memory_bandwidth
-    compute = batches[:, None] * widths[None, :] * model.flops_per_position(context) / gpu.peak_flops
-    return np.maximum(memory[:, None], compute) + overhead_s
-
-
-def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20) -> BatchSweep:
-    """Best k and speedup as the batch grows, draft and target on one GPU under the roofline.
-
-    For each batch size ``b``, the target is ``Roofline(target, gpu, b, context, overhead_s)``
-    and the draft ``Roofline(draft, gpu, b, context, overhead_s)`` (the draft decodes the same
-    b sequences with the same context), and :func:`optimal_k_general` picks k.
-
-    Parameters
-    ----------
-    alpha : float
-        Acceptance rate in [0, 1] (a single value).
-    draft, target : ModelSpec
-    gpu : GPUSpec
-    batches : array_like of int
-        Batch sizes, each 1 to :data:`MAX_BATCH`; at most :data:`MAX_SWEEP_POINTS` of them.
-    context : int, default 0
-        Cached tokens per sequence.
-    overhead_s : float, default 0.0
-        Fixed time per forward pass, seconds, charged to the draft's and the target's passes.
-    max_k : int, default 20
-        Longest draft considered.
-
-    Returns
-    -------
-    BatchSweep
-    """
-    alpha = as_alpha(alpha)
-    if alpha.ndim != 0:
-        raise ValueError(f"alpha must be a single value here, got shape {alpha.shape}")
-    for name, spec in (("draft", draft), ("target", target)):
-        if not isinstance(spec, ModelSpec):
-            raise ValueError(f"{name} must be a ModelSpec, got {type(spec).__name__}")
-    raw = np.asarray(batches)
-    if raw.ndim != 1 or raw.size == 0:
-        raise ValueError(f"batches must be a non-empty 1-D list of batch sizes, got shape {raw.shape}")
-    if raw.size > MAX_SWEEP_POINTS:
-        raise ValueError(f"batches must have at most {MAX_SWEEP_POINTS} entries, got {raw.size}")
-    sizes = as_draft_length(raw, "batches", cap=MAX_BATCH)
-    outside = (sizes < 1) | (sizes > MAX_BATCH)
-    if outside.any():
-        raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {shown_first(raw, outside)}")
-    sizes = np.unique(sizes)
-    max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
-    # The arguments a Roofline of each batch would check, checked once.
-    ends = Roofline(target, gpu, int(sizes[-1]), context, overhead_s)
-    context, overhead_s = ends.context, ends.overhead_s
-    ks = np.arange(1, max_k + 1)
-    widths = np.r_[1, ks + 1]
-    # Every batch at once, in the same floating-point operations as Roofline and
-    # optimal_k_general take one batch at a time, so the figures are the same bit for bit.
-    t_target = _roofline_times(target, gpu, sizes, context, overhead_s, widths)
-    t_draft = _roofline_times(draft, gpu, sizes, context, overhead_s, widths[:1])[:, 0]
-    target1 = t_target[:, 0]
-    with np.errstate(divide="ignore"):
-        c = target1 / t_draft
-    ratios = t_target[:, 1:] / target1[:, None]
-    free = (ratios == 1.0).all(axis=1)
-    table = _kernels.expected_tokens(alpha, ks) / (ks / c[:, None] + ratios)
-    k, s = _kernels.best_over_k(table)
-    if free.any():
-        # On the memory-bound plateau the search is optimal_k's, exact ties included.
-        k_free = _kernels.shortest_best_k(alpha, c[free], max_k)
-        k[free] = k_free
-        s[free] = _kernels.expected_tokens(alpha, k_free) / (k_free / c[free] + 1.0)
-    ratio = np.take_along_axis(ratios, (k - 1)[:, None], axis=1)[:, 0]
-    memory = target.weight_bytes + sizes * context * target.kv_bytes_per_token
-    fits = memory <= gpu.memory_bytes
-    slower = sizes[s < 1.0]
-    return BatchSweep(
-        batch=sizes,
-        k=k.astype(np.int64),
-        speedup=s,
-        c=c,
-        verify_ratio=ratio,
-        target_fits=fits.astype(bool),
-        crossover_batch=int(slower[0]) if slower.size else None,
-    )

@@ -1,10 +1,13 @@
 """Calibration from engine counters: alpha with its interval, and the per-position profile."""
 
+import doctest
+
 import numpy as np
 import pytest
 from scipy import stats
 
 import specmath as sm
+import specmath.calibration
 from tests.helpers import SIGNIFICANCE
 
 
@@ -129,3 +132,68 @@ def test_round_trip_simulate_print_parse_fit(alpha):
         fit = sm.alpha_interval(record.accepted, record.drafts, record.k)
         assert fit.low <= alpha <= fit.high, (name, fit)
         np.testing.assert_allclose(record.per_position, [(emitted - 1 >= i).mean() for i in range(1, k + 1)], atol=5e-4)
+
+
+# --- fit_roofline: the roofline scaled to measured step times ----------------------------------
+
+H100 = sm.GPU_PRESETS["H100 SXM"]
+LLAMA_8B, LLAMA_1B = sm.MODEL_PRESETS["Llama-3.1-8B"], sm.MODEL_PRESETS["Llama-3.2-1B"]
+
+
+def _scaled(gpu, efficiency):
+    return sm.GPUSpec("scaled", gpu.memory_bandwidth * efficiency, gpu.peak_flops * efficiency, gpu.memory_bytes)
+
+
+@pytest.mark.parametrize("efficiency", [0.3, 0.62, 1.0, 1.4])
+@pytest.mark.parametrize("overhead_s", [0.0, 4e-4, 3e-3])
+@pytest.mark.parametrize(("batch", "context"), [(1, 0), (16, 2048), (512, 8192)])
+def test_fit_roofline_recovers_the_efficiency_and_overhead_that_made_the_times(efficiency, overhead_s, batch, context):
+    truth = _scaled(H100, efficiency)
+    t_target = float(sm.roofline(LLAMA_8B, truth, batch, context, overhead_s)(1))
+    t_draft = float(sm.roofline(LLAMA_1B, truth, batch, context, overhead_s)(1))
+    fit = sm.fit_roofline(t_target, t_draft, LLAMA_8B, LLAMA_1B, H100, batch, context)
+    assert fit.exact
+    assert fit.efficiency == pytest.approx(efficiency, rel=1e-9)
+    assert fit.overhead_s == pytest.approx(overhead_s, rel=1e-9, abs=1e-15)
+    # The fitted roofline gives both measured times, and every width as the truth does.
+    widths = np.arange(1, 65)
+    for model in (LLAMA_8B, LLAMA_1B):
+        fitted = sm.roofline(model, fit.gpu, batch, context, fit.overhead_s)
+        np.testing.assert_allclose(
+            fitted(widths), sm.roofline(model, truth, batch, context, overhead_s)(widths), rtol=1e-9
+        )
+        assert fitted.ridge_width == pytest.approx(sm.roofline(model, H100, batch, context).ridge_width, rel=1e-12)
+
+
+def test_fit_roofline_keeps_the_targets_time_where_no_overhead_fits_both():
+    """A draft measured faster than the target's efficiency allows would need a negative
+    overhead: the fit keeps the target's time, no overhead, and says it is not exact."""
+    r_target, r_draft = float(sm.roofline(LLAMA_8B, H100)(1)), float(sm.roofline(LLAMA_1B, H100)(1))
+    fit = sm.fit_roofline(2 * r_target, 1.01 * r_draft, LLAMA_8B, LLAMA_1B, H100)
+    assert not fit.exact and fit.overhead_s == 0.0 and fit.efficiency == pytest.approx(0.5)
+    assert float(sm.roofline(LLAMA_8B, fit.gpu)(1)) == pytest.approx(2 * r_target, rel=1e-12)
+    # The same model as both, and a "draft" slower than the target: no pair to separate e from o.
+    assert not sm.fit_roofline(8e-3, 2e-3, LLAMA_8B, LLAMA_8B, H100).exact
+    assert not sm.fit_roofline(2e-3, 8e-3, LLAMA_8B, LLAMA_1B, H100).exact
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((0.0, 1e-3, LLAMA_8B, LLAMA_1B, H100), r"^target_s must be > 0, got 0.0"),
+        ((8e-3, float("nan"), LLAMA_8B, LLAMA_1B, H100), r"^draft_s must be finite, got nan"),
+        (("8", 1e-3, LLAMA_8B, LLAMA_1B, H100), r"^target_s must be numeric"),
+        ((8e-3, 1e-3, "Llama-3.1-8B", LLAMA_1B, H100), r"^target must be a ModelSpec, got str"),
+        ((8e-3, 1e-3, LLAMA_8B, None, H100), r"^draft must be a ModelSpec, got NoneType"),
+        ((8e-3, 1e-3, LLAMA_8B, LLAMA_1B, "H100"), r"^gpu must be a GPUSpec, got str"),
+        ((8e-3, 1e-3, LLAMA_8B, LLAMA_1B, H100, 0), r"^batch must be"),
+    ],
+)
+def test_fit_roofline_refuses_bad_arguments_by_name(args, message):
+    with pytest.raises(ValueError, match=message):
+        sm.fit_roofline(*args)
+
+
+def test_the_docstring_examples_hold():
+    result = doctest.testmod(specmath.calibration)
+    assert result.attempted >= 3 and result.failed == 0

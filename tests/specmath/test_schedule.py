@@ -108,3 +108,85 @@ def test_bad_sweeps_are_refused_by_name(args, message):
 def test_the_docstring_example_holds():
     result = doctest.testmod(specmath.schedule)
     assert result.attempted == 1 and result.failed == 0
+
+
+# --- profile_batch_sweep: the best k per batch from a measured per-position profile -----------
+
+PAIRS = [("Llama-3.2-1B", "Llama-3.1-8B"), ("LLaMA-68M", "Llama-2-7B"), ("Llama-3.1-8B", "Llama-3.1-70B")]
+
+
+@st.composite
+def profiles(draw):
+    """u_1 … u_m: products of conditional rates, so non-increasing in [0, 1]."""
+    conditional = draw(st.lists(st.floats(0.0, 1.0), min_size=1, max_size=12))
+    return np.cumprod(conditional)
+
+
+@given(
+    per_position=profiles(),
+    pair=st.sampled_from(PAIRS),
+    gpu=st.sampled_from(sorted(specmath.GPU_PRESETS)),
+    context=st.sampled_from([0, 1024, 32768]),
+    overhead_s=st.sampled_from([0.0, 2e-3]),
+    max_k=st.integers(1, 32),
+    batches=st.lists(st.integers(1, specmath.MAX_BATCH), min_size=1, max_size=8),
+)
+def test_profile_sweep_is_the_best_k_of_each_batch_by_brute_force(
+    per_position, pair, gpu, context, overhead_s, max_k, batches
+):
+    """Each row: E[N_k] of the profile over the cost of one batch's Rooflines, the first best k."""
+    presets = specmath.MODEL_PRESETS
+    draft, target, device = presets[pair[0]], presets[pair[1]], specmath.GPU_PRESETS[gpu]
+    sweep = specmath.profile_batch_sweep(per_position, draft, target, device, batches, context, overhead_s, max_k)
+    assert sweep.batch.tolist() == sorted(set(batches))
+    ks = np.arange(1, max_k + 1)
+    tokens = specmath.profile_expected_tokens(per_position, ks)
+    for row, b in enumerate(sweep.batch):
+        t_target = specmath.roofline(target, device, int(b), context, overhead_s)
+        t_draft = specmath.roofline(draft, device, int(b), context, overhead_s)
+        c = float(t_target(1)) / float(t_draft(1))
+        speedups = tokens / (ks / c + t_target(ks + 1) / float(t_target(1)))
+        best = int(np.argmax(speedups))
+        assert (sweep.k[row], sweep.speedup[row]) == (best + 1, speedups[best])
+        assert sweep.c[row] == c
+
+
+def test_a_geometric_profile_sweeps_as_its_alpha():
+    """u_i = α^i measured at every position gives roofline_batch_sweep's k and speedup."""
+    presets, gpu = specmath.MODEL_PRESETS, specmath.GPU_PRESETS["H100 SXM"]
+    draft, target = presets["Llama-3.2-1B"], presets["Llama-3.1-8B"]
+    batches = np.arange(1, 513)
+    for alpha in (0.5, 0.74, 0.9):
+        profile = alpha ** np.arange(1, 33)
+        by_profile = specmath.profile_batch_sweep(profile, draft, target, gpu, batches, 1024, max_k=32)
+        by_alpha = specmath.roofline_batch_sweep(alpha, draft, target, gpu, batches, 1024, max_k=32)
+        np.testing.assert_array_equal(by_profile.k, by_alpha.k)
+        np.testing.assert_allclose(by_profile.speedup, by_alpha.speedup, rtol=1e-12)
+
+
+def test_a_profile_that_falls_off_schedules_shorter_drafts_than_its_iid_alpha():
+    """Two positions accepted often, the third rarely: the i.i.d. α of the same mean length
+    over-drafts at every batch (the reason to schedule from the profile when there is one)."""
+    presets, gpu = specmath.MODEL_PRESETS, specmath.GPU_PRESETS["H100 SXM"]
+    draft, target = presets["Llama-3.2-1B"], presets["Llama-3.1-8B"]
+    profile = np.array([0.9, 0.8, 0.1, 0.01])
+    alpha = specmath.fit_alpha_from_acceptance_length(1 + profile.sum(), 4)
+    batches = np.arange(1, 129)
+    by_profile = specmath.profile_batch_sweep(profile, draft, target, gpu, batches, 1024, max_k=16)
+    by_alpha = specmath.roofline_batch_sweep(alpha, draft, target, gpu, batches, 1024, max_k=16)
+    assert (by_profile.k <= 2).all()
+    assert (by_alpha.k > by_profile.k).all()
+
+
+@pytest.mark.parametrize(
+    ("per_position", "message"),
+    [
+        ([0.5, 0.6], r"^per_position must not increase"),
+        ([], r"^per_position must be a non-empty 1-D sequence"),
+        ([1.2], r"^per_position must be within \[0, 1\]"),
+    ],
+)
+def test_a_bad_profile_is_refused_by_name(per_position, message):
+    presets, gpu = specmath.MODEL_PRESETS, specmath.GPU_PRESETS["H100 SXM"]
+    with pytest.raises(ValueError, match=message):
+        specmath.profile_batch_sweep(per_position, presets["Llama-3.2-1B"], presets["Llama-3.1-8B"], gpu, [1, 2])
