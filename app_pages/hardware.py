@@ -1,10 +1,9 @@
 """Hardware: speedup when verifying k + 1 positions is not free, from a roofline of your GPU."""
 
-import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, engine_config, texts, ui
+from dashboard import cached, charts, schedule_view, texts, ui
 from dashboard.params import PRECISIONS
 
 ctx = ui.page()
@@ -92,76 +91,32 @@ def view() -> None:
         ),
         f"batch_sweep_alpha{alpha:.2f}_ctx{context}",
     )
-    best_here = best_roof[0] if best_roof[1] > 1 else 0
-    _schedule(alpha, names, settings, (batch, context, overhead_ms, bandwidth, peak), max_batch, method, best_here)
-
-
-def _schedule(alpha, names, settings, workload, max_batch, method, best_here) -> None:
-    """The batch-size k schedule, its table and step chart, the engines' configs and the JSON download."""
-    batch, context, overhead_ms, bandwidth, peak = workload
     st.subheader("A batch-size schedule of k for your engine")
     st.markdown(texts.SCHEDULE_INTRO)
-    sweep = cached.schedule_sweep(
+    schedule_sweep = cached.schedule_sweep(
         alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak, max_batch
     )
-    schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
-    label = f"{names['draft_model']} → {names['target_model']} on {names['gpu']}, context {context:,}"
-    left, right = ui.side_by_side()
-    with left:
-        ui.chart(
-            charts.k_schedule(sweep.batch, sweep.k, sweep.speedup, schedule, alpha, label),
-            f"k_schedule_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}",
-        )
-    with right:
-        st.table(pd.DataFrame(engine_config.schedule_rows(schedule, sweep.batch, sweep.speedup)), hide_index=True)
-        if not sweep.target_fits.all():
-            first = int(sweep.batch[~sweep.target_fits][0])
-            st.caption(
-                f"From batch {first} on, {names['target_model']}'s weights and KV cache do not fit in one "
-                f"{names['gpu']}: the schedule there assumes it is sharded with perfect scaling."
-            )
-
-    presets = specmath.MODEL_PRESETS
-    model = engine_config.draft_name(method, presets[names["draft_model"]], presets[names["target_model"]])
-    config = engine_config.vllm_config(method, model, schedule)
-    st.markdown("**vLLM** (`vllm serve …` with this flag)")
-    if config is None:
-        st.info("No k beats plain decoding at any batch size here: serve without `--speculative-config`.")
-    else:
-        st.code(engine_config.vllm_flag(config), language="bash", wrap_lines=True)
-        st.caption(texts.SCHEDULE_VLLM)
-        if method in ("eagle", "eagle3"):
-            kind = "EAGLE-3" if method == "eagle3" else "EAGLE"
-            st.caption(texts.SCHEDULE_EAGLE_HEAD.format(placeholder=model, kind=kind))
-    sglang = engine_config.sglang_flags(method, model, best_here)
-    st.markdown("**SGLang** (`python -m sglang.launch_server …` with these flags)")
-    st.caption(texts.SCHEDULE_SGLANG.format(batch=batch, k=best_here))
-    if sglang:
-        st.code(" \\\n".join(sglang), language="bash", wrap_lines=True)
-    else:
-        st.info(f"At batch {batch} no k beats plain decoding: serve without the speculative flags.")
-
+    gpu = specmath.GPU_PRESETS[names["gpu"]]
+    setting = schedule_view.Setting(
+        acceptance=f"α = {alpha:g}",
+        target_model=names["target_model"],
+        draft_model=names["draft_model"],
+        gpu=names["gpu"],
+        context=context,
+        max_batch=max_batch,
+        method=method,
+        sglang_batch=batch,
+        chart_file=f"k_schedule_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}",
+        json_file=f"k_schedule_{method}_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}.json",
+    )
     inputs = {
         "alpha": alpha,
-        "target_model": engine_config.hub_name(presets[names["target_model"]]),
-        "draft_model": engine_config.hub_name(presets[names["draft_model"]]),
-        "method": method,
-        "gpu": names["gpu"],
         "precision": names["precision"],
-        "context_tokens": context,
         "overhead_ms_per_pass": overhead_ms,
-        "memory_bandwidth_gb_s": bandwidth or specmath.GPU_PRESETS[names["gpu"]].memory_bandwidth / 1e9,
-        "peak_tflop_s": peak or specmath.GPU_PRESETS[names["gpu"]].peak_flops / 1e12,
-        "batches_swept": [1, max_batch],
-        "sglang_batch": batch,
+        "memory_bandwidth_gb_s": bandwidth or gpu.memory_bandwidth / 1e9,
+        "peak_tflop_s": peak or gpu.peak_flops / 1e12,
     }
-    st.download_button(
-        "Download the schedule as JSON",
-        engine_config.schedule_document(schedule, config, inputs, sglang),
-        file_name=f"k_schedule_{method}_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}.json",
-        mime="application/json",
-    )
-    st.markdown(texts.SCHEDULE_CAVEAT)
+    schedule_view.show(schedule_sweep, setting, best_roof[0] if best_roof[1] > 1 else 0, inputs)
 
 
 ui.interactive(ctx, view)

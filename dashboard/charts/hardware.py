@@ -187,14 +187,14 @@ def k_schedule(
     best_k: np.ndarray,
     best: np.ndarray,
     schedule: list[tuple[int, int, int]],
-    alpha: float,
+    acceptance: str,
     setup_label: str,
 ) -> go.Figure:
     """The k schedule as a step chart: the scheduled k against the batch, each k = 0 range shaded.
 
     ``batch``, ``best_k`` and ``best`` are the sweep the schedule (``specmath.batch_k_schedule``)
     came from; the best k is drawn dotted where its speedup is not above 1, so the reader sees
-    what the schedule turned off.
+    what the schedule turned off. ``acceptance`` names what the speedups assume ("α = 0.8").
     """
     scheduled = np.where(best > 1.0, best_k, 0)
     traces = [
@@ -234,7 +234,7 @@ def k_schedule(
     top = int(np.max(best_k)) if len(best_k) else 1
     ticks = [int(b) for b in 2 ** np.arange(0, int(np.log2(batch[-1])) + 1)]
     layout = base_layout(
-        f"Draft length schedule by batch size · α = {format_number(alpha)}",
+        f"Draft length schedule by batch size · {acceptance}",
         height=500,
         subtitle=setup_label,
         legend="below",

@@ -1,0 +1,106 @@
+"""The batch-size schedule of k, as the Hardware and Calibrate pages show it.
+
+From a per-batch sweep (:func:`specmath.roofline_batch_sweep` or
+:func:`specmath.profile_batch_sweep`): the step chart and the table of
+:func:`specmath.batch_k_schedule`, vLLM's ``--speculative-config``, SGLang's flags, the JSON
+download and the caveat. What each engine takes is in :mod:`dashboard.engine_config`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+import specmath
+from dashboard import charts, engine_config, texts, ui
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What a schedule was computed for, as its captions and its JSON name it."""
+
+    acceptance: str  # the chart title's "α = 0.8" or "measured profile"
+    target_model: str  # preset names
+    draft_model: str
+    gpu: str
+    context: int
+    max_batch: int
+    method: str
+    sglang_batch: int  # the batch SGLang's flags are for
+    chart_file: str  # the chart's PNG export, without the extension
+    json_file: str  # the download's name
+
+
+def best_at(sweep: specmath.BatchSweep, batch: int) -> int | None:
+    """The scheduled k at ``batch`` (0 where speculation does not pay), None outside the sweep."""
+    where = sweep.batch == batch
+    if not where.any():
+        return None
+    return int(sweep.k[where][0]) if float(sweep.speedup[where][0]) > 1.0 else 0
+
+
+def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Mapping[str, Any]) -> None:
+    """The schedule's chart and table, the engines' configs and the JSON download.
+
+    ``sglang_k`` is the best chain at ``setting.sglang_batch`` (0: no speculation there);
+    ``inputs`` go into the JSON beside the schedule, so a reviewer sees what it came from.
+    """
+    schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
+    label = f"{setting.draft_model} → {setting.target_model} on {setting.gpu}, context {setting.context:,}"
+    left, right = ui.side_by_side()
+    with left:
+        ui.chart(
+            charts.k_schedule(sweep.batch, sweep.k, sweep.speedup, schedule, setting.acceptance, label),
+            setting.chart_file,
+        )
+    with right:
+        st.table(pd.DataFrame(engine_config.schedule_rows(schedule, sweep.batch, sweep.speedup)), hide_index=True)
+        if not sweep.target_fits.all():
+            first = int(sweep.batch[~sweep.target_fits][0])
+            st.caption(
+                f"From batch {first} on, {setting.target_model}'s weights and KV cache do not fit in one "
+                f"{setting.gpu}: the schedule there assumes it is sharded with perfect scaling."
+            )
+
+    presets = specmath.MODEL_PRESETS
+    method = setting.method
+    model = engine_config.draft_name(method, presets[setting.draft_model], presets[setting.target_model])
+    config = engine_config.vllm_config(method, model, schedule)
+    st.markdown("**vLLM** (`vllm serve …` with this flag)")
+    if config is None:
+        st.info("No k beats plain decoding at any batch size here: serve without `--speculative-config`.")
+    else:
+        st.code(engine_config.vllm_flag(config), language="bash", wrap_lines=True)
+        st.caption(texts.SCHEDULE_VLLM)
+        if method in ("eagle", "eagle3"):
+            kind = "EAGLE-3" if method == "eagle3" else "EAGLE"
+            st.caption(texts.SCHEDULE_EAGLE_HEAD.format(placeholder=model, kind=kind))
+    sglang = engine_config.sglang_flags(method, model, sglang_k)
+    st.markdown("**SGLang** (`python -m sglang.launch_server …` with these flags)")
+    st.caption(texts.SCHEDULE_SGLANG.format(batch=setting.sglang_batch, k=sglang_k))
+    if sglang:
+        st.code(" \\\n".join(sglang), language="bash", wrap_lines=True)
+    else:
+        st.info(f"At batch {setting.sglang_batch} no k beats plain decoding: serve without the speculative flags.")
+
+    document = {
+        "target_model": engine_config.hub_name(presets[setting.target_model]),
+        "draft_model": engine_config.hub_name(presets[setting.draft_model]),
+        "method": method,
+        "gpu": setting.gpu,
+        "context_tokens": setting.context,
+        "batches_swept": [1, setting.max_batch],
+        "sglang_batch": setting.sglang_batch,
+        **inputs,
+    }
+    st.download_button(
+        "Download the schedule as JSON",
+        engine_config.schedule_document(schedule, config, document, sglang),
+        file_name=setting.json_file,
+        mime="application/json",
+    )
+    st.markdown(texts.SCHEDULE_CAVEAT)
