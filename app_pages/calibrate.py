@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import calibrate_input, charts, engine_examples, navigation, texts, ui
+from dashboard import calibrate_input, charts, engine_examples, navigation, schedule_view, texts, ui
 from dashboard.literal import literal
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
@@ -49,6 +49,10 @@ def view() -> None:
         st.sidebar.caption(
             f"c = {target_ms:g} / {draft_ms:g} = {c:.3g} from your step times (the c slider is ignored)."
         )
+    st.sidebar.subheader("Schedule for your engine (optional)")
+    chosen = (
+        {key: ctx.widget(f"cal_{key}") for key in schedule_view.CALIBRATE_KEYS} if ctx.widget("cal_schedule") else None
+    )
 
     paste_column, counts_column = st.columns([3, 2])
     with paste_column:
@@ -130,6 +134,9 @@ def view() -> None:
             )
     else:
         st.info("This measurement has no per-position rates; the prediction uses the i.i.d. fit only.")
+    if chosen is not None:
+        step_times = (target_ms, draft_ms) if target_ms > 0 and draft_ms > 0 else None
+        schedule_view.calibrated(measurement, result, chosen, step_times)
 
 
 ui.interactive(ctx, view)

@@ -168,20 +168,22 @@ def hardware_setup(
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def batch_sweep(
-    alpha: float, target: str, draft: str, gpu: str, bytes_per_parameter: float, context: int, overhead_ms: float,
-    bandwidth_gbs: float, peak_tflops: float,
+    acceptance: float | tuple[float, ...], target: str, draft: str, gpu: str, bytes_per_parameter: float,
+    context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float,
 ) -> specmath.BatchSweep:  # fmt: skip
-    """Best k and speedup at every offered batch size, for the page's other settings."""
+    """Best k and speedup at every offered batch size, for the page's other settings (α or a profile)."""
     settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
-    return _roofline_sweep(alpha, settings, BATCHES)
+    return _roofline_sweep(acceptance, settings, BATCHES)
 
 
-def _roofline_sweep(alpha: float, settings: tuple, batches) -> specmath.BatchSweep:
-    """:func:`specmath.roofline_batch_sweep` of the Hardware page's settings (as :func:`batch_sweep` takes them)."""
+def _roofline_sweep(acceptance: float | tuple[float, ...], settings: tuple, batches) -> specmath.BatchSweep:
+    """The roofline sweep of the Hardware page's settings (as :func:`batch_sweep` takes them), at one
+    α (:func:`specmath.roofline_batch_sweep`) or a profile (a tuple: :func:`specmath.profile_batch_sweep`)."""
     target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops = settings
     setup = hardware_setup(target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops)
-    return specmath.roofline_batch_sweep(
-        alpha,
+    sweep = specmath.profile_batch_sweep if isinstance(acceptance, tuple) else specmath.roofline_batch_sweep
+    return sweep(
+        acceptance,
         setup.draft.model,
         setup.target.model,
         setup.target.gpu,
@@ -228,13 +230,14 @@ def eagle_curve(acceptance: tuple[float, ...], steps: int, topk: int) -> np.ndar
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def schedule_sweep(
-    alpha: float, target: str, draft: str, gpu: str, bytes_per_parameter: float, context: int, overhead_ms: float,
-    bandwidth_gbs: float, peak_tflops: float, max_batch: int,
+    acceptance: float | tuple[float, ...], target: str, draft: str, gpu: str, bytes_per_parameter: float,
+    context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float, max_batch: int,
 ) -> specmath.BatchSweep:  # fmt: skip
-    """Best k and speedup at every batch size 1 … ``max_batch``: the sweep the k schedule is made from.
+    """Best k and speedup at every batch size 1 … ``max_batch``: the sweep the k schedule is made from,
+    at one α or (a tuple) a measured per-position profile.
 
     Every whole batch, not the powers of two of :func:`batch_sweep`, so that each range of the
     schedule starts where the best k really changes (about 1 ms for 1,024 batches).
     """
     settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
-    return _roofline_sweep(alpha, settings, np.arange(1, max_batch + 1))
+    return _roofline_sweep(acceptance, settings, np.arange(1, max_batch + 1))

@@ -135,9 +135,29 @@ PAGES: dict[str, PageInfo] = {
             "Calibrate from your engine",
             ":material/tune:",
             "Calibrate",
-            ("k", "c", "drafts", "accepted", "target_ms", "draft_ms"),
+            (
+                "k",
+                "c",
+                "drafts",
+                "accepted",
+                "target_ms",
+                "draft_ms",
+                "cal_schedule",
+                "cal_target_model",
+                "cal_draft_model",
+                "cal_gpu",
+                "cal_precision",
+                "cal_batch",
+                "cal_context",
+                "cal_max_batch",
+                "cal_method",
+            ),
             "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
-            "profile, and the draft length to use.",
+            "profile, the draft length to use, and a batch-size schedule of it for your GPU.",
+            # The schedule on the roofline scaled to measured step times.
+            views=(
+                ("schedule", "cal_schedule=true&target_ms=8&draft_ms=2#a-batch-size-schedule-of-k-for-your-engine"),
+            ),
         ),
         PageInfo(
             "hardware",

@@ -204,10 +204,11 @@ SCHEDULE_CAVEAT = (
     "the engine's own benchmark (`vllm bench serve` at several request rates, with and without the "
     "schedule) before you rely on it. The inputs that move it most: **α** (measure it on your own "
     "traffic, on the Calibrate page), the GPU's **bandwidth-to-FLOPs ratio** (it sets the batch "
-    "where verification stops being free: the overrides in the sidebar take your hardware's "
+    "where verification stops being free: the Hardware page's overrides take your hardware's "
     "figures) and the **context length** (reading the KV cache keeps large batches memory-bound "
-    "for longer). The roofline also leaves out kernel efficiency, attention kernels that slow with "
-    "the draft length and the scheduler's own costs; the fixed overhead per pass stands in for them."
+    "for longer). The roofline also leaves out attention kernels that slow with the draft length "
+    "and the scheduler's own costs; the fixed overhead per pass stands in for them, and the "
+    "Calibrate page fits it, with the kernels' efficiency, to your measured step times."
 )
 
 SCHEDULE_VLLM = (
@@ -241,4 +242,35 @@ TREE_WARNING = (
     "This SGLang run verified a **tree** of drafts (--speculative-eagle-topk {topk}): the accept length "
     "counts the best branch, so the chain α fitted from it is not the per-token acceptance and the k "
     "recommendation below is for a chain. See the Draft trees page for trees."
+)
+
+#: Calibrate's schedule (issue 22): where its step times come from.
+CALIBRATE_SCHEDULE_INTRO = (
+    "The Hardware page's batch-size schedule of k, from the acceptance measured above: {acceptance}. "
+    "At each batch size, the k with the best speedup when the draft and the target share the GPU's "
+    "roofline; 0 where no k beats plain decoding."
+)
+CALIBRATE_FIT = (
+    "Your step times at batch {batch} ({target_ms:g} ms and {draft_ms:g} ms) fit the roofline with "
+    "the kernels at **{efficiency:.0%}** of the {gpu}'s datasheet peaks and **{overhead_ms:.3f} ms** "
+    "fixed per forward pass; the schedule uses that scaled roofline at every batch."
+)
+CALIBRATE_FIT_INEXACT = (
+    "No fixed overhead per pass fits both step times at once (the draft's is short for its size "
+    "next to the target's, or the models are alike): the roofline is scaled to the target's time "
+    "alone ({efficiency:.0%} of the datasheet, no overhead), which puts the draft's step at "
+    "{draft_fit_ms:.3f} ms, not {draft_ms:g} ms. Check the models and the batch."
+)
+CALIBRATE_FIT_FAST = (
+    "These step times are faster than the {gpu}'s datasheet allows for these models ({efficiency:.0%} "
+    "of its peaks): check the GPU, the models, the precision, the batch and that the times are in ms."
+)
+CALIBRATE_DATASHEET = (
+    "The roofline here is the {gpu}'s datasheet, with no fixed overhead per pass: enter your "
+    "measured step times in the sidebar to scale it to your hardware."
+)
+CALIBRATE_VS_RECOMMENDED = (
+    "At batch {batch} the schedule's k is {scheduled}, and the recommendation above is {recommended}: "
+    "that one counts the verification of k + 1 tokens as one target step (the chapter's model), "
+    "the schedule charges the target's pass over k + 1 positions as the roofline has it."
 )

@@ -69,3 +69,20 @@ def warnings(at: AppTest) -> list[str]:
 def shown(markdown: str) -> str:
     """What a message escaped by ``dashboard.literal`` shows: its backslash escapes undone."""
     return re.sub(r"\\(.)", r"\1", markdown)
+
+
+def codes(at) -> list[str]:
+    return [element.proto.code_text for element in at.get("code")]
+
+
+def vllm_config(at) -> dict:
+    (flag,) = [text for text in codes(at) if text.startswith("--speculative-config ")]
+    prefix, suffix = "--speculative-config '", "'"
+    assert flag.startswith(prefix) and flag.endswith(suffix) and flag.count("'") == 2
+    return json.loads(flag[len(prefix) : -len(suffix)])
+
+
+def sglang_flags(at) -> dict[str, str]:
+    (text,) = [text for text in codes(at) if text.startswith("--speculative-algorithm")]
+    lines = text.split(" \\\n")
+    return dict(line.split(" ", 1) for line in lines)

@@ -26,6 +26,10 @@ CONDITIONS = {
     "tree_contexts": ("tree_source", "pair"),
     "tree_beta": ("tree_cost", "linear"),
     **{f"tree_{key}": ("tree_cost", "roofline") for key in ("target_model", "gpu", "precision", "batch", "context")},
+    **{
+        f"cal_{key}": ("cal_schedule", True)
+        for key in ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method")
+    },
 }
 
 CATEGORIES = ("out_of_range", "non_numeric", "empty", "enormous")
@@ -89,6 +93,11 @@ def deep_link(keys: tuple[str, ...]) -> dict[str, list[str]]:
         most = int(chosen["k"][0]) * int(chosen["drafts"][0])
         if int(chosen["accepted"][0]) > most:
             chosen["accepted"] = [str(most * 37 // 100)]
+    if {"target_ms", "draft_ms", "cal_draft_model"} <= chosen.keys() and used("cal_draft_model", chosen):
+        # Step times a roofline can give (the fit warns otherwise): a draft smaller and faster than the target.
+        if chosen["cal_draft_model"] == chosen["cal_target_model"]:
+            chosen["cal_draft_model"] = ["LLaMA-68M" if chosen["cal_target_model"] != ["LLaMA-68M"] else "Llama-2-7B"]
+        chosen["draft_ms"] = [format_number(float(chosen["target_ms"][0]) / 4)]
     if {"pairs", "kl_vocab"} <= chosen.keys():
         # Within the page's work cap (dashboard.limits), so that every slider step changes the view.
         step = int(PARAMS["pairs"].step)

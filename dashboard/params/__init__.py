@@ -38,6 +38,19 @@ PARAMS |= {
 }
 PARAMS["tree_batch"] = replace(PARAMS["batch"], key="tree_batch", default=16)
 
+# Calibrate's schedule has the Hardware page's settings under keys of their own (its widgets
+# appear only with cal_schedule on); its batch is also the one the step times were measured at.
+PARAMS |= {
+    f"cal_{key}": replace(PARAMS[key], key=f"cal_{key}")
+    for key in ("target_model", "draft_model", "gpu", "precision", "context", "max_batch", "method")
+}
+PARAMS["cal_batch"] = replace(
+    PARAMS["batch"],
+    key="cal_batch",
+    label="Batch size (of your step times)",
+    help="Sequences decoded together when you measured the step times; SGLang's flags are for this batch.",
+)
+
 SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)
 
 __all__ = [

@@ -170,6 +170,14 @@ PARAMS: tuple[Param, ...] = (
         widget="selectbox",
     ),
     Param(
+        "cal_schedule",
+        "Batch-size schedule for a GPU",
+        "bool",
+        False,
+        "From the measured acceptance, the best k at every batch size on a GPU's roofline, and the "
+        "vLLM and SGLang settings for it. With your step times, the roofline is scaled to them.",
+    ),
+    Param(
         "tree_cost",
         "Verification cost T(m)",
         "choice",

@@ -295,7 +295,12 @@ def check_calibrate(charts: list[dict], params: dict[str, list[str]]) -> None:
         assert charts == [], f"{accepted} accepted in {drafts} drafts of k = {k} is impossible, yet a chart shows"
         return
     fit = specmath.alpha_interval(accepted, drafts, k)
-    (chart,) = charts
+    scheduled = settings(params, ("cal_schedule",))["cal_schedule"] == "true"
+    if scheduled:
+        chart, schedule = charts
+        _check_calibrate_schedule(schedule, params, fit.alpha, target_ms, draft_ms)
+    else:
+        (chart,) = charts
     band_name = f"α interval {fit.low:.3f} … {fit.high:.3f}"
     iid_name = f"i.i.d. at fitted α = {fit.alpha:.3f}"
     assert _trace_names(chart) == sorted([band_name, iid_name]), _trace_names(chart)
@@ -306,6 +311,27 @@ def check_calibrate(charts: list[dict], params: dict[str, list[str]]) -> None:
     assert_close(band["x"], np.concatenate([CALIBRATE_K, CALIBRATE_K[::-1]]), "α band, k axis")
     upper, lower = (specmath.speedup(a, CALIBRATE_K, c) for a in (fit.high, fit.low))
     assert_close(band["y"], np.concatenate([upper, lower[::-1]]), "α band: speedup at the interval's ends")
+
+
+def _check_calibrate_schedule(chart: dict, params: dict, alpha: float, target_ms: float, draft_ms: float) -> None:
+    """The k schedule at the fitted α on the chosen GPU's roofline, scaled to the step times
+    (``fit_roofline`` at the chosen batch and context) when both are set."""
+    keys = ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch")
+    s = settings(params, tuple(f"cal_{key}" for key in keys))
+    target_spec, draft_spec = (
+        dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=BYTES_PER_PARAMETER[s["cal_precision"]])
+        for key in ("cal_target_model", "cal_draft_model")
+    )
+    gpu, overhead_s = specmath.GPU_PRESETS[s["cal_gpu"]], 0.0
+    batch, context = int(s["cal_batch"]), sample_count(s["cal_context"])
+    if target_ms > 0 and draft_ms > 0:
+        fit = specmath.fit_roofline(target_ms / 1e3, draft_ms / 1e3, target_spec, draft_spec, gpu, batch, context)
+        gpu, overhead_s = fit.gpu, fit.overhead_s
+    every = np.arange(1, int(s["cal_max_batch"]) + 1)
+    sweep = specmath.roofline_batch_sweep(alpha, draft_spec, target_spec, gpu, every, context, overhead_s, max_k=32)
+    steps = _named(chart, "k in the schedule")
+    assert_close(steps["x"], every, "Calibrate's k schedule, batch axis")
+    assert_close(steps["y"], np.where(sweep.speedup > 1, sweep.k, 0), "k in Calibrate's schedule at each batch size")
 
 
 #: Draft lengths the Hardware page searches and draws; bytes per weight of each precision.

@@ -1,11 +1,24 @@
 """The Calibrate page under AppTest, and its pure input layer."""
 
+import json
+
 import numpy as np
 import pytest
 
 import specmath
 from dashboard import calibrate_input, engine_examples
-from tests.app_helpers import metrics, open_page, page_charts, shown, trace, values, warnings
+from tests.app_helpers import (
+    codes,
+    metrics,
+    open_page,
+    page_charts,
+    sglang_flags,
+    shown,
+    trace,
+    values,
+    vllm_config,
+    warnings,
+)
 from tests.helpers import LATEST_REPORT, long_engine_log
 
 CALIBRATE = "calibrate"
@@ -163,3 +176,78 @@ def test_conditional_rates_and_tree_warning():
     assert any("--speculative-eagle-topk 8" in w.value and "Draft trees" in w.value for w in at.warning)
     (link,) = [link for link in at.get("page_link") if link.proto.label == "Open Draft trees"]
     assert link.proto.page == "Trees"
+
+
+# The batch-size schedule from the measurement (issue 22) -------------------------------------
+
+H100, PRESETS = specmath.GPU_PRESETS["H100 SXM"], specmath.MODEL_PRESETS
+TARGET, DRAFT = PRESETS["Llama-3.1-8B"], PRESETS["Llama-3.2-1B"]
+
+
+def _schedule(sweep) -> list[list[int]]:
+    return [list(entry) for entry in specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)]
+
+
+def test_no_schedule_unless_asked_for():
+    at = open_page(CALIBRATE, k="3")
+    assert not any(h.value.startswith("A batch-size schedule") for h in at.subheader)
+    assert codes(at) == [] and len(page_charts(at)) == 1
+
+
+def test_the_schedule_from_counts_is_the_fitted_alphas_on_the_datasheet_roofline():
+    at = open_page(CALIBRATE, k="3", drafts="1000", accepted="1850", cal_schedule="true")
+    assert not at.exception and not warnings(at) and not at.error
+    alpha = specmath.alpha_interval(1850, 1000, 3).alpha
+    sweep = specmath.roofline_batch_sweep(alpha, DRAFT, TARGET, H100, np.arange(1, 257), 1024, max_k=32)
+    config = vllm_config(at)
+    assert config["num_speculative_tokens_per_batch_size"] == _schedule(sweep)
+    assert config["num_speculative_tokens"] == max(k for _, _, k in _schedule(sweep))
+    assert sglang_flags(at)["--speculative-num-steps"] == str(sweep.k[0])
+    assert any("datasheet, with no fixed overhead" in c.value for c in at.caption)
+    assert page_charts(at)[-1]["layout"]["title"]["text"].endswith(f"α = {alpha:.3f}")
+
+
+def test_a_profile_and_step_times_schedule_on_the_fitted_roofline(downloads):
+    """The vLLM V1 example's profile, on the roofline scaled to 8 ms and 2 ms steps at batch 16."""
+    at = open_page(
+        CALIBRATE, k="3", cal_schedule="true", target_ms="8", draft_ms="2", cal_batch="16", cal_method="eagle3"
+    )
+    next(b for b in at.button if b.label == "vLLM V1 log").click().run()
+    assert not at.exception and not warnings(at) and not at.error
+    fit = specmath.fit_roofline(8e-3, 2e-3, TARGET, DRAFT, H100, 16, 1024)
+    assert fit.exact
+    profile = [0.81, 0.64, 0.40]
+    sweep = specmath.profile_batch_sweep(
+        profile, DRAFT, TARGET, fit.gpu, np.arange(1, 257), 1024, fit.overhead_s, max_k=32
+    )
+    # The page passes the fitted peaks through GB/s and TFLOP/s: equal to the last few ulps.
+    config = vllm_config(at)
+    assert config["method"] == "eagle3"
+    assert config["num_speculative_tokens_per_batch_size"] == _schedule(sweep)
+    (said,) = [m.value for m in at.markdown if m.value.startswith("Your step times at batch 16")]
+    assert f"**{fit.efficiency:.0%}**" in said and f"**{fit.overhead_s * 1e3:.3f} ms**" in said
+    document = json.loads(downloads(at).decode("utf-8"))
+    assert document["num_speculative_tokens_per_batch_size"] == _schedule(sweep)
+    inputs = document["inputs"]
+    assert inputs["acceptance"] == {"per_position": profile}
+    assert inputs["step_times_ms"] == {"target": 8.0, "draft": 2.0}
+    assert inputs["roofline_fit"]["efficiency"] == pytest.approx(fit.efficiency, rel=1e-12)
+    assert inputs["measured_from"].startswith("vLLM")
+    assert page_charts(at)[-1]["layout"]["title"]["text"].endswith("measured profile, k = 3")
+    # SGLang's flags are for the batch of the step times.
+    at16 = sweep.batch == 16
+    assert sglang_flags(at)["--speculative-num-steps"] == str(int(sweep.k[at16][0]))
+
+
+@pytest.mark.parametrize(
+    ("target_ms", "draft_ms", "message"),
+    [
+        ("8", "0.5", "No fixed overhead per pass fits both step times"),  # a draft too fast for its size
+        ("1", "0.2", "faster than the H100 SXM's datasheet allows"),  # both faster than the peaks
+    ],
+)
+def test_step_times_the_roofline_cannot_take_are_said(target_ms, draft_ms, message):
+    at = open_page(CALIBRATE, k="3", cal_schedule="true", target_ms=target_ms, draft_ms=draft_ms)
+    assert not at.exception and not at.error
+    assert any(message in w.value for w in at.warning), [w.value for w in at.warning]
+    assert vllm_config(at)["num_speculative_tokens_per_batch_size"][0][0] == 1

@@ -4,11 +4,10 @@ import json
 
 import numpy as np
 import pytest
-import streamlit as st
 
 import specmath
 from dashboard import cached, charts
-from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
+from tests.app_helpers import codes, metrics, open_page, page_charts, sglang_flags, trace, values, vllm_config, warnings
 
 HARDWARE = "hardware"
 
@@ -116,49 +115,13 @@ def _schedule_sweep(max_batch=256, context=1024, alpha=0.8):
     )
 
 
-def _codes(at) -> list[str]:
-    return [element.proto.code_text for element in at.get("code")]
-
-
-def _vllm_config(at) -> dict:
-    (flag,) = [text for text in _codes(at) if text.startswith("--speculative-config ")]
-    prefix, suffix = "--speculative-config '", "'"
-    assert flag.startswith(prefix) and flag.endswith(suffix) and flag.count("'") == 2
-    return json.loads(flag[len(prefix) : -len(suffix)])
-
-
-def _sglang_flags(at) -> dict[str, str]:
-    (text,) = [text for text in _codes(at) if text.startswith("--speculative-algorithm")]
-    lines = text.split(" \\\n")
-    return dict(line.split(" ", 1) for line in lines)
-
-
-@pytest.fixture
-def downloads(monkeypatch):
-    """What the download buttons of the AppTest runs that follow offer, read as the page passes it."""
-    sent = []
-    real = st.download_button
-
-    def recording(label, data, *args, **kwargs):
-        sent.append(data)
-        return real(label, data, *args, **kwargs)
-
-    monkeypatch.setattr(st, "download_button", recording)
-
-    def read(at) -> bytes:
-        assert len(at.get("download_button")) == 1
-        return sent[-1] if isinstance(sent[-1], bytes) else sent[-1].encode("utf-8")
-
-    return read
-
-
 def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
     at = open_page(HARDWARE)
     assert not at.exception
     sweep = _schedule_sweep()
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     assert schedule == [(1, 120, 4), (121, 247, 3), (248, 256, 2)]  # the page's defaults, as the README shows
-    assert _vllm_config(at) == {
+    assert vllm_config(at) == {
         "method": "draft_model",
         "model": "meta-llama/Llama-3.2-1B",
         "num_speculative_tokens": 4,
@@ -178,7 +141,7 @@ def test_the_sglang_flags_are_the_best_chain_at_the_chosen_batch(batch):
     setup = _setup(batch=int(batch))
     k, s = specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32)
     assert s > 1
-    assert _sglang_flags(at) == {
+    assert sglang_flags(at) == {
         "--speculative-algorithm": "STANDALONE",
         "--speculative-draft-model-path": "meta-llama/Llama-3.2-1B",
         "--speculative-num-steps": str(k),
@@ -194,7 +157,7 @@ def test_the_download_round_trips_to_the_schedule_and_its_inputs(downloads):
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     assert [tuple(entry) for entry in document["num_speculative_tokens_per_batch_size"]] == schedule
     assert schedule[-1] == (242, 1024, 0)
-    assert document["vllm_speculative_config"] == _vllm_config(at)
+    assert document["vllm_speculative_config"] == vllm_config(at)
     assert document["sglang_flags_at_chosen_batch"] == at.get("code")[1].proto.code_text.split(" \\\n")
     inputs = document["inputs"]
     assert inputs["alpha"] == 0.8 and inputs["context_tokens"] == 0 and inputs["method"] == "eagle3"
@@ -204,7 +167,7 @@ def test_the_download_round_trips_to_the_schedule_and_its_inputs(downloads):
 
 def test_where_speculation_does_not_pay_the_schedule_says_zero_and_shades_it():
     at = open_page(HARDWARE, context="0", max_batch="1024")
-    config = _vllm_config(at)
+    config = vllm_config(at)
     assert config["num_speculative_tokens_per_batch_size"][-1] == [242, 1024, 0]
     assert config["num_speculative_tokens"] == 4
     (table,) = at.table
@@ -220,7 +183,7 @@ def test_where_speculation_does_not_pay_the_schedule_says_zero_and_shades_it():
 def test_a_draft_no_k_pays_for_shows_no_config():
     at = open_page(HARDWARE, alpha="0.05")
     assert not at.exception
-    assert not any(text.startswith("--speculative") for text in _codes(at))
+    assert not any(text.startswith("--speculative") for text in codes(at))
     assert any("serve without `--speculative-config`" in i.value for i in at.info)
     assert any("serve without the speculative flags" in i.value for i in at.info)
 
@@ -238,12 +201,12 @@ def test_a_draft_no_k_pays_for_shows_no_config():
 def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
     at = open_page(HARDWARE, method=method)
     assert not at.exception and not warnings(at)
-    config = _vllm_config(at)
+    config = vllm_config(at)
     assert config["method"] == method
     assert config.get("model") == model
     keys = ["method", *(["model"] if model else []), "num_speculative_tokens", "num_speculative_tokens_per_batch_size"]
     assert list(config) == keys
-    flags = _sglang_flags(at)
+    flags = sglang_flags(at)
     assert flags["--speculative-algorithm"] == algorithm
     assert flags.get("--speculative-draft-model-path") == model
     if method == "ngram":
@@ -257,4 +220,4 @@ def test_bad_schedule_links_warn(key, raw):
     at = open_page(HARDWARE, **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
-    assert _vllm_config(at)["num_speculative_tokens_per_batch_size"][-1][1] == 256
+    assert vllm_config(at)["num_speculative_tokens_per_batch_size"][-1][1] == 256
