@@ -57,8 +57,38 @@ def hub_name(spec: specmath.ModelSpec) -> str:
     return found.group(1) if found else spec.name
 
 
-def draft_name(method: str, draft: specmath.ModelSpec, target: specmath.ModelSpec) -> str | None:
-    """The ``model`` the engine loads as its drafter, or ``None`` where the method needs none."""
+#: Longest drafter name the page takes: Hugging Face repo ids are at most 96 characters, and a
+#: local path rarely passes 200.
+MAX_DRAFTER_NAME = 200
+
+#: What :func:`valid_drafter_name` accepts, in words (Markdown: the characters as code).
+DRAFTER_NAME_RULE = "letters, digits and `.` `_` `-` `/` only, not starting with `-`"
+
+# ASCII only: a look-alike letter from another script would name another repository.
+_DRAFTER_NAME = re.compile(r"[A-Za-z0-9._/][A-Za-z0-9._/-]*")
+
+
+def valid_drafter_name(name: str) -> bool:
+    """Whether ``name`` may go into the engines' configs as the drafter's model.
+
+    What Hugging Face repo ids (``yuhuili/EAGLE3-LLaMA3.1-Instruct-8B``) and local paths
+    (``./heads/my-head``) use: ASCII letters, digits, ``.``, ``_``, ``-`` and ``/``, at most
+    :data:`MAX_DRAFTER_NAME` characters. The configs are pasted into a shell, unquoted in
+    SGLang's flags and inside single quotes in vLLM's, so a space, a quote, a backslash, ``$``
+    or a backtick would change the command; a leading ``-`` would read as a flag. The empty
+    name is not a name: it means "none typed".
+    """
+    return len(name) <= MAX_DRAFTER_NAME and _DRAFTER_NAME.fullmatch(name) is not None
+
+
+def draft_name(method: str, draft: specmath.ModelSpec, target: specmath.ModelSpec, typed: str = "") -> str | None:
+    """The ``model`` the engine loads as its drafter, or ``None`` where the method needs none.
+
+    ``typed`` is the user's own draft model or head; where it is a valid name
+    (:func:`valid_drafter_name`) it replaces the preset's name or the head placeholder.
+    """
+    if method in ("draft_model", "eagle", "eagle3") and valid_drafter_name(typed):
+        return typed
     if method == "draft_model":
         return hub_name(draft)
     if method in ("eagle", "eagle3"):

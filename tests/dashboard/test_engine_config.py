@@ -91,3 +91,65 @@ def test_table_rows_and_the_document_round_trip():
     document = json.loads(text)
     assert [tuple(e) for e in document["num_speculative_tokens_per_batch_size"]] == SCHEDULE
     assert document["vllm_speculative_config"] == config and document["inputs"]["gpu"] == "H100 SXM"
+
+
+# A drafter name typed by the user (issue 22) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", "./heads/my-head", "/models/draft_v2", "Qwen2.5-0.5B", "x" * 200],
+)
+def test_hub_names_and_paths_are_drafter_names(name):
+    assert engine_config.valid_drafter_name(name)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "",  # none typed
+        "a b",
+        "x'y",
+        'x"y',
+        "`rm`",
+        "$(rm)",
+        "a\\b",
+        "a;b",
+        "-rf",  # read as a flag
+        "x" * 201,
+        "[x](//e.vil)",
+        "Llаma",  # a Cyrillic a: another repository that looks the same
+        "a\nb",
+    ],
+)
+def test_what_would_change_the_shell_command_is_no_drafter_name(name):
+    assert not engine_config.valid_drafter_name(name)
+
+
+LLAMA_1B, LLAMA_8B = specmath.MODEL_PRESETS["Llama-3.2-1B"], specmath.MODEL_PRESETS["Llama-3.1-8B"]
+HEAD = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+
+
+@pytest.mark.parametrize(
+    ("method", "typed", "model"),
+    [
+        ("draft_model", "", "meta-llama/Llama-3.2-1B"),
+        ("draft_model", "./my-draft", "./my-draft"),
+        ("draft_model", "a b", "meta-llama/Llama-3.2-1B"),
+        ("eagle", "", "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"),
+        ("eagle3", "", "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"),
+        ("eagle3", HEAD, HEAD),
+        ("eagle3", "x'y", "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"),
+        ("mtp", HEAD, None),  # the target's own layers
+        ("ngram", HEAD, None),  # the prompt
+    ],
+)
+def test_a_valid_typed_name_is_the_drafter_where_the_method_loads_one(method, typed, model):
+    assert engine_config.draft_name(method, LLAMA_1B, LLAMA_8B, typed) == model
+
+
+def test_a_typed_head_reaches_both_engines_quoted_for_the_shell():
+    model = engine_config.draft_name("eagle3", LLAMA_1B, LLAMA_8B, HEAD)
+    flag = engine_config.vllm_flag(engine_config.vllm_config("eagle3", model, SCHEDULE))
+    assert json.loads(flag.removeprefix("--speculative-config '").removesuffix("'"))["model"] == HEAD
+    assert f"--speculative-draft-model-path {HEAD}" in engine_config.sglang_flags("eagle3", model, 3)
