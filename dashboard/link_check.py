@@ -34,6 +34,9 @@ def check_url_value(param: Param, raw: str | list[str]) -> str | None:
         if unknown:
             return f"{shown} has values not offered ({_shown(unknown)}); the choices are {param.describe_range()}"
         return None
+    if param.kind == "text":
+        # Taken as it is, spaces included: a name with a space is not one the engines load.
+        return None if param.accepts(_single(raw)) else f"{shown} is not allowed ({param.describe_range()})"
     value = _single(raw).strip()
     if value == "":
         return f"`{param.key}` in the link is empty"
@@ -60,13 +63,16 @@ def address_value(param: Param, raw: str | list[str]) -> str | None:
     """The one value the address should hold instead of ``raw``, or ``None`` to leave it.
 
     Streamlit's binding drops or corrects most bad values, but keeps a repeated key as it is
-    (``?seed=1&seed=2`` stays, and a copied link carries it on) and a minus zero (``?alpha=-0``):
-    the address then keeps the last value, which is the one the binding reads, and 0 for -0.
+    (``?seed=1&seed=2`` stays, and a copied link carries it on), a minus zero (``?alpha=-0``)
+    and any text: the address then keeps the last value, which is the one the binding reads, 0
+    for -0, and nothing (the default) for a text the parameter does not allow.
     """
     if param.kind == "multi":
         return None
     values = raw if isinstance(raw, list) else [raw]
     value = values[-1]
+    if param.kind == "text" and not param.accepts(value):
+        value = ""
     if param.kind in ("float", "int"):
         try:
             number = float(value)

@@ -20,6 +20,7 @@ import streamlit as st
 
 from dashboard import charts, workarounds
 from dashboard.link_check import address_value, check_url_value
+from dashboard.literal import quoted
 from dashboard.params import PARAMS, Param
 from dashboard.registry import PageInfo
 
@@ -34,6 +35,8 @@ CONTEXT_KEY = "page_context"
 def _display(param: Param, value: Any) -> str:
     if param.kind == "multi":
         return ", ".join(param.fmt(v) for v in value) or "none"
+    if param.kind == "text":  # from outside: literal text
+        return quoted(value) if value else "no value (the default)"
     return param.fmt(value)
 
 
@@ -51,13 +54,16 @@ class PageContext:
         """Create the widget of parameter ``key`` (bound to the URL) and return its value.
 
         A value in the link that the widget could not take is named in a warning at the top
-        of the page, with the value used instead.
+        of the page, with the value used instead. A text box takes any text from the link, so
+        a text the parameter does not allow is not used: its default is. What the user types
+        into the box is the page's to judge (it is in the address too, but not from a link).
         """
         param = PARAMS[key]
         raw = self.raw_url.get(key)
+        bound = key in st.session_state
         # Before the widget binds the key, which would forbid writing it: a copied link must
         # not carry on what the binding keeps (see link_check.address_value).
-        if raw is not None and key not in st.session_state:
+        if raw is not None and not bound:
             corrected = address_value(param, raw)
             if corrected is not None:
                 try:
@@ -67,7 +73,12 @@ class PageContext:
         value = make_widget(param, container if container is not None else st.sidebar)
         if isinstance(value, float):
             value += 0.0  # a link's -0 is 0, not "α = -0"
-        problem = check_url_value(param, raw) if raw is not None else None
+        typed = param.kind == "text" and bound and raw is not None and raw[-1] == value
+        problem = check_url_value(param, raw) if raw is not None and not typed else None
+        if problem and param.kind == "text" and not param.accepts(value):
+            # The address holds the default now (link_check.address_value); a text the box cut
+            # to its max_chars may pass, and the address keeps that cut text, so the page does too.
+            value = param.default
         if problem:
             self.notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")
         self.values[key] = value
@@ -109,6 +120,10 @@ def make_widget(param: Param, container: Container) -> Any:
         return container.multiselect(param.label, options, default=list(param.default), format_func=param.fmt, **common)
     if widget == "toggle":
         return container.toggle(param.label, value=param.default, **common)
+    if widget == "text_input":
+        return container.text_input(
+            param.label, value=param.default, max_chars=param.max_chars, placeholder=param.placeholder or None, **common
+        )
     raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
 
 

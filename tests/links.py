@@ -35,6 +35,11 @@ CONDITIONS = {
 CATEGORIES = ("out_of_range", "non_numeric", "empty", "enormous")
 ENORMOUS = "9" * 400
 
+#: A text value a link may carry: a Hugging Face repo id, as the drafter's name.
+TEXT_VALUE = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+#: Text a name cannot hold, by category: a space, a quote (both would change a shell command).
+BAD_TEXT = {"out_of_range": "two words", "non_numeric": "it's"}
+
 
 def widget_type(param: Param) -> str:
     return param.widget_type
@@ -45,6 +50,8 @@ def url_text(param: Param, value) -> str:
         return str(int(value)) if param.kind == "int" else format_number(value)
     if param.kind == "bool":
         return "true" if value else "false"
+    if param.kind == "text":
+        return value
     return param.fmt(value)
 
 
@@ -67,6 +74,9 @@ def valid_value(param: Param, prefer=None) -> list[str]:
         return [url_text(param, o) for o in picked]
     if param.kind == "bool":
         return [url_text(param, not param.default)]
+    if param.kind == "text":
+        assert param.accepts(TEXT_VALUE) and TEXT_VALUE != param.default, param.key
+        return [TEXT_VALUE]
     raise ValueError(param.kind)
 
 
@@ -112,6 +122,8 @@ def bad_value(param: Param, category: str, below: bool = False) -> str | None:
     Numbers out of range are above the range, or below it with ``below``.
     """
     numeric = param.kind in ("float", "int")
+    if param.kind == "text" and category in BAD_TEXT:
+        return BAD_TEXT[category]  # a number or a word would be text the parameter allows
     if category == "out_of_range":
         if numeric and below:
             return str(int(param.low) - 1) if param.kind == "int" else format_number(param.low - 0.5)
@@ -121,7 +133,8 @@ def bad_value(param: Param, category: str, below: bool = False) -> str | None:
     if category == "non_numeric":
         return "abc"
     if category == "empty":
-        return None if param.kind == "multi" else ""  # an empty multiselect is a valid link
+        # An empty multiselect and an empty text (the default) are valid links.
+        return None if param.kind in ("multi", "text") else ""
     if category == "enormous":
         return ENORMOUS
     raise ValueError(category)

@@ -26,6 +26,7 @@ DEFAULT_WIDGETS = {
     "choice": "select_slider",
     "multi": "multiselect",
     "bool": "toggle",
+    "text": "text_input",
 }
 
 
@@ -35,7 +36,9 @@ class Param:
 
     ``kind`` says what the value is: ``"float"`` and ``"int"`` range over [low, high] with
     ``step``; ``"choice"`` is one of ``options``, shown and written to the URL with ``fmt``;
-    ``"multi"`` several of ``options``; ``"bool"`` true or false. ``widget`` names the Streamlit
+    ``"multi"`` several of ``options``; ``"bool"`` true or false; ``"text"`` a string of at most
+    ``max_chars`` characters that is empty or that ``allowed`` accepts (``rule`` says which, in
+    words), the widget showing ``placeholder`` while it is empty. ``widget`` names the Streamlit
     widget (the name of its AppTest element): :data:`DEFAULT_WIDGETS` unless set.
     """
 
@@ -51,10 +54,22 @@ class Param:
     fmt: Callable[[Any], str] = str
     widget: str = ""
     shared: bool = False  # carried from page to page by the navigation links
+    max_chars: int | None = None
+    allowed: Callable[[str], bool] | None = None
+    rule: str = ""
+    placeholder: str = ""
 
     @property
     def widget_type(self) -> str:
         return self.widget or DEFAULT_WIDGETS[self.kind]
+
+    def accepts(self, text: str) -> bool:
+        """Whether a ``"text"`` parameter can use ``text``; empty is its default, "none given"."""
+        if text == "":
+            return True
+        if self.max_chars is not None and len(text) > self.max_chars:
+            return False
+        return self.allowed is None or self.allowed(text)
 
     def url_text(self, value: Any) -> str | list[str]:
         """``value`` as a link carries it, what the widget's binding reads (a list for ``"multi"``)."""
@@ -66,6 +81,8 @@ class Param:
             return str(int(value))
         if self.kind == "float":
             return format_number(value)
+        if self.kind == "text":
+            return value
         return self.fmt(value)
 
     def describe_range(self) -> str:
@@ -74,4 +91,7 @@ class Param:
         if self.kind in ("choice", "multi"):
             shown = [self.fmt(o) for o in self.options]
             return ", ".join(shown) if len(shown) <= 8 else f"{', '.join(shown[:4])}, …, {shown[-1]}"
+        if self.kind == "text":
+            most = f"at most {self.max_chars} characters" if self.max_chars is not None else ""
+            return ", ".join(part for part in (self.rule, most) if part) or "any text"
         return "true or false"

@@ -36,6 +36,8 @@ def test_parameter_table_is_consistent(param):
         raw = param.fmt(param.default)
     elif param.kind == "bool":
         raw = str(param.default).lower()
+    elif param.kind == "text":
+        raw = param.default
     else:
         raw = format_number(param.default)
     assert check_url_value(param, raw) is None
