@@ -18,7 +18,7 @@ def view() -> None:
     st.sidebar.subheader("Your own numbers")
     bandwidth, peak = ctx.widget("bandwidth"), ctx.widget("peak")
     st.sidebar.subheader("Schedule for your engine")
-    max_batch, method = ctx.widget("max_batch"), ctx.widget("method")
+    max_batch, method, drafter = ctx.widget("max_batch"), ctx.widget("method"), ctx.widget("drafter")
 
     settings = (names["gpu"], PRECISIONS[names["precision"]])
     setup = cached.hardware_setup(
@@ -106,6 +106,7 @@ def view() -> None:
         max_batch=max_batch,
         method=method,
         sglang_batch=batch,
+        drafter=drafter,
         chart_file=f"k_schedule_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}",
         json_file=f"k_schedule_{method}_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}.json",
     )

@@ -179,6 +179,7 @@ PAGES: dict[str, PageInfo] = {
                 "peak",
                 "max_batch",
                 "method",
+                "drafter",
             ),
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",

@@ -18,6 +18,7 @@ import streamlit as st
 
 import specmath
 from dashboard import cached, calibrate_input, charts, engine_config, texts, ui
+from dashboard.literal import quoted
 from dashboard.params import PRECISIONS
 
 
@@ -35,6 +36,7 @@ class Setting:
     sglang_batch: int  # the batch SGLang's flags are for
     chart_file: str  # the chart's PNG export, without the extension
     json_file: str  # the download's name
+    drafter: str = ""  # the user's draft model or head, for the engines' configs only
 
 
 def best_at(sweep: specmath.BatchSweep, batch: int) -> int | None:
@@ -70,7 +72,16 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
 
     presets = specmath.MODEL_PRESETS
     method = setting.method
-    model = engine_config.draft_name(method, presets[setting.draft_model], presets[setting.target_model])
+    model = engine_config.draft_name(
+        method, presets[setting.draft_model], presets[setting.target_model], setting.drafter
+    )
+    typed = engine_config.valid_drafter_name(setting.drafter)
+    if setting.drafter and not typed:
+        used = f"`{model}`" if model else f"no model ({method} needs none)"
+        rule = f"{engine_config.DRAFTER_NAME_RULE}, at most {engine_config.MAX_DRAFTER_NAME} characters"
+        st.warning(texts.SCHEDULE_DRAFTER_REFUSED.format(name=quoted(setting.drafter), rule=rule, used=used))
+    elif typed and model is None:
+        st.caption(texts.SCHEDULE_DRAFTER_UNUSED.format(method=method, what=engine_config.METHODS[method]))
     config = engine_config.vllm_config(method, model, schedule)
     st.markdown("**vLLM** (`vllm serve …` with this flag)")
     if config is None:
@@ -78,7 +89,7 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
     else:
         st.code(engine_config.vllm_flag(config), language="bash", wrap_lines=True)
         st.caption(texts.SCHEDULE_VLLM)
-        if method in ("eagle", "eagle3"):
+        if method in ("eagle", "eagle3") and not typed:
             kind = "EAGLE-3" if method == "eagle3" else "EAGLE"
             st.caption(texts.SCHEDULE_EAGLE_HEAD.format(placeholder=model, kind=kind))
     sglang = engine_config.sglang_flags(method, model, sglang_k)
@@ -93,6 +104,7 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
         "target_model": engine_config.hub_name(presets[setting.target_model]),
         "draft_model": engine_config.hub_name(presets[setting.draft_model]),
         "method": method,
+        "drafter_in_configs": model,
         "gpu": setting.gpu,
         "context_tokens": setting.context,
         "batches_swept": [1, setting.max_batch],

@@ -221,6 +221,16 @@ SCHEDULE_EAGLE_HEAD = (
     "cost is not the draft model's above, so set the draft model to one of a similar size."
 )
 
+#: A typed drafter name the engines could not take (engine_config.valid_drafter_name); ``name``
+#: is literal text.
+SCHEDULE_DRAFTER_REFUSED = (
+    "The draft model name {name} is not one the configs can carry ({rule}): they use {used} instead."
+)
+
+SCHEDULE_DRAFTER_UNUSED = (
+    "With `{method}` the engine drafts with {what} and loads no draft model: the name typed in the sidebar is not used."
+)
+
 SCHEDULE_SGLANG = (
     "SGLang takes one draft length for the whole server. Its flags for a chain (top-k 1) at "
     "the batch size chosen above, **{batch}**, where the best k is {k}; "

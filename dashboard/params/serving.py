@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import specmath
+from dashboard import engine_config
 from dashboard.params.base import Param, format_count, format_number
 
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -168,6 +169,21 @@ PARAMS: tuple[Param, ...] = (
         "target's own MTP layers, or n-grams from the prompt. The model above still sets the draft's cost.",
         options=("draft_model", "eagle", "eagle3", "mtp", "ngram"),
         widget="selectbox",
+    ),
+    Param(
+        "drafter",
+        "Draft model or head name (optional)",
+        "text",
+        "",
+        "The Hugging Face name or local path of the model your engine drafts with: your own draft "
+        "model, or an EAGLE or EAGLE-3 head trained for your target (such as "
+        "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B). It goes only into the vLLM and SGLang configs below; "
+        "the draft model chosen above still sets the draft's cost. Empty: the draft model's name, "
+        "or a placeholder for a head.",
+        max_chars=engine_config.MAX_DRAFTER_NAME,
+        allowed=engine_config.valid_drafter_name,
+        rule=engine_config.DRAFTER_NAME_RULE,
+        placeholder="org/model or ./path/to/model",
     ),
     Param(
         "cal_schedule",

@@ -88,6 +88,12 @@ def test_cost_ratio_slider_reaches_both_ends_and_the_chapter_values():
         ("logx", "1", "is not true or false"),
         ("preset", "random", None),
         ("preset", "Random", "is not one of the offered values"),
+        ("drafter", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", None),
+        ("drafter", "", None),  # none typed: the preset's name
+        ("drafter", "a b", "is not allowed (letters, digits"),
+        ("drafter", " x", "is not allowed"),  # taken as it is, not stripped
+        ("drafter", "x" * 201, "at most 200 characters"),
+        ("drafter", ["a/b", "c/d"], "appears 2 times"),
     ],
 )
 def test_link_value_checks(key, raw, problem):
@@ -169,6 +175,10 @@ def test_link_values_repeated_or_nan(key, raw, problem):
         ("alpha", "0", None),
         ("alpha", "abc", None),  # the binding drops what it cannot use
         ("compare", ["0.5", "0.6"], None),
+        ("drafter", "a/b", None),
+        ("drafter", ["a/b", "c/d"], "c/d"),
+        ("drafter", "a b", ""),  # the box takes any text: the address holds the default instead
+        ("drafter", ["a/b", "[x](//e.vil)"], ""),
     ],
 )
 def test_address_keeps_one_value_and_no_minus_zero(key, raw, kept):

@@ -7,7 +7,20 @@ import pytest
 
 import specmath
 from dashboard import cached, charts
-from tests.app_helpers import codes, metrics, open_page, page_charts, sglang_flags, trace, values, vllm_config, warnings
+from tests.app_helpers import (
+    codes,
+    metrics,
+    open_page,
+    page_charts,
+    sglang_flags,
+    shown,
+    trace,
+    values,
+    vllm_config,
+    warnings,
+)
+from tests.links import HOSTILE
+from tests.pages.test_every_page import assert_literal
 
 HARDWARE = "hardware"
 
@@ -221,3 +234,95 @@ def test_bad_schedule_links_warn(key, raw):
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
     assert vllm_config(at)["num_speculative_tokens_per_batch_size"][-1][1] == 256
+
+
+HEAD = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+
+
+def _captions(at) -> list[str]:
+    return [caption.value for caption in at.caption]
+
+
+def test_a_linked_head_name_goes_into_both_engines_and_the_download(downloads):
+    at = open_page(HARDWARE, method="eagle3", drafter=HEAD)
+    assert not at.exception and not warnings(at)
+    assert at.text_input(key="drafter").value == HEAD
+    assert vllm_config(at)["model"] == HEAD
+    assert sglang_flags(at)["--speculative-draft-model-path"] == HEAD
+    assert not [text for text in _captions(at) if "YOUR-" in text or "Replace" in text]
+    document = json.loads(downloads(at).decode("utf-8"))
+    assert document["inputs"]["drafter_in_configs"] == HEAD
+    assert document["inputs"]["draft_model"] == "meta-llama/Llama-3.2-1B"  # the cost model's, still
+
+
+def test_without_a_name_the_head_placeholder_is_explained(downloads):
+    at = open_page(HARDWARE, method="eagle3")
+    assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"
+    assert any("Replace `YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B`" in text for text in _captions(at))
+    assert json.loads(downloads(at).decode("utf-8"))["inputs"]["drafter_in_configs"] == (
+        "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"
+    )
+
+
+@pytest.mark.parametrize("raw", ["two words", "x'y", "[x](//e.vil)", "-rf"])
+def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
+    at = open_page(HARDWARE, drafter=raw)
+    assert not at.exception
+    (warning,) = warnings(at)
+    assert warning.startswith("`drafter` = “") and "is not allowed" in warning
+    assert warning.endswith("; using no value (the default).")
+    assert shown(warning).startswith(f"`drafter` = “{raw}”")
+    assert vllm_config(at)["model"] == "meta-llama/Llama-3.2-1B"
+    assert sglang_flags(at)["--speculative-draft-model-path"] == "meta-llama/Llama-3.2-1B"
+    assert at.query_params.get("drafter") in (None, "")  # a copied link does not carry it on
+
+
+def test_a_bad_typed_name_warns_and_the_placeholder_is_used():
+    at = open_page(HARDWARE, method="eagle")
+    at.text_input(key="drafter").set_value("my head; rm -rf ~ " + "x" * 40).run()
+    assert not at.exception
+    (warning,) = warnings(at)
+    assert shown(warning).startswith("The draft model name “my head; rm -rf ~ xxxxx…”")  # literal, cut short
+    assert "they use `YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B` instead" in warning
+    assert vllm_config(at)["model"] == "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"
+    assert any("Replace `YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B`" in text for text in _captions(at))
+    at.text_input(key="drafter").set_value("./heads/my-head").run()
+    assert not warnings(at)
+    assert vllm_config(at)["model"] == "./heads/my-head"
+
+
+def test_a_bad_typed_name_in_the_address_is_not_taken_for_a_links():
+    """In the browser the box's binding writes what was typed to the address, which the next run
+    reads: a bad name typed there gets the page's warning alone, not the bad-link one as well."""
+    at = open_page(HARDWARE)
+    at.text_input(key="drafter").set_value("a b")
+    at.query_params["drafter"] = "a b"  # as the binding leaves the address (AppTest does not)
+    at.run()
+    assert not at.exception
+    (warning,) = warnings(at)
+    assert warning.startswith("The draft model name “a b”")
+
+
+@pytest.mark.parametrize(("method", "algorithm"), [("mtp", "NEXTN"), ("ngram", "NGRAM")])
+def test_a_name_for_a_method_without_a_draft_model_is_said_to_be_unused(method, algorithm):
+    at = open_page(HARDWARE, method=method, drafter=HEAD)
+    assert not at.exception and not warnings(at)
+    assert any(f"With `{method}`" in text and "is not used" in text for text in _captions(at))
+    assert "model" not in vllm_config(at)
+    flags = sglang_flags(at)
+    assert flags["--speculative-algorithm"] == algorithm and "--speculative-draft-model-path" not in flags
+    at = open_page(HARDWARE, method=method)
+    assert not any("is not used" in text for text in _captions(at))
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_a_hostile_name_linked_or_typed_reaches_messages_only_as_literal_text(hostile):
+    at = open_page(HARDWARE, method="eagle3", drafter=hostile)
+    assert not at.exception
+    assert_literal(warnings(at) + _captions(at))
+    # The 10,000 9s are a name the box cuts to 200 characters: the address and the configs hold those.
+    assert vllm_config(at)["model"] in ("YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B", hostile[:200])
+    at = open_page(HARDWARE, method="eagle3")
+    at.text_input(key="drafter").set_value(hostile).run()
+    assert not at.exception
+    assert_literal(warnings(at) + _captions(at))
