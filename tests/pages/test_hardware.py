@@ -277,6 +277,13 @@ def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
     assert at.query_params.get("drafter") in (None, "")  # a copied link does not carry it on
 
 
+def test_a_repeated_name_warns_and_the_last_is_used_shown_as_literal_text():
+    at = open_page(HARDWARE, method="eagle", drafter=["a/b", "__bold__"])
+    (warning,) = warnings(at)
+    assert warning.endswith("; using “\\_\\_bold\\_\\_”.")  # Markdown would make it bold
+    assert vllm_config(at)["model"] == "__bold__"
+
+
 def test_a_bad_typed_name_warns_and_the_placeholder_is_used():
     at = open_page(HARDWARE, method="eagle")
     at.text_input(key="drafter").set_value("my head; rm -rf ~ " + "x" * 40).run()
