@@ -61,8 +61,9 @@ def hub_name(spec: specmath.ModelSpec) -> str:
 #: local path rarely passes 200.
 MAX_DRAFTER_NAME = 200
 
-#: What :func:`valid_drafter_name` accepts, in words (Markdown: the characters as code).
-DRAFTER_NAME_RULE = "letters, digits and `.` `_` `-` `/` only, not starting with `-`"
+#: What :func:`valid_drafter_name` accepts, in words: a warning about a link shows code only for
+#: the page's parameter names (tests/browser/test_bad_links.py), so no characters as code.
+DRAFTER_NAME_RULE = "letters, digits, dots, underscores, hyphens and slashes only, not starting with a hyphen"
 
 # ASCII only: a look-alike letter from another script would name another repository.
 _DRAFTER_NAME = re.compile(r"[A-Za-z0-9._/][A-Za-z0-9._/-]*")
