@@ -72,3 +72,45 @@ def test_a_link_with_a_repeated_key_or_minus_zero_leaves_a_valid_address(tab: Ap
     tab.open(PAGES["sampling"], "seed=1&seed=2")
     assert any("seed appears 2 times in the link" in text for text in tab.warnings()), tab.warnings()
     assert tab.params() == {"seed": ["2"]}
+
+
+HEAD = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+DRAFTER_BOX = f'[data-testid="stSidebar"] input[aria-label="{PARAMS["drafter"].label}"]'
+
+
+def _codes(tab: AppTab) -> list[str]:
+    return tab.page.locator('[data-testid="stCode"]').all_inner_texts()
+
+
+def test_a_drafter_name_typed_reaches_the_configs_and_the_address(tab: AppTab):
+    """The box's binding writes what was typed to the address, and each rerun reads the address
+    again: a refused name there gets the page's warning alone, not a bad link's as well."""
+    tab.open(PAGES["hardware"], "method=eagle3")
+    box = tab.page.locator(DRAFTER_BOX)
+    box.fill("my head")
+    box.press("Enter")
+    tab.page.locator('[data-testid="stAlertContentWarning"]', has_text="The draft model name").wait_for()
+    tab.settle()
+    assert tab.params()["drafter"] == ["my head"]
+    assert len(tab.warnings()) == 1, tab.warnings()
+    tab.press(PARAMS["alpha"].label, "ArrowLeft")  # a whole rerun, the router reading the address
+    (warning,) = tab.warnings()
+    assert warning.startswith("The draft model name “my head”"), warning
+    assert any('"model": "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"' in code for code in _codes(tab))
+    box.fill(HEAD)
+    box.press("Enter")
+    tab.page.locator('[data-testid="stCode"]', has_text=HEAD).first.wait_for()
+    tab.settle()
+    assert tab.warnings() == []
+    assert tab.params()["drafter"] == [HEAD]
+    assert any(f'"model": "{HEAD}"' in code for code in _codes(tab))
+    assert any(f"--speculative-draft-model-path {HEAD}" in code for code in _codes(tab))
+    assert tab.exceptions() == []
+
+
+def test_a_refused_drafter_name_in_a_link_leaves_the_address(tab: AppTab):
+    tab.open(PAGES["hardware"], "drafter=two%20words")
+    (warning,) = tab.warnings()
+    assert "drafter = “two words” is not allowed" in warning, warning
+    assert tab.params().get("drafter") in (None, [""])  # a copied link does not carry it on
+    assert any("--speculative-draft-model-path meta-llama/Llama-3.2-1B" in code for code in _codes(tab))
