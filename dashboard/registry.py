@@ -151,6 +151,7 @@ PAGES: dict[str, PageInfo] = {
                 "cal_context",
                 "cal_max_batch",
                 "cal_method",
+                "cal_drafter",
             ),
             "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
             "profile, the draft length to use, and a batch-size schedule of it for your GPU.",

@@ -121,7 +121,9 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
 
 
 #: Calibrate's schedule settings: the Hardware page's, under keys of their own (``cal_…``).
-CALIBRATE_KEYS = ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method")
+CALIBRATE_KEYS = (
+    "target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method", "drafter",
+)  # fmt: skip
 
 
 def calibrated(
@@ -180,6 +182,7 @@ def calibrated(
         max_batch=chosen["max_batch"],
         method=chosen["method"],
         sglang_batch=batch,
+        drafter=chosen["drafter"],
         chart_file=stem,
         json_file=f"{stem}_{chosen['method']}.json",
     )

@@ -28,7 +28,17 @@ CONDITIONS = {
     **{f"tree_{key}": ("tree_cost", "roofline") for key in ("target_model", "gpu", "precision", "batch", "context")},
     **{
         f"cal_{key}": ("cal_schedule", True)
-        for key in ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method")
+        for key in (
+            "target_model",
+            "draft_model",
+            "gpu",
+            "precision",
+            "batch",
+            "context",
+            "max_batch",
+            "method",
+            "drafter",
+        )
     },
 }
 

@@ -42,7 +42,7 @@ PARAMS["tree_batch"] = replace(PARAMS["batch"], key="tree_batch", default=16)
 # appear only with cal_schedule on); its batch is also the one the step times were measured at.
 PARAMS |= {
     f"cal_{key}": replace(PARAMS[key], key=f"cal_{key}")
-    for key in ("target_model", "draft_model", "gpu", "precision", "context", "max_batch", "method")
+    for key in ("target_model", "draft_model", "gpu", "precision", "context", "max_batch", "method", "drafter")
 }
 PARAMS["cal_batch"] = replace(
     PARAMS["batch"],

@@ -251,3 +251,12 @@ def test_step_times_the_roofline_cannot_take_are_said(target_ms, draft_ms, messa
     assert not at.exception and not at.error
     assert any(message in w.value for w in at.warning), [w.value for w in at.warning]
     assert vllm_config(at)["num_speculative_tokens_per_batch_size"][0][0] == 1
+
+
+def test_a_drafter_name_goes_into_calibrates_configs():
+    head = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+    at = open_page(CALIBRATE, k="3", cal_schedule="true", cal_method="eagle3", cal_drafter=head)
+    assert not at.exception and not warnings(at)
+    assert vllm_config(at)["model"] == head
+    assert sglang_flags(at)["--speculative-draft-model-path"] == head
+    assert not any("YOUR-EAGLE3-HEAD" in c.value for c in at.caption)
