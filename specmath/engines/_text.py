@@ -29,6 +29,23 @@ NUM = r"(?:\d{1,18}(?:\.\d{1,18})?|-?nan|-?inf)"
 INT = r"\d{1,18}"
 
 
+# A sample line of the Prometheus text format or OpenMetrics, as both scrape readers take it:
+# the name (each reader's own), a label set, the value, and after it what is ignored: a timestamp
+# (the text format's integer milliseconds, OpenMetrics' seconds, which may have a fraction) and
+# OpenMetrics' exemplar (' # {trace_id="…"} 1.0'). A label value may hold any character but a
+# line break, braces too, with quotes and backslashes escaped. The quantifiers are possessive:
+# what they take cannot be taken any other way, and a line that fails to match fails in one pass.
+_PROM_NUMBER = r"[+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?"
+_PROM_VALUE = rf"{_PROM_NUMBER}|[+-]?Inf|NaN"
+PROM_LABELS = r'\{(?:[^"{}\n]|"(?:[^"\\\n]|\\.){0,2048}+"){0,4096}+\}'
+PROM_SAMPLE_REST = (
+    rf"[ \t]*({PROM_LABELS})?[ \t]+({_PROM_VALUE})(?:[ \t]+{_PROM_NUMBER})?"
+    rf"(?:[ \t]+#[ \t]+{PROM_LABELS}[ \t]+(?:{_PROM_VALUE})(?:[ \t]+{_PROM_NUMBER})?)?[ \t]*$"
+)
+#: One label of a label set: its name and its value as written (escapes kept).
+PROM_LABEL = re.compile(r'([A-Za-z_]\w{0,199})[ \t]*=[ \t]*"((?:[^"\\\n]|\\.){0,2048})"')
+
+
 class ReportError(ValueError):
     """A report that is there but wrong; ``pos`` places it against the other formats."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import MAX_REPORTS, Doc, Found, ReportError, check_rate, eagle_topk, tree_note
+from ._text import MAX_REPORTS, PROM_SAMPLE_REST, Doc, Found, ReportError, check_rate, eagle_topk, tree_note
 from .record import EngineMetrics
 
 FORMAT = "SGLang Prometheus"
@@ -23,12 +23,7 @@ LOOKED_FOR = "SGLang Prometheus gauges 'sglang:spec_accept_length' / 'sglang:spe
 # "mostrecent", one label set per model and rank; set at lines 1674-1675 from the values the
 # decode-batch log line prints (managers/scheduler_components/metrics_reporter.py lines
 # 973-1005). An OpenMetrics scrape writes "sglang_spec_accept_length" (see vllm_prometheus).
-_SAMPLE = re.compile(
-    r"sglang[:_]spec_accept_(length|rate)[ \t]*(\{[^{}\n]{0,4096}\})?[ \t]+"
-    r"([+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?|[+-]?Inf|NaN)"
-    r"(?:[ \t]+-?\d{1,20})?[ \t]*$",
-    re.MULTILINE,
-)
+_SAMPLE = re.compile(r"sglang[:_]spec_accept_(length|rate)" + PROM_SAMPLE_REST, re.MULTILINE)
 
 
 def parse(doc: Doc) -> Found | str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import MAX_REPORTS, Doc, Found, ReportError, check_accepted
+from ._text import MAX_REPORTS, PROM_LABEL, PROM_SAMPLE_REST, Doc, Found, ReportError, check_accepted
 from .record import EngineMetrics
 
 FORMAT = "vLLM Prometheus"
@@ -32,12 +32,9 @@ LOOKED_FOR = "vLLM Prometheus counters 'vllm:spec_decode_num_drafts' / '_num_dra
 # _num_emitted_tokens_total with V0's meanings (see :mod:`specmath.engines.vllm_v0`).
 _PROM_SAMPLE = re.compile(
     r"vllm[:_]spec_decode_(num_drafts|num_draft_tokens|num_accepted_tokens_per_pos|num_accepted_tokens|num_emitted_tokens)"
-    r"(?:_total)?[ \t]*(\{[^{}\n]{0,4096}\})?[ \t]+"
-    r"([+-]?(?:\d{1,20}(?:\.\d{0,20})?|\.\d{1,20})(?:[eE][+-]?\d{1,3})?|[+-]?Inf|NaN)"
-    r"(?:[ \t]+-?\d{1,20})?[ \t]*$",
+    r"(?:_total)?" + PROM_SAMPLE_REST,
     re.MULTILINE,
 )
-_PROM_LABEL = re.compile(r'([A-Za-z_]\w{0,199})[ \t]*=[ \t]*"((?:[^"\\\n]|\\.){0,2048})"')
 _PROM_NAMES = {
     "num_drafts": "vllm:spec_decode_num_drafts",
     "num_draft_tokens": "vllm:spec_decode_num_draft_tokens",
@@ -79,7 +76,7 @@ def parse(doc: Doc) -> Found | str | None:
         return None
     series: dict[tuple, tuple[str, int]] = {}  # (name, parsed labels) -> latest (value, offset)
     for (short, label_text), (raw, pos) in sorted(latest.items(), key=lambda item: item[1][1]):
-        series[(short, tuple(sorted(_PROM_LABEL.findall(label_text))))] = (raw, pos)
+        series[(short, tuple(sorted(PROM_LABEL.findall(label_text))))] = (raw, pos)
     totals: dict[str, int] = {}
     per_pos: dict[int, int] = {}
     label_sets = set()

@@ -5,6 +5,7 @@ made-up numbers; every expected record below is worked out by hand in the commen
 """
 
 import random
+import re
 import time
 from pathlib import Path
 
@@ -310,6 +311,22 @@ def test_prometheus_latest_snapshot_without_total_and_in_exponent_form():
     )
 
 
+def test_prometheus_label_values_may_hold_braces():
+    # A label value holds any character but a line break (quotes and backslashes escaped): a "}"
+    # in an adapter's name dropped engine 1's samples, leaving engine 0's 1000 drafts. Found by
+    # the cross-check with prometheus_client (test_prometheus_cross_check.py); the sums are
+    # test_prometheus_sums_engines' own.
+    text = fixture("vllm_prometheus.txt").replace('engine="1"', 'engine="1",lora_name="{adapter} \\"v2\\""')
+    check(
+        sm.parse_engine_metrics(text),
+        k=3,
+        drafts=1500,
+        draft_tokens=4500,
+        accepted=2700,
+        per_position=(1220 / 1500, 880 / 1500, 600 / 1500),
+    )
+
+
 # --- SGLang and llama.cpp -----------------------------------------------------------------------
 
 
@@ -459,6 +476,9 @@ HOSTILE = {
     "llama.cpp flood": lambda: "n_draft = 1\nn_drafted = 2\nn_accept = 1\naccept = 50.000%\n" * 100_000,
     "prometheus flood": lambda: "".join(f'vllm:spec_decode_num_drafts{{e="{i}"}} 1.0\n' for i in range(100_000)),
     "open label brace": lambda: "vllm:spec_decode_num_drafts{" + "a" * 3_000_000,
+    "open label quote": lambda: 'vllm:spec_decode_num_drafts{a="' + "{" * 3_000_000,
+    "quoted braces": lambda: ('vllm:spec_decode_num_drafts{a="' + "{" * 30 + '"') * 60_000,
+    "open exemplars": lambda: ('vllm:spec_decode_num_drafts 1.0 # {a="' + "x" * 100) * 15_000,
     "endless number": lambda: "SpecDecoding metrics: Accepted: " + "9" * 3_000_000 + " tokens",
     "endless rate list": lambda: "SpecDecoding metrics: Per-position acceptance rate: " + "0.5, " * 500_000,
     "carriage returns": lambda: "\r" * 5_000_000,
@@ -573,6 +593,16 @@ def test_openmetrics_underscore_names_and_eof():
     # The same counters with the colon spelling read the same.
     colon = fixture("vllm_openmetrics.txt").replace("vllm_spec_decode", "vllm:spec_decode")
     assert sm.parse_engine_metrics(colon).accepted == 12208
+
+
+def test_openmetrics_timestamps_and_exemplars_are_read_past():
+    # OpenMetrics writes a timestamp in seconds, with a fraction, and a counter's sample may end
+    # in an exemplar: such samples were dropped (the scrape read as nothing). Found by the
+    # cross-check with prometheus_client; the counts are test_openmetrics_underscore_names_and_eof's.
+    text = re.sub(r"^(vllm_.*)$", r"\1 1759147200.5", fixture("vllm_openmetrics.txt"), flags=re.MULTILINE)
+    text = text.replace("4816.0 1759147200.5", '4816.0 1759147200.5 # {trace_id="4bf92f"} 1.0 1759147200.25')
+    assert text.count(" 1759147200.5\n") == 5
+    check(sm.parse_engine_metrics(text), k=7, drafts=4816, draft_tokens=33712, accepted=12208, notes=())
 
 
 def test_issue_26191_figures():
