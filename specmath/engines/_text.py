@@ -46,6 +46,12 @@ PROM_SAMPLE_REST = (
 PROM_LABEL = re.compile(r'([A-Za-z_]\w{0,199})[ \t]*=[ \t]*"((?:[^"\\\n]|\\.){0,2048})"')
 
 
+def in_comment(text: str, pos: int) -> bool:
+    """Whether offset ``pos`` is on a line that starts with ``#`` (a HELP, TYPE or comment line of a scrape)."""
+    start = text.rfind("\n", 0, pos) + 1
+    return text[start:pos].lstrip(" \t").startswith("#")
+
+
 class ReportError(ValueError):
     """A report that is there but wrong; ``pos`` places it against the other formats."""
 

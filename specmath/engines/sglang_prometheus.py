@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import MAX_REPORTS, PROM_SAMPLE_REST, Doc, Found, ReportError, check_rate, eagle_topk, tree_note
+from ._text import MAX_REPORTS, PROM_SAMPLE_REST, Doc, Found, ReportError, check_rate, eagle_topk, in_comment, tree_note
 from .record import EngineMetrics
 
 FORMAT = "SGLang Prometheus"
@@ -33,6 +33,8 @@ def parse(doc: Doc) -> Found | str | None:
     cut = 0
     for m in _SAMPLE.finditer(text, first):
         if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_:"):
+            continue
+        if in_comment(text, m.start()):
             continue
         if m.end() == len(text) and not doc.ends_with_newline and not re.search(r"[.eEIN]", m.group(3)):
             cut += 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import MAX_REPORTS, PROM_LABEL, PROM_SAMPLE_REST, Doc, Found, ReportError, check_accepted
+from ._text import MAX_REPORTS, PROM_LABEL, PROM_SAMPLE_REST, Doc, Found, ReportError, check_accepted, in_comment
 from .record import EngineMetrics
 
 FORMAT = "vLLM Prometheus"
@@ -64,6 +64,8 @@ def parse(doc: Doc) -> Found | str | None:
     for m in _PROM_SAMPLE.finditer(text, first):
         if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_:"):
             continue
+        if in_comment(text, m.start()):
+            continue  # "# HELP vllm:spec_decode_num_drafts 12": a HELP text, not a sample
         raw = m.group(3)
         if m.end() == len(text) and not doc.ends_with_newline and not re.search(r"[.eEIN]", raw):
             cut += 1  # a last line without a line break whose value may be cut ("12" of "1234.0")

@@ -327,6 +327,21 @@ def test_prometheus_label_values_may_hold_braces():
     )
 
 
+def test_prometheus_help_text_is_not_a_sample():
+    # "# HELP vllm:spec_decode_num_drafts_total 7" is a help text that reads like a sample: taken
+    # for one, it added 7 drafts to the 1500 (a label set of its own). Found by the cross-check.
+    text = fixture("vllm_prometheus.txt").replace("Number of spec decoding drafts.", "7")
+    assert "# HELP vllm:spec_decode_num_drafts_total 7\n" in text
+    m = sm.parse_engine_metrics(text)
+    check(m, drafts=1500, mean_acceptance_length=2.8)
+    assert has_note(m, "2 label sets")
+    # SGLang's rate gauge with the help text "1.5": taken for a rate, it was refused as above 1.
+    text = fixture("sglang_prometheus.txt")
+    text = text.replace(text.splitlines()[5], "# HELP sglang:spec_accept_rate 1.5")
+    assert "# HELP sglang:spec_accept_rate 1.5\n# TYPE sglang:spec_accept_rate gauge\n" in text
+    check(sm.parse_engine_metrics(text), mean_acceptance_length=3.0, accept_rate=0.65)
+
+
 # --- SGLang and llama.cpp -----------------------------------------------------------------------
 
 
