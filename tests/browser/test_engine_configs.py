@@ -1,0 +1,122 @@
+"""The engine configurations the pages print, as Chromium shows them: Hardware's k schedule as
+vLLM's ``--speculative-config`` and SGLang's flags, and Calibrate's draft acceptance rate."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+
+import numpy as np
+
+import specmath
+from dashboard import cached, engine_config, texts
+from dashboard.engine_examples import EXAMPLES
+from dashboard.params import PARAMS, PRECISIONS
+from tests.browser.helpers import PAGES, AppTab
+
+FLAG = "--speculative-config "
+
+
+def default(key: str):
+    return PARAMS[key].default
+
+
+def hardware_at_defaults() -> tuple[list[list[int]], int]:
+    """specmath's k schedule over batches 1 … the largest and SGLang's best chain at the chosen
+    batch, for the Hardware page's default models, GPU, precision, context and α."""
+    assert default("bandwidth") == 0 and default("peak") == 0  # 0: the GPU preset's own figures
+    gpu = specmath.GPU_PRESETS[default("gpu")]
+    target, draft = (
+        replace(specmath.MODEL_PRESETS[default(key)], bytes_per_parameter=PRECISIONS[default("precision")])
+        for key in ("target_model", "draft_model")
+    )
+    alpha, context, overhead_s = default("alpha"), default("context"), default("overhead_ms") / 1e3
+    max_k = int(cached.HARDWARE_K[-1])
+    sweep = specmath.roofline_batch_sweep(
+        alpha, draft, target, gpu, np.arange(1, default("max_batch") + 1), context, overhead_s, max_k=max_k
+    )
+    schedule = [list(entry) for entry in specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)]
+    batch = default("batch")
+    k, speedup = specmath.optimal_k_general(
+        alpha,
+        specmath.roofline(draft, gpu, batch, context, overhead_s),
+        specmath.roofline(target, gpu, batch, context, overhead_s),
+        max_k=max_k,
+    )
+    return schedule, k if speedup > 1 else 0
+
+
+def code_blocks(tab: AppTab) -> list[str]:
+    return tab.page.locator('[data-testid="stCode"] code').all_inner_texts()
+
+
+def vllm_config(tab: AppTab) -> dict:
+    """The JSON of the one code block that is ``--speculative-config '{…}'``."""
+    (flag,) = [text.strip() for text in code_blocks(tab) if text.strip().startswith(FLAG)]
+    quoted = flag[len(FLAG) :]
+    assert quoted.startswith("'") and quoted.endswith("'") and quoted.count("'") == 2, flag
+    return json.loads(quoted[1:-1])
+
+
+def sglang_flags(tab: AppTab) -> dict[str, str]:
+    """The SGLang block, one ``--flag value`` a line joined by `` \\``, as {flag: value}."""
+    (block,) = [text.strip() for text in code_blocks(tab) if text.strip().startswith("--speculative-algorithm")]
+    lines = [line.strip().removesuffix("\\").strip() for line in block.splitlines()]
+    return dict(line.split(" ", 1) for line in lines)
+
+
+def test_hardware_defaults_show_specmaths_schedule_as_vllm_and_sglang_configs(tab: AppTab):
+    schedule, sglang_k = hardware_at_defaults()
+    assert len(schedule) > 1 and sglang_k > 0  # a schedule that changes k, and a chain that pays
+    tab.open(PAGES["hardware"])
+    assert tab.exceptions() == []
+    config = vllm_config(tab)
+    assert config["method"] == default("method")
+    assert config["num_speculative_tokens"] == max(k for _, _, k in schedule)
+    assert config["num_speculative_tokens_per_batch_size"] == schedule
+    flags = sglang_flags(tab)
+    assert flags["--speculative-algorithm"] == engine_config.SGLANG_ALGORITHMS[default("method")]
+    assert flags["--speculative-num-steps"] == str(sglang_k)
+    assert flags["--speculative-eagle-topk"] == "1"
+    assert flags["--speculative-num-draft-tokens"] == str(sglang_k + 1)  # SGLang counts the root
+    button = tab.page.locator('[data-testid="stDownloadButton"]', has_text="Download the schedule as JSON")
+    assert button.count() == 1 and button.is_visible()
+    with tab.page.expect_download() as download:
+        button.click()
+    document = json.loads(download.value.path().read_text(encoding="utf-8"))
+    assert document["num_speculative_tokens_per_batch_size"] == schedule
+    assert document["vllm_speculative_config"] == config
+
+
+def test_a_link_with_method_ngram_puts_ngram_in_the_config(tab: AppTab):
+    assert "ngram" in PARAMS["method"].options and default("method") != "ngram"
+    schedule, sglang_k = hardware_at_defaults()
+    tab.open(PAGES["hardware"], "method=ngram")
+    assert tab.exceptions() == [] and tab.warnings() == []
+    config = vllm_config(tab)
+    assert config["method"] == "ngram"
+    assert "model" not in config  # n-grams come from the prompt: no draft model to load
+    assert config["num_speculative_tokens_per_batch_size"] == schedule  # the method changes no cost
+    flags = sglang_flags(tab)
+    assert flags["--speculative-algorithm"] == "NGRAM"
+    assert flags["--speculative-num-draft-tokens"] == str(sglang_k + 1)
+
+
+def test_calibrate_example_with_vllms_acceptance_rate_explains_it(tab: AppTab):
+    (name,) = [name for name, text in EXAMPLES.items() if "Avg Draft acceptance rate" in text]
+    example = EXAMPLES[name]
+    accepted = int(re.search(r"Accepted: (\d+) tokens", example).group(1))
+    drafted = int(re.search(r"Drafted: (\d+) tokens", example).group(1))
+    tab.open(PAGES["calibrate"])
+    heading = tab.page.get_by_role("heading", name=texts.ACCEPT_RATE_HEADING)
+    assert heading.count() == 0  # the typed counts at the defaults have no acceptance rate to explain
+    before = tab.signature()
+    tab.page.get_by_role("button", name=name, exact=True).click()
+    tab.settle(changed_from=before)
+    assert tab.exceptions() == []
+    assert tab.page.locator('textarea[aria-label="Engine output"]').input_value() == example
+    assert heading.count() == 1 and heading.is_visible()
+    metric = tab.page.locator('[data-testid="stMetric"]', has_text="Engine's draft acceptance rate")
+    shown = metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
+    assert shown == f"{100 * accepted / drafted:.1f}%", shown
