@@ -109,7 +109,7 @@ def test_calibrate_example_with_vllms_acceptance_rate_explains_it(tab: AppTab):
     accepted = int(re.search(r"Accepted: (\d+) tokens", example).group(1))
     drafted = int(re.search(r"Drafted: (\d+) tokens", example).group(1))
     tab.open(PAGES["calibrate"])
-    heading = tab.page.get_by_role("heading", name=texts.ACCEPT_RATE_HEADING)
+    heading = tab.page.get_by_role("heading", name=texts.ACCEPT_RATE_HEADING, exact=True)
     assert heading.count() == 0  # the typed counts at the defaults have no acceptance rate to explain
     before = tab.signature()
     tab.page.get_by_role("button", name=name, exact=True).click()
