@@ -53,6 +53,8 @@ def view() -> None:
     chosen = (
         {key: ctx.widget(f"cal_{key}") for key in schedule_view.CALIBRATE_KEYS} if ctx.widget("cal_schedule") else None
     )
+    if chosen is None and target_ms > 0 and draft_ms > 0:
+        st.sidebar.caption(texts.CALIBRATE_SCHEDULE_HINT)
 
     paste_column, counts_column = st.columns([3, 2])
     with paste_column:

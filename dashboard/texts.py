@@ -255,6 +255,10 @@ TREE_WARNING = (
 )
 
 #: Calibrate's schedule (issue 22): where its step times come from.
+CALIBRATE_SCHEDULE_HINT = (
+    "With the GPU and the models they were measured on, your step times also scale its roofline "
+    "for a batch-size schedule of k: turn on the schedule above."
+)
 CALIBRATE_SCHEDULE_INTRO = (
     "The Hardware page's batch-size schedule of k, from the acceptance measured above: {acceptance}. "
     "At each batch size, the k with the best speedup when the draft and the target share the GPU's "

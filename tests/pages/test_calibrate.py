@@ -43,6 +43,9 @@ def test_step_times_set_the_cost_ratio():
     at = open_page(CALIBRATE, k="3", drafts="1000", accepted="1850", target_ms="30", draft_ms="3")
     assert "Speedup now (k = 3, c = 10)" in metrics(at)
     assert metrics(at)["Speedup now (k = 3, c = 10)"] == f"{2.85 / 1.3:.2f}×"
+    assert any("turn on the schedule" in c.value for c in at.sidebar.caption)
+    at = open_page(CALIBRATE, k="3", target_ms="30", draft_ms="3", cal_schedule="true")
+    assert not any("turn on the schedule" in c.value for c in at.sidebar.caption)
 
 
 def test_impossible_counts_are_explained():
