@@ -38,6 +38,17 @@ def main():
             f"{t * 1e3:.0f} ms ({tokens / t / 1e6:.2f}M tokens/s)"
         )
 
+    # The Simulator page: 100k tokens as 500 sequences of 200 (its defaults), and its heaviest
+    # link, k = 64 at the cap of 2M tokens x (k + 1).
+    chain = sm.two_regime_transition_matrix(8, rng=0)
+    draft = sm.draft_by_merging(chain, 2)
+    for k, sequences in ((8, 500), (64, 2_000_000 // 65 // 200)):
+        t = median_seconds(
+            lambda kk=k, s=sequences: sm.speculative_decode(chain, draft, kk, 200, rng=rng, n_sequences=s),
+            repeats=5,
+        )
+        print(f"speculative_decode V=8, k={k}, {sequences:,} sequences x 200 tokens (the Simulator page): {t * 1e3:.0f} ms")
+
 
 if __name__ == "__main__":
     main()

@@ -4,9 +4,9 @@
 autoregressively, score k + 1 positions with the target, accept in order with min(1, p/q),
 resample from the residual at the first rejection, add the target's bonus token when all k
 pass), vectorized across independent sequences. :func:`decode_summary` turns its records into
-the quantities serving engines report and the closed form predicts. The drafting and checking
-kernels here (:func:`_propose`, :func:`_verify`) are also those of
-:func:`specmath.speculative_iteration` (``iteration.py``), one iteration recorded step by step.
+the quantities serving engines report and the closed form predicts. The kernel that drafts and
+checks one iteration (:func:`_step`) is also that of :func:`specmath.speculative_iteration`
+(``iteration.py``), one iteration recorded step by step.
 """
 
 from __future__ import annotations
@@ -79,9 +79,52 @@ def _row_cdfs(M: np.ndarray) -> np.ndarray:
     return cdf
 
 
+#: Uniforms from ``Generator.random`` are multiples of 2**-53 (numpy's ``next_double`` for
+#: every bit generator), so ``u * UNIT`` is an exact integer.
+UNIT = 2.0**53
+#: A row's keys in :class:`_Search` start at ``row << ROW_SHIFT``, above every key of the row before.
+ROW_SHIFT = 54
+
+
+@dataclass(frozen=True)
+class _Search:
+    """Row CDFs laid out for one ``searchsorted`` per draw: x = count(cdf[row] <= u), exactly.
+
+    ``keys[row * width + i] = (row << ROW_SHIFT) + ceil(cdf[row, i] * UNIT)``, each row padded
+    to ``width`` (a power of two) with a key above every query of that row. For an integer
+    ``j = u * UNIT``, ``cdf <= u`` exactly when ``ceil(cdf * UNIT) <= j`` (scaling by a power of
+    two is exact), so ``searchsorted(keys, (row << ROW_SHIFT) + j, "right")`` is
+    ``row * width + count(cdf[row] <= u)``, and the count is its low bits. One search over m
+    queries replaces comparing an (m, V) gather of rows, which the decoder's loop did 2k + 1
+    times an iteration.
+    """
+
+    keys: np.ndarray
+    mask: int
+
+    @classmethod
+    def of(cls, cdf: np.ndarray) -> _Search:
+        rows, size = cdf.shape
+        if rows >= 1 << (63 - ROW_SHIFT):
+            raise ValueError(f"a search table holds at most {(1 << (63 - ROW_SHIFT)) - 1} rows, got {rows}")
+        width = 1 << int(size).bit_length()  # > size: the padding key is never counted
+        keys = np.full((rows, width), int(UNIT) + 1, dtype=np.int64)
+        keys[:, :size] = np.ceil(cdf * UNIT).astype(np.int64)
+        keys += np.arange(rows, dtype=np.int64)[:, None] << ROW_SHIFT
+        return cls(keys.ravel(), width - 1)
+
+    def draw(self, rows: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """x = count(cdf[rows] <= u) for uniforms given as integers ``j = u * UNIT``."""
+        return np.searchsorted(self.keys, (rows << ROW_SHIFT) + j, side="right") & self.mask
+
+
+def _as_integers(u: np.ndarray) -> np.ndarray:
+    return (u * UNIT).astype(np.int64)
+
+
 def _draw_rows(cdf: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    u = rng.random(rows.size)
-    return (cdf[rows] <= u[:, None]).sum(axis=1)
+    """One draw from each row ``rows`` of ``cdf``, a uniform each (for one-off draws)."""
+    return _Search.of(cdf).draw(rows, _as_integers(rng.random(rows.size)))
 
 
 @dataclass(frozen=True)
@@ -90,23 +133,23 @@ class _Tables:
 
     Attributes
     ----------
-    draft_cdf : ndarray, shape (V, V)
-        Row CDFs of the draft, for proposing.
+    draft : _Search
+        The draft's rows, for proposing.
     ratio : ndarray, shape (V, V)
         ``T / D`` where ``D > 0``; 0 where ``D = 0`` (such a token is never drafted, so never
         read). A drafted token passes when ``u < ratio``: probability ``min(1, T / D)``.
     residual : ndarray, shape (V, V)
         Each context's residual :math:`\propto \max(0, T - D)` (:func:`specmath._kernels.residual`:
         the target's row where a context has no residual, as :func:`residual_distribution`).
-    final_cdf : ndarray, shape (2V, V)
+    final : _Search
         One table for the token that ends an iteration: the residual rows (index = context),
         then the target rows (index = V + context, the bonus).
     """
 
-    draft_cdf: np.ndarray
+    draft: _Search
     ratio: np.ndarray
     residual: np.ndarray
-    final_cdf: np.ndarray
+    final: _Search
 
 
 def _tables(target: np.ndarray, draft: np.ndarray) -> _Tables:
@@ -114,46 +157,70 @@ def _tables(target: np.ndarray, draft: np.ndarray) -> _Tables:
         ratio = np.where(draft > 0, target / draft, 0.0)
     residual = _kernels.residual(target, draft)
     return _Tables(
-        draft_cdf=_row_cdfs(draft), ratio=ratio, residual=residual, final_cdf=_row_cdfs(np.vstack([residual, target]))
+        draft=_Search.of(_row_cdfs(draft)),
+        ratio=ratio,
+        residual=residual,
+        final=_Search.of(_row_cdfs(np.vstack([residual, target]))),
     )
 
 
-def _propose(tables: _Tables, current: np.ndarray, k: int, rng: np.random.Generator):
-    """Draft k tokens autoregressively from each of the m tokens ``current``.
+#: Draft positions drafted and checked at a time: a sequence rejected in one chunk is not
+#: drafted further (its later uniforms are drawn all the same, so the stream is unchanged).
+CHUNK = 8
 
-    Returns the context of each draft position, the drafted tokens (both shape (m, k)) and
-    the last token (the last drafted one; ``current`` itself when k = 0).
+
+def _uniforms(rng: np.random.Generator, m: int, k: int):
+    """One iteration's uniforms for m sequences, in the order the decoder has always drawn them.
+
+    The draft's k positions (shape (k, m), position by position, as integers ``u * UNIT``),
+    the checks (shape (m, k), as floats) and the last token's (shape (m,), as integers): one
+    ``random`` call for what used to be 2 + k, so a seed gives the text it gave before.
     """
-    m = current.size
-    context = np.empty((m, k), dtype=np.int64)
-    proposed = np.empty((m, k), dtype=np.int64)
-    for i in range(k):
-        context[:, i] = current
-        current = _draw_rows(tables.draft_cdf, current, rng)
-        proposed[:, i] = current
-    return context, proposed, current
+    u = rng.random(m * (2 * k + 1))
+    j = _as_integers(u)
+    return j[: m * k].reshape(k, m), u[m * k : 2 * m * k].reshape(m, k), j[2 * m * k :]
 
 
-def _verify(tables: _Tables, context: np.ndarray, proposed: np.ndarray, last: np.ndarray, rng: np.random.Generator):
-    """The target's check of m drafts of k tokens (from :func:`_propose`), in order.
+def _step(tables: _Tables, current: np.ndarray, k: int, rng: np.random.Generator, chunk: int = CHUNK):
+    r"""One iteration for the m sequences at the tokens ``current``: draft, check, end.
 
-    Each position draws a uniform u and passes when ``u < T / D`` of its drafted token; the
-    accepted prefix ends at the first failure. At a failure the iteration's last token is
-    drawn from the residual of that position's context; when all k pass, from the target's
-    row after ``last`` (the bonus). Returns the uniforms and pass flags (shape (m, k)), the
-    prefix lengths and the last tokens (shape (m,)).
+    The draft proposes :math:`x_i \sim D(x_{i-1}, \cdot)` for i = 1 … k from
+    :math:`x_0` = ``current``; position i passes when its uniform is below ``T / D`` of
+    :math:`x_i`; the accepted prefix ends at the first failure, where the last token is drawn
+    from the residual of that position's context, or, when all k pass, from the target's row
+    after :math:`x_k` (the bonus). Positions are drafted ``chunk`` at a time, and a sequence
+    rejected in a chunk is drafted no further.
+
+    Returns ``path`` (shape (m, k + 2): ``current``, the drafted tokens, then 0; entries after
+    a rejection's chunk are 0, never drafted), the check uniforms (shape (m, k)),
+    the prefix lengths and the last tokens (shape (m,)).
     """
-    m, k = proposed.shape
-    u = rng.random((m, k))
-    passed = u < tables.ratio[context, proposed]
-    # The accepted prefix: the index of the first failed test, or k when all pass.
-    prefix = np.where(passed.all(axis=1), k, np.argmin(passed, axis=1)) if k else np.zeros(m, dtype=np.int64)
-    rejected = prefix < k
-    # The token that ends the iteration: residual of the rejected position's context, or
-    # the target's bonus after the last draft token (after the context itself when k = 0).
-    size = tables.ratio.shape[0]
-    end_context = np.where(rejected, context[np.arange(m), np.minimum(prefix, k - 1)] if k else 0, size + last)
-    return u, passed, prefix, _draw_rows(tables.final_cdf, end_context, rng)
+    m, size = current.size, tables.ratio.shape[0]
+    u_draft, u_check, u_final = _uniforms(rng, m, k)
+    path = np.zeros((m, k + 2), dtype=np.int64)
+    path[:, 0] = current
+    # Column k stays False, so argmin finds the first failure, or k; positions after a
+    # rejection's chunk are never checked and stay False too.
+    passed = np.zeros((m, k + 1), dtype=bool)
+    rows, token = slice(None), current  # the sequences not rejected yet: all of them at first
+    for start in range(0, k, chunk):
+        stop = min(start + chunk, k)
+        for i in range(start, stop):
+            token = tables.draft.draw(token, u_draft[i, rows])
+            path[rows, i + 1] = token
+        drafted = path[rows, start : stop + 1]
+        ok = u_check[rows, start:stop] < tables.ratio.ravel()[drafted[:, :-1] * size + drafted[:, 1:]]
+        passed[rows, start:stop] = ok
+        if stop < k:
+            going = ok.all(axis=1)
+            rows, token = np.arange(m)[rows][going], token[going]
+            if not rows.size:
+                break
+    prefix = np.argmin(passed, axis=1)
+    # The last token's row: the residual of the rejected position's context (path[prefix]), or
+    # the target's row after the last draft token (V + path[k]) when all pass.
+    end = path.ravel()[np.arange(m) * (k + 2) + prefix] + size * (prefix == k)
+    return path, u_check, prefix, tables.final.draw(end, u_final)
 
 
 def _as_chain_pair(target, draft) -> tuple[np.ndarray, np.ndarray]:
@@ -212,48 +279,69 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     rng = as_rng(rng)
 
     tables = _tables(target, draft)
-    alpha_of = np.minimum(target, draft).sum(axis=1)
-
+    # k + 1 columns past the end: the last iteration may run over n_tokens.
     width = n_tokens + k + 1
     tokens = np.zeros((n_sequences, width), dtype=np.int64)
     kinds = np.zeros((n_sequences, width), dtype=np.int8)
     tokens[:, 0] = _draw_rows(_row_cdfs(stationary_distribution(target)[None, :]), np.zeros(n_sequences, int), rng)
     length = np.ones(n_sequences, dtype=np.int64)
-    records: list[tuple[np.ndarray, ...]] = []
     columns = np.arange(k + 1)
+    text, ends = tokens.reshape(-1), kinds.reshape(-1)  # views
 
-    active = np.arange(n_sequences)
+    active, current = np.arange(n_sequences), tokens[:, 0]
     while active.size:
-        m = active.size
-        rows = np.arange(m)
-        context, proposed, last = _propose(tables, tokens[active, length[active] - 1], k, rng)
-        _, _, prefix, final = _verify(tables, context, proposed, last, rng)
-        block = np.empty((m, k + 1), dtype=np.int64)
-        block[:, :k] = proposed
-        block[rows, prefix] = final
-        block_kinds = np.where(columns < prefix[:, None], ACCEPTED, 0).astype(np.int8)
-        block_kinds[rows, prefix] = np.where(prefix < k, RESAMPLED, BONUS)
+        path, _, prefix, final = _step(tables, current, k, rng)
+        # The accepted draft tokens, then the last token; the columns after it are written
+        # over by the next iteration, or lie past the sequence's end.
+        block = path[:, 1:]
+        block[np.arange(active.size), prefix] = final
+        at = length[active]
+        # Flat indices into the (n_sequences, width) text: cheaper than a 2-D fancy index.
+        flat = active * width + at
+        kept = columns[: prefix.max() + 1]
+        text[flat[:, None] + kept] = block[:, kept]
+        ends[flat + prefix] = np.where(prefix < k, RESAMPLED, BONUS)
+        length[active] = at = at + prefix + 1
+        going = at < n_tokens
+        active, current = active[going], final[going]
+    return _records(tokens, kinds, k, np.minimum(target, draft).sum(axis=1), n_tokens)
 
-        keep = columns <= prefix[:, None]
-        seq_index = np.broadcast_to(active[:, None], keep.shape)[keep]
-        position = (length[active][:, None] + columns)[keep]
-        tokens[seq_index, position] = block[keep]
-        kinds[seq_index, position] = block_kinds[keep]
-        length[active] += prefix + 1
 
-        checked = columns[:k] <= prefix[:, None]
-        records.append((active, prefix, columns[:k] < prefix[:, None], np.where(checked, alpha_of[context], np.nan)))
-        active = active[length[active] < n_tokens]
+def _records(tokens, kinds, k, alpha_of, n_tokens) -> DecodeRecords:
+    """Each iteration's record, read back from the text and its iteration ends.
 
-    sequence, accepted, outcomes, context_alpha = (np.concatenate(parts) for parts in zip(*records, strict=True))
+    ``kinds`` holds RESAMPLED or BONUS at the last token of each iteration and 0 elsewhere;
+    the records come in the order the decoder ran them: by iteration, then by sequence.
+    """
+    sequence, end = np.nonzero(kinds)
+    # The iteration's number within its sequence: iterations run in rounds, all sequences at once.
+    counts = np.bincount(sequence, minlength=tokens.shape[0])
+    first = np.cumsum(counts) - counts
+    number = np.arange(sequence.size) - first[sequence]
+    before = np.where(number > 0, np.roll(end, 1), 0)  # the token the iteration started from
+    order = np.argsort(number, kind="stable")
+    sequence, end, before = sequence[order], end[order], before[order]
+    accepted = end - before - 1
+    # Position i's context is the text's token at before + i, for the i <= accepted positions
+    # the target checked.
+    n_checked = np.minimum(accepted + 1, k)
+    row = np.repeat(np.arange(accepted.size), n_checked)
+    column = np.arange(row.size) - np.repeat(np.cumsum(n_checked) - n_checked, n_checked)
+    context_alpha = np.full((accepted.size, k), np.nan)
+    start = sequence * tokens.shape[1] + before
+    context_alpha[row, column] = alpha_of[tokens.ravel()[start[row] + column]]
+
+    # Every sequence ran to n_tokens or past it: the tokens not ending an iteration were accepted.
+    text = kinds[:, 1:n_tokens]
+    text[text == 0] = ACCEPTED
     return DecodeRecords(
         tokens=tokens[:, :n_tokens],
         kinds=kinds[:, :n_tokens],
         sequence=sequence,
         drafted=np.full(accepted.size, k, dtype=np.int64),
-        accepted=accepted.astype(np.int64),
-        emitted=accepted.astype(np.int64) + 1,
-        outcomes=outcomes,
+        accepted=accepted,
+        emitted=accepted + 1,
+        outcomes=np.arange(k) < accepted[:, None],
         context_alpha=context_alpha,
     )
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_draft_length, as_rng, shown
-from .decode import ACCEPTED, BONUS, RESAMPLED, _as_chain_pair, _as_decode_draft, _propose, _tables, _verify
+from .decode import ACCEPTED, BONUS, RESAMPLED, _as_chain_pair, _as_decode_draft, _step, _tables
 
 
 @dataclass(frozen=True)
@@ -176,13 +176,13 @@ def speculative_iteration(target, draft, context, k, rng=None, greedy=False) -> 
     else:
         tables = _tables(target, draft)
         draws = rng
-    contexts, proposed, last = _propose(tables, np.array([context]), k, draws)
-    u, _, prefix, final = _verify(tables, contexts, proposed, last, draws)
-    contexts, drafted, u = contexts[0], proposed[0], u[0]
+    # One chunk of k: every position is drafted and scored, the ones after a rejection too.
+    path, u, prefix, final = _step(tables, np.array([context]), k, draws, chunk=max(k, 1))
+    positions, u = path[0, : k + 1], u[0]  # the context of each of the k + 1 positions
+    contexts, drafted = positions[:k], positions[1:]
     first_rejection, final = int(prefix[0]), int(final[0])
     rejected = first_rejection < k
 
-    positions = np.append(contexts, int(last[0]))  # the context of each of the k + 1 positions
     p = target[positions]
     ratio = target[contexts, drafted] / draft[contexts, drafted]
     checked = np.arange(k) <= first_rejection
