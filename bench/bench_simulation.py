@@ -47,7 +47,7 @@ def main():
             lambda kk=k, s=sequences: sm.speculative_decode(chain, draft, kk, 200, rng=rng, n_sequences=s),
             repeats=5,
         )
-        print(f"speculative_decode V=8, k={k}, {sequences:,} sequences x 200 tokens (the Simulator page): {t * 1e3:.0f} ms")
+        print(f"speculative_decode V=8, k={k}, {sequences:,} sequences x 200 tokens (Simulator page): {t * 1e3:.0f} ms")
 
 
 if __name__ == "__main__":
