@@ -10,6 +10,7 @@ import pytest
 
 from dashboard import charts, workarounds
 from dashboard.link_check import check_url_value
+from dashboard.navigation import PAGES_STORE
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
 from dashboard.ui import CONTEXT_KEY
@@ -201,6 +202,17 @@ def test_navigation_links_carry_the_shared_parameters():
     switch(at, SAMPLING).run()
     links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
     assert links["Optimal_k"] == "alpha=0.55&c=50"
+
+
+def test_a_sessions_pages_are_made_once_and_still_route():
+    at = open_page(SPEEDUP)
+    made = dict(at.session_state[PAGES_STORE])
+    switch(at, SAMPLING).run()
+    assert at.title[0].value.endswith(PAGES[SAMPLING].title)
+    at.run()
+    assert all(at.session_state[PAGES_STORE][key] is page for key, page in made.items())
+    switch(at, SPEEDUP).run()
+    assert at.title[0].value.endswith(PAGES[SPEEDUP].title)
 
 
 @pytest.mark.parametrize("page_id", PAGES)
