@@ -39,9 +39,17 @@ def test_numbers_typed_in_the_table_are_stored_as_written(tab: AppTab):
     what was typed, and the sampler draws from exactly those numbers."""
     tab.open(PAGES["sampling"])
     before = tab.signature()
-    grid = tab.page.locator('[data-testid="stDataFrame"]').bounding_box()
-    tab.page.mouse.click(grid["x"] + 20, grid["y"] + 35 + 17)  # token t0: below the 35-pixel header
     keyboard = tab.page.keyboard
+    # The arrow keys only move the grid's selection once it has the focus: a key pressed before
+    # lands nowhere, and Enter then opens the token column's read-only editor.
+    for _ in range(50):
+        grid = tab.page.locator('[data-testid="stDataFrame"]').bounding_box()
+        tab.page.mouse.click(grid["x"] + 20, grid["y"] + 35 + 17)  # token t0: below the 35-pixel header
+        if tab.page.evaluate("() => !!document.activeElement?.closest('[data-testid=\"stDataFrame\"]')"):
+            break
+        tab.page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the p/q table never took the keyboard focus")
 
     def retype(text: str) -> None:
         keyboard.press("Enter")  # opens the cell's editor; keys typed before it is there are lost
