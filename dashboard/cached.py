@@ -14,9 +14,10 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import charts, limits, tree_view
+from dashboard import charts, limits, tree_view, workers
 from dashboard.params import BATCHES, SIMULATOR_SEQUENCE, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 from dashboard.presets import toy_chains
+from dashboard.simulator_run import SimulatorRun, simulator_run
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
 #: A finer grid made plotly.js's redraw of the map on each slider move several times slower.
@@ -92,36 +93,13 @@ def bound_curves(kl: np.ndarray, log_x: bool, points: int = 200) -> dict[str, tu
 
 
 SEQUENCE_LENGTH = SIMULATOR_SEQUENCE
-#: Tokens of the first sequence kept for the coloured sample.
-SAMPLE_LENGTH = 160
-
-
-@dataclass(frozen=True)
-class SimulatorRun:
-    """What the simulator page shows of one run (small: no full records)."""
-
-    summary: specmath.DecodeSummary
-    emitted_counts: np.ndarray  # iterations that emitted n = 1 … k + 1 tokens
-    sample_tokens: np.ndarray
-    sample_kinds: np.ndarray
-    stationary_alpha: float  # sum_s pi(s) alpha(s) under the target's stationary law
 
 
 @st.cache_data(max_entries=16, show_spinner="Decoding…")
 def simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
-    """Run speculative decoding on the toy chains and keep what the page shows."""
-    chain, draft_chain = toy_chains(target, draft, strength, vocab, seed)
-    sequences = max(1, tokens // SEQUENCE_LENGTH)
+    """Run speculative decoding on the toy chains and keep what the page shows (in the worker, if any)."""
     with limits.turn("simulator", tokens * (k + 1)):
-        records = specmath.speculative_decode(chain, draft_chain, k, SEQUENCE_LENGTH, rng=seed, n_sequences=sequences)
-    pi = specmath.stationary_distribution(chain)
-    return SimulatorRun(
-        summary=specmath.decode_summary(records),
-        emitted_counts=np.bincount(records.emitted, minlength=k + 2)[1:],
-        sample_tokens=records.tokens[0, :SAMPLE_LENGTH],
-        sample_kinds=records.kinds[0, :SAMPLE_LENGTH],
-        stationary_alpha=float(pi @ specmath.state_acceptance(chain, draft_chain)),
-    )
+        return workers.call(simulator_run, target, draft, strength, vocab, k, tokens, seed, SEQUENCE_LENGTH)
 
 
 #: Draft lengths the hardware page searches and draws.

@@ -23,5 +23,5 @@ def test_freeze_imports_moves_the_page_libraries_out_of_full_collections():
     assert before == "0" and imported == "True"
     # No module whose import makes a Streamlit call (st.cache_data) runs before the server does.
     assert streamlit_calls == "False" and not out.stderr
-    # The libraries are some hundred thousand objects; a full pass no longer walks them.
-    assert int(after) > 100_000
+    # streamlit, NumPy and specmath are some 80,000 objects; a full pass no longer walks them.
+    assert int(after) > 50_000
