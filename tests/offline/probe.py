@@ -86,7 +86,9 @@ def main() -> int:
 
     server = StreamlitServer(address=args.host)
     report: dict = {"host": args.host}
-    with server.spawn():
+    # Not `with server.spawn()`: entering the server starts it again, and the first one lived on.
+    server.spawn()
+    try:
         while True:  # by hand: the first answer is the figure, and it may be late
             try:
                 with urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=30) as response:
@@ -116,6 +118,8 @@ def main() -> int:
         except RunFailed as error:
             report["error"] = str(error)
         report["queries"] = list(queries)
+    finally:
+        server.stop()
     print(json.dumps(report))
     return 0
 
