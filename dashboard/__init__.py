@@ -8,12 +8,14 @@
 - ``workarounds``: fixes for bugs of the pinned Streamlit, each turned off on other versions.
 - ``cached``: ``st.cache_data`` wrappers of the heavy ``specmath`` calls the pages make.
 - ``charts``: pure figure builders, arrays in and ``plotly.graph_objects.Figure`` out.
+- ``workers``, ``simulator_run``: a worker process for the heaviest runs (started by ``serve``), and
+  the Simulator's run it computes.
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
 - ``calibrate_input``, ``engine_examples``: the Calibrate page's input and example pastes.
 - ``presets``, ``stats``, ``sample_text``, ``texts``: presets, reports, the coloured sample, texts.
 - ``toy_language``, ``step_plan``, ``step_view``: the Step through page's words and target chain,
   how its steps are numbered, and what each step shows from the iteration's trace.
 
-Only ``navigation``, ``ui``, ``workarounds``, ``cached`` and ``pq_editor`` use Streamlit; everything
-else is testable without it.
+Only ``navigation``, ``ui``, ``workarounds``, ``cached``, ``pq_editor`` and ``schedule_view`` use
+Streamlit; everything else is testable without it.
 """
