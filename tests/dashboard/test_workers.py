@@ -1,39 +1,46 @@
 """dashboard.workers: the Simulator's run in a worker process is the run computed in place."""
 
 import os
+import subprocess
+import sys
+from pathlib import Path
+
+from dashboard import workers
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# In a fresh interpreter, as dashboard.serve starts the worker before any script runs: a spawned
+# worker imports the parent's __main__, and Streamlit's script runs (AppTest here) replace it.
+PROBE = """
+import os
 from dataclasses import fields
-
 import numpy as np
-import pytest
-
 from dashboard import workers
 from dashboard.simulator_run import simulator_run
 
 ARGS = ("regimes", "merged", 2.0, 8, 4, 2_000, 3, 200)
-
-
-@pytest.fixture
-def worker():
-    workers.start()
-    yield
-    workers.stop()
+workers.start()
+assert workers.call(os.getpid) != os.getpid(), "ran in place"
+here, there = simulator_run(*ARGS), workers.call(simulator_run, *ARGS)
+for field in fields(here):
+    a, b = getattr(here, field.name), getattr(there, field.name)
+    same = np.array_equal(a, b) if isinstance(a, np.ndarray) else repr(a) == repr(b)
+    assert same, field.name
+try:
+    workers.call(simulator_run, "regimes", "merged", 2.0, 8, 65, 2_000, 3, 200)
+except ValueError as error:
+    assert "k must be" in str(error), error
+else:
+    raise AssertionError("no error from the worker")
+workers.stop()
+print("ok")
+"""
 
 
 def test_without_a_worker_calls_run_in_place():
     assert workers.call(os.getpid) == os.getpid()
 
 
-def test_the_worker_is_another_process_and_returns_the_same_run(worker):
-    assert workers.call(os.getpid) != os.getpid()
-    here, there = simulator_run(*ARGS), workers.call(simulator_run, *ARGS)
-    for field in fields(here):
-        a, b = getattr(here, field.name), getattr(there, field.name)
-        if isinstance(a, np.ndarray):
-            np.testing.assert_array_equal(a, b)
-        else:
-            assert repr(a) == repr(b), field.name
-
-
-def test_an_error_in_the_worker_reaches_the_caller(worker):
-    with pytest.raises(ValueError, match="k must be"):
-        workers.call(simulator_run, "regimes", "merged", 2.0, 8, 65, 2_000, 3, 200)
+def test_the_worker_is_another_process_returns_the_same_run_and_passes_errors_on():
+    out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
