@@ -2,9 +2,9 @@
 
 The same as ``streamlit run app.py`` with the options given, except that the server is kept from
 reaching the internet before its first session runs ``app.py``
-(:func:`dashboard.workarounds.no_external_ip_lookup`), that the pages' libraries are imported
-first and kept out of the garbage collector's full passes (:func:`freeze_imports`), and that the
-heaviest computations run in a worker process on the other core (:mod:`dashboard.workers`).
+(:func:`dashboard.workarounds.no_external_ip_lookup`), that streamlit, NumPy and specmath are
+imported first and kept out of the garbage collector's full passes (:func:`freeze_imports`), and
+that the heaviest computations run in a worker process on the other core (:mod:`dashboard.workers`).
 """
 
 import gc
@@ -24,7 +24,7 @@ PAGE_IMPORTS = ("streamlit", "streamlit.web.bootstrap", "numpy", "specmath")
 
 
 def freeze_imports() -> None:
-    """Import what the pages use, then move every object so far to the collector's permanent generation.
+    """Import :data:`PAGE_IMPORTS`, then move every object so far to the collector's permanent generation.
 
     Every session of a server runs in one process, and Python's full collection walks every
     object it tracks while holding the GIL: each one took 120 to 250 ms and held every
