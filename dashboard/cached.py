@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import charts, limits, tree_view, workers
+from dashboard import charts, tree_view, workers
 from dashboard.params import BATCHES, SIMULATOR_SEQUENCE, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 from dashboard.presets import toy_chains
 from dashboard.simulator_run import SimulatorRun, simulator_run
@@ -53,16 +53,14 @@ def map_contours(max_k: int) -> list[dict]:
 @st.cache_data(max_entries=16, show_spinner=False)
 def sample_counts(p: tuple[float, ...], q: tuple[float, ...], n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Per-token counts of accepted and of resampled rounds, in bounded memory."""
-    with limits.turn("sampling", n):
-        return specmath.speculative_sample_counts(np.array(p), np.array(q), n, rng=seed)
+    return specmath.speculative_sample_counts(np.array(p), np.array(q), n, rng=seed)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def kl_experiment(pairs: int, vocab: int, seed: int) -> specmath.Divergences:
     """alpha, TV and KL of the chapter's random pairs."""
-    with limits.turn("kl", pairs * vocab):
-        P, Q = specmath.random_distribution_pairs(pairs, vocab, rng=seed)
-        return specmath.divergences(P, Q)
+    P, Q = specmath.random_distribution_pairs(pairs, vocab, rng=seed)
+    return specmath.divergences(P, Q)
 
 
 #: The chapter's grid for its "Optimal draft length" table.
@@ -98,8 +96,7 @@ SEQUENCE_LENGTH = SIMULATOR_SEQUENCE
 @st.cache_data(max_entries=16, show_spinner="Decoding…")
 def simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
     """Run speculative decoding on the toy chains and keep what the page shows (in the worker, if any)."""
-    with limits.turn("simulator", tokens * (k + 1)):
-        return workers.call(simulator_run, target, draft, strength, vocab, k, tokens, seed, SEQUENCE_LENGTH)
+    return workers.call(simulator_run, target, draft, strength, vocab, k, tokens, seed, SEQUENCE_LENGTH)
 
 
 #: Draft lengths the hardware page searches and draws.

@@ -10,35 +10,12 @@ applied one. The sampler needs no cap here: its largest sample count is within t
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 #: Simulator: generated tokens × (k + 1), about what the decoder's draws and records grow with.
 SIMULATOR_WORK = 2_000_000
 #: Acceptance vs divergence: pairs × vocabulary, the size of each of the two arrays drawn.
 KL_ENTRIES = 500_000
-
-#: Work below which a run is light and never waits for :func:`turn` (the defaults are below).
-LIGHT = {"simulator": 1_000_000, "kl": 100_000, "sampling": 1_000_000}
-
-_HEAVY = threading.Lock()
-
-
-@contextmanager
-def turn(kind: str, work: int) -> Iterator[None]:
-    """Let heavy runs compute one at a time, so that they share one core between them.
-
-    Each session's script runs in a thread of the one server process. Several heavy runs at once
-    would take both cores and most of Python's GIL from everyone's light reruns; in turn, the
-    light ones keep a core. A run of at most ``LIGHT[kind]`` work goes straight through.
-    """
-    if work <= LIGHT[kind]:
-        yield
-        return
-    with _HEAVY:
-        yield
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,5 @@
 """The caps on one run's work: untouched at the defaults, the largest allowed amount above them."""
 
-import threading
-
 import pytest
 
 from dashboard import limits
@@ -32,30 +30,3 @@ def test_divergence_pairs_are_capped_by_pairs_times_vocabulary():
     assert capped.value == limits.KL_ENTRIES // 1000 < 5000
     assert f"{capped.value:,} of the 5,000 pairs" in capped.note
     assert limits.kl_pairs(5000, 10**9, 10).value == 10
-
-
-def test_heavy_runs_take_turns_and_light_ones_never_wait():
-    heavy = limits.LIGHT["kl"] + 1
-    inside, release, second, light = (threading.Event() for _ in range(4))
-
-    def first_heavy():
-        with limits.turn("kl", heavy):
-            inside.set()
-            release.wait(10)
-
-    def second_heavy():
-        with limits.turn("kl", heavy):
-            second.set()
-
-    def light_run():
-        with limits.turn("kl", limits.LIGHT["kl"]):
-            light.set()
-
-    threading.Thread(target=first_heavy).start()
-    assert inside.wait(10)
-    threading.Thread(target=second_heavy).start()
-    threading.Thread(target=light_run).start()
-    assert light.wait(10)  # beside a heavy run, a light one goes straight through
-    assert not second.wait(0.2)  # a second heavy run waits for the first
-    release.set()
-    assert second.wait(10)

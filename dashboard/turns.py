@@ -1,0 +1,43 @@
+"""Page runs take turns: one server computes one session's run at a time, in about the order asked.
+
+Every session's script runs in a thread of the one server process, and Python's GIL lets one
+thread compute at a time anyway. Left to share it, runs slow each other down beyond their own
+work: each element a page sends wakes the server's event loop, the thread gives the GIL up for
+that moment and, with other runs waiting, gets it back only after Python's 5 ms switch interval,
+and a page sends 30 to 60 elements. In turn, a run shares the GIL with the event loop alone, and
+everyone's wait is shorter: at 30 users (``bench/bench_load.py``, four arrival patterns) the 95th
+percentile went from 223–438 ms to 173–251 ms, and the worst light rerun beside three heavy links
+from 830–1,307 ms to 695–823 ms.
+
+The router (``app.py``) runs each page in :func:`page_run`, and :func:`dashboard.ui.interactive`
+each fragment rerun. A run keeps its turn while it waits for the worker process (the Simulator's
+decoding, 40 to 60 ms at the defaults): given to the next run, the turn could come back only after
+that run, which may be waiting in ``st.cache_data`` for the very result the first is computing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_turn = threading.Lock()
+_held = threading.local()
+
+
+@contextmanager
+def page_run() -> Iterator[None]:
+    """Hold the turn while the block runs; a block within a run that holds it goes straight through.
+
+    A page's fragment runs within the page's run on a full rerun, and on its own on a fragment
+    rerun: both run in :func:`page_run`, and only the outer one waits.
+    """
+    if getattr(_held, "turn", False):
+        yield
+        return
+    with _turn:
+        _held.turn = True
+        try:
+            yield
+        finally:
+            _held.turn = False
