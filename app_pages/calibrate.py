@@ -3,7 +3,7 @@
 import streamlit as st
 
 import specmath
-from dashboard import calibrate_input, charts, engine_examples, navigation, schedule_view, texts, ui
+from dashboard import cached, calibrate_input, charts, engine_examples, navigation, schedule_view, texts, ui
 from dashboard.literal import literal
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
@@ -85,7 +85,7 @@ def view() -> None:
         st.error(literal(measurement, limit=MESSAGE_LIMIT))
         return
 
-    result = calibrate_input.calibrate(measurement, c)
+    result = cached.calibration(measurement, c)
     st.success(f"Measured from the {measurement.source}: k = {measurement.k}.")
     for note in measurement.notes:
         st.caption(literal(note, limit=MESSAGE_LIMIT))

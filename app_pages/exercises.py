@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from dashboard import exercises, navigation, texts, ui
+from dashboard import cached, exercises, navigation, texts, ui
 
 ui.page()
 st.markdown(texts.EXERCISES_INTRO)
-for number, exercise in enumerate(exercises.EXERCISES, start=1):
+for number, (exercise, answer) in enumerate(zip(exercises.EXERCISES, cached.exercise_answers(), strict=True), start=1):
     page = exercise.info
     with st.container(border=True):
         st.markdown(f"#### {number}. {exercise.title}")
@@ -14,4 +14,4 @@ for number, exercise in enumerate(exercises.EXERCISES, start=1):
         navigation.page_link(page.id, label=f"Open {page.title}", query_params=exercise.query())
         st.caption(f"Opens with {exercise.settings_text()}.")
         with st.expander("Answer"):
-            st.markdown(exercise.answer_text())
+            st.markdown(answer)
