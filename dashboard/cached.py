@@ -7,6 +7,7 @@ for ten million sampling rounds.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -14,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import calibrate_input, charts, exercises, tree_view, workers
+from dashboard import calibrate_input, charts, exercises, tree_view, turns, workers
 from dashboard.params import BATCHES, SIMULATOR_SEQUENCE, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 from dashboard.presets import toy_chains
 from dashboard.simulator_run import SimulatorRun, simulator_run
@@ -107,10 +108,19 @@ def bound_curves(kl: np.ndarray, log_x: bool, points: int = 200) -> dict[str, tu
 SEQUENCE_LENGTH = SIMULATOR_SEQUENCE
 
 
-@st.cache_data(max_entries=16, show_spinner="Decoding…")
 def simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
     """Run speculative decoding on the toy chains and keep what the page shows (in the worker, if any)."""
-    return workers.call(simulator_run, target, draft, strength, vocab, k, tokens, seed, SEQUENCE_LENGTH)
+    with st.spinner("Decoding…"):
+        return _simulate(target, draft, strength, vocab, k, tokens, seed)
+
+
+@functools.lru_cache(maxsize=16)
+def _simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
+    # The run gives its turn to the next while the worker decodes (40 to 60 ms at the defaults),
+    # so this cache is not st.cache_data: that one holds a lock per setting while computing, and
+    # a run waiting there with the turn would wait for a run that waits for the turn.
+    with turns.aside():
+        return workers.call(simulator_run, target, draft, strength, vocab, k, tokens, seed, SEQUENCE_LENGTH)
 
 
 #: Draft lengths the hardware page searches and draws.

@@ -10,9 +10,9 @@ percentile went from 223–438 ms to 173–251 ms, and the worst light rerun bes
 from 830–1,307 ms to 695–823 ms.
 
 The router (``app.py``) runs each page in :func:`page_run`, and :func:`dashboard.ui.interactive`
-each fragment rerun. A run keeps its turn while it waits for the worker process (the Simulator's
-decoding, 40 to 60 ms at the defaults): given to the next run, the turn could come back only after
-that run, which may be waiting in ``st.cache_data`` for the very result the first is computing.
+each fragment rerun. A run that waits for other work (the Simulator's decoding in the worker
+process) gives its turn to the next meanwhile (:func:`aside`); it must hold no lock another run
+may wait for with the turn, such as the one ``st.cache_data`` holds while it computes a value.
 """
 
 from __future__ import annotations
@@ -41,3 +41,18 @@ def page_run() -> Iterator[None]:
             yield
         finally:
             _held.turn = False
+
+
+@contextmanager
+def aside() -> Iterator[None]:
+    """Give the turn to the next run while the block waits, and take it back after; see the module's docstring."""
+    if not getattr(_held, "turn", False):
+        yield
+        return
+    _held.turn = False
+    _turn.release()
+    try:
+        yield
+    finally:
+        _turn.acquire()
+        _held.turn = True

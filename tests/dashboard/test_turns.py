@@ -63,3 +63,34 @@ def test_a_run_that_fails_or_is_stopped_frees_the_turn():
 
     _in_thread(next_run)
     assert entered.wait(ENTERS)
+
+
+def test_a_run_waiting_aside_lets_the_next_in_and_then_takes_its_turn_back():
+    aside, other_inside, other_may_leave, back = (threading.Event() for _ in range(4))
+
+    def waiting_run():
+        with turns.page_run():
+            with turns.aside():
+                aside.set()
+                other_may_leave.wait(ENTERS)
+            back.set()
+
+    def next_run():
+        with turns.page_run():
+            other_inside.set()
+            other_may_leave.wait(ENTERS)
+
+    first = _in_thread(waiting_run)
+    assert aside.wait(ENTERS)
+    _in_thread(next_run)
+    assert other_inside.wait(ENTERS), "a run waiting aside holds no turn"
+    other_may_leave.set()
+    assert back.wait(ENTERS)
+    first.join(ENTERS)
+
+
+def test_aside_outside_a_run_only_runs_the_block():
+    with turns.aside():
+        pass
+    with turns.page_run():
+        pass  # the turn is free
