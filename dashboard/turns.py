@@ -5,9 +5,7 @@ thread compute at a time anyway. Left to share it, runs slow each other down bey
 work: each element a page sends wakes the server's event loop, the thread gives the GIL up for
 that moment and, with other runs waiting, gets it back only after Python's 5 ms switch interval,
 and a page sends 30 to 60 elements. In turn, a run shares the GIL with the event loop alone, and
-everyone's wait is shorter: at 30 users (``bench/bench_load.py``, four arrival patterns) the 95th
-percentile went from 223–438 ms to 173–251 ms, and the worst light rerun beside three heavy links
-from 830–1,307 ms to 695–823 ms.
+everyone's wait is shorter (``bench/bench_load.py``; the figures are in ``docs/performance.md``).
 
 The router (``app.py``) runs each page in :func:`page_run`, and :func:`dashboard.ui.interactive`
 each fragment rerun. A run that waits for other work (the Simulator's decoding in the worker
