@@ -10,6 +10,7 @@
 - ``charts``: pure figure builders, arrays in and ``plotly.graph_objects.Figure`` out.
 - ``workers``, ``simulator_run``: a worker process for the heaviest runs (started by ``serve``), and
   the Simulator's run it computes.
+- ``turns``: one session's run at a time in a server; ``limits``: the caps on one run's work.
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
 - ``calibrate_input``, ``engine_examples``: the Calibrate page's input and example pastes.
 - ``presets``, ``stats``, ``sample_text``, ``texts``: presets, reports, the coloured sample, texts.
