@@ -11,6 +11,7 @@ its arguments must pickle: module-level functions of modules that make no Stream
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -19,6 +20,11 @@ from typing import Any, TypeVar
 R = TypeVar("R")
 
 _pool: ProcessPoolExecutor | None = None
+_replacing = threading.Lock()
+
+#: Workers started in place of one that died; past them, the server computes in place.
+MAX_RESTARTS = 3
+_restarts = 0
 
 
 def _ready() -> bool:
@@ -45,10 +51,27 @@ def stop() -> None:
 
 
 def call(function: Callable[..., R], *args: Any) -> R:
-    """``function(*args)``, in the worker process when one was started, else here."""
-    if _pool is not None:
+    """``function(*args)``, in the worker process when one was started, else here.
+
+    When the worker has died (killed, out of memory), this call computes here and a new worker
+    starts for the next ones, up to :data:`MAX_RESTARTS` times.
+    """
+    pool = _pool
+    if pool is not None:
         try:
-            return _pool.submit(function, *args).result()
-        except BrokenProcessPool:  # the worker died (killed, out of memory): compute here
-            pass
+            return pool.submit(function, *args).result()
+        except BrokenProcessPool:
+            _replace(pool)
     return function(*args)
+
+
+def _replace(broken: ProcessPoolExecutor) -> None:
+    global _pool, _restarts
+    with _replacing:
+        if _pool is not broken:  # another call replaced it already
+            return
+        broken.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+        if _restarts < MAX_RESTARTS:
+            _restarts += 1
+            start()

@@ -1,4 +1,5 @@
-"""dashboard.workers: the Simulator's run in a worker process is the run computed in place."""
+"""dashboard.workers: the Simulator's run in a worker process is the run computed in place, and a
+worker that dies is replaced."""
 
 import os
 import subprocess
@@ -43,4 +44,27 @@ def test_without_a_worker_calls_run_in_place():
 
 def test_the_worker_is_another_process_returns_the_same_run_and_passes_errors_on():
     out = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
+
+
+# A killed worker: the call that finds it dead runs in place and the next in a new worker, until
+# MAX_RESTARTS workers have replaced dead ones; then every call runs in place.
+DEATHS = """
+import os, signal
+from dashboard import workers
+
+workers.start()
+here = os.getpid()
+for death in range(workers.MAX_RESTARTS + 1):
+    worker = workers.call(os.getpid)
+    assert worker != here, f"no worker after {death} deaths"
+    os.kill(worker, signal.SIGKILL)
+    assert workers.call(os.getpid) == here, "the call that finds the worker dead runs in place"
+assert workers.call(os.getpid) == here == workers.call(os.getpid), "no worker past the restarts"
+print("ok")
+"""
+
+
+def test_a_dead_worker_is_replaced_a_few_times():
+    out = subprocess.run([sys.executable, "-c", DEATHS], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr[-2000:]
