@@ -108,18 +108,13 @@ def bound_curves(kl: np.ndarray, log_x: bool, points: int = 200) -> dict[str, tu
 SEQUENCE_LENGTH = SIMULATOR_SEQUENCE
 
 
+@functools.lru_cache(maxsize=16)
 def simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
     """Run speculative decoding on the toy chains and keep what the page shows (in the worker, if any)."""
-    with st.spinner("Decoding…"):
-        return _simulate(target, draft, strength, vocab, k, tokens, seed)
-
-
-@functools.lru_cache(maxsize=16)
-def _simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
     # The run gives its turn to the next while the worker decodes (40 to 60 ms at the defaults),
     # so this cache is not st.cache_data: that one holds a lock per setting while computing, and
     # a run waiting there with the turn would wait for a run that waits for the turn.
-    with turns.aside():
+    with st.spinner("Decoding…"), turns.aside():
         return workers.call(simulator_run, target, draft, strength, vocab, k, tokens, seed, SEQUENCE_LENGTH)
 
 
