@@ -12,12 +12,11 @@ widgets did nothing.
 
 import streamlit as st
 
-from dashboard import navigation, turns, workarounds
+from dashboard import navigation, workarounds
 
 # For `streamlit run app.py`; `make run` (dashboard/serve.py) does it before the server starts.
 workarounds.no_external_ip_lookup()
 pages = navigation.st_pages()
 page = st.navigation(list(pages.values()), position="hidden")
-with turns.page_run():  # one session's run at a time (dashboard/turns.py)
-    navigation.prepare(page, pages)
-    page.run()
+navigation.prepare(page, pages)
+page.run()

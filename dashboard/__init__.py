@@ -8,9 +8,9 @@
 - ``workarounds``: fixes for bugs of the pinned Streamlit, each turned off on other versions.
 - ``cached``: ``st.cache_data`` wrappers of the heavy ``specmath`` calls the pages make.
 - ``charts``: pure figure builders, arrays in and ``plotly.graph_objects.Figure`` out.
-- ``workers``, ``simulator_run``: a worker process for the heaviest runs (started by ``serve``), and
-  the Simulator's run it computes.
-- ``turns``: one session's run at a time in a server; ``limits``: the caps on one run's work.
+- ``limits``: the caps on one run's work.
+- ``serve``: what ``make run`` starts: ``streamlit run app.py`` after the workaround that must
+  come before the server starts.
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
 - ``calibrate_input``, ``engine_examples``: the Calibrate page's input and example pastes.
 - ``presets``, ``stats``, ``sample_text``, ``texts``: presets, reports, the coloured sample, texts.

@@ -7,7 +7,6 @@ for ten million sampling rounds.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -15,10 +14,9 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import calibrate_input, charts, exercises, tree_view, turns, workers
+from dashboard import calibrate_input, charts, exercises, tree_view
 from dashboard.params import BATCHES, SIMULATOR_SEQUENCE, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 from dashboard.presets import toy_chains
-from dashboard.simulator_run import SimulatorRun, simulator_run
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
 #: A finer grid made plotly.js's redraw of the map on each slider move several times slower.
@@ -107,15 +105,36 @@ def bound_curves(kl: np.ndarray, log_x: bool, points: int = 200) -> dict[str, tu
 
 SEQUENCE_LENGTH = SIMULATOR_SEQUENCE
 
+#: Tokens of the first sequence kept for the coloured sample.
+SAMPLE_LENGTH = 160
 
-@functools.lru_cache(maxsize=16)
+
+@dataclass(frozen=True)
+class SimulatorRun:
+    """What the simulator page shows of one run (small: no full records)."""
+
+    summary: specmath.DecodeSummary
+    emitted_counts: np.ndarray  # iterations that emitted n = 1 … k + 1 tokens
+    sample_tokens: np.ndarray
+    sample_kinds: np.ndarray
+    stationary_alpha: float  # sum_s pi(s) alpha(s) under the target's stationary law
+
+
+@st.cache_data(max_entries=16, show_spinner="Decoding…")
 def simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
-    """Run speculative decoding on the toy chains and keep what the page shows (in the worker, if any)."""
-    # The run gives its turn to the next while the worker decodes (40 to 60 ms at the defaults),
-    # so this cache is not st.cache_data: that one holds a lock per setting while computing, and
-    # a run waiting there with the turn would wait for a run that waits for the turn.
-    with st.spinner("Decoding…"), turns.aside():
-        return workers.call(simulator_run, target, draft, strength, vocab, k, tokens, seed, SEQUENCE_LENGTH)
+    """Decode ``tokens`` tokens on the toy chains, as sequences of :data:`SEQUENCE_LENGTH`, and keep
+    what the page shows."""
+    chain, draft_chain = toy_chains(target, draft, strength, vocab, seed)
+    sequences = max(1, tokens // SEQUENCE_LENGTH)
+    records = specmath.speculative_decode(chain, draft_chain, k, SEQUENCE_LENGTH, rng=seed, n_sequences=sequences)
+    pi = specmath.stationary_distribution(chain)
+    return SimulatorRun(
+        summary=specmath.decode_summary(records),
+        emitted_counts=np.bincount(records.emitted, minlength=k + 2)[1:],
+        sample_tokens=records.tokens[0, :SAMPLE_LENGTH].copy(),  # not a view of the whole text
+        sample_kinds=records.kinds[0, :SAMPLE_LENGTH].copy(),
+        stationary_alpha=float(pi @ specmath.state_acceptance(chain, draft_chain)),
+    )
 
 
 #: Draft lengths the hardware page searches and draws.

@@ -43,32 +43,21 @@ STREAMLIT_PARAMS = frozenset({"embed", "embed_options"})
 HOME_URL_PATH = "Home"
 
 
-#: st.session_state key of the session's ``st.Page`` objects.
-PAGES_STORE = "st_pages"
-
-
 def st_pages() -> dict[str, Any]:
     """One ``st.Page`` per registry entry, by page id, the home page the default.
 
     The pages get no icon here: Streamlit would make a ":material/…:" page icon the browser
     tab's, fetched from Google's servers. The sidebar's links show the registry's icons.
-
-    Made once per session and kept in its state: ``st.Page`` resolves its script's path on
-    disk, which for the eleven pages was 7% of a loaded server's time (py-spy, 30 users).
-    Not shared between sessions, since ``st.navigation`` marks the page it returns as the
-    one this run may call.
     """
-    if PAGES_STORE not in st.session_state:
-        st.session_state[PAGES_STORE] = {
-            info.id: st.Page(
-                info.script,
-                title=info.title,
-                url_path=info.url_path or HOME_URL_PATH,
-                default=not info.url_path,
-            )
-            for info in PAGES.values()
-        }
-    return st.session_state[PAGES_STORE]
+    return {
+        info.id: st.Page(
+            info.script,
+            title=info.title,
+            url_path=info.url_path or HOME_URL_PATH,
+            default=not info.url_path,
+        )
+        for info in PAGES.values()
+    }
 
 
 def shared_values() -> dict[str, Any]:

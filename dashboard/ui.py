@@ -18,7 +18,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import charts, turns, workarounds
+from dashboard import charts, workarounds
 from dashboard.link_check import address_value, check_url_value
 from dashboard.literal import quoted
 from dashboard.params import PARAMS, Param
@@ -145,9 +145,8 @@ def interactive(ctx: PageContext, body: Callable[[], None]) -> None:
     """
 
     def fragment() -> None:
-        with turns.page_run():
-            ctx.read_address()  # a fragment rerun sees the address as this page's widgets left it
-            body()
+        ctx.read_address()  # a fragment rerun sees the address as this page's widgets left it
+        body()
 
     st.fragment(fragment)()
 

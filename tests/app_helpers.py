@@ -8,7 +8,6 @@ import re
 from pathlib import Path
 
 import numpy as np
-import plotly.graph_objects as go
 from streamlit.testing.v1 import AppTest
 
 from dashboard.registry import PAGES
@@ -57,19 +56,6 @@ def values(encoded) -> np.ndarray:
         shape = encoded.get("shape")
         return array.reshape([int(s) for s in str(shape).split(",")]) if shape else array
     return np.asarray(encoded)
-
-
-def plain(fig: go.Figure) -> go.Figure:
-    """``fig`` with its typed arrays (``dashboard.charts.style.typed_arrays``) as NumPy arrays again."""
-    return go.Figure(_plain(fig.to_plotly_json()), _validate=False)
-
-
-def _plain(value):
-    if isinstance(value, dict):
-        return values(value) if "bdata" in value else {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(_plain(item) for item in value)
-    return value
 
 
 def metrics(at: AppTest) -> dict[str, str]:

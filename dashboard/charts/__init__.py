@@ -5,7 +5,7 @@ builder is tested by reading its traces back. Every figure's title states the pa
 was drawn with, so a screenshot explains itself; the fonts are large enough for a projector.
 
 - ``style``: the template, palette and font, the toolbar config, and the helpers every builder
-  shares; its ``VALIDATE`` switch (read when each figure is built) turns on plotly.py's validation.
+  shares.
 - ``rounding``: numbers rounded as the hovers print them.
 - ``contours``: the optimal-k map's contour lines and their labels.
 - ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step``, ``trees``: the builders, by page.

@@ -4,8 +4,6 @@ palette and font, the toolbar config, and helpers for figures, layouts, axes and
 
 from __future__ import annotations
 
-import base64
-
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -61,85 +59,9 @@ LEGEND_ROW = 34
 LEGEND_NEXT_ROW = 24
 
 
-#: Whether :func:`figure` runs plotly.py's validation. The tests turn it on and check that every
-#: page's figures serialise exactly as without it (``test_app_pages``). Every builder goes through
-#: :func:`figure`, which reads this global when called, so setting ``dashboard.charts.style.VALIDATE``
-#: reaches them all (the name is not re-exported from ``dashboard.charts``: setting a copy would not).
-VALIDATE = False
-
-
 def figure(traces: list[dict], layout: dict) -> go.Figure:
-    """The figure from plain trace and layout dicts, in a single constructor call.
-
-    Building a figure step by step (``add_trace``, ``update_layout``, ``add_hline``) re-validates
-    and re-merges it on every call, most of a slider's wait. Even one validation, in one call,
-    is most of a figure's build (plotly.py walks every property through its validators), so it
-    is left to the tests: with :data:`VALIDATE` on, a wrong property name or value raises as
-    before. ``_validate`` is how plotly.py builds its own templates unvalidated.
-    """
-    return go.Figure(data=typed_arrays(traces), layout=typed_arrays(layout), _validate=VALIDATE)
-
-
-#: The NumPy dtypes plotly.js reads from base64, by the name it knows them by (plotly.py's
-#: ``plotlyjsShortTypes`` in ``_plotly_utils/utils.py``).
-TYPED_ARRAY_DTYPES = {
-    "int8": "i1",
-    "uint8": "u1",
-    "int16": "i2",
-    "uint16": "u2",
-    "int32": "i4",
-    "uint32": "u4",
-    "float32": "f4",
-    "float64": "f8",
-}
-
-#: Keys under which plotly.py sends arrays as lists (its ``is_skipped_key``).
-LIST_KEYS = frozenset({"geojson", "layer", "layers", "range"})
-
-
-def typed_arrays(value):
-    """``value`` with its numeric NumPy arrays as plotly.js typed arrays (``{dtype, bdata, shape}``).
-
-    plotly.py makes the same conversion each time a figure is sent (``BaseFigure.to_dict``), one
-    array at a time through checks for data frames of every kind: 0.3 ms an array, most of a
-    chart's time on the server. Done here, once, the figure holds what it would send, and the
-    conversion finds nothing left to do. As plotly.py does, 64-bit integers go as the smallest
-    integer type that holds them (as they are, too large for 32 bits); empty and non-numeric
-    arrays are left to plotly.py.
-    """
-    if isinstance(value, dict):
-        return {key: _typed_value(key, item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(typed_arrays(item) for item in value)
-    return value
-
-
-def _typed_value(key: str, value):
-    # Only an array under a key is converted (one directly in a list goes as a list), and none
-    # under LIST_KEYS: the places plotly.py's conversion converts (its ``convert_to_base64``).
-    if key in LIST_KEYS:
-        return value
-    if isinstance(value, np.ndarray):
-        return _typed_array(value) if value.dtype.kind in "iuf" and value.size else value
-    return typed_arrays(value)
-
-
-def _typed_array(array: np.ndarray) -> dict | np.ndarray:
-    array = np.ascontiguousarray(array)
-    if array.dtype.kind in "iu" and array.dtype.itemsize == 8:
-        smaller = (np.int8, np.int16, np.int32) if array.dtype.kind == "i" else (np.uint8, np.uint16, np.uint32)
-        low, high = array.min(), array.max()
-        fits = [t for t in smaller if np.iinfo(t).min <= low and high <= np.iinfo(t).max]
-        if not fits:
-            return array
-        array = array.astype(fits[0])
-    name = TYPED_ARRAY_DTYPES.get(str(array.dtype))
-    if name is None:
-        return array
-    spec = {"dtype": name, "bdata": base64.b64encode(array).decode("ascii")}
-    if array.ndim > 1:
-        spec["shape"] = str(array.shape)[1:-1]
-    return spec
+    """The figure from plain trace and layout dicts, in a single constructor call."""
+    return go.Figure(data=traces, layout=layout)
 
 
 def base_layout(

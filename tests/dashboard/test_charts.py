@@ -1,7 +1,6 @@
 """Figure builders as pure functions: their traces hold exactly the numbers they were given."""
 
 import dataclasses
-import json
 
 import numpy as np
 import plotly.graph_objects as go
@@ -10,21 +9,14 @@ import pytest
 
 import specmath
 from dashboard import cached, charts, published
-from tests.app_helpers import plain
 from tests.helpers import printed
 
 K = np.arange(1, 65)
 
 
-@pytest.fixture(autouse=True)
-def validated(monkeypatch):
-    """Builders here run with plotly.py's validation, so a wrong property raises."""
-    monkeypatch.setattr(charts.style, "VALIDATE", True)
-
-
 def _trace(fig: go.Figure, name: str):
-    matches = [t for t in plain(fig).data if t.name == name]
-    assert len(matches) == 1, [t.name for t in plain(fig).data]
+    matches = [t for t in fig.data if t.name == name]
+    assert len(matches) == 1, [t.name for t in fig.data]
     return matches[0]
 
 
@@ -190,7 +182,7 @@ def _grid():
 def test_maps_hold_the_grid_and_mark_the_user(builder):
     alpha_grid, c_grid, k_star, best = _grid()
     current = tuple(v.item() for v in specmath.optimal_k(0.8, 20))
-    fig = plain(builder(alpha_grid, c_grid, k_star, best, 0.8, 20, current, 20))
+    fig = builder(alpha_grid, c_grid, k_star, best, 0.8, 20, current, 20)
     heat = fig.data[0]
     assert isinstance(heat, go.Heatmap)
     np.testing.assert_array_equal(heat.x, alpha_grid)
@@ -379,43 +371,3 @@ def test_batch_sweep_greys_out_batches_that_do_not_fit():
     for all_fit in (None, np.ones(11, dtype=bool)):
         shapes = charts.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=all_fit).layout.shapes
         assert not [s for s in shapes if s.xref == "x"]
-
-
-#: Arrays of each kind a figure may hold, for :func:`dashboard.charts.style.typed_arrays`.
-ARRAYS = {
-    "float64 with gaps": np.array([0.1, np.nan, np.inf, -1e308]),
-    "float32 2-D": np.arange(6, dtype=np.float32).reshape(2, 3),
-    "int64 within 8 bits": np.array([1, -5, 100]),
-    "int64 within 16 bits": np.array([-300, 30_000]),
-    "int64 within 32 bits": np.array([70_000, -(2**31)]),
-    "int64 beyond 32 bits": np.array([2**40, 1]),
-    "uint64 within 16 bits": np.array([1, 2**10], dtype=np.uint64),
-    "uint64 beyond 32 bits": np.array([2**63, 1], dtype=np.uint64),
-    "int32": np.array([1, 2], dtype=np.int32),
-    "a strided view": np.arange(10.0)[::3],
-    "Fortran order": np.asfortranarray(np.arange(6.0).reshape(2, 3)),
-    "empty": np.array([]),
-    "bool": np.array([True, False]),
-    "strings": np.array(["a", "b"]),
-    "float16": np.array([1.5, 2.0], dtype=np.float16),
-}
-
-
-@pytest.mark.parametrize("array", ARRAYS.values(), ids=ARRAYS)
-def test_a_figure_sends_its_arrays_as_plotly_would(array):
-    """The figure holds its arrays as plotly.py would send them: the JSON Streamlit sends is the same."""
-    trace = {
-        "type": "scatter",
-        "x": array,
-        "customdata": array,
-        "meta": {"inner": array, "listed": [array, (array, 1)]},
-    }
-    layout = {"xaxis": {"tickvals": array}, "shapes": [{"type": "line", "x0": array}]}
-    if len(array) >= 2:
-        layout["xaxis"]["range"] = array[:2]  # a range goes as a list
-    plotlys = go.Figure(data=[trace], layout=layout, _validate=False)
-    ours = charts.style.figure([trace], layout)
-    sent = (json.loads(pio.to_json(fig.to_dict(), validate=False)) for fig in (ours, plotlys))
-    assert next(sent) == next(sent)
-    if array.dtype.kind in "if" and array.size and array.dtype != np.float16 and abs(array).max() < 2**31:
-        assert "bdata" in ours.data[0].x, "a numeric array goes as a typed array"

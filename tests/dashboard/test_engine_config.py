@@ -7,7 +7,6 @@ import pytest
 
 import specmath
 from dashboard import charts, engine_config
-from tests.app_helpers import plain
 
 BATCH = np.arange(1, 17)
 BEST_K = np.array([4] * 5 + [3] * 5 + [2] * 3 + [1] * 3)
@@ -18,7 +17,7 @@ SCHEDULE = specmath.batch_k_schedule(BATCH, BEST_K, SPEEDUP)
 def test_the_step_chart_holds_the_scheduled_k_and_shades_where_it_is_zero():
     assert SCHEDULE == [(1, 5, 4), (6, 10, 3), (11, 13, 2), (14, 16, 0)]
     fig = charts.k_schedule(BATCH, BEST_K, SPEEDUP, SCHEDULE, "α = 0.8", "label")
-    scheduled, would_be = plain(fig).data
+    scheduled, would_be = fig.data
     np.testing.assert_array_equal(scheduled.y, [4] * 5 + [3] * 5 + [2] * 3 + [0] * 3)
     assert scheduled.line.shape == "hv"
     # The best k where it does not pay, dotted, and nothing where it does.
@@ -35,7 +34,7 @@ def test_the_step_chart_holds_the_scheduled_k_and_shades_where_it_is_zero():
 def test_the_step_chart_without_a_zero_range_shades_nothing():
     fig = charts.k_schedule(BATCH[:10], BEST_K[:10], SPEEDUP[:10], SCHEDULE[:2], "α = 0.8", "label")
     assert not fig.layout.shapes and not fig.layout.annotations
-    assert np.isnan(plain(fig).data[1].y).all()
+    assert np.isnan(fig.data[1].y).all()
 
 
 def test_the_vllm_flag_parses_back_to_the_schedule():

@@ -2,24 +2,16 @@
 
 import numpy as np
 import plotly.graph_objects as go
-import pytest
 
 from dashboard import charts
 from dashboard.charts import step as step_charts
 from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE
-from tests.app_helpers import plain
 
 WORDS = ("the", "cat", "sat", ".")
 
 
-@pytest.fixture(autouse=True)
-def validated(monkeypatch):
-    """Builders here run with plotly.py's validation, so a wrong property raises."""
-    monkeypatch.setattr(charts.style, "VALIDATE", True)
-
-
 def _trace(fig: go.Figure, name: str):
-    (found,) = [t for t in plain(fig).data if t.name == name]
+    (found,) = [t for t in fig.data if t.name == name]
     return found
 
 
@@ -65,7 +57,7 @@ def test_acceptance_checks_split_each_row_and_mark_u():
 
 def test_greedy_checks_have_no_uniform():
     fig = charts.acceptance_checks(["1 · cat"], np.array([0.0]), np.array([np.nan]), "Checks", greedy=True)
-    assert [t.name for t in plain(fig).data] == [
+    assert [t.name for t in fig.data] == [
         "accepted: the target's most likely word",
         "rejected: not its most likely word",
     ]

@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import charts, step_plan, step_view
+from dashboard import step_plan, step_view
 from dashboard import toy_language as tl
 from dashboard.step_view import WORDS
-from tests.app_helpers import plain
 
 
 def _trace(kind="noise", strength=0.3, seed=42, k=8, greedy=False):
@@ -33,7 +32,7 @@ def all_accepted():
 
 
 def _bars(view):
-    return plain(view.figure).data[0]
+    return view.figure.data[0]
 
 
 def test_each_draft_step_shows_the_row_its_word_came_from(rejected):
@@ -55,9 +54,9 @@ def test_the_score_step_shows_p_and_q_of_every_drafted_word(rejected):
     trace, opening = rejected
     view = step_view.build(trace, 9, opening, 20)
     positions = np.arange(trace.k)
-    np.testing.assert_array_equal(plain(view.figure).data[0].y, trace.q[positions, trace.drafted])
-    np.testing.assert_array_equal(plain(view.figure).data[1].y, trace.p[positions, trace.drafted])
-    assert plain(view.figure).data[0].x[0] == f"1<br>{WORDS[int(trace.drafted[0])]}"
+    np.testing.assert_array_equal(view.figure.data[0].y, trace.q[positions, trace.drafted])
+    np.testing.assert_array_equal(view.figure.data[1].y, trace.p[positions, trace.drafted])
+    assert view.figure.data[0].x[0] == f"1<br>{WORDS[int(trace.drafted[0])]}"
     assert "all 9 positions at once" in view.heading
 
 
@@ -66,7 +65,7 @@ def test_each_check_shows_p_q_their_ratio_u_and_the_verdict(rejected):
     for j in range(trace.first_rejection + 1):
         view = step_view.build(trace, 10 + j, opening, 20)
         rows = np.arange(j + 1)
-        accepts, _, uniforms = plain(view.figure).data
+        accepts, _, uniforms = view.figure.data
         np.testing.assert_array_equal(accepts.x, np.minimum(1, trace.ratio[rows]))
         np.testing.assert_array_equal(uniforms.x, trace.u[rows])
         word = int(trace.drafted[j])
@@ -86,7 +85,7 @@ def test_a_check_after_the_rejection_says_it_never_happened(rejected):
     j = trace.first_rejection + 1
     view = step_view.build(trace, 10 + j, opening, 20)
     assert f"Position {j + 1} is never checked" in view.text
-    assert len(plain(view.figure).data[0].y) == trace.first_rejection + 1  # the checks made, no more
+    assert len(view.figure.data[0].y) == trace.first_rejection + 1  # the checks made, no more
     assert view.metrics == []
 
 
@@ -94,7 +93,7 @@ def test_the_correction_is_the_residual_at_the_rejected_position(rejected):
     trace, opening = rejected
     j = trace.first_rejection
     view = step_view.build(trace, 18, opening, 20)
-    residual, p, q = plain(view.figure).data
+    residual, p, q = view.figure.data
     np.testing.assert_array_equal(residual.x, trace.residual)
     np.testing.assert_array_equal(p.x, trace.p[j])
     np.testing.assert_array_equal(q.x, trace.q[j])
@@ -114,7 +113,7 @@ def test_the_outcome_times_the_emitted_words(rejected):
         "Time, one word a step": f"{n} target steps",
         "This iteration": f"{n / 1.4:.2f}× as fast",
     }
-    words = plain(view.figure).data[2]
+    words = view.figure.data[2]
     assert list(words.text) == [WORDS[int(t)] for t in trace.emitted]
     assert view.sentence.count(":blue[") == n - 1 and view.sentence.count(":orange[") == 1
 
@@ -122,7 +121,7 @@ def test_the_outcome_times_the_emitted_words(rejected):
 def test_all_accepted_ends_with_the_bonus_word(all_accepted):
     trace, opening = all_accepted
     bonus = step_view.build(trace, 18, opening, 20)
-    np.testing.assert_array_equal(plain(bonus.figure).data[0].x, trace.bonus_row)
+    np.testing.assert_array_equal(bonus.figure.data[0].x, trace.bonus_row)
     np.testing.assert_array_equal(trace.bonus_row, trace.p[-1])
     assert "all 8 accepted: the bonus word" in bonus.heading and "takes its most likely word" in bonus.text
     outcome = step_view.build(trace, 19, opening, 20)
@@ -139,7 +138,7 @@ def test_greedy_checks_compare_with_the_targets_most_likely_word(all_accepted):
         "Target's most likely": WORDS[best],
         "Verdict": "accepted",
     }
-    assert [t.name for t in plain(view.figure).data] == [
+    assert [t.name for t in view.figure.data] == [
         "accepted: the target's most likely word",
         "rejected: not its most likely word",
     ]
@@ -150,8 +149,7 @@ def test_numbers_that_print_alike_are_printed_apart():
     assert step_view.apart(0.2, 0.9) == ("0.200", "0.900")
 
 
-def test_every_step_builds_for_every_kind_of_draft(monkeypatch):
-    monkeypatch.setattr(charts.style, "VALIDATE", True)  # plotly.py checks every figure
+def test_every_step_builds_for_every_kind_of_draft():
     for kind, strength in (("noise", 1.0), ("temperature", 0.25), ("merged", 1), ("merged", 21)):
         for greedy in (False, True):
             for k in (1, 3):

@@ -7,8 +7,6 @@ import pytest
 
 import specmath
 from dashboard import charts, tree_view
-from dashboard.charts import style
-from tests.app_helpers import plain
 
 
 def random_tree(n: int, rng) -> np.ndarray:
@@ -78,30 +76,28 @@ def test_node_scores_sum_to_the_trees_expected_tokens():
     assert ranks[0] == 0 and (ranks[1:] >= 1).all()
 
 
-def test_tree_picture_holds_edges_nodes_and_scores(monkeypatch):
-    monkeypatch.setattr(style, "VALIDATE", True)
+def test_tree_picture_holds_edges_nodes_and_scores():
     parents = np.array([-1, 0, 0, 1])
     ranks, scores = tree_view.node_scores(parents, np.array([0.6, 0.3]))
     fig = charts.tree_picture(parents, ranks, scores, "title", "subtitle")
-    edges, nodes = plain(fig).data
+    edges, nodes = fig.data
     assert list(edges.x).count(None) == 3  # three edges, each its own segment
     np.testing.assert_allclose(nodes.customdata[:, 1], [1, 0.6, 0.3, 0.36])
     np.testing.assert_array_equal(nodes.y, [0, 1, 1, 2])
     assert fig.layout.yaxis.autorange == "reversed"
 
 
-def test_curve_builders_hold_their_numbers(monkeypatch):
-    monkeypatch.setattr(style, "VALIDATE", True)
+def test_curve_builders_hold_their_numbers():
     budgets = np.arange(1, 11)
     curves = {"chain": ("chain", budgets * 0.5), "best": ("best", budgets * 0.6), "eagle": ("eagle", budgets * 0.55)}
     fig = charts.tree_tokens(budgets, curves, 4, "sub")
-    assert [t.name for t in plain(fig).data] == ["chain", "best", "eagle"]
-    np.testing.assert_array_equal(plain(fig).data[1].y, budgets * 0.6)
+    assert [t.name for t in fig.data] == ["chain", "best", "eagle"]
+    np.testing.assert_array_equal(fig.data[1].y, budgets * 0.6)
     single = np.full(10, np.nan)
     single[5] = 2.0
     fig = charts.tree_speedups(budgets, curves | {"eagle": ("eagle", single)}, budgets % 3, (7, 2, 4.2), 4, "sub")
-    assert plain(fig).data[2].mode == "markers", "one EAGLE point is a marker, not an invisible line"
-    star = plain(fig).data[-1]
+    assert fig.data[2].mode == "markers", "one EAGLE point is a marker, not an invisible line"
+    star = fig.data[-1]
     assert (list(star.x), list(star.y)) == ([7], [4.2])
     assert any("m = 7, depth 2" in a.text for a in fig.layout.annotations)
 

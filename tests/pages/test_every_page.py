@@ -10,7 +10,6 @@ import pytest
 
 from dashboard import charts, workarounds
 from dashboard.link_check import check_url_value
-from dashboard.navigation import PAGES_STORE
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
 from dashboard.ui import CONTEXT_KEY
@@ -148,34 +147,6 @@ def test_every_chart_exports_a_named_png(page_id):
     assert len(set(names)) == len(names), "two charts of one page would save under one name"
 
 
-#: Every figure builder, as the pages call them.
-EVERY_BUILDER = [
-    (SPEEDUP, {}),
-    (SPEEDUP, {"published": "true"}),
-    (OPTIMAL_K, {}),
-    (OPTIMAL_K, {"view": "speedup"}),
-    (SAMPLING, {}),
-    (KL, {}),
-    (KL, {"logx": "true"}),
-    ("simulator", {}),
-    ("calibrate", {}),
-    ("hardware", {}),
-    ("trees", {}),
-    ("trees", {"tree_source": "chain", "topk": "1"}),
-]
-
-
-@pytest.mark.parametrize(("page_id", "query"), EVERY_BUILDER)
-def test_figures_built_unvalidated_are_what_validation_gives(page_id, query, monkeypatch):
-    """The pages build figures without plotly.py's validation (it was most of a chart's build
-    time); validated, every figure must build without error and be sent byte for byte the same."""
-    fast = page_charts(open_page(page_id, **query))
-    monkeypatch.setattr(charts.style, "VALIDATE", True)
-    validated = page_charts(open_page(page_id, **query))
-    assert fast, f"{page_id} shows no chart"
-    assert [json.dumps(f, sort_keys=True) for f in fast] == [json.dumps(f, sort_keys=True) for f in validated]
-
-
 def test_home_links_every_page():
     at = open_page(HOME)
     linked = {element.proto.page for element in at.get("page_link")}
@@ -202,17 +173,6 @@ def test_navigation_links_carry_the_shared_parameters():
     switch(at, SAMPLING).run()
     links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
     assert links["Optimal_k"] == "alpha=0.55&c=50"
-
-
-def test_a_sessions_pages_are_made_once_and_still_route():
-    at = open_page(SPEEDUP)
-    made = dict(at.session_state[PAGES_STORE])
-    switch(at, SAMPLING).run()
-    assert at.title[0].value.endswith(PAGES[SAMPLING].title)
-    at.run()
-    assert all(at.session_state[PAGES_STORE][key] is page for key, page in made.items())
-    switch(at, SPEEDUP).run()
-    assert at.title[0].value.endswith(PAGES[SPEEDUP].title)
 
 
 @pytest.mark.parametrize("page_id", PAGES)

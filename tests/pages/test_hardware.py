@@ -12,7 +12,6 @@ from tests.app_helpers import (
     metrics,
     open_page,
     page_charts,
-    plain,
     sglang_flags,
     shown,
     trace,
@@ -112,10 +111,10 @@ def test_bad_links_warn(key, raw):
 def test_hardware_figures_hold_their_numbers():
     k = np.arange(1, 6)
     fig = charts.hardware_speedup(k, k * 1.0, k * 0.5, {"roofline": (2, 1.0)}, 0.8, 3, "label")
-    np.testing.assert_array_equal(plain(fig).data[0].y, k * 1.0)
-    np.testing.assert_array_equal(plain(fig).data[1].y, k * 0.5)
+    np.testing.assert_array_equal(fig.data[0].y, k * 1.0)
+    np.testing.assert_array_equal(fig.data[1].y, k * 0.5)
     fig = charts.batch_sweep(np.array([1, 2, 4]), np.array([5, 3, 1]), np.array([2.0, 1.2, 0.9]), 4, 0.8, "label")
-    np.testing.assert_array_equal(plain(fig).data[0].y, [2.0, 1.2, 0.9])
+    np.testing.assert_array_equal(fig.data[0].y, [2.0, 1.2, 0.9])
     assert any("batch 4" in a.text for a in fig.layout.annotations)
 
 

@@ -5,7 +5,7 @@ import pytest
 
 import specmath
 from dashboard import cached, charts, limits, sample_text
-from tests.app_helpers import metrics, open_page, page_charts, plain, trace, values, warnings
+from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 SIMULATOR = "simulator"
 
@@ -94,11 +94,11 @@ def test_coloured_sample_marks_every_kind():
 def test_simulator_figures_hold_their_numbers():
     pmf = specmath.tokens_per_iteration_pmf(0.7, 3)
     fig = charts.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
-    np.testing.assert_array_equal(plain(fig).data[0].y, [0.3, 0.2, 0.1, 0.4])
-    np.testing.assert_array_equal(plain(fig).data[1].y, pmf)
+    np.testing.assert_array_equal(fig.data[0].y, [0.3, 0.2, 0.1, 0.4])
+    np.testing.assert_array_equal(fig.data[1].y, pmf)
     fig = charts.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
-    np.testing.assert_allclose(plain(fig).data[2].y, [0.7, 0.49])
-    np.testing.assert_array_equal(plain(fig).data[3].y, [0.7, 0.7])
+    np.testing.assert_allclose(fig.data[2].y, [0.7, 0.49])
+    np.testing.assert_array_equal(fig.data[3].y, [0.7, 0.7])
 
 
 def test_a_link_past_the_work_cap_runs_the_capped_amount_and_says_so():

@@ -2,8 +2,6 @@
 ``specmath.speculative_iteration`` runs with the page's arguments; Next, Back and the step slider
 move the step and the address; a link's step out of range warns and the nearest step is shown."""
 
-import json
-
 import numpy as np
 import pytest
 import streamlit as st
@@ -249,15 +247,6 @@ def test_presenter_mode_collapses_the_sidebar(monkeypatch):
     assert states[-2:] == ["expanded", "collapsed"]
     open_page(STEP)
     assert states[-1] == "expanded"
-
-
-@pytest.mark.parametrize("step", [1, 9, 11, 18, 19])
-@pytest.mark.parametrize("query", [{}, {"greedy": "true", "presenter": "true"}])
-def test_figures_built_unvalidated_are_what_validation_gives(step, query, monkeypatch):
-    fast = page_charts(open_page(STEP, step=str(step), **query))
-    monkeypatch.setattr(charts.style, "VALIDATE", True)
-    validated = page_charts(open_page(STEP, step=str(step), **query))
-    assert [json.dumps(f, sort_keys=True) for f in fast] == [json.dumps(f, sort_keys=True) for f in validated]
 
 
 def test_the_step_parameter_is_described_by_the_table():
