@@ -6,7 +6,6 @@ made-up numbers; every expected record below is worked out by hand in the commen
 
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -502,23 +501,20 @@ HOSTILE = {
 }
 
 
+# A hang guard, not a timing figure: the caps (MAX_METRICS_CHARS) keep each far below it.
+@pytest.mark.timeout(60)
 @pytest.mark.parametrize("make", HOSTILE.values(), ids=HOSTILE.keys())
-def test_any_paste_is_answered_quickly_without_a_traceback(make):
-    text = make()
-    start = time.process_time()
+def test_any_paste_is_answered_without_a_traceback_or_a_hang(make):
     try:
-        result = sm.parse_engine_metrics(text)
+        result = sm.parse_engine_metrics(make())
     except ValueError:
         result = None
-    assert time.process_time() - start < 1.0
     assert result is None or isinstance(result, sm.EngineMetrics)
 
 
 def test_long_paste_reads_only_the_end():
     text = fixture("vllm_v1_single.txt") * (5_000_000 // 288 + 1)  # 5 MB of one 288-character line
-    start = time.process_time()
     m = sm.parse_engine_metrics(text)
-    assert time.process_time() - start < 1.0
     check(m, format="vLLM V1 log", k=3, mean_acceptance_length=2.56)
     assert m.draft_tokens <= 600 * sm.MAX_METRICS_CHARS // 288
     assert has_note(m, f"{sm.MAX_METRICS_CHARS:,} characters")
