@@ -47,22 +47,6 @@ def page_link_script() -> str | None:
     return _script("sde-page-links", "page_links.js")
 
 
-def one_draw_script() -> str | None:
-    """HTML that draws each chart once per rerun instead of twice; None when inactive.
-
-    Streamlit 1.67 remounts a chart whose figure changed and calls ``Plotly.react`` on it twice,
-    hidden before its width is measured and again at that width with a copy of the figure, and
-    plotly.js draws both in full: the second draw is a large part of a chart's cost in the
-    browser. ``js/one_draw.js`` draws the first
-    call at the chart's width and answers the second without drawing only when it holds the same
-    figure at that width. Upstream: streamlit/streamlit#16052 (open) keeps charts mounted.
-    Streamlit hands each chart the figure it holds after every draw; that call is answered
-    without drawing too, else the copies the script draws from made it redraw a chart ten to forty
-    times on a window resize, and without end at times.
-    """
-    return _script("sde-charts", "one_draw.js")
-
-
 @cache
 def _source(file_name: str) -> str:
     # Read once per process: the scripts go out with every run that draws the sidebar.
@@ -81,7 +65,7 @@ def sidebar_html() -> str | None:
 
     The style rule takes the element, empty on screen, out of the sidebar's layout.
     """
-    scripts = [html for html in (page_link_script(), one_draw_script()) if html is not None]
+    scripts = [html for html in (page_link_script(),) if html is not None]
     if not scripts:
         return None
     hide = '[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script[id^="sde-"])'

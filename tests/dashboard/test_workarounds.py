@@ -79,9 +79,7 @@ def test_javascript_lives_in_js_files(path):
     assert "addEventListener" not in text and "=> {" not in text, f"JavaScript in {path.relative_to(ROOT)}"
 
 
-@pytest.mark.parametrize(
-    ("make", "file_name"), [("page_link_script", "page_links.js"), ("one_draw_script", "one_draw.js")]
-)
+@pytest.mark.parametrize(("make", "file_name"), [("page_link_script", "page_links.js")])
 def test_each_script_comes_from_its_js_file_and_only_when_active(make, file_name, monkeypatch):
     source = (ROOT / "dashboard" / "js" / file_name).read_text(encoding="utf-8")
     monkeypatch.setattr(workarounds, "ACTIVE", True)

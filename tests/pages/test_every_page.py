@@ -178,7 +178,7 @@ def test_navigation_links_carry_the_shared_parameters():
 @pytest.mark.parametrize("page_id", PAGES)
 def test_every_page_carries_the_workaround_scripts(page_id):
     """Every page carries the script that turns a link click into one history step (without it
-    Streamlit's own click loses the link's values) and the one that draws each chart once."""
+    Streamlit's own click loses the link's values)."""
     script = workarounds.sidebar_html()
     sidebar_html = [element.proto for element in open_page(page_id).sidebar.get("html")]
     scripts = [proto for proto in sidebar_html if proto.body == script]
