@@ -227,6 +227,22 @@ SCHEDULE_DRAFTER_REFUSED = (
     "The draft model name {name} is not one the configs can carry ({rule}): they use {used} instead."
 )
 
+#: A draft_model pair the engines refuse (engine_config.vocabulary_problem): ``why`` says why,
+#: ``drafters`` the presets that would do.
+SCHEDULE_VOCABULARY = (
+    "**These configs would not work as they stand.** {why}. What would make them work: "
+    "a draft model with the target's tokenizer and vocab_size ({drafters}); or an EAGLE or EAGLE-3 head "
+    "trained for the target (method `eagle` or `eagle3`), or `ngram`, which load no vocabulary of their "
+    'own. vLLM 0.27.0 also takes `"use_heterogeneous_vocab": true` in `--speculative-config` for such a '
+    "pair (greedy drafting only, from the tokens both vocabularies share); vLLM 0.34.0 has no such option."
+)
+
+#: A typed draft model for method draft_model: the page cannot check its vocabulary.
+SCHEDULE_VOCABULARY_TYPED = (
+    "The page does not know the typed model's vocabulary: vLLM and SGLang take it as the draft only "
+    "with {target}'s vocab_size, {vocab_size:,}, and SGLang only with its tokenizer ({tokenizer})."
+)
+
 SCHEDULE_DRAFTER_UNUSED = (
     "With `{method}` the engine drafts with {what} and loads no draft model: the name typed in the sidebar is not used."
 )
