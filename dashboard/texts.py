@@ -187,8 +187,18 @@ TREES_EXPLAINER = (
 )
 
 TREES_FLAGS = (
-    "SGLang builds the EAGLE tree, not an arbitrary one: these flags give the orange curves at "
-    "your topk and steps, with num_draft_tokens = the budget m (it counts the root)."
+    "SGLang builds the EAGLE tree, not an arbitrary one: these flags give the fastest point of the "
+    "orange curves at your topk {topk} and {steps} steps (num_draft_tokens counts the root). Replace "
+    "`{head}` with the EAGLE head trained for your target model (an EAGLE-3 head takes "
+    "`--speculative-algorithm EAGLE3`, with the same tree flags)."
+)
+
+#: The Draft trees page where every EAGLE tree at the chosen topk and steps is slower than plain
+#: decoding: no flags.
+TREES_SLOWER = (
+    "**No SGLang flags: at topk {topk} and {steps} steps every EAGLE tree is slower than plain "
+    "decoding here** (at best {speedup:.2f}×, with {tokens} draft tokens). {better} Fewer steps (each "
+    "is a draft pass), a cheaper draft (a larger c), a smaller batch or a better-matched draft would help."
 )
 
 SCHEDULE_INTRO = (

@@ -114,7 +114,11 @@ def test_eagle_settings_follow_sglang():
     assert full.num_draft_tokens == 1 + 2 + 2 * 4 and "at most 10 tokens" in full.note
     narrow = tree_view.eagle_settings(32, 5, 8, 3)
     assert narrow.topk == 3 and "3 ranks" in narrow.note
-    assert tree_view.sglang_flags(full).split() == [
+    head = tree_view.draft_head_placeholder("meta-llama/Llama-3.1-8B")
+    assert head == "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"
+    assert tree_view.draft_head_placeholder(None) == "YOUR-EAGLE-HEAD-FOR-YOUR-TARGET"
+    assert tree_view.sglang_flags(full, head).split() == [
+        "--speculative-algorithm", "EAGLE", "\\", "--speculative-draft-model-path", head, "\\",
         "--speculative-num-steps", "3", "\\", "--speculative-eagle-topk", "2", "\\",
         "--speculative-num-draft-tokens", "11",
     ]  # fmt: skip
@@ -169,3 +173,11 @@ def test_parse_acceptance(text, values, problem):
         np.testing.assert_array_equal(got, values)
     else:
         assert got is None and problem in said
+
+
+def test_the_fastest_eagle_tree_is_the_first_maximum_over_what_sglang_takes():
+    speedups = np.array([np.nan, 1.5, 2.5, 2.5, np.nan, 3.0, 3.0, 0.4])
+    assert tree_view.fastest_eagle(speedups) == (6, 3.0)  # 6 tokens: the first of the two 3.0s
+    assert tree_view.fastest_eagle(np.array([np.nan, 0.7, np.nan])) == (2, 0.7)
+    by_steps = {4: np.array([1.0, 2.0]), 2: np.array([2.0, 1.5]), 3: np.array([0.5, 1.9])}
+    assert tree_view.fastest_steps(by_steps) == (2, 1, 2.0)  # ties go to fewer steps
