@@ -8,6 +8,7 @@ import pytest
 import specmath
 from dashboard import charts, tree_view
 from dashboard.charts import style
+from dashboard.charts import trees as trees_chart
 from tests.app_helpers import plain
 
 
@@ -181,3 +182,35 @@ def test_the_fastest_eagle_tree_is_the_first_maximum_over_what_sglang_takes():
     assert tree_view.fastest_eagle(np.array([np.nan, 0.7, np.nan])) == (2, 0.7)
     by_steps = {4: np.array([1.0, 2.0]), 2: np.array([2.0, 1.5]), 3: np.array([0.5, 1.9])}
     assert tree_view.fastest_steps(by_steps) == (2, 1, 2.0)  # ties go to fewer steps
+
+
+def _crosses(label: dict, rule: float, width: float) -> bool:
+    """Whether the dashed rule runs through the label, ``width`` wide in data units."""
+    x = label["x"]
+    lo, hi = (x, x + width) if label["xanchor"] == "left" else (x - width, x)
+    return lo < rule < hi
+
+
+def test_the_best_trees_label_is_never_crossed_by_the_chosen_budgets_rule():
+    x_max = 128.0
+    width = trees_chart.LABEL_WIDTH * x_max
+    for star in range(1, 129):
+        for rule in range(2, 129):
+            label = trees_chart.clear_of_rule(star, rule, x_max)
+            assert label["x"] in (star, rule) and label["xshift"] == (14 if label["xanchor"] == "left" else -14)
+            assert not _crosses(label, rule, width), (star, rule, label)
+            if label["x"] == rule != star:  # beside the rule, on the side away from the star
+                assert (label["xanchor"] == "left") == (rule > star)
+            spans = (label["x"], label["x"] + width) if label["xanchor"] == "left" else (label["x"] - width, label["x"])
+            room = max(rule - star if rule > star else x_max - star, star - rule if rule < star else star)
+            if room >= width:  # where the label fits beside the star, it stays beside the star, inside the plot
+                assert label["x"] == star and 0 <= spans[0] and spans[1] <= x_max, (star, rule, label)
+
+
+def test_the_speedup_chart_puts_the_label_clear_of_the_rule():
+    budgets = np.arange(1, 129)
+    curves = {"best": ("best", np.linspace(1, 2, 128))}
+    fig = charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), 32, "sub")
+    (label,) = [a for a in fig.layout.annotations if a.text.startswith("best: m = 20")]
+    (rule,) = [s for s in fig.layout.shapes if s.type == "line" and s.xref == "x"]
+    assert rule.x0 == 32 and (label.x, label.xanchor) == (32, "left")  # no room between 20 and 32: past the rule
