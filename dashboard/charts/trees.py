@@ -134,8 +134,16 @@ def tree_speedups(
         best_k_stars({"best": (m, s)}, ["best"], "best (m, depth)", "best: %{x} nodes, %{y:.3f}×<extra></extra>")
     )
     shapes, annotations = slower_region("slower than plain decoding")
-    rule, label = vline(chosen_budget, {"dash": "dash", "color": CHOSEN_COLOUR}, f" m = {chosen_budget}")
+    far_right = chosen_budget > budgets[-1] / 2
+    rule, label = vline(
+        chosen_budget,
+        {"dash": "dash", "color": CHOSEN_COLOUR},
+        f"m = {chosen_budget} " if far_right else f" m = {chosen_budget}",
+        side="right" if far_right else "left",
+    )
     label[0] |= {"y": 0, "yanchor": "bottom"}  # at the foot: the top is the best tree's label
+    if far_right:  # the foot's right end is the rule's label: the shaded region's goes left
+        annotations[0] |= {"x": 0, "xanchor": "left"}
     shapes, annotations = shapes + rule, annotations + label
     annotations.append(
         {"text": f"best: m = {m}, depth {d}<br>bigger trees pay less", "y": s, "xref": "x", "yref": "y"}

@@ -214,3 +214,15 @@ def test_the_speedup_chart_puts_the_label_clear_of_the_rule():
     (label,) = [a for a in fig.layout.annotations if a.text.startswith("best: m = 20")]
     (rule,) = [s for s in fig.layout.shapes if s.type == "line" and s.xref == "x"]
     assert rule.x0 == 32 and (label.x, label.xanchor) == (32, "left")  # no room between 20 and 32: past the rule
+
+
+def test_the_speedup_charts_foot_labels_keep_apart_when_the_budget_is_large():
+    budgets = np.arange(1, 129)
+    curves = {"best": ("best", np.linspace(1, 2, 128))}
+    for chosen, rule_side, slower_side in ((32, "left", "right"), (128, "right", "left")):
+        fig = charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), chosen, "sub")
+        (rule,) = [a for a in fig.layout.annotations if a.text.strip() == f"m = {chosen}"]
+        (slower,) = [a for a in fig.layout.annotations if a.text == "slower than plain decoding"]
+        assert rule.y == slower.y == 0  # both at the foot
+        # The rule's label faces into the plot, and the region's label takes the other end of the foot.
+        assert (rule.xanchor, slower.xanchor) == (rule_side, slower_side)
