@@ -4,8 +4,8 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, texts, tree_view, ui
-from dashboard.params import PRECISIONS, TREE_MAX_BUDGET
+from dashboard import cached, charts, engine_config, texts, tree_view, ui
+from dashboard.params import PRECISIONS, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 
 ctx = ui.page()
 BUDGETS = np.arange(1, TREE_MAX_BUDGET + 1)
@@ -119,12 +119,40 @@ def view() -> None:
     row.metric(f"T_target({shown}) / T_target(1)", f"{float(target(shown) / target(1)):.2f}")
 
     st.subheader("SGLang flags")
-    st.code(tree_view.sglang_flags(eagle), language="bash")
-    top = int(np.nanargmax(eagle_s))
+    sglang_section(key, eagle, eagle_s, t_draft, target, (value, shown, depth))
+
+
+def sglang_section(key, eagle, eagle_s, t_draft, target, best_tree) -> None:
+    """SGLang's flags for the fastest EAGLE tree at the chosen topk and steps, or, where every such
+    tree is slower than plain decoding, why not and what would be faster."""
+    n, speedup = tree_view.fastest_eagle(eagle_s)
+    chosen = eagle.num_draft_tokens
+    mine = f"Your budget gives num_draft_tokens = {chosen}: {eagle_s[chosen - 1]:.2f}×"
+    mine += " (slower than plain decoding)." if eagle_s[chosen - 1] < 1 else "."
+    value, shown, depth = best_tree
+    tree = f"The best tree of {shown} nodes at depth ≤ {depth}, which SGLang cannot build: F = {value:.3f}."
+    if speedup <= 1:
+        curves = {steps: cached.eagle_curve(key, steps, eagle.topk)[1:] for steps in range(1, TREE_MAX_DEPTH + 1)}
+        by_steps = {steps: specmath.tree_speedup(f, BUDGETS, steps, t_draft, target) for steps, f in curves.items()}
+        steps, tokens, best = tree_view.fastest_steps(by_steps)
+        if best > 1:
+            better = f"At topk {eagle.topk} with {steps} steps and {tokens} draft tokens EAGLE would be {best:.2f}×."
+        else:
+            better = f"At topk {eagle.topk} no number of steps beats plain decoding here."
+        st.warning(
+            texts.TREES_SLOWER.format(topk=eagle.topk, steps=eagle.steps, speedup=speedup, tokens=n, better=better),
+            icon=":material/speed:",
+        )
+        st.caption(f"{mine} {tree}")
+        return
+    model = ctx.values.get("tree_target_model") if ctx.values["tree_cost"] == "roofline" else None
+    head = tree_view.draft_head_placeholder(engine_config.hub_name(specmath.MODEL_PRESETS[model]) if model else None)
+    best = tree_view.EagleSettings(eagle.steps, eagle.topk, n)
+    st.code(tree_view.sglang_flags(best, head), language="bash")
+    f_best = cached.eagle_curve(key, eagle.steps, eagle.topk)[n]
     st.caption(
-        f"{texts.TREES_FLAGS} Their tree: F = {eagle_f[n - 1]:.3f}, speedup {eagle_s[n - 1]:.2f}×; the best tree "
-        f"of {shown} nodes at depth ≤ {depth}: F = {value:.3f}. At topk {eagle.topk} and {eagle.steps} steps the "
-        f"best num_draft_tokens here is {top + 1} ({eagle_s[top]:.2f}×)."
+        f"{texts.TREES_FLAGS.format(head=head, topk=eagle.topk, steps=eagle.steps)} Their tree: "
+        f"num_draft_tokens = {n}, F = {f_best:.3f}, speedup {speedup:.2f}×. {mine} {tree}"
     )
 
 

@@ -82,6 +82,20 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
         st.warning(texts.SCHEDULE_DRAFTER_REFUSED.format(name=quoted(setting.drafter), rule=rule, used=used))
     elif typed and model is None:
         st.caption(texts.SCHEDULE_DRAFTER_UNUSED.format(method=method, what=engine_config.METHODS[method]))
+    target, draft = presets[setting.target_model], presets[setting.draft_model]
+    refused = None
+    if method == "draft_model" and typed:
+        st.caption(
+            texts.SCHEDULE_VOCABULARY_TYPED.format(
+                target=target.name, vocab_size=target.vocab_size, tokenizer=target.tokenizer or "unknown"
+            )
+        )
+    elif method == "draft_model":
+        refused = engine_config.vocabulary_problem(target, draft)
+    if refused:
+        drafters = engine_config.same_vocabulary_drafters(target, presets.values())
+        among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
+        st.warning(texts.SCHEDULE_VOCABULARY.format(why=refused[0].upper() + refused[1:], drafters=among))
     config = engine_config.vllm_config(method, model, schedule)
     st.markdown("**vLLM** (`vllm serve …` with this flag)")
     if config is None:
@@ -105,6 +119,7 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
         "draft_model": engine_config.hub_name(presets[setting.draft_model]),
         "method": method,
         "drafter_in_configs": model,
+        "vocabulary_problem": refused,
         "gpu": setting.gpu,
         "context_tokens": setting.context,
         "batches_swept": [1, setting.max_batch],

@@ -187,8 +187,18 @@ TREES_EXPLAINER = (
 )
 
 TREES_FLAGS = (
-    "SGLang builds the EAGLE tree, not an arbitrary one: these flags give the orange curves at "
-    "your topk and steps, with num_draft_tokens = the budget m (it counts the root)."
+    "SGLang builds the EAGLE tree, not an arbitrary one: these flags give the fastest point of the "
+    "orange curves at your topk {topk} and {steps} steps (num_draft_tokens counts the root). Replace "
+    "`{head}` with the EAGLE head trained for your target model (an EAGLE-3 head takes "
+    "`--speculative-algorithm EAGLE3`, with the same tree flags)."
+)
+
+#: The Draft trees page where every EAGLE tree at the chosen topk and steps is slower than plain
+#: decoding: no flags.
+TREES_SLOWER = (
+    "**No SGLang flags: at topk {topk} and {steps} steps every EAGLE tree is slower than plain "
+    "decoding here** (at best {speedup:.2f}×, with {tokens} draft tokens). {better} Fewer steps (each "
+    "is a draft pass), a cheaper draft (a larger c), a smaller batch or a better-matched draft would help."
 )
 
 SCHEDULE_INTRO = (
@@ -225,6 +235,22 @@ SCHEDULE_EAGLE_HEAD = (
 #: is literal text.
 SCHEDULE_DRAFTER_REFUSED = (
     "The draft model name {name} is not one the configs can carry ({rule}): they use {used} instead."
+)
+
+#: A draft_model pair the engines refuse (engine_config.vocabulary_problem): ``why`` says why,
+#: ``drafters`` the presets that would do.
+SCHEDULE_VOCABULARY = (
+    "**These configs would not work as they stand.** {why}. What would make them work: "
+    "a draft model with the target's tokenizer and vocab_size ({drafters}); or an EAGLE or EAGLE-3 head "
+    "trained for the target (method `eagle` or `eagle3`), or `ngram`, which load no vocabulary of their "
+    'own. vLLM 0.27.0 also takes `"use_heterogeneous_vocab": true` in `--speculative-config` for such a '
+    "pair (greedy drafting only, from the tokens both vocabularies share); vLLM 0.34.0 has no such option."
+)
+
+#: A typed draft model for method draft_model: the page cannot check its vocabulary.
+SCHEDULE_VOCABULARY_TYPED = (
+    "The page does not know the typed model's vocabulary: vLLM and SGLang take it as the draft only "
+    "with {target}'s vocab_size, {vocab_size:,}, and SGLang only with its tokenizer ({tokenizer})."
 )
 
 SCHEDULE_DRAFTER_UNUSED = (

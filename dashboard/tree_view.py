@@ -2,7 +2,8 @@
 
 The typed vector is read here (:func:`parse_acceptance`, cell by cell with the Rejection sampling
 page's :func:`~dashboard.pq_input.read_cell`); the settings SGLang can take are resolved
-(:func:`eagle_settings`) and written as its flags (:func:`sglang_flags`); the speedup of every
+(:func:`eagle_settings`) and written as its flags (:func:`sglang_flags`), at the fastest
+num_draft_tokens (:func:`fastest_eagle`); the speedup of every
 (budget, depth) of the best-tree table is weighed by :func:`specmath.tree_speedup`
 (:func:`speedup_table`, :func:`best_setting`).
 """
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import specmath
+from dashboard import engine_config
 from dashboard.params import TREE_MAX_RANKS
 from dashboard.pq_input import read_cell
 
@@ -93,13 +95,46 @@ def eagle_settings(budget: int, steps: int, topk: int, ranks: int) -> EagleSetti
     return EagleSettings(steps, topk, tokens, note[0].upper() + note[1:] if note else None)
 
 
-def sglang_flags(settings: EagleSettings) -> str:
-    """The three SGLang server flags for ``settings``, one per line, ready to paste."""
-    return (
-        f"--speculative-num-steps {settings.steps} \\\n"
-        f"--speculative-eagle-topk {settings.topk} \\\n"
-        f"--speculative-num-draft-tokens {settings.num_draft_tokens}"
+#: SGLang's server flags for EAGLE tree decoding, SGLang 0.5.23 (PyPI wheel),
+#: ``sglang/srt/arg_groups/fields/spec.py``: ``--speculative-algorithm`` (line 31; builtins EAGLE,
+#: EAGLE3, NEXTN, STANDALONE, NGRAM, DFLASH, DSPARK, UNO), ``--speculative-draft-model-path``
+#: (line 36: "a local folder or a Hugging Face repo ID"), ``--speculative-num-steps`` (line 58),
+#: ``--speculative-eagle-topk`` (line 62) and ``--speculative-num-draft-tokens`` (line 66).
+#: EAGLE is for EAGLE(-2) heads; an EAGLE-3 head takes EAGLE3, with the same tree flags.
+SGLANG_ALGORITHM = "EAGLE"
+
+
+def draft_head_placeholder(target: str | None) -> str:
+    """What the flags name as the draft model: the EAGLE head trained for ``target`` (a Hub name)."""
+    name = target.split("/")[-1] if target else "YOUR-TARGET"
+    return engine_config.HEAD_PLACEHOLDER.format(kind="EAGLE", target=name)
+
+
+def sglang_flags(settings: EagleSettings, draft_model_path: str) -> str:
+    """SGLang's server flags for ``settings``, one per line, ready to paste after the model path."""
+    return " \\\n".join(
+        (
+            f"--speculative-algorithm {SGLANG_ALGORITHM}",
+            f"--speculative-draft-model-path {draft_model_path}",
+            f"--speculative-num-steps {settings.steps}",
+            f"--speculative-eagle-topk {settings.topk}",
+            f"--speculative-num-draft-tokens {settings.num_draft_tokens}",
+        )
     )
+
+
+def fastest_eagle(speedups: np.ndarray) -> tuple[int, float]:
+    """(num_draft_tokens, speedup) of the fastest EAGLE tree; ``speedups[n - 1]`` is that of n
+    tokens, NaN where SGLang takes no such value. Ties go to fewer tokens."""
+    filled = np.where(np.isnan(speedups), -np.inf, speedups)
+    best = int(np.argmax(filled))
+    return best + 1, float(speedups[best])
+
+
+def fastest_steps(by_steps: dict[int, np.ndarray]) -> tuple[int, int, float]:
+    """(steps, num_draft_tokens, speedup) of the fastest EAGLE tree over ``by_steps`` (steps to
+    the speedups of :func:`fastest_eagle`); ties go to fewer steps, then fewer tokens."""
+    return max(((steps, *fastest_eagle(s)) for steps, s in sorted(by_steps.items())), key=lambda t: (t[2], -t[0]))
 
 
 def eagle_budgets(steps: int, topk: int, max_budget: int) -> np.ndarray:

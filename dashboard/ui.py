@@ -76,8 +76,7 @@ class PageContext:
         typed = param.kind == "text" and bound and raw is not None and raw[-1] == value
         problem = check_url_value(param, raw) if raw is not None and not typed else None
         if problem and param.kind == "text" and not param.accepts(value):
-            # The address holds the default now (link_check.address_value); a text the box cut
-            # to its max_chars may pass, and the address keeps that cut text, so the page does too.
+            # The address holds the default now (link_check.address_value).
             value = param.default
         if problem:
             self.notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")
@@ -121,9 +120,9 @@ def make_widget(param: Param, container: Container) -> Any:
     if widget == "toggle":
         return container.toggle(param.label, value=param.default, **common)
     if widget == "text_input":
-        return container.text_input(
-            param.label, value=param.default, max_chars=param.max_chars, placeholder=param.placeholder or None, **common
-        )
+        # No max_chars: Streamlit would cut a longer link value to an allowed-looking prefix and
+        # use it; the page refuses a text over param.max_chars whole (Param.accepts).
+        return container.text_input(param.label, value=param.default, placeholder=param.placeholder or None, **common)
     raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
 
 

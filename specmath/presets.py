@@ -47,6 +47,9 @@ class ModelSpec:
         ``tie_word_embeddings``). If not, and ``vocab_size`` is known, the input embedding's
         ``vocab_size * hidden`` parameters are gathered, not multiplied (:attr:`input_embedding_parameters`).
         The default counts every parameter as read and multiplied, an upper bound.
+    tokenizer : str, default ""
+        The tokenizer family: models of one family share their token-to-id map (a draft and a
+        target must, for a separate draft model's tokens to mean the target's); "" if unknown.
     """
 
     name: str
@@ -60,6 +63,7 @@ class ModelSpec:
     source: str = field(default="", compare=False)
     vocab_size: int = 0
     tie_word_embeddings: bool = True
+    tokenizer: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "parameters", as_positive(self.parameters, "parameters"))
@@ -71,6 +75,8 @@ class ModelSpec:
         if not isinstance(self.tie_word_embeddings, (bool, np.bool_)):
             raise ValueError(f"tie_word_embeddings must be True or False, got {shown(self.tie_word_embeddings)}")
         object.__setattr__(self, "tie_word_embeddings", bool(self.tie_word_embeddings))
+        if not isinstance(self.tokenizer, str):
+            raise ValueError(f"tokenizer must be a string, got {shown(self.tokenizer)}")
         tables = (1 if self.tie_word_embeddings else 2) * self.vocab_size * self.hidden
         if tables > self.parameters:
             raise ValueError(
@@ -164,6 +170,15 @@ class GPUSpec:
 # tied); tests/specmath/test_hardware.py recomputes every count. A wrong tie_word_embeddings would
 # show there: it moves the count by vocab_size x hidden, off the figure the Hub prints. Weights
 # and KV cache in BF16 (2 bytes).
+#
+# Tokenizer families (ModelSpec.tokenizer), by the special-token ids of config.json: "Llama 3"
+# (bos_token_id 128000, eos_token_id 128001), "Llama 2" (the LLaMA SentencePiece vocabulary of
+# 32000: bos_token_id 1, eos_token_id 2), "Qwen2.5" (bos_token_id = eos_token_id = 151643). One
+# family can pad its embedding table to different sizes: Qwen2.5-7B's vocab_size is 152064,
+# Qwen2.5-0.5B's 151936. These were checked against copies of the config.json files kept in
+# public GitHub repositories (the Hub itself is not reachable from here): Llama-3.1-8B and
+# Qwen2.5-7B in citsjtu2020/LLM-Prof, sglang/Model_Config.md (commit 8434c8d); Llama-3.2-1B
+# (Instruct) in kevinstephano/thunder_model_blocks, hf_llama/llama_config.py.
 
 _MODELS = [
     ModelSpec(
@@ -175,6 +190,7 @@ _MODELS = [
         head_dim=128,  # hidden_size / num_attention_heads = 8192 / 64
         vocab_size=128256,  # config.json vocab_size
         tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Llama 3",  # bos_token_id / eos_token_id, above
         source="huggingface.co/meta-llama/Llama-3.1-70B, config.json",
     ),
     ModelSpec(
@@ -186,6 +202,7 @@ _MODELS = [
         head_dim=128,  # hidden_size / num_attention_heads = 4096 / 32
         vocab_size=128256,  # config.json vocab_size
         tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Llama 3",  # bos_token_id / eos_token_id, above
         source="huggingface.co/meta-llama/Llama-3.1-8B, config.json",
     ),
     ModelSpec(
@@ -197,6 +214,7 @@ _MODELS = [
         head_dim=64,  # config.json head_dim
         vocab_size=128256,  # config.json vocab_size
         tie_word_embeddings=True,  # config.json tie_word_embeddings
+        tokenizer="Llama 3",  # bos_token_id / eos_token_id, above
         source="huggingface.co/meta-llama/Llama-3.2-1B, config.json",
     ),
     ModelSpec(
@@ -208,6 +226,7 @@ _MODELS = [
         head_dim=128,  # 4096 / 32
         vocab_size=32000,  # config.json vocab_size
         tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Llama 2",  # bos_token_id / eos_token_id, above
         source="huggingface.co/meta-llama/Llama-2-7b-hf, config.json",
     ),
     ModelSpec(
@@ -219,6 +238,7 @@ _MODELS = [
         head_dim=64,  # 768 / 12
         vocab_size=32000,  # config.json vocab_size
         tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Llama 2",  # Llama-2-7B's vocab_size; Sequoia drafts for it (p_1 = 0.63)
         source="huggingface.co/JackFram/llama-68m, config.json (the SpecInfer draft model, Miao et al. 2024)",
     ),
     ModelSpec(
@@ -230,6 +250,7 @@ _MODELS = [
         head_dim=128,  # 3584 / 28
         vocab_size=152064,  # config.json vocab_size
         tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Qwen2.5",  # bos_token_id / eos_token_id, above
         source="huggingface.co/Qwen/Qwen2.5-7B, config.json",
     ),
     ModelSpec(
@@ -241,6 +262,7 @@ _MODELS = [
         head_dim=64,  # 896 / 14
         vocab_size=151936,  # config.json vocab_size
         tie_word_embeddings=True,  # config.json tie_word_embeddings
+        tokenizer="Qwen2.5",  # bos_token_id / eos_token_id, above
         source="huggingface.co/Qwen/Qwen2.5-0.5B, config.json",
     ),
 ]

@@ -134,13 +134,21 @@ def tree_speedups(
         best_k_stars({"best": (m, s)}, ["best"], "best (m, depth)", "best: %{x} nodes, %{y:.3f}×<extra></extra>")
     )
     shapes, annotations = slower_region("slower than plain decoding")
-    rule, label = vline(chosen_budget, {"dash": "dash", "color": CHOSEN_COLOUR}, f" m = {chosen_budget}")
+    far_right = chosen_budget > budgets[-1] / 2
+    rule, label = vline(
+        chosen_budget,
+        {"dash": "dash", "color": CHOSEN_COLOUR},
+        f"m = {chosen_budget} " if far_right else f" m = {chosen_budget}",
+        side="right" if far_right else "left",
+    )
     label[0] |= {"y": 0, "yanchor": "bottom"}  # at the foot: the top is the best tree's label
+    if far_right:  # the foot's right end is the rule's label: the shaded region's goes left
+        annotations[0] |= {"x": 0, "xanchor": "left"}
     shapes, annotations = shapes + rule, annotations + label
     annotations.append(
-        {"text": f"best: m = {m}, depth {d}<br>bigger trees pay less", "x": m, "y": s, "xref": "x", "yref": "y"}
+        {"text": f"best: m = {m}, depth {d}<br>bigger trees pay less", "y": s, "xref": "x", "yref": "y"}
         | {"font": {"size": FONT_SIZE - 2}}
-        | beside_marker(left=m > budgets[-1] / 2)
+        | clear_of_rule(m, chosen_budget, float(budgets[-1]))
     )
     layout = base_layout(
         "Speedup when verifying m positions costs T(m)",
@@ -155,6 +163,32 @@ def tree_speedups(
         yaxis=axis("speedup over plain decoding (×)", rangemode="tozero"),
     )
     return figure(traces, layout)
+
+
+#: The best tree's label's width, as a share of the x axis (its longer line, "bigger trees pay
+#: less", at FONT_SIZE - 2 in a half-page column of a 1024-pixel-wide window, with room to spare).
+LABEL_WIDTH = 0.35
+
+
+def clear_of_rule(star: float, rule: float, x_max: float) -> dict:
+    """Where the star's label goes (``x``, ``xanchor`` and the rest of :func:`beside_marker`) so
+    that the dashed rule at ``rule`` does not cross it, on an x axis from 0 to ``x_max``.
+
+    Beside the star, right or left, where the label's :data:`LABEL_WIDTH` fits between the star
+    and the rule or the plot's edge; else where it has the most room of two places the rule
+    cannot cross: beside the star facing away from the rule, or beside the rule facing away
+    from the star.
+    """
+    width = LABEL_WIDTH * x_max
+    right = (rule if rule > star else x_max) - star  # room right of the star, up to the rule or the edge
+    left = star - (rule if rule < star else 0.0)
+    if right >= width or left >= width:
+        return {"x": star} | beside_marker(left=right < width)
+    away = left if rule > star else right  # the star's side without the rule
+    beyond = x_max - rule if rule > star else rule
+    if beyond > away:
+        return {"x": rule} | beside_marker(left=rule < star)
+    return {"x": star} | beside_marker(left=rule > star)
 
 
 def tree_picture(

@@ -7,6 +7,7 @@ import pytest
 
 import specmath
 from dashboard import charts, tree_view
+from dashboard.charts import trees as trees_chart
 
 
 def random_tree(n: int, rng) -> np.ndarray:
@@ -110,7 +111,11 @@ def test_eagle_settings_follow_sglang():
     assert full.num_draft_tokens == 1 + 2 + 2 * 4 and "at most 10 tokens" in full.note
     narrow = tree_view.eagle_settings(32, 5, 8, 3)
     assert narrow.topk == 3 and "3 ranks" in narrow.note
-    assert tree_view.sglang_flags(full).split() == [
+    head = tree_view.draft_head_placeholder("meta-llama/Llama-3.1-8B")
+    assert head == "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"
+    assert tree_view.draft_head_placeholder(None) == "YOUR-EAGLE-HEAD-FOR-YOUR-TARGET"
+    assert tree_view.sglang_flags(full, head).split() == [
+        "--speculative-algorithm", "EAGLE", "\\", "--speculative-draft-model-path", head, "\\",
         "--speculative-num-steps", "3", "\\", "--speculative-eagle-topk", "2", "\\",
         "--speculative-num-draft-tokens", "11",
     ]  # fmt: skip
@@ -165,3 +170,55 @@ def test_parse_acceptance(text, values, problem):
         np.testing.assert_array_equal(got, values)
     else:
         assert got is None and problem in said
+
+
+def test_the_fastest_eagle_tree_is_the_first_maximum_over_what_sglang_takes():
+    speedups = np.array([np.nan, 1.5, 2.5, 2.5, np.nan, 3.0, 3.0, 0.4])
+    assert tree_view.fastest_eagle(speedups) == (6, 3.0)  # 6 tokens: the first of the two 3.0s
+    assert tree_view.fastest_eagle(np.array([np.nan, 0.7, np.nan])) == (2, 0.7)
+    by_steps = {4: np.array([1.0, 2.0]), 2: np.array([2.0, 1.5]), 3: np.array([0.5, 1.9])}
+    assert tree_view.fastest_steps(by_steps) == (2, 1, 2.0)  # ties go to fewer steps
+
+
+def _crosses(label: dict, rule: float, width: float) -> bool:
+    """Whether the dashed rule runs through the label, ``width`` wide in data units."""
+    x = label["x"]
+    lo, hi = (x, x + width) if label["xanchor"] == "left" else (x - width, x)
+    return lo < rule < hi
+
+
+def test_the_best_trees_label_is_never_crossed_by_the_chosen_budgets_rule():
+    x_max = 128.0
+    width = trees_chart.LABEL_WIDTH * x_max
+    for star in range(1, 129):
+        for rule in range(2, 129):
+            label = trees_chart.clear_of_rule(star, rule, x_max)
+            assert label["x"] in (star, rule) and label["xshift"] == (14 if label["xanchor"] == "left" else -14)
+            assert not _crosses(label, rule, width), (star, rule, label)
+            if label["x"] == rule != star:  # beside the rule, on the side away from the star
+                assert (label["xanchor"] == "left") == (rule > star)
+            spans = (label["x"], label["x"] + width) if label["xanchor"] == "left" else (label["x"] - width, label["x"])
+            room = max(rule - star if rule > star else x_max - star, star - rule if rule < star else star)
+            if room >= width:  # where the label fits beside the star, it stays beside the star, inside the plot
+                assert label["x"] == star and 0 <= spans[0] and spans[1] <= x_max, (star, rule, label)
+
+
+def test_the_speedup_chart_puts_the_label_clear_of_the_rule():
+    budgets = np.arange(1, 129)
+    curves = {"best": ("best", np.linspace(1, 2, 128))}
+    fig = charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), 32, "sub")
+    (label,) = [a for a in fig.layout.annotations if a.text.startswith("best: m = 20")]
+    (rule,) = [s for s in fig.layout.shapes if s.type == "line" and s.xref == "x"]
+    assert rule.x0 == 32 and (label.x, label.xanchor) == (32, "left")  # no room between 20 and 32: past the rule
+
+
+def test_the_speedup_charts_foot_labels_keep_apart_when_the_budget_is_large():
+    budgets = np.arange(1, 129)
+    curves = {"best": ("best", np.linspace(1, 2, 128))}
+    for chosen, rule_side, slower_side in ((32, "left", "right"), (128, "right", "left")):
+        fig = charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), chosen, "sub")
+        (rule,) = [a for a in fig.layout.annotations if a.text.strip() == f"m = {chosen}"]
+        (slower,) = [a for a in fig.layout.annotations if a.text == "slower than plain decoding"]
+        assert rule.y == slower.y == 0  # both at the foot
+        # The rule's label faces into the plot, and the region's label takes the other end of the foot.
+        assert (rule.xanchor, slower.xanchor) == (rule_side, slower_side)

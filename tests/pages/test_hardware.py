@@ -327,9 +327,67 @@ def test_a_hostile_name_linked_or_typed_reaches_messages_only_as_literal_text(ho
     at = open_page(HARDWARE, method="eagle3", drafter=hostile)
     assert not at.exception
     assert_literal(warnings(at) + _captions(at))
-    # The 10,000 9s are a name the box cuts to 200 characters: the address and the configs hold those.
-    assert vllm_config(at)["model"] in ("YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B", hostile[:200])
+    assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"  # none is a name the configs take
     at = open_page(HARDWARE, method="eagle3")
     at.text_input(key="drafter").set_value(hostile).run()
     assert not at.exception
     assert_literal(warnings(at) + _captions(at))
+
+
+def test_a_linked_name_over_200_characters_is_refused_whole_not_cut_into_the_configs(downloads):
+    long = "org/" + "m" * 197  # 201 characters, its first 200 a valid name
+    at = open_page(HARDWARE, drafter=long)
+    assert not at.exception
+    (warning,) = warnings(at)
+    assert "at most 200 characters" in warning and warning.endswith("; using no value (the default).")
+    for model in (vllm_config(at)["model"], sglang_flags(at)["--speculative-draft-model-path"]):
+        assert model == "meta-llama/Llama-3.2-1B"
+    assert json.loads(downloads(at).decode("utf-8"))["inputs"]["drafter_in_configs"] == "meta-llama/Llama-3.2-1B"
+    assert at.query_params.get("drafter") in (None, "")  # a copied link does not carry it on
+    # Typed into the box, the same name gets the page's own warning, and still stays out.
+    at = open_page(HARDWARE)
+    at.text_input(key="drafter").set_value(long).run()
+    (warning,) = warnings(at)
+    assert warning.startswith("The draft model name") and "they use `meta-llama/Llama-3.2-1B` instead" in warning
+    assert vllm_config(at)["model"] == "meta-llama/Llama-3.2-1B"
+
+
+def _vocabulary_warnings(at) -> list[str]:
+    return [w for w in warnings(at) if w.startswith("**These configs would not work as they stand.**")]
+
+
+@pytest.mark.parametrize(
+    ("target", "draft", "why", "instead"),
+    [
+        ("Qwen2.5-7B", "Qwen2.5-0.5B", "(vocab_size 151,936 and 152,064)", "none among the presets"),
+        ("Llama-2-7B", "Llama-3.2-1B", "different tokenizers (Llama 3 and Llama 2", "among the presets: LLaMA-68M"),
+    ],
+)
+def test_a_draft_model_the_engines_refuse_gets_a_warning_that_says_why_and_what_would_do(
+    target, draft, why, instead, downloads
+):
+    at = open_page(HARDWARE, target_model=target, draft_model=draft)
+    assert not at.exception
+    (warning,) = _vocabulary_warnings(at)
+    assert why in warning and instead in warning
+    assert "Target and draft model should have the same vocabulary size" in warning
+    assert "use_heterogeneous_vocab" in warning and "`eagle`" in warning
+    assert vllm_config(at)["method"] == "draft_model"  # the schedule stays, beside its warning
+    document = json.loads(downloads(at).decode("utf-8"))
+    assert why in document["inputs"]["vocabulary_problem"]
+
+
+def test_heads_and_matching_drafts_get_no_vocabulary_warning(downloads):
+    at = open_page(HARDWARE)  # Llama-3.2-1B drafting for Llama-3.1-8B
+    assert not _vocabulary_warnings(at)
+    assert json.loads(downloads(at).decode("utf-8"))["inputs"]["vocabulary_problem"] is None
+    # An EAGLE head loads no vocabulary of its own: the draft preset only sets the cost.
+    at = open_page(HARDWARE, target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", method="eagle3")
+    assert not at.exception and not warnings(at)
+
+
+def test_a_typed_draft_model_is_told_the_vocabulary_it_needs():
+    at = open_page(HARDWARE, target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", drafter="./my-qwen-draft")
+    assert not at.exception and not warnings(at)  # the page cannot check a model it does not know
+    assert vllm_config(at)["model"] == "./my-qwen-draft"
+    assert any("Qwen2.5-7B's vocab_size, 152,064" in text and "(Qwen2.5)" in text for text in _captions(at))

@@ -26,6 +26,25 @@ def _flags(at) -> str:
     return code.value
 
 
+def _flag_values(at) -> dict[str, str]:
+    return dict(line.removesuffix(" \\").split(" ", 1) for line in _flags(at).splitlines())
+
+
+HEAD = "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"  # the roofline's default target
+
+
+def _eagle_speedups(steps, topk, batch=16, c=20, a=specmath.SEQUOIA_ACCEPTANCE):
+    """The EAGLE tree's speedup at every num_draft_tokens SGLang takes (NaN elsewhere), by brute force."""
+    target = _target(batch=batch)
+    out = np.full(128, np.nan)
+    for n in range(1, min(128, 1 + topk + (steps - 1) * topk**2) + 1):
+        if topk == 1 and n != steps + 1:
+            continue
+        value, _ = specmath.eagle_tree(a, steps, topk, n)
+        out[n - 1] = specmath.tree_speedup(value, n, steps, float(target(1)) / c, target)
+    return out
+
+
 @pytest.mark.parametrize(("budget", "depth"), [(32, 5), (32, 9), (100, 16), (2, 1)])
 def test_sequoia_numbers_are_specmaths(budget, depth):
     at = open_page(TREES, budget=str(budget), depth=str(depth))
@@ -77,7 +96,8 @@ def test_a_chain_alpha_is_one_rank_the_best_tree_is_the_chain():
     # A chain's tree speedup is the Hardware page's general speedup.
     expected = specmath.general_speedup(0.7, 5, float(target(1)) / 10, target)
     assert m["EAGLE speedup, 6 tokens"] == f"{expected:.2f}×"
-    assert "--speculative-eagle-topk 1" in _flags(at) and "--speculative-num-draft-tokens 6" in _flags(at)
+    assert _flag_values(at)["--speculative-eagle-topk"] == "1"
+    assert _flag_values(at)["--speculative-num-draft-tokens"] == "6"
     eagle = trace(page_charts(at)[0], "EAGLE tree, topk 1, 5 steps")
     assert eagle["mode"] == "markers"
     assert np.count_nonzero(np.isfinite(values(eagle["y"]).astype(float))) == 1
@@ -88,6 +108,7 @@ def test_topk_one_makes_num_draft_tokens_steps_plus_one():
     assert not at.exception
     assert any("the EAGLE tree is the chain of 7 drafts" in i.value and "= 8" in i.value for i in at.info)
     assert _flags(at) == (
+        f"--speculative-algorithm EAGLE \\\n--speculative-draft-model-path {HEAD} \\\n"
         "--speculative-num-steps 7 \\\n--speculative-eagle-topk 1 \\\n--speculative-num-draft-tokens 8"
     )
     value, _ = specmath.eagle_tree(specmath.SEQUOIA_ACCEPTANCE, 7, 1, 8)
@@ -96,16 +117,67 @@ def test_topk_one_makes_num_draft_tokens_steps_plus_one():
 
 
 @pytest.mark.parametrize(("steps", "topk", "budget"), [(3, 4, 20), (6, 2, 100), (2, 3, 13)])
-def test_the_flags_are_the_chosen_settings(steps, topk, budget):
+def test_the_flags_are_the_fastest_eagle_tree_at_the_chosen_topk_and_steps(steps, topk, budget):
     at = open_page(TREES, steps=str(steps), topk=str(topk), budget=str(budget))
     ndt = min(budget, 1 + topk + (steps - 1) * topk**2)
-    assert _flags(at) == (
-        f"--speculative-num-steps {steps} \\\n--speculative-eagle-topk {topk} \\\n--speculative-num-draft-tokens {ndt}"
-    )
     if ndt < budget:
         assert any(f"so num_draft_tokens is {ndt}" in i.value for i in at.info)
     value, _ = specmath.eagle_tree(specmath.SEQUOIA_ACCEPTANCE, steps, topk, ndt)
-    assert metrics(at)[f"EAGLE tree F, {ndt} tokens"] == f"{value:.3f}"
+    assert metrics(at)[f"EAGLE tree F, {ndt} tokens"] == f"{value:.3f}"  # the budget's tree, as chosen
+    speedups = _eagle_speedups(steps, topk)
+    fastest = int(np.nanargmax(speedups)) + 1
+    assert speedups[fastest - 1] > 1
+    assert _flags(at) == (
+        f"--speculative-algorithm EAGLE \\\n--speculative-draft-model-path {HEAD} \\\n"
+        f"--speculative-num-steps {steps} \\\n--speculative-eagle-topk {topk} \\\n"
+        f"--speculative-num-draft-tokens {fastest}"
+    )
+
+
+def test_the_default_flags_are_the_pages_own_best_eagle_tree():
+    at = open_page(TREES)
+    assert not at.exception and not warnings(at)
+    speedups = _eagle_speedups(5, 8)
+    fastest = int(np.nanargmax(speedups)) + 1
+    assert (fastest, f"{speedups[fastest - 1]:.2f}") == (20, "2.55")
+    assert _flag_values(at)["--speculative-num-draft-tokens"] == "20"
+    (caption,) = [c.value for c in at.caption if c.value.startswith("SGLang builds the EAGLE tree")]
+    assert "num_draft_tokens = 20" in caption and "speedup 2.55×" in caption
+    assert f"Replace `{HEAD}`" in caption
+    # The budget's own tree, 32 tokens, is slower, and the page says so beside the flags.
+    assert metrics(at)["EAGLE speedup, 32 tokens"] == "1.87×" and "num_draft_tokens = 32: 1.87×" in caption
+
+
+def test_a_budget_that_would_be_slower_gets_no_flags_of_its_own():
+    """The example of issue 30: 128 tokens in 16 steps of topk 8 predicts 0.58×."""
+    at = open_page(TREES, budget="128", depth="16", topk="8", steps="16")
+    assert not at.exception and not warnings(at)
+    assert metrics(at)["EAGLE speedup, 128 tokens"] == "0.58×"
+    flags = _flag_values(at)
+    speedups = _eagle_speedups(16, 8)
+    fastest = int(np.nanargmax(speedups)) + 1
+    assert flags["--speculative-num-draft-tokens"] == str(fastest) != "128"
+    assert flags["--speculative-algorithm"] == "EAGLE" and flags["--speculative-draft-model-path"] == HEAD
+    (caption,) = [c.value for c in at.caption if c.value.startswith("SGLang builds the EAGLE tree")]
+    assert f"speedup {speedups[fastest - 1]:.2f}×" in caption
+    assert "num_draft_tokens = 128: 0.58× (slower than plain decoding)" in caption
+
+
+def test_where_every_eagle_tree_is_slower_no_flags_are_printed_and_the_page_says_what_helps():
+    at = open_page(TREES, c="2", steps="8")
+    assert not at.exception and not at.code
+    assert np.nanmax(_eagle_speedups(8, 8, c=2)) < 1
+    (warning,) = warnings(at)
+    assert warning.startswith("**No SGLang flags: at topk 8 and 8 steps every EAGLE tree is slower")
+    # The fastest number of steps at topk 8, by brute force, is named.
+    steps, speedup = max(((s, np.nanmax(_eagle_speedups(s, 8, c=2))) for s in range(1, 17)), key=lambda t: t[1])
+    assert speedup > 1 and f"with {steps} steps" in warning and f"{speedup:.2f}×" in warning
+    assert "Fewer steps" in warning
+
+
+def test_under_free_verification_the_placeholder_names_no_target():
+    at = open_page(TREES, tree_cost="free")
+    assert _flag_values(at)["--speculative-draft-model-path"] == "YOUR-EAGLE-HEAD-FOR-YOUR-TARGET"
 
 
 def test_a_toy_pair_is_the_simulators_chains_under_greedy_decoding():

@@ -369,6 +369,27 @@ def test_model_presets_match_their_configs(name):
     assert spec.source
 
 
+#: Each preset's tokenizer family, by config.json's bos_token_id and eos_token_id (specmath/presets.py).
+TOKENIZERS = {
+    "Llama-3.1-70B": "Llama 3",
+    "Llama-3.1-8B": "Llama 3",
+    "Llama-3.2-1B": "Llama 3",
+    "Llama-2-7B": "Llama 2",
+    "LLaMA-68M": "Llama 2",
+    "Qwen2.5-7B": "Qwen2.5",
+    "Qwen2.5-0.5B": "Qwen2.5",
+}
+
+
+def test_model_presets_carry_their_tokenizer_family():
+    assert {name: spec.tokenizer for name, spec in sm.MODEL_PRESETS.items()} == TOKENIZERS
+    # One family, one vocab_size, except where the embedding table is padded differently.
+    sizes = {(spec.tokenizer, spec.vocab_size) for spec in sm.MODEL_PRESETS.values()}
+    assert sizes == {("Llama 3", 128256), ("Llama 2", 32000), ("Qwen2.5", 152064), ("Qwen2.5", 151936)}
+    with pytest.raises(ValueError, match=r"^tokenizer must be a string, got 3$"):
+        dataclasses.replace(LLAMA_8B, tokenizer=3)
+
+
 def test_llama_68m_drafting_for_llama_2_7b_implies_c_152():
     # Memory-bound at batch 1 with an empty cache and no overhead, on any GPU: c is the ratio of
     # the weight bytes each pass reads. Both embeddings are untied (32,000 rows); leaving the
