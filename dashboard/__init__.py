@@ -12,11 +12,12 @@
 - ``serve``: what ``make run`` starts: ``streamlit run app.py`` after the workaround that must
   come before the server starts.
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
-- ``calibrate_input``, ``engine_examples``: the Calibrate page's input and example pastes.
+- ``features``: page families, one module per page (``features.calibrate``: the Calibrate page's
+  input, fit, example pastes, cached call and schedule).
 - ``presets``, ``stats``, ``sample_text``, ``texts``: presets, reports, the coloured sample, texts.
 - ``toy_language``, ``step_plan``, ``step_view``: the Step through page's words and target chain,
   how its steps are numbered, and what each step shows from the iteration's trace.
 
-Only ``navigation``, ``ui``, ``workarounds``, ``cached``, ``pq_editor`` and ``schedule_view`` use
-Streamlit; everything else is testable without it.
+Only ``navigation``, ``ui``, ``workarounds``, ``cached``, ``pq_editor``, ``schedule_view`` and
+``features`` use Streamlit; everything else is testable without it.
 """

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import calibrate_input, charts, exercises, tree_view
+from dashboard import charts, exercises, tree_view
 from dashboard.params import BATCHES, SIMULATOR_SEQUENCE, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 from dashboard.presets import toy_chains
 
@@ -60,13 +60,6 @@ def kl_experiment(pairs: int, vocab: int, seed: int) -> specmath.Divergences:
     """alpha, TV and KL of the chapter's random pairs."""
     P, Q = specmath.random_distribution_pairs(pairs, vocab, rng=seed)
     return specmath.divergences(P, Q)
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def calibration(measurement: calibrate_input.Measurement, c: float) -> calibrate_input.Calibration:
-    """:func:`dashboard.calibrate_input.calibrate`, kept: the interval's two bisections (120
-    evaluations of the i.i.d. model) were a third of Calibrate's rerun."""
-    return calibrate_input.calibrate(measurement, c)
 
 
 @st.cache_data(show_spinner=False)

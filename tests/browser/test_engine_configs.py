@@ -11,7 +11,7 @@ import numpy as np
 
 import specmath
 from dashboard import cached, engine_config, texts
-from dashboard.engine_examples import EXAMPLES
+from dashboard.features.calibrate import EXAMPLES
 from dashboard.params import PARAMS, PRECISIONS
 from tests.browser.helpers import PAGES, AppTab
 

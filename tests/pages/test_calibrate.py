@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import calibrate_input, engine_examples
+from dashboard.features import calibrate
 from tests.app_helpers import (
     codes,
     metrics,
@@ -62,35 +62,35 @@ def test_bad_counts_in_the_link_warn(key, raw):
 
 
 def test_from_counts_and_calibrate():
-    measurement = calibrate_input.from_counts(4, 100, 250)
+    measurement = calibrate.from_counts(4, 100, 250)
     assert measurement.mean_length == 3.5
-    result = calibrate_input.calibrate(measurement, c=20.0)
+    result = calibrate.calibrate(measurement, c=20.0)
     assert result.has_interval and result.fit.low < result.fit.alpha < result.fit.high
     assert result.measured_speedup == pytest.approx(3.5 / 1.2)
     assert result.recommended_speedup == result.iid.max()
 
 
 def test_profile_drives_the_recommendation():
-    measurement = calibrate_input.Measurement("test", 3, 2.85, 1000, 1850, np.array([0.81, 0.64, 0.40]))
-    result = calibrate_input.calibrate(measurement, c=20.0)
+    measurement = calibrate.Measurement("test", 3, 2.85, 1000, 1850, np.array([0.81, 0.64, 0.40]))
+    result = calibrate.calibrate(measurement, c=20.0)
     expected = specmath.profile_speedup([0.81, 0.64, 0.40], np.arange(1, 65), 20.0)
     np.testing.assert_array_equal(result.profile, expected)
     assert result.recommended_k == int(np.argmax(expected)) + 1
 
 
 def test_every_example_is_read():
-    for name, text in engine_examples.EXAMPLES.items():
-        measurement = calibrate_input.from_paste(text, slider_k=3)
-        assert isinstance(measurement, calibrate_input.Measurement), (name, measurement)
+    for name, text in calibrate.EXAMPLES.items():
+        measurement = calibrate.from_paste(text, slider_k=3)
+        assert isinstance(measurement, calibrate.Measurement), (name, measurement)
         assert measurement.mean_length == pytest.approx(2.85, abs=0.01), name
 
 
-@pytest.mark.parametrize("name", list(engine_examples.EXAMPLES))
+@pytest.mark.parametrize("name", list(calibrate.EXAMPLES))
 def test_example_buttons_fill_the_paste_and_calibrate(name):
     at = open_page(CALIBRATE, k="3")
     next(b for b in at.button if b.label == name).click().run()
     assert not at.exception and not at.error
-    assert at.text_area(key="engine_paste").value == engine_examples.EXAMPLES[name]
+    assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[name]
     assert metrics(at)["Mean acceptance length"] == "2.850"
     assert any(name.split()[0] in s.value for s in at.success)
     with_profile = name in ("vLLM V1 log", "vLLM /metrics")
@@ -122,15 +122,15 @@ def test_unreadable_pastes_are_explained(paste, message):
 def test_a_long_paste_is_read_from_its_end():
     text = long_engine_log()
     assert len(text) == 1_234_567
-    tail, note = calibrate_input.paste_tail(text)
+    tail, note = calibrate.paste_tail(text)
     # The end, cut at a line start: at most 1,000,000 characters, less than one line fewer.
     assert text.endswith(tail) and text[-len(tail) - 1] == "\n"
-    assert calibrate_input.MAX_PASTE_CHARS - 100 < len(tail) <= calibrate_input.MAX_PASTE_CHARS
+    assert calibrate.MAX_PASTE_CHARS - 100 < len(tail) <= calibrate.MAX_PASTE_CHARS
     assert note.startswith(f"Read the last {len(tail):,} of 1,234,567 characters")
-    measurement = calibrate_input.from_paste(text, slider_k=8)
+    measurement = calibrate.from_paste(text, slider_k=8)
     assert (measurement.k, measurement.mean_length, measurement.drafts) == (3, 2.56, 200)  # the latest alone
     assert measurement.notes[0] == note
-    assert calibrate_input.paste_tail(LATEST_REPORT) == (LATEST_REPORT, None)
+    assert calibrate.paste_tail(LATEST_REPORT) == (LATEST_REPORT, None)
 
 
 def test_a_long_paste_on_the_page_says_how_much_was_read():
@@ -145,7 +145,7 @@ def test_a_long_paste_on_the_page_says_how_much_was_read():
 
 def test_paste_not_in_the_link_but_counts_are():
     at = open_page(CALIBRATE, k="3", drafts="500")
-    at.text_area(key="engine_paste").set_value(engine_examples.EXAMPLES["vLLM V1 log"]).run()
+    at.text_area(key="engine_paste").set_value(calibrate.EXAMPLES["vLLM V1 log"]).run()
     assert "engine_paste" not in at.query_params
     assert at.query_params["drafts"] == "500"
 
