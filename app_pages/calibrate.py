@@ -3,10 +3,10 @@
 import streamlit as st
 
 import specmath
-from dashboard import charts, navigation, schedule_view, texts, ui
+from dashboard import charts, navigation, texts, ui
 from dashboard.features import calibrate
 from dashboard.literal import literal
-from dashboard.params import PARAMS
+from dashboard.params import CALIBRATE_KEYS, PARAMS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
 MESSAGE_LIMIT = 600
@@ -100,9 +100,7 @@ def view() -> None:
             f"c = {target_ms:g} / {draft_ms:g} = {c:.3g} from your step times (the c slider is ignored)."
         )
     st.sidebar.subheader("Schedule for your engine (optional)")
-    chosen = (
-        {key: ctx.widget(f"cal_{key}") for key in schedule_view.CALIBRATE_KEYS} if ctx.widget("cal_schedule") else None
-    )
+    chosen = {key: ctx.widget(f"cal_{key}") for key in CALIBRATE_KEYS} if ctx.widget("cal_schedule") else None
     if chosen is None and target_ms > 0 and draft_ms > 0:
         st.sidebar.caption(texts.CALIBRATE_SCHEDULE_HINT)
 

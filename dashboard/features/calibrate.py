@@ -16,7 +16,8 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard import cached, schedule_view, texts
+from dashboard import texts
+from dashboard.features import hardware
 from dashboard.params import PARAMS, PRECISIONS
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
@@ -339,7 +340,7 @@ def schedule(
     chosen: Mapping[str, Any],
     step_times: tuple[float, float] | None,
 ) -> None:
-    """The page's schedule: on the roofline of ``chosen`` (:data:`schedule_view.CALIBRATE_KEYS`), from the
+    """The page's schedule: on the roofline of ``chosen`` (:data:`dashboard.params.CALIBRATE_KEYS`), from the
     measured profile if there is one, else the fitted α; scaled to ``step_times`` (target, draft
     in ms, measured at ``chosen["batch"]``) when given (:func:`specmath.fit_roofline`)."""
     st.subheader("A batch-size schedule of k for your engine")
@@ -360,7 +361,7 @@ def schedule(
     if step_times is None:
         st.caption(texts.CALIBRATE_DATASHEET.format(gpu=chosen["gpu"]))
     else:
-        setup = cached.hardware_setup(*names, batch, context, 0.0, 0.0, 0.0)
+        setup = hardware.hardware_setup(*names, batch, context, 0.0, 0.0, 0.0)
         fit = specmath.fit_roofline(
             step_times[0] / 1e3, step_times[1] / 1e3, setup.target.model, setup.draft.model, setup.target.gpu,
             batch, context,
@@ -371,11 +372,11 @@ def schedule(
         kind, message = _fit_message(fit, shown)
         getattr(st, kind)(message)
     workload = (context, overhead_ms, bandwidth, peak)
-    sweep = cached.schedule_sweep(acceptance, *names, *workload, chosen["max_batch"])
-    sglang_k = schedule_view.best_at(cached.batch_sweep(acceptance, *names, *workload), batch)
+    sweep = hardware.schedule_sweep(acceptance, *names, *workload, chosen["max_batch"])
+    sglang_k = hardware.best_at(hardware.batch_sweep(acceptance, *names, *workload), batch)
     st.caption(texts.CALIBRATE_VS_RECOMMENDED.format(batch=batch, scheduled=sglang_k, recommended=result.recommended_k))
     stem = f"k_schedule_calibrated_k{measurement.k}_ctx{context}_maxbatch{chosen['max_batch']}"
-    setting = schedule_view.Setting(
+    setting = hardware.Setting(
         acceptance=label,
         target_model=chosen["target_model"],
         draft_model=chosen["draft_model"],
@@ -398,4 +399,4 @@ def schedule(
             "efficiency": fit.efficiency, "overhead_ms_per_pass": overhead_ms, "fits_both_times": fit.exact,
         },
     }  # fmt: skip
-    schedule_view.show(sweep, setting, sglang_k, inputs)
+    hardware.show(sweep, setting, sglang_k, inputs)
