@@ -79,16 +79,26 @@ def test_profile_drives_the_recommendation():
 
 
 def test_every_example_is_read():
+    """The examples are one run of k = 3: each reads to its mean length; only SGLang's lacks k."""
     for name, text in calibrate.EXAMPLES.items():
-        measurement = calibrate.from_paste(text, slider_k=3)
+        measurement = calibrate.from_paste(text)
+        if name == "SGLang log":
+            assert isinstance(measurement, calibrate.KUnknown) and measurement.mean_length == 2.85
+            measurement = calibrate.from_paste(text, 3)
+            assert measurement.k_given
         assert isinstance(measurement, calibrate.Measurement), (name, measurement)
-        assert measurement.mean_length == pytest.approx(2.85, abs=0.01), name
+        assert measurement.k == 3 and measurement.mean_length == pytest.approx(2.85, abs=0.01), name
+        assert calibrate.from_paste(text, 7).k == (7 if name == "SGLang log" else 3)  # a printed k wins
 
 
-@pytest.mark.parametrize("name", list(calibrate.EXAMPLES))
-def test_example_buttons_fill_the_paste_and_calibrate(name):
-    at = open_page(CALIBRATE, k="3")
+def _click(at, name):
     next(b for b in at.button if b.label == name).click().run()
+    return at
+
+
+@pytest.mark.parametrize("name", [name for name in calibrate.EXAMPLES if name != "SGLang log"])
+def test_example_buttons_fill_the_paste_and_calibrate(name):
+    at = _click(open_page(CALIBRATE, k="3"), name)
     assert not at.exception and not at.error
     assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[name]
     assert metrics(at)["Mean acceptance length"] == "2.850"
@@ -127,7 +137,7 @@ def test_a_long_paste_is_read_from_its_end():
     assert text.endswith(tail) and text[-len(tail) - 1] == "\n"
     assert calibrate.MAX_PASTE_CHARS - 100 < len(tail) <= calibrate.MAX_PASTE_CHARS
     assert note.startswith(f"Read the last {len(tail):,} of 1,234,567 characters")
-    measurement = calibrate.from_paste(text, slider_k=8)
+    measurement = calibrate.from_paste(text)
     assert (measurement.k, measurement.mean_length, measurement.drafts) == (3, 2.56, 200)  # the latest alone
     assert measurement.notes[0] == note
     assert calibrate.paste_tail(LATEST_REPORT) == (LATEST_REPORT, None)
@@ -143,11 +153,40 @@ def test_a_long_paste_on_the_page_says_how_much_was_read():
     assert at.text_area(key="engine_paste").value == long_engine_log()  # nothing cut from the box itself
 
 
-def test_paste_not_in_the_link_but_counts_are():
-    at = open_page(CALIBRATE, k="3", drafts="500")
-    at.text_area(key="engine_paste").set_value(calibrate.EXAMPLES["vLLM V1 log"]).run()
-    assert "engine_paste" not in at.query_params
-    assert at.query_params["drafts"] == "500"
+def test_sglang_asks_for_k_and_then_fits_the_runs_alpha():
+    """The SGLang example prints no k: no fit until it is given; at the run's k = 3 its α is V1's."""
+    v1 = metrics(_click(open_page(CALIBRATE, k="8"), "vLLM V1 log"))["Fitted i.i.d. α"]
+    at = _click(open_page(CALIBRATE, k="8"), "SGLang log")
+    assert not at.exception and not at.error
+    assert any("does not print the draft length k" in w.value for w in at.warning)
+    assert "Fitted i.i.d. α" not in metrics(at) and not page_charts(at)
+    assert any("No fit until the draft length is given" in i.value for i in at.info)
+    at.number_input(key="paste_k").set_value(3).run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Fitted i.i.d. α"] == v1
+    assert metrics(at)["Mean acceptance length"] == "2.850"
+    assert any("using the k you gave (k = 3)" in shown(c.value) for c in at.caption)
+
+
+@pytest.mark.parametrize("name", ["vLLM V1 log", "vLLM V0 log", "vLLM /metrics", "llama.cpp"])
+def test_a_pastes_counts_go_to_the_address_and_reopen_the_same_alpha(name):
+    """The address after a paste carries the counts it reduced to; that link shows the same α, and
+    the k slider stays at the paste's k (the one the view uses)."""
+    at = _click(open_page(CALIBRATE, k="8", drafts="500"), name)
+    assert not at.exception and not at.error
+    assert "engine_paste" not in at.query_params  # the text itself is not carried
+    assert "k" in at.query_params and "accepted" in at.query_params  # drafts = 1,000 is its default
+    shown_before = metrics(at)
+    reopened = open_page(CALIBRATE, **dict(at.query_params))
+    assert not reopened.exception and not reopened.error
+    assert [reopened.session_state[key] for key in ("k", "drafts", "accepted")] == [3, 1000, 1850]
+    for label in ("Fitted i.i.d. α", "95% interval for α", "Mean acceptance length"):
+        assert metrics(reopened)[label] == shown_before[label], label
+    # Moving k with the paste present does not leave a k the view ignores in the address.
+    at.slider(key="k").set_value(5).run()
+    assert not at.exception
+    assert at.query_params["k"] == "3" and at.slider(key="k").value == 3
+    assert metrics(at)["Fitted i.i.d. α"] == shown_before["Fitted i.i.d. α"]
 
 
 FIXTURES = __import__("pathlib").Path(__file__).parents[1] / "fixtures" / "engine_metrics"
@@ -173,8 +212,9 @@ def test_conditional_rates_and_tree_warning():
     captions = [shown(c.value) for c in at.caption]
     # 0.810, 0.640 / 0.810, 0.400 / 0.640
     assert any(c.endswith("0.81, 0.79, 0.62") for c in captions), captions
-    at = open_page(CALIBRATE, k="5")  # SGLang prints no k: accept length 4.2 needs the slider at 4 or more
+    at = open_page(CALIBRATE)  # SGLang prints no k: the page asks for it (the run's num-steps, 5)
     at.text_area(key="engine_paste").set_value((FIXTURES / "sglang_tree.txt").read_text()).run()
+    at.number_input(key="paste_k").set_value(5).run()
     assert not at.exception and not at.error
     assert any("--speculative-eagle-topk 8" in w.value and "Draft trees" in w.value for w in at.warning)
     (link,) = [link for link in at.get("page_link") if link.proto.label == "Open Draft trees"]
