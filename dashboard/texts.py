@@ -298,7 +298,8 @@ CALIBRATE_FIT = (
 CALIBRATE_FIT_OVERHEAD = (
     "Your step times at batch {batch} ({target_ms:g} ms and {draft_ms:g} ms) are both slower than the "
     "{gpu}'s roofline at its datasheet peaks ({roof_target_ms:.2f} ms and {roof_draft_ms:.2f} ms), the "
-    "draft's by far more: **a fixed time per pass dominates** (kernel launches, sampling, scheduling). "
+    "draft's by more milliseconds than the target's: **a fixed time per pass dominates** (kernel "
+    "launches, sampling, scheduling). "
     "No efficiency of at most 100% with one fixed time gives both; the closest is the kernels at "
     "**{efficiency:.0%}** of the peaks plus **{overhead_ms:.3f} ms** per pass, which gives "
     "{fit_target_ms:.2f} ms and {fit_draft_ms:.2f} ms. The schedule uses that roofline; check that both "
@@ -314,7 +315,8 @@ CALIBRATE_FIT_FAST = (
     "These step times ({target_ms:g} ms and {draft_ms:g} ms) are faster than the {gpu}'s datasheet "
     "allows for these models at batch {batch}: its roofline at full peaks takes {roof_target_ms:.2f} ms "
     "and {roof_draft_ms:.2f} ms. Check the GPU, the models, the precision, the batch and that the "
-    "times are in ms; the schedule uses the datasheet's roofline."
+    "times are in ms. The schedule uses the closest roofline the datasheet allows: the kernels at "
+    "{efficiency:.0%} of its peaks plus {overhead_ms:.3f} ms per pass."
 )
 CALIBRATE_DATASHEET = (
     "The roofline here is the {gpu}'s datasheet, with no fixed overhead per pass: enter your "

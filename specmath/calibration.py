@@ -234,7 +234,8 @@ class RooflineFit(NamedTuple):
         The fitted roofline's (target, draft) step times; the measured ones when ``exact``.
     too_fast : bool
         Whether a measured time is below :attr:`roofline_s`: faster than the datasheet allows
-        (a wrong GPU, model, precision, batch or unit); the fit is then the datasheet's.
+        (a wrong GPU, model, precision, batch or unit); the fit is still the closest within the
+        bounds, which no efficiency of at most 1 brings down to that time.
     """
 
     gpu: GPUSpec
@@ -301,7 +302,7 @@ def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> R
     2.0
     >>> fit = fit_roofline(6e-3, 4e-3, target, draft, gpu)  # slower than the roofline, the draft far more
     >>> fit.efficiency, round(fit.overhead_s * 1e3, 3), fit.exact
-    (1.0, 2.706, False)
+    (1.0, 2.726, False)
     """
     t_t = as_positive(target_s, "target_s")
     t_d = as_positive(draft_s, "draft_s")

@@ -1,6 +1,7 @@
 """The Calibrate page under AppTest, and its pure input layer."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -285,14 +286,20 @@ def test_a_profile_and_step_times_schedule_on_the_fitted_roofline(downloads):
 @pytest.mark.parametrize(
     ("target_ms", "draft_ms", "message"),
     [
-        ("8", "0.5", "No fixed overhead per pass fits both step times"),  # a draft too fast for its size
+        ("16", "1", "No fixed overhead per pass fits both step times"),  # a draft short for its size
+        ("8", "0.5", "faster than the H100 SXM's datasheet allows"),  # the draft below its roofline
         ("1", "0.2", "faster than the H100 SXM's datasheet allows"),  # both faster than the peaks
+        ("6", "4", "a fixed time per pass dominates"),  # both slower than the roofline (4.52, 0.75 ms)
     ],
 )
 def test_step_times_the_roofline_cannot_take_are_said(target_ms, draft_ms, message):
     at = open_page(CALIBRATE, k="3", cal_schedule="true", target_ms=target_ms, draft_ms=draft_ms)
     assert not at.exception and not at.error
-    assert any(message in w.value for w in at.warning), [w.value for w in at.warning]
+    (said,) = [w.value for w in at.warning]
+    assert message in said, said
+    # Never kernels beyond the datasheet's peaks, and "faster than the datasheet" only when a time is.
+    assert all(int(share) <= 100 for share in re.findall(r"(\d+)%", said)), said
+    assert ("faster than" in said) == ("faster than" in message)
     assert vllm_config(at)["num_speculative_tokens_per_batch_size"][0][0] == 1
 
 
