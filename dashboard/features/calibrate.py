@@ -117,6 +117,8 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
             return KUnknown(source, metrics.mean_acceptance_length, tuple(notes), metrics.accept_rate)
         k = given_k
         notes.append(f"The paste does not say the draft length; using the k you gave (k = {k}).")
+    if not 1 <= k <= specmath.MAX_DRAFT_LENGTH:
+        return f"The draft length k = {k:,} is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
     if per_position is not None and per_position.size != k:
         notes.append(f"{per_position.size} per-position rates for k = {k}; the profile uses the rates as given.")
     drafts, accepted = metrics.drafts, metrics.accepted
@@ -132,7 +134,8 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
             "tokens, the mean is 1 + k × accepted / drafted (shorter drafts would make it lower)."
         )
     if mean is None:
-        return "The paste has no acceptance counts or mean acceptance length to fit from."
+        said = "The paste has no acceptance counts or mean acceptance length to fit from"
+        return f"{said}: {'; '.join(notes)}." if notes else f"{said}."
     if not 1.0 <= mean <= k + 1:
         return f"The mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})."
     if drafts and accepted is not None and accepted > k * drafts:

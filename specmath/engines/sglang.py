@@ -21,6 +21,7 @@ from ._text import (
     eagle_topk,
     lines_list,
     read_float,
+    read_int,
     tree_note,
 )
 from .record import EngineMetrics
@@ -81,7 +82,8 @@ def parse(doc: Doc) -> Found | str | None:
         if math.isinf(length):
             raise ReportError(f"accept len must be finite, got {length:g} (line {line})", seg.start)
         running = list(_SGL_RUNNING.finditer(seg.before))
-        used.append((seg.start, length, int(running[-1].group(1)) if running else None, rate))
+        batch = read_int(running[-1].group(1), "#running-req", line, seg.start) if running else None
+        used.append((seg.start, length, batch, rate))
     if not used:
         where = (incomplete or segments)[-1]
         return (

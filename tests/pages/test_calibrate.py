@@ -92,6 +92,13 @@ def test_every_example_is_read():
         assert calibrate.from_paste(text, 7).k == (7 if name == "SGLang log" else 3)  # a printed k wins
 
 
+def test_a_draft_length_out_of_range_is_said_with_its_value():
+    text = calibrate.EXAMPLES["llama.cpp"].replace("n_draft   = 3", "n_draft   = 2000")
+    assert calibrate.from_paste(text) == (
+        f"The draft length k = 2,000 is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
+    )
+
+
 def _click(at, name):
     next(b for b in at.button if b.label == name).click().run()
     return at
