@@ -338,6 +338,14 @@ CALIBRATE_WIDE = (
     "Within the 95% interval for α ({low:.3f} – {high:.3f}) the best k runs from **{k_low}** "
     "({s_low:.2f}×) to **{k_high}** ({s_high:.2f}×): more drafting steps would narrow it."
 )
+CALIBRATE_AT_K = "At the recommended k = {k} the speedup is anywhere from {low:.2f}× to {high:.2f}× over that interval."
+CALIBRATE_BEYOND = (
+    "k = {k} is beyond the measured draft length, {measured}: its prediction extrapolates, "
+    "assuming positions {first} to {k} are accepted {how}, which the data does not show."
+)
+CALIBRATE_BEYOND_IID = "with the same fitted α as the measured ones"
+CALIBRATE_BEYOND_PROFILE = "with the last measured conditional rate"
+CALIBRATE_AT_CAP = "It is also the largest k searched: the predicted speedup still rises there."
 
 #: What a copied link of Calibrate opens after a paste (issue 30): the counts, not the text.
 CALIBRATE_LINK_COUNTS = (

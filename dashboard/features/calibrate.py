@@ -208,21 +208,38 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
 
 
 def recommendation_caveat(measurement: Measurement, result: Calibration) -> str | None:
-    """What to know about how sure the recommended k is, or None when the interval pins it down.
+    """What to know about how sure the recommended k is, or None when nothing needs saying.
 
-    Said when there is no interval (a mean length alone), when the data is one drafting step, or
-    when the best k at the interval's two ends differ.
+    Said when there is no interval (a mean length alone); when the data is one drafting step or
+    the best k at the interval's two ends differ (with the speedup range at the recommended k);
+    when the recommended k is beyond the measured one (its prediction extrapolates); and when it
+    is the largest k searched.
     """
+    said = []
+    k = result.recommended_k
     if not result.has_interval:
-        return texts.CALIBRATE_NO_INTERVAL
-    (k_low, s_low), (k_high, s_high) = result.k_at_ends
-    one = measurement.drafts == 1
-    if k_low == k_high and not one:
-        return None
-    spread = texts.CALIBRATE_WIDE.format(
-        low=result.fit.low, high=result.fit.high, k_low=k_low, k_high=k_high, s_low=s_low, s_high=s_high
-    )
-    return f"{texts.CALIBRATE_ONE_DRAFT} {spread}" if one else spread
+        said.append(texts.CALIBRATE_NO_INTERVAL)
+    else:
+        (k_low, s_low), (k_high, s_high) = result.k_at_ends
+        one = measurement.drafts == 1
+        if one:
+            said.append(texts.CALIBRATE_ONE_DRAFT)
+        if one or k_low != k_high:
+            fit = result.fit
+            said.append(
+                texts.CALIBRATE_WIDE.format(
+                    low=fit.low, high=fit.high, k_low=k_low, k_high=k_high, s_low=s_low, s_high=s_high
+                )
+            )
+            at_k = sorted(float(curve[k - 1]) for curve in result.iid_band)
+            said.append(texts.CALIBRATE_AT_K.format(k=k, low=at_k[0], high=at_k[1]))
+    measured = measurement.k if measurement.per_position is None else measurement.per_position.size
+    if k > measured:
+        how = texts.CALIBRATE_BEYOND_PROFILE if measurement.per_position is not None else texts.CALIBRATE_BEYOND_IID
+        said.append(texts.CALIBRATE_BEYOND.format(k=k, measured=measured, first=measured + 1, how=how))
+    if k == int(result.k_axis[-1]):
+        said.append(texts.CALIBRATE_AT_CAP.format(k=k))
+    return " ".join(said) or None
 
 
 #: The keys of the typed-counts mode, which a link carries for a paste.
@@ -293,8 +310,11 @@ EXAMPLES = {
         "#queue-req: 0\n"
     ),
     "llama.cpp": ("n_draft   = 3\nn_predict = 2850\nn_drafted = 3000\nn_accept  = 1850\naccept    = 61.667%\n"),
-    # trtllm-serve's /metrics: a JSON list of IterationStats as nlohmann::json dumps them (keys
-    # sorted, no spaces; specmath/engines/trtllm.py cites the source), fields abridged. Five
+    # trtllm-serve's /metrics: a JSON list of IterationStats as JsonSerialization::toJsonStr dumps
+    # them with nlohmann::json (keys sorted, no spaces): NVIDIA/TensorRT-LLM at 092229bb,
+    # cpp/tensorrt_llm/executor/jsonSerialization.cpp lines 34-40, SpecDecodingStats' fields
+    # numDraftTokens, numAcceptedTokens, numRequestsWithDraftTokens, acceptanceLength, iterLatencyMS,
+    # draftOverhead (specmath/engines/trtllm.py reads them); top-level fields abridged. Five
     # iterations of 200 requests with a draft each: 1,000 drafts, 3,000 draft tokens, 1,850 accepted.
     "TensorRT-LLM /metrics": (
         "["

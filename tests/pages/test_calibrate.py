@@ -71,6 +71,23 @@ def test_from_counts_and_calibrate():
     assert result.recommended_speedup == result.iid.max()
 
 
+def test_a_recommendation_from_one_drafting_step_says_its_range_and_that_it_extrapolates():
+    """k = 3, one draft, all accepted: α's interval reaches 1, so the best k is the largest searched."""
+    measurement = calibrate.from_counts(3, 1, 3)
+    result = calibrate.calibrate(measurement, c=20.0)
+    assert result.recommended_k == calibrate.MAX_K
+    fit = specmath.alpha_interval(3, 1, 3)
+    low, high = sorted(float(specmath.speedup(a, calibrate.MAX_K, 20.0)) for a in (fit.low, fit.high))
+    said = calibrate.recommendation_caveat(measurement, result)
+    assert "one drafting step" in said
+    assert f"At the recommended k = 64 the speedup is anywhere from {low:.2f}× to {high:.2f}×" in said
+    assert "k = 64 is beyond the measured draft length, 3: its prediction extrapolates" in said
+    assert "largest k searched" in said
+    # Many drafts, a best k within the measured one and the same at both ends: nothing to add.
+    measurement = calibrate.from_counts(8, 1000, 2400)
+    assert calibrate.recommendation_caveat(measurement, calibrate.calibrate(measurement, c=20.0)) is None
+
+
 def test_profile_drives_the_recommendation():
     measurement = calibrate.Measurement("test", 3, 2.85, 1000, 1850, np.array([0.81, 0.64, 0.40]))
     result = calibrate.calibrate(measurement, c=20.0)
