@@ -193,7 +193,7 @@ def test_sglang_asks_for_k_and_then_fits_the_runs_alpha():
     assert any("using the k you gave (k = 3)" in shown(c.value) for c in at.caption)
 
 
-@pytest.mark.parametrize("name", ["vLLM V1 log", "vLLM V0 log", "vLLM /metrics", "llama.cpp"])
+@pytest.mark.parametrize("name", ["vLLM V1 log", "vLLM V0 log", "vLLM /metrics", "llama.cpp", "TensorRT-LLM /metrics"])
 def test_a_pastes_counts_go_to_the_address_and_reopen_the_same_alpha(name):
     """The address after a paste carries the counts it reduced to; that link shows the same α, and
     the k slider stays at the paste's k (the one the view uses)."""
