@@ -46,7 +46,8 @@ def _ask_k(unknown: calibrate.KUnknown, container) -> int | None:
     if unknown.source.startswith("SGLang"):
         hint = texts.CALIBRATE_ASK_K_SGLANG
         if mean is not None and unknown.accept_rate:
-            hint += f" Here (accept len − 1) ÷ accept rate = {(mean - 1) / unknown.accept_rate:.2f}."
+            recent, earlier = (mean - 1) / unknown.accept_rate, mean / unknown.accept_rate - 1
+            hint += f" Here k ≈ {recent:.2f} by the first, {earlier:.2f} by the second."
         container.caption(hint)
     top = int(PARAMS["k"].high)
     return container.number_input(

@@ -374,7 +374,8 @@ CALIBRATE_ASK_K = (
 )
 CALIBRATE_ASK_K_SGLANG = (
     "For an SGLang chain (`--speculative-eagle-topk 1`) k is `--speculative-num-steps`, and "
-    "`--speculative-num-draft-tokens` is k + 1; SGLang's printed accept rate is the accept length "
-    "divided by the draft tokens per step, so accept len ÷ accept rate ≈ k + 1."
+    "`--speculative-num-draft-tokens` is k + 1. The printed accept rate hints at it: recent releases "
+    "print accepted ÷ drafted, so (accept len − 1) ÷ accept rate ≈ k; earlier ones printed accept len "
+    "÷ (k + 1), so accept len ÷ accept rate ≈ k + 1 (specmath/engines/sglang.py cites both)."
 )
 CALIBRATE_WAITING_FOR_K = "No fit until the draft length is given: α depends on it."
