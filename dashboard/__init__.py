@@ -13,7 +13,7 @@
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
 - ``features``: page families, one module per page (``features.calibrate``: the Calibrate page's
   input, fit, example pastes, cached call and schedule).
-- ``presets``, ``texts``: presets, reports, the coloured sample, texts.
+- ``presets``, ``texts``: presets and the pages' texts.
 - ``toy_language``, ``step_plan``, ``step_view``: the Step through page's words and target chain,
   how its steps are numbered, and what each step shows from the iteration's trace.
 
