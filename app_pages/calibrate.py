@@ -3,22 +3,71 @@
 import streamlit as st
 
 import specmath
-from dashboard import cached, calibrate_input, charts, engine_examples, navigation, texts, ui
-from dashboard.features import hardware
+from dashboard import charts, navigation, texts, ui
+from dashboard.features import calibrate
 from dashboard.literal import literal
-from dashboard.params import CALIBRATE_KEYS
+from dashboard.params import CALIBRATE_KEYS, PARAMS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
 MESSAGE_LIMIT = 600
 
 PASTE = "engine_paste"  # st.session_state key of the text area
+ASK_K = "paste_k"  # st.session_state key of the draft length asked for a paste that does not print it
+SYNC_TRIED = "calibrate_link_synced"  # the counts last written to the address for a paste
+
+
+def _new_paste() -> None:
+    st.session_state[ASK_K] = None  # a k given for another paste is not this one's
 
 
 def _load_example(name: str) -> None:
-    st.session_state[PASTE] = engine_examples.EXAMPLES[name]
+    st.session_state[PASTE] = calibrate.EXAMPLES[name]
+    _new_paste()
 
 
-def _acceptance_rate(measurement: calibrate_input.Measurement, alpha: float) -> None:
+def _ask_k(unknown: calibrate.KUnknown, container) -> int | None:
+    """Say that the paste has no k and what the fit would be at two; the k the user gives, if any."""
+    mean = unknown.mean_length
+    if mean is not None and mean >= 1.0:
+        small, large = max(1, int(mean)), max(8, int(mean) + 5)
+        alphas = [float(specmath.fit_alpha_from_acceptance_length(mean, k)) for k in (small, large)]
+        container.warning(
+            texts.CALIBRATE_ASK_K.format(
+                source=unknown.source,
+                mean=mean,
+                k_small=small,
+                alpha_small=alphas[0],
+                k_large=large,
+                alpha_large=alphas[1],
+            )
+        )
+    else:
+        container.warning(f"**{unknown.source} does not print the draft length k**: enter it below.")
+    if unknown.source.startswith("SGLang"):
+        hint = texts.CALIBRATE_ASK_K_SGLANG
+        if mean is not None and unknown.accept_rate:
+            recent, earlier = (mean - 1) / unknown.accept_rate, mean / unknown.accept_rate - 1
+            hint += f" Here k ≈ {recent:.2f} by the first, {earlier:.2f} by the second."
+        container.caption(hint)
+    top = int(PARAMS["k"].high)
+    return container.number_input(
+        "Draft length k of this run", min_value=1, max_value=top, value=None, step=1, key=ASK_K,
+        placeholder="the k your engine ran with",
+    )  # fmt: skip
+
+
+def _sync_address(measurement: calibrate.Measurement, current: dict) -> None:
+    """Put the counts ``measurement`` reduced to into the widgets and the address (rerunning once)."""
+    wanted = calibrate.link_counts(measurement)
+    if all(current[key] == value for key, value in wanted.items()):
+        st.session_state.pop(SYNC_TRIED, None)
+        return
+    if st.session_state.get(SYNC_TRIED) != wanted:  # once: a value the widget refuses must not loop
+        st.session_state[SYNC_TRIED] = wanted
+        ui.rerun_with(wanted)
+
+
+def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
     """The engine's accepted / drafted beside the i.i.d. α, the conditional rates and the mean length."""
     k = measurement.k
     st.subheader(texts.ACCEPT_RATE_HEADING)
@@ -61,32 +110,46 @@ def view() -> None:
         st.markdown("**Paste your engine's output** (log lines or a `/metrics` scrape), or load an example:")
         # A row that wraps: in five equal columns the names were cut to "vL…" at 1024 px.
         examples = st.container(horizontal=True, wrap=True)
-        for name in engine_examples.EXAMPLES:
+        for name in calibrate.EXAMPLES:
             examples.button(name, on_click=_load_example, args=(name,))
         text = st.text_area(
             "Engine output",
             key=PASTE,
             height=200,
-            help=f"Any length: its last {calibrate_input.MAX_PASTE_CHARS:,} characters are read, "
+            on_change=_new_paste,
+            help=f"Any length: its last {calibrate.MAX_PASTE_CHARS:,} characters are read, "
             "where the latest reports are.",
             placeholder="e.g. SpecDecoding metrics: Mean acceptance length: 2.80, Accepted: 1800 tokens, …",
         )
     with counts_column:
-        st.markdown("**…or enter counts** (draft length: the k slider; ignored while the paste box has text)")
+        st.markdown("**…or enter counts** (draft length: the k slider; while the paste box has text, the paste's)")
         drafts = ctx.widget("drafts", counts_column)
         accepted = ctx.widget("accepted", counts_column)
 
-    if text and not text.isspace():  # no copy of a long paste, as strip() would make
-        measurement = calibrate_input.from_paste(text, slider_k)
+    pasted = bool(text) and not text.isspace()  # no copy of a long paste, as strip() would make
+    if pasted:
+        measurement = calibrate.from_paste(text)
+        if isinstance(measurement, calibrate.KUnknown):
+            given = _ask_k(measurement, paste_column)
+            if given is None:
+                st.info(texts.CALIBRATE_WAITING_FOR_K)
+                return
+            measurement = calibrate.from_paste(text, int(given))
     else:
-        measurement = calibrate_input.from_counts(slider_k, drafts, accepted)
+        measurement = calibrate.from_counts(slider_k, drafts, accepted)
     if isinstance(measurement, str):
         # A parser's message may quote the paste: shown as its characters, never as Markdown.
         st.error(literal(measurement, limit=MESSAGE_LIMIT))
         return
+    if pasted:
+        _sync_address(measurement, {"k": slider_k, "drafts": drafts, "accepted": accepted})
 
-    result = cached.calibration(measurement, c)
+    result = calibrate.calibration(measurement, c)
     st.success(f"Measured from the {measurement.source}: k = {measurement.k}.")
+    if pasted:
+        st.caption(calibrate.link_note(measurement))
+        if not measurement.k_given:
+            st.caption(texts.CALIBRATE_K_FIXED.format(k=measurement.k))
     for note in measurement.notes:
         st.caption(literal(note, limit=MESSAGE_LIMIT))
 
@@ -103,6 +166,9 @@ def view() -> None:
     )
     row.metric(f"Speedup now (k = {measurement.k}, c = {c:.3g})", f"{result.measured_speedup:.2f}×")
     row.metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
+    caveat = calibrate.recommendation_caveat(measurement, result)
+    if caveat:
+        st.caption(caveat)
 
     if measurement.tree_topk is not None and measurement.tree_topk > 1:
         st.warning(texts.TREE_WARNING.format(topk=measurement.tree_topk))
@@ -138,7 +204,7 @@ def view() -> None:
         st.info("This measurement has no per-position rates; the prediction uses the i.i.d. fit only.")
     if chosen is not None:
         step_times = (target_ms, draft_ms) if target_ms > 0 and draft_ms > 0 else None
-        hardware.calibrated(measurement, result, chosen, step_times)
+        calibrate.schedule(measurement, result, chosen, step_times)
 
 
 ui.interactive(ctx, view)

@@ -6,17 +6,16 @@
 - ``navigation``: the router's work per run (sidebar, links, the widgets several pages read).
 - ``ui``: what page scripts use (their context, widgets bound to the URL, fragments, charts).
 - ``workarounds``: fixes for bugs of the pinned Streamlit, each turned off on other versions.
-- ``cached``: ``st.cache_data`` wrappers of the heavy ``specmath`` calls the pages make.
 - ``charts``: pure figure builders, arrays in and ``plotly.graph_objects.Figure`` out.
 - ``limits``: the caps on one run's work.
 - ``serve``: what ``make run`` starts: ``streamlit run app.py`` after the workaround that must
   come before the server starts.
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
-- ``calibrate_input``, ``engine_examples``: the Calibrate page's input and example pastes.
-- ``presets``, ``stats``, ``sample_text``, ``texts``: presets, reports, the coloured sample, texts.
+- ``features``: page families, one module per page (``features.calibrate``: the Calibrate page's
+  input, fit, example pastes, cached call and schedule).
+- ``presets``, ``texts``: presets and the pages' texts.
 - ``toy_language``, ``step_plan``, ``step_view``: the Step through page's words and target chain,
   how its steps are numbered, and what each step shows from the iteration's trace.
 
-Only ``navigation``, ``ui``, ``workarounds``, ``cached``, ``pq_editor`` and ``schedule_view`` use
-Streamlit; everything else is testable without it.
+Only ``navigation``, ``ui``, ``workarounds`` and ``features`` use Streamlit; everything else is testable without it.
 """

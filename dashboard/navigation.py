@@ -22,7 +22,7 @@ from dashboard.literal import quoted
 from dashboard.params import PARAMS, SHARED_KEYS
 from dashboard.registry import PAGES, PageInfo, by_url_path
 from dashboard.texts import APP_NAME
-from dashboard.ui import CONTEXT_KEY, Container, PageContext
+from dashboard.ui import CONTEXT_KEY, Container, PageContext, apply_pending
 
 #: st.session_state key of the shared α, k, c last set on any page.
 SHARED_STORE = "shared_values"
@@ -134,6 +134,7 @@ def prepare(page, pages: dict[str, Any]) -> PageContext:
         st.title(f"{info.icon} {info.title}")
     ctx = PageContext(info, {}, st.container(), pages)
     st.session_state[CONTEXT_KEY] = ctx
+    apply_pending()  # what the page asked for before its rerun, before the widgets exist
     # Read before any widget exists: binding corrects or drops bad values once widgets register.
     ctx.read_address()
     _warn_unknown(ctx)

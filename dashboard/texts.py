@@ -295,15 +295,28 @@ CALIBRATE_FIT = (
     "the kernels at **{efficiency:.0%}** of the {gpu}'s datasheet peaks and **{overhead_ms:.3f} ms** "
     "fixed per forward pass; the schedule uses that scaled roofline at every batch."
 )
+CALIBRATE_FIT_OVERHEAD = (
+    "Your step times at batch {batch} ({target_ms:g} ms and {draft_ms:g} ms) are both slower than the "
+    "{gpu}'s roofline at its datasheet peaks ({roof_target_ms:.2f} ms and {roof_draft_ms:.2f} ms), the "
+    "draft's by more milliseconds than the target's: **a fixed time per pass dominates** (kernel "
+    "launches, sampling, scheduling). "
+    "No efficiency of at most 100% with one fixed time gives both; the closest is the kernels at "
+    "**{efficiency:.0%}** of the peaks plus **{overhead_ms:.3f} ms** per pass, which gives "
+    "{fit_target_ms:.2f} ms and {fit_draft_ms:.2f} ms. The schedule uses that roofline; check that both "
+    "times are for one forward pass at this batch."
+)
 CALIBRATE_FIT_INEXACT = (
     "No fixed overhead per pass fits both step times at once (the draft's is short for its size "
-    "next to the target's, or the models are alike): the roofline is scaled to the target's time "
-    "alone ({efficiency:.0%} of the datasheet, no overhead), which puts the draft's step at "
-    "{draft_fit_ms:.3f} ms, not {draft_ms:g} ms. Check the models and the batch."
+    "next to the target's, or the models are alike): the closest roofline has the kernels at "
+    "{efficiency:.0%} of the datasheet and no overhead, which gives {fit_target_ms:.2f} ms and "
+    "{fit_draft_ms:.2f} ms, not {target_ms:g} ms and {draft_ms:g} ms. Check the models and the batch."
 )
 CALIBRATE_FIT_FAST = (
-    "These step times are faster than the {gpu}'s datasheet allows for these models ({efficiency:.0%} "
-    "of its peaks): check the GPU, the models, the precision, the batch and that the times are in ms."
+    "These step times ({target_ms:g} ms and {draft_ms:g} ms) are faster than the {gpu}'s datasheet "
+    "allows for these models at batch {batch}: its roofline at full peaks takes {roof_target_ms:.2f} ms "
+    "and {roof_draft_ms:.2f} ms. Check the GPU, the models, the precision, the batch and that the "
+    "times are in ms. The schedule uses the closest roofline the datasheet allows: the kernels at "
+    "{efficiency:.0%} of its peaks plus {overhead_ms:.3f} ms per pass."
 )
 CALIBRATE_DATASHEET = (
     "The roofline here is the {gpu}'s datasheet, with no fixed overhead per pass: enter your "
@@ -314,3 +327,55 @@ CALIBRATE_VS_RECOMMENDED = (
     "that one counts the verification of k + 1 tokens as one target step (the chapter's model), "
     "the schedule charges the target's pass over k + 1 positions as the roofline has it."
 )
+
+#: Calibrate's recommendation, when the data does not pin it down (issue 30).
+CALIBRATE_NO_INTERVAL = (
+    "No interval: the paste gives a mean acceptance length but no counts, so how sure the fitted α "
+    "and the recommended k are cannot be said."
+)
+CALIBRATE_ONE_DRAFT = "This is **one drafting step**: a recommendation from it is a guess."
+CALIBRATE_WIDE = (
+    "Within the 95% interval for α ({low:.3f} – {high:.3f}) the best k runs from **{k_low}** "
+    "({s_low:.2f}×) to **{k_high}** ({s_high:.2f}×): more drafting steps would narrow it."
+)
+CALIBRATE_AT_K = "At the recommended k = {k} the speedup is anywhere from {low:.2f}× to {high:.2f}× over that interval."
+CALIBRATE_BEYOND = (
+    "k = {k} is beyond the measured draft length, {measured}: its prediction extrapolates, "
+    "assuming positions {first} to {k} are accepted {how}, which the data does not show."
+)
+CALIBRATE_BEYOND_IID = "with the same fitted α as the measured ones"
+CALIBRATE_BEYOND_PROFILE = "with the last measured conditional rate"
+CALIBRATE_AT_CAP = "It is also the largest k searched: the predicted speedup still rises there."
+
+#: What a copied link of Calibrate opens after a paste (issue 30): the counts, not the text.
+CALIBRATE_LINK_COUNTS = (
+    "The address now carries the counts this paste reduced to (k = {k}, {drafts:,} drafting steps, "
+    "{accepted:,} accepted), not the text: a copied link opens them as typed counts, with the same α "
+    "and interval."
+)
+CALIBRATE_LINK_K_ONLY = (
+    "The address cannot carry this paste ({why}): a copied link opens the typed counts at k = {k}, "
+    "not this view. Share the pasted text itself."
+)
+CALIBRATE_LINK_NOTHING = (
+    "The address cannot carry this paste ({why}): a copied link opens the typed counts, not this "
+    "view. Share the pasted text itself."
+)
+CALIBRATE_K_FIXED = (
+    "The paste fixes k = {k}: the k slider follows it while the paste box has text (clear the box to "
+    "use the slider and the counts)."
+)
+
+#: Calibrate's question when a paste does not print the draft length (issue 30): the fit depends on it.
+CALIBRATE_ASK_K = (
+    "**{source} does not print the draft length k**, and the fit depends on it: the same mean "
+    "acceptance length {mean:.2f} is α = {alpha_small:.3f} at k = {k_small} but α = {alpha_large:.3f} at "
+    "k = {k_large}. Enter the k this run used below."
+)
+CALIBRATE_ASK_K_SGLANG = (
+    "For an SGLang chain (`--speculative-eagle-topk 1`) k is `--speculative-num-steps`, and "
+    "`--speculative-num-draft-tokens` is k + 1. The printed accept rate hints at it: recent releases "
+    "print accepted ÷ drafted, so (accept len − 1) ÷ accept rate ≈ k; earlier ones printed accept len "
+    "÷ (k + 1), so accept len ÷ accept rate ≈ k + 1 (specmath/engines/sglang.py cites both)."
+)
+CALIBRATE_WAITING_FOR_K = "No fit until the draft length is given: α depends on it."

@@ -31,6 +31,9 @@ Container = Any
 #: st.session_state key of the context the router leaves for the page of this run.
 CONTEXT_KEY = "page_context"
 
+#: st.session_state key of widget values a page asked for before its rerun (:func:`rerun_with`).
+PENDING_KEY = "pending_widget_values"
+
 
 def _display(param: Param, value: Any) -> str:
     if param.kind == "multi":
@@ -124,6 +127,29 @@ def make_widget(param: Param, container: Container) -> Any:
         # use it; the page refuses a text over param.max_chars whole (Param.accepts).
         return container.text_input(param.label, value=param.default, placeholder=param.placeholder or None, **common)
     raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
+
+
+def rerun_with(values: dict[str, Any]) -> None:
+    """Rerun the app with the widgets of ``values`` (parameter keys) set to them, the address too.
+
+    A widget's value cannot be written once it exists in a run, and the router's exist before the
+    page runs: the router writes these at the start of the next run (:func:`apply_pending`).
+    """
+    st.session_state[PENDING_KEY] = {key: _state_value(PARAMS[key], v) for key, v in values.items()}
+    st.rerun()
+
+
+def apply_pending() -> None:
+    """Write the values :func:`rerun_with` left, before any widget of this run exists."""
+    for key, value in st.session_state.pop(PENDING_KEY, {}).items():
+        st.session_state[key] = value
+
+
+def _state_value(param: Param, value: Any) -> Any:
+    """``value`` as the widget of ``param`` holds it in st.session_state (a float for a whole-number box)."""
+    if param.kind == "int" and param.widget_type == "number_input" and workarounds.ACTIVE:
+        return float(value)
+    return value
 
 
 def page() -> PageContext:

@@ -225,24 +225,37 @@ class RooflineFit(NamedTuple):
     overhead_s : float
         Fixed seconds per forward pass, >= 0.
     efficiency : float
-        Share of the datasheet's peaks reached; above 1 the times are faster than the
-        datasheet allows (a wrong GPU, unit or batch).
+        Share of the datasheet's peaks reached, in (0, 1].
     exact : bool
-        Whether the fitted roofline gives both measured times; if not, it gives the target's,
-        with no overhead, and the draft's differs.
+        Whether the fitted roofline gives both measured times.
+    roofline_s : tuple of float
+        The datasheet roofline's (target, draft) step times, no overhead: the fastest the GPU allows.
+    fitted_s : tuple of float
+        The fitted roofline's (target, draft) step times; the measured ones when ``exact``.
+    too_fast : bool
+        Whether a measured time is below :attr:`roofline_s`: faster than the datasheet allows
+        (a wrong GPU, model, precision, batch or unit); the fit is still the closest within the
+        bounds, which no efficiency of at most 1 brings down to that time.
     """
 
     gpu: GPUSpec
     overhead_s: float
     efficiency: float
     exact: bool
+    roofline_s: tuple[float, float]
+    fitted_s: tuple[float, float]
+    too_fast: bool
+
+
+def _relative_error(r: np.ndarray, t: np.ndarray, inverse: float, overhead: float) -> float:
+    return float((((r * inverse + overhead) - t) / t) ** 2 @ np.ones(t.size))
 
 
 def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> RooflineFit:
     r"""The efficiency and per-pass overhead that make the roofline give two measured step times.
 
-    A kernel that reaches a share :math:`e` of both of the GPU's peaks, plus a fixed time
-    :math:`o` per forward pass (launches, sampling, scheduling), takes
+    A kernel that reaches a share :math:`e \in (0, 1]` of both of the GPU's peaks, plus a fixed
+    time :math:`o \ge 0` per forward pass (launches, sampling, scheduling), takes
     :math:`T = R / e + o`, where :math:`R` is the datasheet roofline's time of the pass
     (:class:`~specmath.Roofline`, no overhead): scaling both peaks by :math:`e` scales
     :math:`\max(M, wC)` by :math:`1/e`. The target's and the draft's single-position steps at
@@ -250,11 +263,17 @@ def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> R
 
     .. math:: \frac{1}{e} = \frac{T_t - T_d}{R_t - R_d}, \qquad o = T_t - \frac{R_t}{e}.
 
-    Where that has no solution with :math:`e > 0` and :math:`o \ge 0` (the draft measured
-    relatively faster than the target, or the two rooflines equal), the fit keeps the target's
-    time, the one a speedup is measured against: :math:`o = 0`, :math:`e = R_t / T_t`, and
-    ``exact`` is False. One efficiency for both peaks keeps the datasheet's ridge: how wide a
-    pass is free is the roofline's, only its height is measured.
+    Where that solution is outside the bounds, the fit is the closest within them in relative
+    error, :math:`\min \sum_i ((R_i/e + o - T_i)/T_i)^2` over :math:`1/e \ge 1, o \ge 0`: the
+    minimum of a convex quadratic lies on an edge, and each edge has a closed form,
+
+    .. math:: e = 1:\; o = \max\Bigl(0, \frac{\sum_i (T_i - R_i)/T_i^2}{\sum_i 1/T_i^2}\Bigr),
+              \qquad o = 0:\; \frac{1}{e} = \max\Bigl(1, \frac{\sum_i a_i}{\sum_i a_i^2}\Bigr),\; a_i = R_i/T_i.
+
+    :math:`e > 1` means the two times differ by less than their rooflines do: a fixed time per
+    pass dominates, and the fit is :math:`e = 1` with the overhead above. :math:`o < 0` means the
+    draft's time is short for its size next to the target's. One efficiency for both peaks keeps
+    the datasheet's ridge: how wide a pass is free is the roofline's, only its height is measured.
 
     Parameters
     ----------
@@ -281,6 +300,9 @@ def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> R
     (0.624, 0.817, True)
     >>> round(float(Roofline(draft, fit.gpu, overhead_s=fit.overhead_s)(1)) * 1e3, 6)
     2.0
+    >>> fit = fit_roofline(6e-3, 4e-3, target, draft, gpu)  # slower than the roofline, the draft far more
+    >>> fit.efficiency, round(fit.overhead_s * 1e3, 3), fit.exact
+    (1.0, 2.726, False)
     """
     t_t = as_positive(target_s, "target_s")
     t_d = as_positive(draft_s, "draft_s")
@@ -289,12 +311,19 @@ def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> R
             raise ValueError(f"{name} must be a ModelSpec, got {type(spec).__name__}")
     r_t = float(Roofline(target, gpu, batch, context)(1))
     r_d = float(Roofline(draft, gpu, batch, context)(1))
-    inverse, overhead, exact = t_t / r_t, 0.0, False
-    if r_t > r_d and t_t > t_d:
+    r, t = np.array([r_t, r_d]), np.array([t_t, t_d])
+    too_fast = bool((t < r * (1 - 1e-12)).any())
+    inverse, overhead, exact = None, 0.0, False
+    if r_t != r_d:
         slope = (t_t - t_d) / (r_t - r_d)
         intercept = t_t - r_t * slope
-        if intercept >= -1e-12 * t_t:  # rounding below 0 is no overhead
-            inverse, overhead, exact = slope, max(intercept, 0.0), True
+        if slope >= 1.0 - 1e-12 and intercept >= -1e-12 * t_t:  # rounding past a bound is the bound
+            inverse, overhead, exact = max(slope, 1.0), max(intercept, 0.0), True
+    if inverse is None:
+        w = 1.0 / (t * t)
+        a = r / t
+        edges = ((1.0, max(0.0, float(w @ (t - r)) / float(w.sum()))), (max(1.0, float(a.sum() / (a @ a))), 0.0))
+        inverse, overhead = min(edges, key=lambda edge: _relative_error(r, t, *edge))
     fitted = GPUSpec(
         f"{gpu.name}, fitted",
         gpu.memory_bandwidth / inverse,
@@ -302,4 +331,12 @@ def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> R
         gpu.memory_bytes,
         source=f"{gpu.name} scaled to measured step times",
     )
-    return RooflineFit(gpu=fitted, overhead_s=overhead, efficiency=1.0 / inverse, exact=exact)
+    return RooflineFit(
+        gpu=fitted,
+        overhead_s=overhead,
+        efficiency=1.0 / inverse,
+        exact=exact,
+        roofline_s=(r_t, r_d),
+        fitted_s=(t_t, t_d) if exact else (r_t * inverse + overhead, r_d * inverse + overhead),
+        too_fast=too_fast,
+    )

@@ -19,9 +19,9 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import calibrate_input, charts, engine_config, texts, ui
+from dashboard import charts, engine_config, texts, ui
 from dashboard.literal import quoted
-from dashboard.params import BATCHES, PRECISIONS
+from dashboard.params import BATCHES
 
 
 @dataclass(frozen=True)
@@ -135,79 +135,6 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
         mime="application/json",
     )
     st.markdown(texts.SCHEDULE_CAVEAT)
-
-
-def calibrated(
-    measurement: calibrate_input.Measurement,
-    result: calibrate_input.Calibration,
-    chosen: Mapping[str, Any],
-    step_times: tuple[float, float] | None,
-) -> None:
-    """Calibrate's schedule: on the roofline of ``chosen`` (:data:`dashboard.params.CALIBRATE_KEYS`), from the
-    measured profile if there is one, else the fitted α; scaled to ``step_times`` (target, draft
-    in ms, measured at ``chosen["batch"]``) when given (:func:`specmath.fit_roofline`)."""
-    st.subheader("A batch-size schedule of k for your engine")
-    profile = measurement.per_position
-    if profile is not None:
-        acceptance = tuple(float(u) for u in profile)
-        label = f"measured profile, k = {measurement.k}"
-        said = f"the per-position profile measured at k = {measurement.k}, extrapolated past it"
-    else:
-        acceptance = result.fit.alpha
-        label = f"α = {acceptance:.3f}"
-        said = f"the fitted i.i.d. α = {acceptance:.3f}"
-    st.markdown(texts.CALIBRATE_SCHEDULE_INTRO.format(acceptance=said))
-    names = (chosen["target_model"], chosen["draft_model"], chosen["gpu"], PRECISIONS[chosen["precision"]])
-    batch, context = chosen["batch"], chosen["context"]
-    overhead_ms = bandwidth = peak = 0.0
-    fit = None
-    if step_times is None:
-        st.caption(texts.CALIBRATE_DATASHEET.format(gpu=chosen["gpu"]))
-    else:
-        setup = hardware_setup(*names, batch, context, 0.0, 0.0, 0.0)
-        fit = specmath.fit_roofline(
-            step_times[0] / 1e3, step_times[1] / 1e3, setup.target.model, setup.draft.model, setup.target.gpu,
-            batch, context,
-        )  # fmt: skip
-        bandwidth, peak = fit.gpu.memory_bandwidth / 1e9, fit.gpu.peak_flops / 1e12
-        overhead_ms = fit.overhead_s * 1e3
-        shown = {"batch": batch, "target_ms": step_times[0], "draft_ms": step_times[1], "gpu": chosen["gpu"]}
-        if fit.exact:
-            st.markdown(texts.CALIBRATE_FIT.format(efficiency=fit.efficiency, overhead_ms=overhead_ms, **shown))
-        else:
-            draft_fit = float(specmath.roofline(setup.draft.model, fit.gpu, batch, context)(1)) * 1e3
-            st.warning(texts.CALIBRATE_FIT_INEXACT.format(efficiency=fit.efficiency, draft_fit_ms=draft_fit, **shown))
-        if fit.efficiency > 1:
-            st.warning(texts.CALIBRATE_FIT_FAST.format(efficiency=fit.efficiency, gpu=chosen["gpu"]))
-    workload = (context, overhead_ms, bandwidth, peak)
-    sweep = schedule_sweep(acceptance, *names, *workload, chosen["max_batch"])
-    sglang_k = best_at(batch_sweep(acceptance, *names, *workload), batch)
-    st.caption(texts.CALIBRATE_VS_RECOMMENDED.format(batch=batch, scheduled=sglang_k, recommended=result.recommended_k))
-    stem = f"k_schedule_calibrated_k{measurement.k}_ctx{context}_maxbatch{chosen['max_batch']}"
-    setting = Setting(
-        acceptance=label,
-        target_model=chosen["target_model"],
-        draft_model=chosen["draft_model"],
-        gpu=chosen["gpu"],
-        context=context,
-        max_batch=chosen["max_batch"],
-        method=chosen["method"],
-        sglang_batch=batch,
-        drafter=chosen["drafter"],
-        chart_file=stem,
-        json_file=f"{stem}_{chosen['method']}.json",
-    )
-    inputs = {
-        "acceptance": {"per_position": list(acceptance)} if profile is not None else {"alpha": acceptance},
-        "measured_draft_length": measurement.k,
-        "measured_from": measurement.source,
-        "precision": chosen["precision"],
-        "step_times_ms": None if step_times is None else {"target": step_times[0], "draft": step_times[1]},
-        "roofline_fit": None if fit is None else {
-            "efficiency": fit.efficiency, "overhead_ms_per_pass": overhead_ms, "fits_both_times": fit.exact,
-        },
-    }  # fmt: skip
-    show(sweep, setting, sglang_k, inputs)
 
 
 #: Draft lengths the hardware page searches and draws.

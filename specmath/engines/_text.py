@@ -23,10 +23,13 @@ MAX_LOOKBACK = 2_048
 # Half a unit in the last printed decimal, plus float slack: the tolerance of a printed value.
 HALF_2DP, HALF_3DP, HALF_1DP = 0.005 + 1e-9, 0.0005 + 1e-9, 0.05 + 1e-9
 
-# A printed number: bounded digit runs (no huge-int conversions, no backtracking blow-up) or
-# the NaN / inf that NumPy, Python and printf print for 0/0.
-NUM = r"(?:\d{1,18}(?:\.\d{1,18})?|-?nan|-?inf)"
-INT = r"\d{1,18}"
+# A printed number, its sign and every digit taken (possessive runs: no backtracking blow-up),
+# so that a value out of range is read and refused by value (read_int, the parsers' checks), not
+# taken for a missing field; or the NaN / inf that NumPy, Python and printf print for 0/0.
+NUM = r"(?:[+-]?\d++(?:\.\d++)?(?:[eE][+-]?\d++)?|-?nan|-?inf)"
+INT = r"[+-]?\d++(?:\.\d++)?(?:[eE][+-]?\d++)?"
+#: Digits of the largest count read: an engine's counters stay far below 10^18.
+MAX_COUNT_DIGITS = 18
 
 
 # A sample line of the Prometheus text format or OpenMetrics, as both scrape readers take it:
@@ -138,13 +141,24 @@ class Doc:
 
 
 def read_float(s: str) -> float:
-    return float(s)  # NUM only admits what float() reads
+    return float(s)  # NUM only admits what float() reads (a huge one reads as inf)
+
+
+def clipped(raw: str, most: int = 40) -> str:
+    """``raw`` as a message quotes it: whole if short, else its ends and its length."""
+    return raw if len(raw) <= most else f"{raw[:12]}…{raw[-6:]} ({len(raw):,} characters)"
 
 
 def read_int(s: str, field: str, line: int, pos: int) -> int:
-    if not re.fullmatch(INT, s):
-        raise ReportError(f"{field} must be a non-negative whole number, got {s!r} (line {line})", pos)
-    return int(s)
+    """A printed count (INT), or a :class:`ReportError` saying it is out of range, with its value."""
+    if re.fullmatch(rf"\+?\d{{1,{MAX_COUNT_DIGITS}}}", s):
+        return int(s)
+    whole = re.fullmatch(r"[+-]?\d++", s) is not None
+    raise ReportError(
+        f"{field} = {clipped(s)} is {'out of range' if whole else 'not a whole number'}: a count is a whole "
+        f"number from 0 to 10^{MAX_COUNT_DIGITS} − 1 (line {line})",
+        pos,
+    )
 
 
 def check_rate(value: float, field: str, line: int, pos: int, top: float = 1.0) -> None:

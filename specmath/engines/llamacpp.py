@@ -10,7 +10,7 @@ import math
 import re
 from collections import deque
 
-from ._text import HALF_3DP, MAX_REPORTS, Doc, Found, ReportError, check_accepted, check_rate, read_float, read_int
+from ._text import HALF_3DP, MAX_REPORTS, NUM, Doc, Found, ReportError, check_accepted, check_rate, read_float, read_int
 from .record import EngineMetrics
 
 FORMAT = "llama.cpp summary"
@@ -24,7 +24,7 @@ LOOKED_FOR = "llama.cpp summaries with 'n_drafted = N' and 'n_accept = N'"
 # n_draft is the maximum draft length; n_predict counts every emitted token; each target step
 # emits its accepted draft tokens plus one, so steps = n_predict - n_accept.
 _LLAMA_FIELD = re.compile(
-    r"(n_drafted|n_draft|n_predict|n_accept|accept)[ \t]*=[ \t]*(-?(?:\d{1,18}(?:\.\d{1,18})?|nan|inf))(%?)[ \t]*$",
+    rf"(n_drafted|n_draft|n_predict|n_accept|accept)[ \t]*=[ \t]*({NUM})(%?)[ \t]*$",
     re.MULTILINE,
 )
 _LLAMA_KEYS = ("n_draft", "n_predict", "n_drafted", "n_accept", "accept")

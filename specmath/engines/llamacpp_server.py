@@ -23,6 +23,7 @@ from ._text import (
     check_rate,
     lines_list,
     read_float,
+    read_int,
 )
 from .record import EngineMetrics
 from .vllm_v1 import _v1_drafts
@@ -75,7 +76,9 @@ def parse(doc: Doc) -> Found | str | None:
             incomplete.append(seg)
             continue
         line = doc.line_of(seg.start)
-        printed, accepted, generated = read_float(m.group(1)), int(m.group(2)), int(m.group(3))
+        printed = read_float(m.group(1))
+        accepted = read_int(m.group(2), "accepted", line, seg.start)
+        generated = read_int(m.group(3), "generated", line, seg.start)
         if generated == 0:
             empty.append(line)
             continue

@@ -21,6 +21,7 @@ from ._text import (
     eagle_topk,
     lines_list,
     read_float,
+    read_int,
     tree_note,
 )
 from .record import EngineMetrics
@@ -30,14 +31,17 @@ ENGINE = "SGLang"
 #: What the dispatcher's error message says it looked for.
 LOOKED_FOR = "SGLang 'Decode batch' lines with 'accept len: X,'"
 
-# sgl-project/sglang, python/sglang/srt/managers/scheduler_metrics_mixin.py,
-# SchedulerMetricsMixin.log_decode_stats (earlier python/sglang/srt/managers/scheduler.py,
-# Scheduler.log_decode_stats), every decode_log_interval decode steps:
-#   "Decode batch[.,] #running-req: N, #token: N, token usage: X, accept len: X.XX, accept rate:
-#    X.XX, cuda graph: …, gen throughput (token/s): …, #queue-req: N, "
-# accept len = (accepted + one per request-step) / request-steps over the interval, so it
-# includes the bonus token; the counts are reset after each line and never printed. The
-# "accept rate" divides by draft tokens per step, which changed between releases.
+# sgl-project/sglang at 00df707e, python/sglang/srt/managers/scheduler_components/metrics_reporter.py,
+# MetricsReporter.report_decode_stats, every decode_log_interval decode steps:
+#   "Decode batch, #running-req: N, #cached-token: N, #token: N, token usage: X, accept len: X.XX,
+#    accept rate: X.XX, cuda graph: …, gen throughput (token/s): …, #queue-req: N"
+# with accept len = spec_num_accept_tokens / spec_num_forward_ct, where each verification adds its
+# accepted drafts + 1 (update_spec_metrics), so it includes the bonus token and is 1 + accepted /
+# drafts; accept rate = (accept tokens - forward ct) / (forward ct x (speculative_num_draft_tokens
+# - 1)), accepted / drafted for a chain. No k is printed, nor the counts (reset after each line).
+# Earlier, python/sglang/srt/managers/scheduler_metrics_mixin.py at 01bb3c80,
+# SchedulerMetricsMixin.log_decode_stats lines 273-289 (earlier still managers/scheduler.py):
+# the same accept len, but accept rate = accept len / speculative_num_draft_tokens.
 _SGL_MARKER = "accept len: "
 _SGL_LEN = re.compile(rf"accept len: ({NUM})")
 _SGL_RATE = re.compile(rf"accept rate: ({NUM})")
@@ -78,7 +82,8 @@ def parse(doc: Doc) -> Found | str | None:
         if math.isinf(length):
             raise ReportError(f"accept len must be finite, got {length:g} (line {line})", seg.start)
         running = list(_SGL_RUNNING.finditer(seg.before))
-        used.append((seg.start, length, int(running[-1].group(1)) if running else None, rate))
+        batch = read_int(running[-1].group(1), "#running-req", line, seg.start) if running else None
+        used.append((seg.start, length, batch, rate))
     if not used:
         where = (incomplete or segments)[-1]
         return (

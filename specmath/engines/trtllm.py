@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import MAX_REPORTS, Doc, Found, ReportError, check_accepted, lines_list
+from ._text import MAX_COUNT_DIGITS, MAX_REPORTS, Doc, Found, ReportError, check_accepted, clipped, lines_list
 from .record import EngineMetrics
 
 FORMAT = "TensorRT-LLM iteration stats"
@@ -30,16 +30,23 @@ _MARKER = "specDecodingStats"
 _OBJECT = re.compile(r"""specDecodingStats['"][ \t\r\n]*:[ \t\r\n]*\{([^{}]{0,2048})\}""")
 _FIELD = re.compile(
     r"""['"](numDraftTokens|numAcceptedTokens|numRequestsWithDraftTokens|acceptanceLength)['"][ \t\r\n]*:"""
-    r"""[ \t\r\n]*(-?\d{1,18}(?:\.\d{1,18})?(?:[eE][+-]?\d{1,3})?|NaN|-?Infinity)"""
+    r"""[ \t\r\n]*([+-]?\d++(?:\.\d++)?(?:[eE][+-]?\d++)?|NaN|-?Infinity)"""
 )
 _COUNTS = ("numDraftTokens", "numAcceptedTokens", "numRequestsWithDraftTokens")
 
 
 def _count(raw: str, name: str, line: int, pos: int) -> int:
-    value = float(raw)
-    if not math.isfinite(value) or value < 0 or not value.is_integer() or value >= 2**53:
-        raise ReportError(f"{name} must be a non-negative whole number, got {raw} (line {line})", pos)
-    return int(value)
+    if re.fullmatch(rf"\+?\d{{1,{MAX_COUNT_DIGITS}}}", raw):
+        return int(raw)
+    value = float(raw)  # "6.0" or "6e2": whole below 2^53, where a float holds every integer
+    if math.isfinite(value) and value.is_integer() and 0 <= value < 2**53:
+        return int(value)
+    whole = math.isinf(value) or value.is_integer()
+    raise ReportError(
+        f"{name} = {clipped(raw)} is {'out of range' if whole else 'not a whole number'}: a count is a whole "
+        f"number from 0 to 10^{MAX_COUNT_DIGITS} − 1 (line {line})",
+        pos,
+    )
 
 
 def parse(doc: Doc) -> Found | str | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import HALF_3DP, INT, NUM, Doc, Found, ReportError, check_accepted, check_rate, read_float
+from ._text import HALF_3DP, INT, NUM, Doc, Found, ReportError, check_accepted, check_rate, read_float, read_int
 from .record import EngineMetrics
 
 FORMAT = "vLLM V0 log"
@@ -50,11 +50,11 @@ def parse(doc: Doc) -> Found | str | None:
         )
     seg = complete[-1]
     line, pos, body = doc.line_of(seg.start), seg.start, seg.text
-    accepted = int(_V0_ACCEPTED.search(body).group(1))
-    draft_tokens = int(_V0_DRAFT.search(body).group(1))
-    emitted = int(_V0_EMITTED.search(body).group(1))
+    accepted = read_int(_V0_ACCEPTED.search(body).group(1), "Number of accepted tokens", line, pos)
+    draft_tokens = read_int(_V0_DRAFT.search(body).group(1), "Number of draft tokens", line, pos)
+    emitted = read_int(_V0_EMITTED.search(body).group(1), "Number of emitted tokens", line, pos)
     k_m = _V0_K.search(body)
-    k = int(k_m.group(1)) if k_m else None
+    k = read_int(k_m.group(1), "Number of speculative tokens", line, pos) if k_m else None
     notes = []
     if len(complete) > 1:
         notes.append(f"{len(complete)} reports found; used the latest (vLLM V0 counters are cumulative)")

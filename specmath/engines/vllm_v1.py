@@ -26,6 +26,7 @@ from ._text import (
     check_rate,
     lines_list,
     read_float,
+    read_int,
 )
 from .record import EngineMetrics
 
@@ -156,7 +157,8 @@ def parse(doc: Doc) -> Found | str | None:
             incomplete.append((seg, why))
             continue
         line = doc.line_of(seg.start)
-        accepted, drafted = int(acc.group(1)), int(dr.group(1))
+        accepted = read_int(acc.group(1), "Accepted", line, seg.start)
+        drafted = read_int(dr.group(1), "Drafted", line, seg.start)
         if drafted == 0:
             empty.append(line)
             continue

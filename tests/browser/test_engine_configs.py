@@ -11,8 +11,8 @@ import numpy as np
 
 import specmath
 from dashboard import engine_config, texts
-from dashboard.engine_examples import EXAMPLES
 from dashboard.features import hardware
+from dashboard.features.calibrate import EXAMPLES
 from dashboard.params import PARAMS, PRECISIONS
 from tests.browser.helpers import PAGES, AppTab
 

@@ -1,12 +1,13 @@
 """The Calibrate page under AppTest, and its pure input layer."""
 
 import json
+import re
 
 import numpy as np
 import pytest
 
 import specmath
-from dashboard import calibrate_input, engine_examples
+from dashboard.features import calibrate
 from tests.app_helpers import (
     codes,
     metrics,
@@ -62,35 +63,69 @@ def test_bad_counts_in_the_link_warn(key, raw):
 
 
 def test_from_counts_and_calibrate():
-    measurement = calibrate_input.from_counts(4, 100, 250)
+    measurement = calibrate.from_counts(4, 100, 250)
     assert measurement.mean_length == 3.5
-    result = calibrate_input.calibrate(measurement, c=20.0)
+    result = calibrate.calibrate(measurement, c=20.0)
     assert result.has_interval and result.fit.low < result.fit.alpha < result.fit.high
     assert result.measured_speedup == pytest.approx(3.5 / 1.2)
     assert result.recommended_speedup == result.iid.max()
 
 
+def test_a_recommendation_from_one_drafting_step_says_its_range_and_that_it_extrapolates():
+    """k = 3, one draft, all accepted: α's interval reaches 1, so the best k is the largest searched."""
+    measurement = calibrate.from_counts(3, 1, 3)
+    result = calibrate.calibrate(measurement, c=20.0)
+    assert result.recommended_k == calibrate.MAX_K
+    fit = specmath.alpha_interval(3, 1, 3)
+    low, high = sorted(float(specmath.speedup(a, calibrate.MAX_K, 20.0)) for a in (fit.low, fit.high))
+    said = calibrate.recommendation_caveat(measurement, result)
+    assert "one drafting step" in said
+    assert f"At the recommended k = 64 the speedup is anywhere from {low:.2f}× to {high:.2f}×" in said
+    assert "k = 64 is beyond the measured draft length, 3: its prediction extrapolates" in said
+    assert "largest k searched" in said
+    # Many drafts, a best k within the measured one and the same at both ends: nothing to add.
+    measurement = calibrate.from_counts(8, 1000, 2400)
+    assert calibrate.recommendation_caveat(measurement, calibrate.calibrate(measurement, c=20.0)) is None
+
+
 def test_profile_drives_the_recommendation():
-    measurement = calibrate_input.Measurement("test", 3, 2.85, 1000, 1850, np.array([0.81, 0.64, 0.40]))
-    result = calibrate_input.calibrate(measurement, c=20.0)
+    measurement = calibrate.Measurement("test", 3, 2.85, 1000, 1850, np.array([0.81, 0.64, 0.40]))
+    result = calibrate.calibrate(measurement, c=20.0)
     expected = specmath.profile_speedup([0.81, 0.64, 0.40], np.arange(1, 65), 20.0)
     np.testing.assert_array_equal(result.profile, expected)
     assert result.recommended_k == int(np.argmax(expected)) + 1
 
 
 def test_every_example_is_read():
-    for name, text in engine_examples.EXAMPLES.items():
-        measurement = calibrate_input.from_paste(text, slider_k=3)
-        assert isinstance(measurement, calibrate_input.Measurement), (name, measurement)
-        assert measurement.mean_length == pytest.approx(2.85, abs=0.01), name
+    """The examples are one run of k = 3: each reads to its mean length; only SGLang's lacks k."""
+    for name, text in calibrate.EXAMPLES.items():
+        measurement = calibrate.from_paste(text)
+        if name == "SGLang log":
+            assert isinstance(measurement, calibrate.KUnknown) and measurement.mean_length == 2.85
+            measurement = calibrate.from_paste(text, 3)
+            assert measurement.k_given
+        assert isinstance(measurement, calibrate.Measurement), (name, measurement)
+        assert measurement.k == 3 and measurement.mean_length == pytest.approx(2.85, abs=0.01), name
+        assert calibrate.from_paste(text, 7).k == (7 if name == "SGLang log" else 3)  # a printed k wins
 
 
-@pytest.mark.parametrize("name", list(engine_examples.EXAMPLES))
-def test_example_buttons_fill_the_paste_and_calibrate(name):
-    at = open_page(CALIBRATE, k="3")
+def test_a_draft_length_out_of_range_is_said_with_its_value():
+    text = calibrate.EXAMPLES["llama.cpp"].replace("n_draft   = 3", "n_draft   = 2000")
+    assert calibrate.from_paste(text) == (
+        f"The draft length k = 2,000 is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
+    )
+
+
+def _click(at, name):
     next(b for b in at.button if b.label == name).click().run()
+    return at
+
+
+@pytest.mark.parametrize("name", [name for name in calibrate.EXAMPLES if name != "SGLang log"])
+def test_example_buttons_fill_the_paste_and_calibrate(name):
+    at = _click(open_page(CALIBRATE, k="3"), name)
     assert not at.exception and not at.error
-    assert at.text_area(key="engine_paste").value == engine_examples.EXAMPLES[name]
+    assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[name]
     assert metrics(at)["Mean acceptance length"] == "2.850"
     assert any(name.split()[0] in s.value for s in at.success)
     with_profile = name in ("vLLM V1 log", "vLLM /metrics")
@@ -122,15 +157,15 @@ def test_unreadable_pastes_are_explained(paste, message):
 def test_a_long_paste_is_read_from_its_end():
     text = long_engine_log()
     assert len(text) == 1_234_567
-    tail, note = calibrate_input.paste_tail(text)
+    tail, note = calibrate.paste_tail(text)
     # The end, cut at a line start: at most 1,000,000 characters, less than one line fewer.
     assert text.endswith(tail) and text[-len(tail) - 1] == "\n"
-    assert calibrate_input.MAX_PASTE_CHARS - 100 < len(tail) <= calibrate_input.MAX_PASTE_CHARS
+    assert calibrate.MAX_PASTE_CHARS - 100 < len(tail) <= calibrate.MAX_PASTE_CHARS
     assert note.startswith(f"Read the last {len(tail):,} of 1,234,567 characters")
-    measurement = calibrate_input.from_paste(text, slider_k=8)
+    measurement = calibrate.from_paste(text)
     assert (measurement.k, measurement.mean_length, measurement.drafts) == (3, 2.56, 200)  # the latest alone
     assert measurement.notes[0] == note
-    assert calibrate_input.paste_tail(LATEST_REPORT) == (LATEST_REPORT, None)
+    assert calibrate.paste_tail(LATEST_REPORT) == (LATEST_REPORT, None)
 
 
 def test_a_long_paste_on_the_page_says_how_much_was_read():
@@ -143,11 +178,40 @@ def test_a_long_paste_on_the_page_says_how_much_was_read():
     assert at.text_area(key="engine_paste").value == long_engine_log()  # nothing cut from the box itself
 
 
-def test_paste_not_in_the_link_but_counts_are():
-    at = open_page(CALIBRATE, k="3", drafts="500")
-    at.text_area(key="engine_paste").set_value(engine_examples.EXAMPLES["vLLM V1 log"]).run()
-    assert "engine_paste" not in at.query_params
-    assert at.query_params["drafts"] == "500"
+def test_sglang_asks_for_k_and_then_fits_the_runs_alpha():
+    """The SGLang example prints no k: no fit until it is given; at the run's k = 3 its α is V1's."""
+    v1 = metrics(_click(open_page(CALIBRATE, k="8"), "vLLM V1 log"))["Fitted i.i.d. α"]
+    at = _click(open_page(CALIBRATE, k="8"), "SGLang log")
+    assert not at.exception and not at.error
+    assert any("does not print the draft length k" in w.value for w in at.warning)
+    assert "Fitted i.i.d. α" not in metrics(at) and not page_charts(at)
+    assert any("No fit until the draft length is given" in i.value for i in at.info)
+    at.number_input(key="paste_k").set_value(3).run()
+    assert not at.exception and not at.error
+    assert metrics(at)["Fitted i.i.d. α"] == v1
+    assert metrics(at)["Mean acceptance length"] == "2.850"
+    assert any("using the k you gave (k = 3)" in shown(c.value) for c in at.caption)
+
+
+@pytest.mark.parametrize("name", ["vLLM V1 log", "vLLM V0 log", "vLLM /metrics", "llama.cpp", "TensorRT-LLM /metrics"])
+def test_a_pastes_counts_go_to_the_address_and_reopen_the_same_alpha(name):
+    """The address after a paste carries the counts it reduced to; that link shows the same α, and
+    the k slider stays at the paste's k (the one the view uses)."""
+    at = _click(open_page(CALIBRATE, k="8", drafts="500"), name)
+    assert not at.exception and not at.error
+    assert "engine_paste" not in at.query_params  # the text itself is not carried
+    assert "k" in at.query_params and "accepted" in at.query_params  # drafts = 1,000 is its default
+    shown_before = metrics(at)
+    reopened = open_page(CALIBRATE, **dict(at.query_params))
+    assert not reopened.exception and not reopened.error
+    assert [reopened.session_state[key] for key in ("k", "drafts", "accepted")] == [3, 1000, 1850]
+    for label in ("Fitted i.i.d. α", "95% interval for α", "Mean acceptance length"):
+        assert metrics(reopened)[label] == shown_before[label], label
+    # Moving k with the paste present does not leave a k the view ignores in the address.
+    at.slider(key="k").set_value(5).run()
+    assert not at.exception
+    assert at.query_params["k"] == "3" and at.slider(key="k").value == 3
+    assert metrics(at)["Fitted i.i.d. α"] == shown_before["Fitted i.i.d. α"]
 
 
 FIXTURES = __import__("pathlib").Path(__file__).parents[1] / "fixtures" / "engine_metrics"
@@ -173,8 +237,9 @@ def test_conditional_rates_and_tree_warning():
     captions = [shown(c.value) for c in at.caption]
     # 0.810, 0.640 / 0.810, 0.400 / 0.640
     assert any(c.endswith("0.81, 0.79, 0.62") for c in captions), captions
-    at = open_page(CALIBRATE, k="5")  # SGLang prints no k: accept length 4.2 needs the slider at 4 or more
+    at = open_page(CALIBRATE)  # SGLang prints no k: the page asks for it (the run's num-steps, 5)
     at.text_area(key="engine_paste").set_value((FIXTURES / "sglang_tree.txt").read_text()).run()
+    at.number_input(key="paste_k").set_value(5).run()
     assert not at.exception and not at.error
     assert any("--speculative-eagle-topk 8" in w.value and "Draft trees" in w.value for w in at.warning)
     (link,) = [link for link in at.get("page_link") if link.proto.label == "Open Draft trees"]
@@ -245,14 +310,20 @@ def test_a_profile_and_step_times_schedule_on_the_fitted_roofline(downloads):
 @pytest.mark.parametrize(
     ("target_ms", "draft_ms", "message"),
     [
-        ("8", "0.5", "No fixed overhead per pass fits both step times"),  # a draft too fast for its size
+        ("16", "1", "No fixed overhead per pass fits both step times"),  # a draft short for its size
+        ("8", "0.5", "faster than the H100 SXM's datasheet allows"),  # the draft below its roofline
         ("1", "0.2", "faster than the H100 SXM's datasheet allows"),  # both faster than the peaks
+        ("6", "4", "a fixed time per pass dominates"),  # both slower than the roofline (4.52, 0.75 ms)
     ],
 )
 def test_step_times_the_roofline_cannot_take_are_said(target_ms, draft_ms, message):
     at = open_page(CALIBRATE, k="3", cal_schedule="true", target_ms=target_ms, draft_ms=draft_ms)
     assert not at.exception and not at.error
-    assert any(message in w.value for w in at.warning), [w.value for w in at.warning]
+    (said,) = [w.value for w in at.warning]
+    assert message in said, said
+    # Never kernels beyond the datasheet's peaks, and "faster than the datasheet" only when a time is.
+    assert all(int(share) <= 100 for share in re.findall(r"(\d+)%", said)), said
+    assert ("faster than" in said) == ("faster than" in message)
     assert vllm_config(at)["num_speculative_tokens_per_batch_size"][0][0] == 1
 
 

@@ -465,12 +465,43 @@ NOISE = "INFO 05-14 10:20:01 [api_server.py:1881] Starting vLLM API server\nINFO
         ("Decode batch. #running-req: 4, accept len: 2.50, accept rate: 1.40, \n", r"accept rate must be within"),
         ("Decode batch. #running-req: 4, accept len: 0.50, accept rate: 0.10, \n", r"accept len must be at least 1"),
         ("n_drafted = 80\nn_accept  = 90\naccept    = 112.500%\n", r"n_accept \(90\) exceeds n_drafted \(80\)"),
-        ("n_drafted = 80\nn_accept  = -5\n", r"n_accept must be a non-negative whole number, got '-5' \(line 2\)"),
+        ("n_drafted = 80\nn_accept  = -5\n", r"n_accept = -5 is out of range: a count is a whole number from 0 "),
     ],
 )
 def test_impossible_values_name_the_field_and_line(text, message):
     with pytest.raises(ValueError, match=message):
         sm.parse_engine_metrics(text)
+
+
+HUGE = "1" + "0" * 24
+#: A count of each format, and the report it is in (with {} for the count).
+COUNTS = [
+    (
+        "Accepted",
+        "SpecDecoding metrics: Draft acceptance rate: 60.0%, Mean acceptance length: 2.20, Accepted: {} "
+        "tokens, Drafted: 200 tokens, Per-position acceptance rate: 0.600, 0.000\n",
+    ),
+    (
+        "Number of accepted tokens",
+        "Speculative metrics: Draft acceptance rate: 0.500, Number of speculative tokens: 2, "
+        "Number of accepted tokens: {}, Number of draft tokens: 20, Number of emitted tokens: 25.\n",
+    ),
+    ("n_accept", "n_drafted = 80\nn_accept  = {}\n"),
+    ("accepted", "draft acceptance rate = 0.50000 ({} accepted /   8 generated)\n"),
+    ("#running-req", "Decode batch, #running-req: {}, #token: 512, accept len: 2.50, accept rate: 0.40, \n"),
+    (
+        "numAcceptedTokens",
+        '{{"specDecodingStats":{{"numAcceptedTokens":{},"numDraftTokens":6,"numRequestsWithDraftTokens":2}}}}',
+    ),
+]
+
+
+@pytest.mark.parametrize("value", ["-5", HUGE])
+@pytest.mark.parametrize(("field", "report"), COUNTS)
+def test_a_count_out_of_range_is_said_to_be_with_its_value(field, report, value):
+    """Not "incomplete" or "lacks": the field is there, its value is what is wrong."""
+    with pytest.raises(ValueError, match=rf"{re.escape(field)} = {re.escape(value)} is out of range: a count is"):
+        sm.parse_engine_metrics(report.format(value))
 
 
 # --- whatever is pasted -------------------------------------------------------------------------
@@ -722,7 +753,7 @@ def test_trtllm_iteration_stats_are_summed():
         ),
         (
             '{"specDecodingStats":{"numAcceptedTokens":1.5,"numDraftTokens":6,"numRequestsWithDraftTokens":2}}',
-            r"numAcceptedTokens must be a non-negative whole number, got 1\.5",
+            r"numAcceptedTokens = 1\.5 is not a whole number: a count is a whole number from 0 ",
         ),
         (
             '{"specDecodingStats":{"acceptanceLength":2.5,"numAcceptedTokens":6,"numDr',

@@ -1,0 +1,425 @@
+"""The Calibrate page's family: what it measures from (a paste of engine output or typed counts),
+the fit and the recommendation, the counts a link carries, the example pastes, its cached call
+and its batch-size schedule.
+
+The pure part (everything but :func:`calibration` and :func:`schedule`) turns every failure
+into a message for the page, never an exception, whatever was pasted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+import specmath
+from dashboard import texts
+from dashboard.features import hardware
+from dashboard.params import PARAMS, PRECISIONS
+
+#: Characters of a paste read at most: its end, where an engine's latest reports are. The box
+#: itself takes any length: with Streamlit's ``max_chars`` the browser drops a longer paste whole,
+#: without a word (``useUpdateUiValue`` in the 1.67 frontend ignores such a change).
+MAX_PASTE_CHARS = 1_000_000
+
+#: Largest draft length the recommendation searches.
+MAX_K = 64
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Acceptance as measured, in the terms the fits need."""
+
+    source: str
+    k: int
+    mean_length: float
+    drafts: int | None = None
+    accepted: int | None = None
+    per_position: np.ndarray | None = None
+    notes: tuple[str, ...] = ()
+    #: The engine's accepted / drafted share (vLLM's "Draft acceptance rate"), when the paste has it.
+    accept_rate: float | None = None
+    #: SGLang's --speculative-eagle-topk when the paste shows it; above 1 the steps verified trees.
+    tree_topk: int | None = None
+    #: Whether k came from the user (the paste does not print it), not from the paste.
+    k_given: bool = False
+
+
+@dataclass(frozen=True)
+class KUnknown:
+    """A paste read whole but for its draft length, which the fit needs: the page asks for it."""
+
+    source: str
+    mean_length: float | None
+    notes: tuple[str, ...] = ()
+    accept_rate: float | None = None
+
+
+def from_counts(k: int, drafts: int, accepted: int) -> Measurement | str:
+    """A measurement typed as counts, or what is wrong with them."""
+    for name, value, low in (("drafts", drafts, 1), ("accepted", accepted, 0)):
+        if value < low:
+            return f"{name} = {value:,} is out of range: it must be at least {low}."
+    if accepted > k * drafts:
+        return (
+            f"{accepted:,} accepted tokens in {drafts:,} drafting steps of k = {k} is impossible: "
+            f"at most k × drafts = {k * drafts:,} draft tokens were proposed."
+        )
+    return Measurement("counts you entered", k, 1.0 + accepted / drafts, drafts, accepted)
+
+
+def paste_tail(text: str) -> tuple[str, str | None]:
+    """The end of ``text`` that is read, and a sentence saying how much of it that is, if not all.
+
+    At most :data:`MAX_PASTE_CHARS` characters, from the first line that starts within them.
+    """
+    if len(text) <= MAX_PASTE_CHARS:
+        return text, None
+    tail = text[-MAX_PASTE_CHARS:]
+    if text[-MAX_PASTE_CHARS - 1] != "\n":  # the cut went through a line: a part of it could misread
+        newline = tail.find("\n")
+        tail = tail[newline + 1 :] if newline != -1 else tail
+    return tail, (
+        f"Read the last {len(tail):,} of {len(text):,} characters, the latest reports (at most "
+        f"{MAX_PASTE_CHARS:,} are read, from a line start); line numbers count from there."
+    )
+
+
+def from_paste(text: str, k: int | None = None) -> Measurement | KUnknown | str:
+    """A measurement read from the end of pasted engine output (:func:`paste_tail`), or why it cannot be read.
+
+    ``k`` is the draft length the user gave for a paste that does not print one; without it such
+    a paste gives a :class:`KUnknown`, never a fit at a guessed k. A paste that prints k ignores it.
+    """
+    tail, read = paste_tail(text)
+    measured = _measure(tail, k)
+    if read is None:
+        return measured
+    if isinstance(measured, str):
+        return f"{read} {measured}"
+    return replace(measured, notes=(read, *measured.notes))
+
+
+def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
+    try:
+        metrics = specmath.parse_engine_metrics(text)
+    except ValueError as exc:
+        return f"Could not read the paste: {exc}"
+    notes = list(metrics.notes)
+    source = f"{metrics.engine} ({metrics.format})"
+    k = metrics.k
+    per_position = None if metrics.per_position is None else np.asarray(metrics.per_position, dtype=float)
+    if k is None:
+        if given_k is None:
+            return KUnknown(source, metrics.mean_acceptance_length, tuple(notes), metrics.accept_rate)
+        k = given_k
+        notes.append(f"The paste does not say the draft length; using the k you gave (k = {k}).")
+    if not 1 <= k <= specmath.MAX_DRAFT_LENGTH:
+        return f"The draft length k = {k:,} is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
+    if per_position is not None and per_position.size != k:
+        notes.append(f"{per_position.size} per-position rates for k = {k}; the profile uses the rates as given.")
+    drafts, accepted = metrics.drafts, metrics.accepted
+    mean = metrics.mean_acceptance_length
+    if drafts and accepted is not None and drafts > 0:
+        mean = 1.0 + accepted / drafts
+    elif mean is None and per_position is not None:
+        mean = 1.0 + float(per_position.sum())
+    elif mean is None and metrics.accept_rate is not None and 0.0 <= metrics.accept_rate <= 1.0:
+        mean = 1.0 + k * metrics.accept_rate  # accepted / drafted with every draft k tokens long
+        notes.append(
+            f"The paste has accepted / drafted but no mean acceptance length: assuming every draft had k = {k} "
+            "tokens, the mean is 1 + k × accepted / drafted (shorter drafts would make it lower)."
+        )
+    if mean is None:
+        said = "The paste has no acceptance counts or mean acceptance length to fit from"
+        return f"{said}: {'; '.join(notes)}." if notes else f"{said}."
+    if not 1.0 <= mean <= k + 1:
+        return f"The mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})."
+    if drafts and accepted is not None and accepted > k * drafts:
+        return f"{accepted:,} accepted tokens exceed k × drafts = {k * drafts:,}; check k."
+    return Measurement(
+        source,
+        int(k),
+        float(mean),
+        drafts,
+        accepted,
+        per_position,
+        tuple(notes),
+        metrics.accept_rate,
+        metrics.tree_topk,
+        k_given=metrics.k is None,
+    )
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Everything the page draws from one measurement at one cost ratio."""
+
+    fit: specmath.AlphaFit
+    has_interval: bool
+    k_axis: np.ndarray
+    iid: np.ndarray
+    iid_band: tuple[np.ndarray, np.ndarray]
+    profile: np.ndarray | None
+    recommended_k: int
+    recommended_speedup: float
+    measured_speedup: float
+    #: The best k (and its speedup) at the interval's two ends, low α first.
+    k_at_ends: tuple[tuple[int, float], tuple[int, float]]
+
+
+def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibration:
+    """Fit alpha, predict the speedup at every k up to ``max_k``, and pick the best k.
+
+    The recommendation follows the measured profile when there is one (it knows how
+    acceptance changes along the draft), the i.i.d. fit otherwise.
+    """
+    k = measurement.k
+    if measurement.drafts and measurement.accepted is not None:
+        fit = specmath.alpha_interval(measurement.accepted, measurement.drafts, k)
+        has_interval = True
+    else:
+        alpha = float(specmath.fit_alpha_from_acceptance_length(measurement.mean_length, k))
+        fit, has_interval = specmath.AlphaFit(alpha, alpha, alpha), False
+    k_axis = np.arange(1, max_k + 1)
+    iid = specmath.speedup(fit.alpha, k_axis, c)
+    band = (specmath.speedup(fit.low, k_axis, c), specmath.speedup(fit.high, k_axis, c))
+    profile = None
+    if measurement.per_position is not None:
+        profile = specmath.profile_speedup(measurement.per_position, k_axis, c)
+    chooser = profile if profile is not None else iid
+    best = int(np.argmax(chooser))
+    ends = tuple((int(np.argmax(curve)) + 1, float(curve.max())) for curve in band)
+    return Calibration(
+        fit=fit,
+        has_interval=has_interval,
+        k_axis=k_axis,
+        iid=iid,
+        iid_band=band,
+        profile=profile,
+        recommended_k=int(k_axis[best]),
+        recommended_speedup=float(chooser[best]),
+        measured_speedup=float(measurement.mean_length / (1.0 + k / c)),
+        k_at_ends=ends,
+    )
+
+
+def recommendation_caveat(measurement: Measurement, result: Calibration) -> str | None:
+    """What to know about how sure the recommended k is, or None when nothing needs saying.
+
+    Said when there is no interval (a mean length alone); when the data is one drafting step or
+    the best k at the interval's two ends differ (with the speedup range at the recommended k);
+    when the recommended k is beyond the measured one (its prediction extrapolates); and when it
+    is the largest k searched.
+    """
+    said = []
+    k = result.recommended_k
+    if not result.has_interval:
+        said.append(texts.CALIBRATE_NO_INTERVAL)
+    else:
+        (k_low, s_low), (k_high, s_high) = result.k_at_ends
+        one = measurement.drafts == 1
+        if one:
+            said.append(texts.CALIBRATE_ONE_DRAFT)
+        if one or k_low != k_high:
+            fit = result.fit
+            said.append(
+                texts.CALIBRATE_WIDE.format(
+                    low=fit.low, high=fit.high, k_low=k_low, k_high=k_high, s_low=s_low, s_high=s_high
+                )
+            )
+            at_k = sorted(float(curve[k - 1]) for curve in result.iid_band)
+            said.append(texts.CALIBRATE_AT_K.format(k=k, low=at_k[0], high=at_k[1]))
+    measured = measurement.k if measurement.per_position is None else measurement.per_position.size
+    if k > measured:
+        how = texts.CALIBRATE_BEYOND_PROFILE if measurement.per_position is not None else texts.CALIBRATE_BEYOND_IID
+        said.append(texts.CALIBRATE_BEYOND.format(k=k, measured=measured, first=measured + 1, how=how))
+    if k == int(result.k_axis[-1]):
+        said.append(texts.CALIBRATE_AT_CAP.format(k=k))
+    return " ".join(said) or None
+
+
+#: The keys of the typed-counts mode, which a link carries for a paste.
+COUNT_KEYS = ("k", "drafts", "accepted")
+
+
+def link_counts(measurement: Measurement) -> dict[str, int]:
+    """What the address carries of ``measurement``: k, and the counts when the paste has them and the
+    widgets can hold them (opened as a link, these are the typed-counts mode of the same numbers)."""
+    values = {"k": measurement.k}
+    if measurement.drafts and measurement.accepted is not None:
+        values |= {"drafts": measurement.drafts, "accepted": measurement.accepted}
+    return {key: v for key, v in values.items() if PARAMS[key].low <= v <= PARAMS[key].high}
+
+
+def link_note(measurement: Measurement) -> str:
+    """A sentence saying what a copied link opens of a paste's view."""
+    carried = link_counts(measurement)
+    if "drafts" not in carried:
+        why = "it has no counts" if measurement.drafts is None else "its counts are beyond what the boxes take"
+        if "k" not in carried:
+            return texts.CALIBRATE_LINK_NOTHING.format(why=why)
+        return texts.CALIBRATE_LINK_K_ONLY.format(why=why, k=measurement.k)
+    lost = []
+    if measurement.per_position is not None:
+        lost.append("the per-position profile (and the recommendation and curve it gives)")
+    if measurement.accept_rate is not None:
+        lost.append("the engine's own acceptance rate")
+    said = texts.CALIBRATE_LINK_COUNTS.format(k=measurement.k, drafts=measurement.drafts, accepted=measurement.accepted)
+    return f"{said} It does not carry {' or '.join(lost)}." if lost else said
+
+
+#: One example paste per engine format, for the page's example buttons: the same run in every
+#: format, 1,000 drafting steps of k = 3, 1,850 accepted draft tokens (per position 810, 640 and
+#: 400), so every example fits the same alpha once its k is known.
+EXAMPLES = {
+    "vLLM V1 log": (
+        "INFO 11-29 10:15:01 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
+        "Avg generation throughput: 95.0 tokens/s, Running: 8 reqs, Waiting: 0 reqs\n"
+        "INFO 11-29 10:15:01 [metrics.py:96] SpecDecoding metrics: Mean acceptance length: 2.85, "
+        "Accepted throughput: 61.67 tokens/s, Drafted throughput: 100.00 tokens/s, Accepted: 1850 tokens, "
+        "Drafted: 3000 tokens, Per-position acceptance rate: 0.810, 0.640, 0.400, "
+        "Avg Draft acceptance rate: 61.7%\n"
+    ),
+    "vLLM V0 log": (
+        "INFO 11-29 10:15:01 metrics.py:467] Speculative metrics: Draft acceptance rate: 0.617, "
+        "System efficiency: 0.713, Number of speculative tokens: 3, Number of accepted tokens: 1850, "
+        "Number of draft tokens: 3000, Number of emitted tokens: 2850.\n"
+    ),
+    "vLLM /metrics": (
+        "# HELP vllm:spec_decode_num_drafts_total Number of spec decoding drafts.\n"
+        "# TYPE vllm:spec_decode_num_drafts_total counter\n"
+        'vllm:spec_decode_num_drafts_total{engine="0",model_name="llama"} 1000.0\n'
+        "# TYPE vllm:spec_decode_num_draft_tokens_total counter\n"
+        'vllm:spec_decode_num_draft_tokens_total{engine="0",model_name="llama"} 3000.0\n'
+        "# TYPE vllm:spec_decode_num_accepted_tokens_total counter\n"
+        'vllm:spec_decode_num_accepted_tokens_total{engine="0",model_name="llama"} 1850.0\n'
+        "# TYPE vllm:spec_decode_num_accepted_tokens_per_pos_total counter\n"
+        'vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="llama",position="0"} 810.0\n'
+        'vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="llama",position="1"} 640.0\n'
+        'vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="llama",position="2"} 400.0\n'
+    ),
+    # SGLang's decode-batch line (specmath/engines/sglang.py cites it): accept len 1 + 1,850 / 1,000,
+    # accept rate accepted / drafted = 1,850 / 3,000. It prints no k: the page asks for it.
+    "SGLang log": (
+        "[2026-11-29 10:15:01] Decode batch, #running-req: 8, #cached-token: 0, #token: 5120, token usage: 0.03, "
+        "accept len: 2.85, accept rate: 0.62, cuda graph: True, gen throughput (token/s): 412.50, "
+        "#queue-req: 0\n"
+    ),
+    "llama.cpp": ("n_draft   = 3\nn_predict = 2850\nn_drafted = 3000\nn_accept  = 1850\naccept    = 61.667%\n"),
+    # trtllm-serve's /metrics: a JSON list of IterationStats as JsonSerialization::toJsonStr dumps
+    # them with nlohmann::json (keys sorted, no spaces): NVIDIA/TensorRT-LLM at 092229bb,
+    # cpp/tensorrt_llm/executor/jsonSerialization.cpp lines 34-40, SpecDecodingStats' fields
+    # numDraftTokens, numAcceptedTokens, numRequestsWithDraftTokens, acceptanceLength, iterLatencyMS,
+    # draftOverhead (specmath/engines/trtllm.py reads them); top-level fields abridged. Five
+    # iterations of 200 requests with a draft each: 1,000 drafts, 3,000 draft tokens, 1,850 accepted.
+    "TensorRT-LLM /metrics": (
+        "["
+        + ",".join(
+            f'{{"iter":{i},"iterLatencyMS":41.{i},"numActiveRequests":200,"numQueuedRequests":0,'
+            f'"specDecodingStats":{{"acceptanceLength":{(accepted + 200) / 200:g},"draftOverhead":0.31,'
+            f'"iterLatencyMS":41.{i},"numAcceptedTokens":{accepted},"numDraftTokens":600,'
+            f'"numRequestsWithDraftTokens":200}},"timestamp":"11-29-2026 10:15:0{i}"}}'
+            for i, accepted in enumerate((372, 368, 375, 365, 370), start=1)
+        )
+        + "]\n"
+    ),
+}
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def calibration(measurement: Measurement, c: float) -> Calibration:
+    """:func:`calibrate`, kept: the interval's two bisections (120 evaluations of the i.i.d. model)
+    were a third of the page's rerun."""
+    return calibrate(measurement, c)
+
+
+def _fit_message(fit: specmath.RooflineFit, shown: Mapping[str, Any]) -> tuple[str, str]:
+    """("markdown" or "warning", the sentence) saying what the step times imply (:func:`specmath.fit_roofline`)."""
+    said = {
+        **shown,
+        "efficiency": fit.efficiency,
+        "overhead_ms": fit.overhead_s * 1e3,
+        "roof_target_ms": fit.roofline_s[0] * 1e3,
+        "roof_draft_ms": fit.roofline_s[1] * 1e3,
+        "fit_target_ms": fit.fitted_s[0] * 1e3,
+        "fit_draft_ms": fit.fitted_s[1] * 1e3,
+    }
+    if fit.too_fast:
+        return "warning", texts.CALIBRATE_FIT_FAST.format(**said)
+    if fit.exact:
+        return "markdown", texts.CALIBRATE_FIT.format(**said)
+    if fit.efficiency >= 1.0 and fit.overhead_s > 0:
+        return "warning", texts.CALIBRATE_FIT_OVERHEAD.format(**said)
+    return "warning", texts.CALIBRATE_FIT_INEXACT.format(**said)
+
+
+def schedule(
+    measurement: Measurement,
+    result: Calibration,
+    chosen: Mapping[str, Any],
+    step_times: tuple[float, float] | None,
+) -> None:
+    """The page's schedule: on the roofline of ``chosen`` (:data:`dashboard.params.CALIBRATE_KEYS`), from the
+    measured profile if there is one, else the fitted α; scaled to ``step_times`` (target, draft
+    in ms, measured at ``chosen["batch"]``) when given (:func:`specmath.fit_roofline`)."""
+    st.subheader("A batch-size schedule of k for your engine")
+    profile = measurement.per_position
+    if profile is not None:
+        acceptance = tuple(float(u) for u in profile)
+        label = f"measured profile, k = {measurement.k}"
+        said = f"the per-position profile measured at k = {measurement.k}, extrapolated past it"
+    else:
+        acceptance = result.fit.alpha
+        label = f"α = {acceptance:.3f}"
+        said = f"the fitted i.i.d. α = {acceptance:.3f}"
+    st.markdown(texts.CALIBRATE_SCHEDULE_INTRO.format(acceptance=said))
+    names = (chosen["target_model"], chosen["draft_model"], chosen["gpu"], PRECISIONS[chosen["precision"]])
+    batch, context = chosen["batch"], chosen["context"]
+    overhead_ms = bandwidth = peak = 0.0
+    fit = None
+    if step_times is None:
+        st.caption(texts.CALIBRATE_DATASHEET.format(gpu=chosen["gpu"]))
+    else:
+        setup = hardware.hardware_setup(*names, batch, context, 0.0, 0.0, 0.0)
+        fit = specmath.fit_roofline(
+            step_times[0] / 1e3, step_times[1] / 1e3, setup.target.model, setup.draft.model, setup.target.gpu,
+            batch, context,
+        )  # fmt: skip
+        bandwidth, peak = fit.gpu.memory_bandwidth / 1e9, fit.gpu.peak_flops / 1e12
+        overhead_ms = fit.overhead_s * 1e3
+        shown = {"batch": batch, "target_ms": step_times[0], "draft_ms": step_times[1], "gpu": chosen["gpu"]}
+        kind, message = _fit_message(fit, shown)
+        getattr(st, kind)(message)
+    workload = (context, overhead_ms, bandwidth, peak)
+    sweep = hardware.schedule_sweep(acceptance, *names, *workload, chosen["max_batch"])
+    sglang_k = hardware.best_at(hardware.batch_sweep(acceptance, *names, *workload), batch)
+    st.caption(texts.CALIBRATE_VS_RECOMMENDED.format(batch=batch, scheduled=sglang_k, recommended=result.recommended_k))
+    stem = f"k_schedule_calibrated_k{measurement.k}_ctx{context}_maxbatch{chosen['max_batch']}"
+    setting = hardware.Setting(
+        acceptance=label,
+        target_model=chosen["target_model"],
+        draft_model=chosen["draft_model"],
+        gpu=chosen["gpu"],
+        context=context,
+        max_batch=chosen["max_batch"],
+        method=chosen["method"],
+        sglang_batch=batch,
+        drafter=chosen["drafter"],
+        chart_file=stem,
+        json_file=f"{stem}_{chosen['method']}.json",
+    )
+    inputs = {
+        "acceptance": {"per_position": list(acceptance)} if profile is not None else {"alpha": acceptance},
+        "measured_draft_length": measurement.k,
+        "measured_from": measurement.source,
+        "precision": chosen["precision"],
+        "step_times_ms": None if step_times is None else {"target": step_times[0], "draft": step_times[1]},
+        "roofline_fit": None if fit is None else {
+            "efficiency": fit.efficiency, "overhead_ms_per_pass": overhead_ms, "fits_both_times": fit.exact,
+        },
+    }  # fmt: skip
+    hardware.show(sweep, setting, sglang_k, inputs)
