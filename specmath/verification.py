@@ -90,6 +90,8 @@ def _as_pairs(p, q) -> tuple[np.ndarray, np.ndarray]:
     P, Q = _as_stack(p, "p"), _as_stack(q, "q")
     if P.shape[-1] != Q.shape[-1]:
         raise ValueError(f"p and q must have the same length, got {P.shape[-1]} and {Q.shape[-1]}")
+    if P.ndim == Q.ndim and P.shape != Q.shape:
+        raise ValueError(f"p and q must have the same shape, got {P.shape} and {Q.shape}")
     if P.shape != Q.shape:
         # Name the one with more axes: the other is a single distribution, or a smaller stack.
         name, other = ("p", "q") if P.ndim > Q.ndim else ("q", "p")
