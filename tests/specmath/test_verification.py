@@ -364,3 +364,112 @@ def test_validation_names_the_argument_and_the_value_as_given(call, message):
 
 def test_block_enumeration_runs_up_to_its_cap():
     assert 0 < sm.expected_accepted_tokens(BINARY_P, BINARY_Q, 19, "block") <= 19  # 2**19 blocks
+
+
+# --- block verification in the decoders ---------------------------------------------------------
+
+#: A 3-token Markov pair where block verification accepts measurably more than token verification.
+TARGET_CHAIN = np.array([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3], [0.3, 0.3, 0.4]])
+DRAFT_CHAIN = np.array([[0.5, 0.2, 0.3], [0.2, 0.5, 0.3], [0.1, 0.3, 0.6]])
+
+
+def pair_counts(tokens, size, rng):
+    """One bigram per sequence at a position chosen independently of the text."""
+    where = rng.integers(0, tokens.shape[1] - 1, size=tokens.shape[0])
+    rows = np.arange(tokens.shape[0])
+    return np.bincount(tokens[rows, where] * size + tokens[rows, where + 1], minlength=size * size)
+
+
+def pair_law(chain):
+    return (sm.stationary_distribution(chain)[:, None] * chain).ravel()
+
+
+@pytest.mark.parametrize("k", [1, 3, 6])
+def test_block_decoding_generates_the_target_chain(k):
+    records = sm.speculative_decode(TARGET_CHAIN, DRAFT_CHAIN, k, 12, rng=31, n_sequences=40_000, verification="block")
+    counts = pair_counts(records.tokens, 3, np.random.default_rng(32))
+    n = counts.sum()
+    assert stats.chisquare(counts, pair_law(TARGET_CHAIN) * n).pvalue > SIGNIFICANCE
+    # The same test rejects the draft chain's law.
+    assert stats.chisquare(counts, pair_law(DRAFT_CHAIN) * n).pvalue < 1e-9
+    # Every emitted token's kind is recorded as the token rule's are.
+    assert set(np.unique(records.kinds[:, 1:])) <= {sm.ACCEPTED, sm.RESAMPLED, sm.BONUS}
+
+
+def test_block_decoding_accepts_the_enumerated_mean_on_a_context_free_pair():
+    # Every row the same pair: the decoder's mean accepted length is expected_accepted_tokens.
+    p, q = np.array([0.2, 0.5, 0.3]), np.array([0.5, 0.2, 0.3])
+    target, draft = np.tile(p, (3, 1)), np.tile(q, (3, 1))
+    for k in (2, 4):
+        records = sm.speculative_decode(target, draft, k, 40, rng=33 + k, n_sequences=5_000, verification="block")
+        accepted = records.accepted
+        exact = sm.expected_accepted_tokens(p, q, k, "block")
+        z = (accepted.mean() - exact) / (accepted.std() / np.sqrt(accepted.size))
+        assert abs(z) < stats.norm.isf(SIGNIFICANCE / 2)
+        assert exact > sm.expected_accepted_tokens(p, q, k) + 0.02
+
+
+def test_block_iterations_are_the_block_decoder_and_token_is_todays_default():
+    for seed, k in ((0, 1), (1, 3), (2, 5)):
+        records = sm.speculative_decode(TARGET_CHAIN, DRAFT_CHAIN, k, 200, rng=seed, verification="block")
+        rng = np.random.default_rng(seed)
+        rng.random(1)  # the decoder's draw of the start token
+        tokens, accepted = [records.tokens[0, 0]], []
+        while len(tokens) < 200:
+            trace = sm.speculative_iteration(TARGET_CHAIN, DRAFT_CHAIN, tokens[-1], k, rng=rng, verification="block")
+            tokens.extend(trace.emitted.tolist())
+            accepted.append(trace.first_rejection)
+            assert trace.checked.all() and np.isfinite(trace.u).all()
+            assert (trace.block_stop[trace.first_rejection :] <= 1).all()
+        np.testing.assert_array_equal(tokens[:200], records.tokens[0])
+        np.testing.assert_array_equal(accepted, records.accepted)
+        default = sm.speculative_decode(TARGET_CHAIN, DRAFT_CHAIN, k, 200, rng=seed)
+        explicit = sm.speculative_decode(TARGET_CHAIN, DRAFT_CHAIN, k, 200, rng=seed, verification="token")
+        np.testing.assert_array_equal(default.tokens, explicit.tokens)
+
+
+def test_block_trace_records_its_weights_stops_and_residual():
+    rng = np.random.default_rng(34)
+    seen_rejection = seen_bonus = False
+    for _ in range(200):
+        trace = sm.speculative_iteration(TARGET_CHAIN, DRAFT_CHAIN, 0, 3, rng=rng, verification="block")
+        contexts = np.r_[0, trace.drafted[:-1]]
+        weight, weights = 1.0, []
+        for a, b in zip(contexts, trace.drafted, strict=True):
+            weight = min(1.0, weight * TARGET_CHAIN[a, b] / DRAFT_CHAIN[a, b])
+            weights.append(weight)
+        np.testing.assert_allclose(trace.block_weight, weights, rtol=1e-15)
+        assert trace.block_stop[-1] == trace.block_weight[-1]
+        for i, (x, w) in enumerate(zip(trace.drafted[:-1], trace.block_weight[:-1], strict=True)):
+            mass = np.maximum(w * TARGET_CHAIN[x] - DRAFT_CHAIN[x], 0).sum()
+            assert trace.block_stop[i] == pytest.approx(mass / (mass + 1 - w) if mass > 1e-12 else 0.0, rel=1e-14)
+        tau = trace.first_rejection
+        passed = trace.u < trace.block_stop
+        assert tau == (np.flatnonzero(passed).max() + 1 if passed.any() else 0)
+        if trace.all_accepted:
+            seen_bonus = True
+            assert trace.bonus_token is not None and trace.residual is None
+        else:
+            seen_rejection = True
+            w = trace.block_weight[tau - 1] if tau else 1.0
+            at = 0 if tau == 0 else trace.drafted[tau - 1]
+            excess = np.maximum(w * TARGET_CHAIN[at] - DRAFT_CHAIN[at], 0)
+            np.testing.assert_allclose(trace.residual, excess / excess.sum())
+            assert trace.residual[trace.residual_token] > 0
+    assert seen_rejection and seen_bonus
+
+
+def test_greedy_block_iteration_is_the_greedy_token_iteration():
+    for context in range(3):
+        for k in (1, 2, 4):
+            token = sm.speculative_iteration(TARGET_CHAIN, DRAFT_CHAIN, context, k, greedy=True)
+            block = sm.speculative_iteration(TARGET_CHAIN, DRAFT_CHAIN, context, k, greedy=True, verification="block")
+            np.testing.assert_array_equal(block.emitted, token.emitted)
+
+
+@pytest.mark.parametrize("bad", ["tree", None, 1])
+def test_decoders_name_a_bad_verification(bad):
+    with pytest.raises(ValueError, match=r"^verification must be one of 'token', 'block'"):
+        sm.speculative_decode(TARGET_CHAIN, DRAFT_CHAIN, 2, 10, verification=bad)
+    with pytest.raises(ValueError, match=r"^verification must be one of 'token', 'block'"):
+        sm.speculative_iteration(TARGET_CHAIN, DRAFT_CHAIN, 0, 2, verification=bad)
