@@ -235,8 +235,9 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
       (the launcher caps ``threshold_acc`` at ``fmaxf(threshold_acc, 1e-9f)``). On a rejection
       the kernel writes :math:`p(x^*)` into ``draft_probs[x*]`` (line 92) and samples from
       ``relu(target_probs - draft_probs)`` (line 103 on), i.e. from p without :math:`x^*`
-      (the caller's other ``draft_probs`` entries are taken as 0: ``eagle_utils.py`` allocates
-      them with ``torch.empty_like`` as "currently not used"). Law:
+      (the caller's other ``draft_probs`` entries are taken as 0, the kernel's intent: the SGLang
+      caller read, ``EagleVerifyInput.sample``, allocates them with ``torch.empty_like`` and the
+      comment "This is currently not used", so in that version they are whatever memory held). Law:
       :math:`a\,\delta_{x^*} + (1 - a)\, p\,[x \ne x^*] / (1 - p(x^*))`. Parameters
       ``threshold_single`` and ``threshold_acc`` in [0, 1] (``--speculative-accept-threshold-single``,
       ``--speculative-accept-threshold-acc``, default 1.0 each); at 1 and 1 it is
