@@ -133,8 +133,10 @@ def acceptance_probability(p, q, rule="rejection"):
     .. math:: \alpha = \sum_x p(x)\, q(x)
 
     All three emit exactly p (:func:`first_token_distribution`); they differ only in how often
-    the draft token survives. Rejection sampling maximizes alpha over lossless rules with a
-    sampled draft; at temperature 1 a greedy draft usually accepts less.
+    the draft token survives. No lossless rule with a draft sampled from q keeps it more often
+    than rejection sampling (the output y ~ p and the draft x ~ q are coupled, and
+    :math:`P(x = y) \le \sum \min(p, q)`); a greedy draft keeps :math:`p(\arg\max q)`, far less
+    for flat distributions even when p is close to q.
 
     Parameters
     ----------
@@ -282,7 +284,7 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
     p_star = (P * star).sum(axis=-1, keepdims=True)
     others = P * (1.0 - star)  # p off the draft token
     if rule == "greedy_draft":
-        return np.minimum(P, star) + np.maximum(others - star, 0.0)
+        return np.minimum(P, star) + np.maximum(P - star, 0.0)
     if rule == "typical":
         threshold = np.minimum(epsilon, delta * np.exp(-_entropy(P)))[..., None]
         return np.where(p_star > threshold, star, _one_hot_argmax(P))
@@ -300,8 +302,9 @@ def with_temperature(logits, temperature) -> np.ndarray:
     .. math:: p_T(x) = \frac{e^{\ell(x)/T}}{\sum_y e^{\ell(y)/T}} \quad (T > 0), \qquad
               p_0 = \delta_{\arg\max \ell}
 
-    The softmax of the logits divided by the temperature, as every engine applies it before
-    sampling (vLLM, SGLang and TensorRT-LLM all divide the logits by ``temperature``); at
+    The softmax of the logits divided by the temperature, as the verifiers read here apply it
+    (SGLang's ``EagleVerifyInput.sample``: ``F.softmax(next_token_logits / expanded_temperature)``;
+    Medusa's ``evaluate_posterior``: ``torch.softmax(logits[:, :-1] / temperature)``, line 476); at
     ``T = 0`` the one-hot argmax, ties to the lowest index as :func:`numpy.argmax` (and as
     greedy decoding does), though the softmax's limit spreads a tie evenly. Computed from
     ``(logits - max) / T`` so that neither tiny temperatures nor large logits overflow. One
