@@ -282,7 +282,6 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
         return np.minimum(P, Q) + np.maximum(P - Q, 0.0)
     star = _one_hot_argmax(Q)
     p_star = (P * star).sum(axis=-1, keepdims=True)
-    others = P * (1.0 - star)  # p off the draft token
     if rule == "greedy_draft":
         return np.minimum(P, star) + np.maximum(P - star, 0.0)
     if rule == "typical":
@@ -290,7 +289,7 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
         return np.where(p_star > threshold, star, _one_hot_argmax(P))
     # sglang_threshold
     keep = np.where(p_star >= single, 1.0, np.minimum(1.0, p_star / max(acc, SGLANG_MIN_THRESHOLD_ACC)))
-    rest = 1.0 - p_star
+    others, rest = P * (1.0 - star), 1.0 - p_star  # p off the draft token, and its mass
     with np.errstate(divide="ignore", invalid="ignore"):
         resampled = np.where(rest > 0, others / np.where(rest > 0, rest, 1.0), 0.0)
     return keep * star + (1.0 - keep) * resampled
