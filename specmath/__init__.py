@@ -51,7 +51,6 @@ from .decode import (
 from .distributions import (
     MAX_PAIR_ELEMENTS,
     Divergences,
-    acceptance_probability,
     bretagnolle_huber_bound,
     divergences,
     kl_divergence,
@@ -97,12 +96,20 @@ from .trees import (
     optimal_tree_table,
     tree_expected_tokens,
 )
+from .verification import (
+    MAX_BLOCK_ENUMERATION,
+    acceptance_probability,
+    expected_accepted_tokens,
+    first_token_distribution,
+    with_temperature,
+)
 
 __all__ = [
     "ACCEPTED",
     "BONUS",
     "GPU_PRESETS",
     "MAX_BATCH",
+    "MAX_BLOCK_ENUMERATION",
     "MAX_CHAIN_VOCAB",
     "MAX_CONTEXT",
     "MAX_DECODE_TOKENS",
@@ -153,8 +160,10 @@ __all__ = [
     "draft_by_noise",
     "draft_by_temperature",
     "eagle_tree",
+    "expected_accepted_tokens",
     "expected_tokens",
     "extend_profile",
+    "first_token_distribution",
     "fit_alpha_from_acceptance_length",
     "fit_roofline",
     "free_verification",
@@ -192,4 +201,5 @@ __all__ = [
     "tree_speedup",
     "tv_distance",
     "two_regime_transition_matrix",
+    "with_temperature",
 ]

@@ -62,6 +62,19 @@ def residual(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(empty, p, excess / np.where(empty, 1.0, mass))
 
 
+def row_cdfs(M: np.ndarray) -> np.ndarray:
+    """Row-wise CDFs whose entries from each row's last positive probability on are exactly 1.
+
+    With ``x = count(cdf <= u)`` for ``u`` in [0, 1), a zero-probability token is never drawn
+    and rounding in the cumulative sum cannot push ``x`` past the last possible token.
+    """
+    cdf = np.cumsum(M, axis=1)
+    cdf /= cdf[:, -1:]
+    last = M.shape[1] - 1 - np.argmax(M[:, ::-1] > 0, axis=1)
+    cdf[np.arange(M.shape[1]) >= last[:, None]] = 1.0
+    return cdf
+
+
 #: Rounding allowance, relative, per unit of ``k + 8``, in the test of :func:`shortest_best_k`.
 TIE_MARGIN = 2.0**-51
 

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels
+from . import _block, _kernels
+from ._kernels import row_cdfs as _row_cdfs
 from ._validate import as_count, as_draft_length, as_rng, shown
 from .iid_blocks import fit_alpha_from_acceptance_length
 from .markov import as_transition_matrix, stationary_distribution
@@ -64,19 +65,6 @@ class DecodeRecords:
     @property
     def k(self) -> int:
         return self.outcomes.shape[1]
-
-
-def _row_cdfs(M: np.ndarray) -> np.ndarray:
-    """Row-wise CDFs whose entries from each row's last positive probability on are exactly 1.
-
-    With ``x = count(cdf <= u)`` for ``u`` in [0, 1), a zero-probability token is never drawn
-    and rounding in the cumulative sum cannot push ``x`` past the last possible token.
-    """
-    cdf = np.cumsum(M, axis=1)
-    cdf /= cdf[:, -1:]
-    last = M.shape[1] - 1 - np.argmax(M[:, ::-1] > 0, axis=1)
-    cdf[np.arange(M.shape[1]) >= last[:, None]] = 1.0
-    return cdf
 
 
 #: Uniforms from ``Generator.random`` are multiples of 2**-53 (numpy's ``next_double`` for
@@ -241,7 +229,20 @@ def _as_decode_draft(k) -> int:
     return int(length)
 
 
-def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> DecodeRecords:
+def _run_step(tables, target, draft, current, k, rng, verification, chunk=CHUNK):
+    """One iteration by ``verification``: :func:`_step` (token by token) or block verification."""
+    if verification == "token":
+        return _step(tables, current, k, rng, chunk=chunk)
+    return _block.step(tables, target, draft, current, k, *_uniforms(rng, current.size, k))[:4]
+
+
+def _as_verification(value) -> str:
+    if not isinstance(value, str) or value not in ("token", "block"):
+        raise ValueError(f"verification must be one of 'token', 'block', got {shown(value):.80}")
+    return value
+
+
+def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1, verification="token") -> DecodeRecords:
     r"""Generate text from ``target`` by speculative decoding with ``draft``.
 
     Each iteration, for every unfinished sequence at once: the draft proposes
@@ -251,6 +252,11 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     token is replaced by a draw from the residual :math:`\propto \max(0, T - D)` of that
     context and the iteration ends; if all k pass, the target adds a bonus token from
     :math:`T(x_k, \cdot)`. The text is distributed exactly as the target chain's.
+
+    With ``verification="block"`` the k draft tokens are checked jointly by Sun et al.'s
+    (2024) block verification (see ``_block.py``): as lossless, never fewer accepted tokens in
+    expectation, from the same uniforms in the same order. ``"token"`` is the rule above, and a
+    seed gives the text it always gave.
 
     Parameters
     ----------
@@ -265,6 +271,8 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     n_sequences : int, default 1
         Independent sequences generated side by side; ``n_sequences * n_tokens`` is capped at
         :data:`MAX_DECODE_TOKENS`.
+    verification : {"token", "block"}, default "token"
+        Token-by-token or block verification.
 
     Returns
     -------
@@ -277,6 +285,7 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
     if n_tokens * n_sequences > MAX_DECODE_TOKENS:
         raise ValueError(f"n_sequences * n_tokens must be <= {MAX_DECODE_TOKENS:,}, got {n_sequences:,} * {n_tokens:,}")
     rng = as_rng(rng)
+    verification = _as_verification(verification)
 
     tables = _tables(target, draft)
     # k + 1 columns past the end: the last iteration may run over n_tokens.
@@ -290,7 +299,7 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1) -> D
 
     active, current = np.arange(n_sequences), tokens[:, 0]
     while active.size:
-        path, _, prefix, final = _step(tables, current, k, rng)
+        path, _, prefix, final = _run_step(tables, target, draft, current, k, rng, verification)
         # The accepted draft tokens, then the last token; the columns after it are written
         # over by the next iteration, or lie past the sequence's end.
         block = path[:, 1:]

@@ -75,31 +75,6 @@ def _kl(p: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.maximum(_kl_terms(p, q).sum(axis=-1), 0.0)
 
 
-def acceptance_probability(p, q) -> np.float64:
-    r"""Probability that a draft token is accepted.
-
-    .. math:: \alpha = \sum_x \min(p(x), q(x))
-
-    Parameters
-    ----------
-    p, q : array_like, shape (V,)
-        Target and draft distributions. Each must be non-negative, finite and sum to 1 within
-        :data:`specmath.SUM_TOLERANCE`.
-
-    Returns
-    -------
-    numpy.float64
-        alpha in [0, 1]; equals ``1 - tv_distance(p, q)`` up to rounding.
-
-    Raises
-    ------
-    ValueError
-        If ``p`` or ``q`` is not a valid distribution or their lengths differ.
-    """
-    p, q = as_distribution_pair(p, q)
-    return np.float64(min(_alpha(p, q), 1.0))
-
-
 def tv_distance(p, q) -> np.float64:
     r"""Total variation distance.
 
@@ -199,7 +174,7 @@ def divergences(P, Q) -> Divergences:
     -------
     Divergences
         ``(alpha, tv, kl)``, each of shape (n_pairs,), the same numbers as calling
-        :func:`acceptance_probability`, :func:`tv_distance` and :func:`kl_divergence` per row.
+        :func:`~specmath.acceptance_probability`, :func:`tv_distance` and :func:`kl_divergence` per row.
     """
     P = _as_row_distributions(P, "P")
     Q = _as_row_distributions(Q, "Q")

@@ -12,8 +12,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import _block
 from ._validate import as_draft_length, as_rng, shown
-from .decode import ACCEPTED, BONUS, RESAMPLED, _as_chain_pair, _as_decode_draft, _step, _tables
+from .decode import (
+    ACCEPTED,
+    BONUS,
+    RESAMPLED,
+    _as_chain_pair,
+    _as_decode_draft,
+    _as_verification,
+    _run_step,
+    _tables,
+    _uniforms,
+)
 
 
 @dataclass(frozen=True)
@@ -73,6 +84,14 @@ class IterationTrace:
         the residual or bonus token. The next iteration starts from the last one.
     kinds : ndarray of int8, same shape as ``emitted``
         :data:`ACCEPTED` for each kept draft token, then :data:`RESAMPLED` or :data:`BONUS`.
+    verification : str
+        ``"token"`` or ``"block"``. Under block verification every position is checked (``u``
+        holds all k uniforms :math:`\eta_i`), ``accepted`` is the kept prefix of length
+        ``first_rejection`` (:math:`\tau`, the last position whose :math:`\eta_i < h_i`) and
+        ``residual`` is the block residual :math:`\propto \max(w_\tau p - q, 0)` of that position.
+    block_weight, block_stop : ndarray of float, shape (k,), or None
+        Under block verification, the weights :math:`w_1 \dots w_k` and the stopping chances
+        :math:`h_1 \dots h_k` (see ``_block.py``); None under token verification.
     """
 
     context: int
@@ -91,10 +110,15 @@ class IterationTrace:
     bonus_token: int | None
     emitted: np.ndarray
     kinds: np.ndarray
+    verification: str = "token"
+    block_weight: np.ndarray | None = None
+    block_stop: np.ndarray | None = None
 
     @property
     def checked(self) -> np.ndarray:
-        """Draft positions the target tested: 0 … ``first_rejection`` (bool, shape (k,))."""
+        """Draft positions the target tested: 0 … ``first_rejection``, or all k under block verification."""
+        if self.verification == "block":
+            return np.ones(self.k, dtype=bool)
         return np.arange(self.k) <= self.first_rejection
 
     @property
@@ -108,7 +132,7 @@ def _argmax_rows(M: np.ndarray) -> np.ndarray:
     return np.eye(M.shape[1])[np.argmax(M, axis=1)]
 
 
-def speculative_iteration(target, draft, context, k, rng=None, greedy=False) -> IterationTrace:
+def speculative_iteration(target, draft, context, k, rng=None, greedy=False, verification="token") -> IterationTrace:
     r"""Run one iteration of speculative decoding from the token ``context`` and record every step.
 
     One call of Leviathan et al. (2023), Algorithm 1 (SpeculativeDecodingStep), equivalently
@@ -136,6 +160,11 @@ def speculative_iteration(target, draft, context, k, rng=None, greedy=False) -> 
     code; ties go to the lowest token index, as :func:`numpy.argmax`. No randomness is
     used, and ``rng`` is left untouched.
 
+    With ``verification="block"`` the same draft is checked by Sun et al.'s (2024) block
+    verification (see ``_block.py``), as ``speculative_decode(..., verification="block")`` runs it
+    from the same generator state; the trace then also holds the block weights and stopping
+    chances. ``"token"`` is the rule above.
+
     Parameters
     ----------
     target, draft : array_like, shape (V, V)
@@ -148,6 +177,8 @@ def speculative_iteration(target, draft, context, k, rng=None, greedy=False) -> 
         Source of randomness; pass one Generator to chain iterations.
     greedy : bool, default False
         Argmax drafting and checking instead of sampling.
+    verification : {"token", "block"}, default "token"
+        Token-by-token or block verification.
 
     Returns
     -------
@@ -167,17 +198,23 @@ def speculative_iteration(target, draft, context, k, rng=None, greedy=False) -> 
     if not isinstance(greedy, (bool, np.bool_)):
         raise ValueError(f"greedy must be True or False, got {shown(greedy):.80}")
     greedy = bool(greedy)
+    verification = _as_verification(verification)
 
     if greedy:
         # Point masses: every draw is its row's argmax and every ratio is 0 or 1, whatever
         # the uniforms, so a private generator feeds the kernels and the caller's is kept.
-        tables = _tables(_argmax_rows(target), _argmax_rows(draft))
+        chains = _argmax_rows(target), _argmax_rows(draft)
         draws = np.random.default_rng(0)
     else:
-        tables = _tables(target, draft)
-        draws = rng
-    # One chunk of k: every position is drafted and scored, the ones after a rejection too.
-    path, u, prefix, final = _step(tables, np.array([context]), k, draws, chunk=max(k, 1))
+        chains, draws = (target, draft), rng
+    tables = _tables(*chains)
+    block = verification == "block"
+    if block:
+        uniforms = _uniforms(draws, 1, k)
+        path, u, prefix, final, weight, stop = _block.step(tables, *chains, np.array([context]), k, *uniforms)
+    else:
+        # One chunk of k: every position is drafted and scored, the ones after a rejection too.
+        path, u, prefix, final = _run_step(tables, *chains, np.array([context]), k, draws, "token", chunk=max(k, 1))
     positions, u = path[0, : k + 1], u[0]  # the context of each of the k + 1 positions
     contexts, drafted = positions[:k], positions[1:]
     first_rejection, final = int(prefix[0]), int(final[0])
@@ -185,7 +222,15 @@ def speculative_iteration(target, draft, context, k, rng=None, greedy=False) -> 
 
     p = target[positions]
     ratio = target[contexts, drafted] / draft[contexts, drafted]
-    checked = np.arange(k) <= first_rejection
+    checked = np.ones(k, dtype=bool) if block else np.arange(k) <= first_rejection
+    residual = None
+    if rejected and block:
+        # The block residual at the stopping position: max(w p - q, 0) normalized, w_0 = 1.
+        w = weight[0, first_rejection - 1] if first_rejection else 1.0
+        at = positions[first_rejection : first_rejection + 1]
+        residual = _block.final_rows(np.array([w]), at, np.array([False]), *chains)[0]
+    elif rejected:
+        residual = tables.residual[contexts[first_rejection]]
     kinds = np.full(first_rejection + 1, ACCEPTED, dtype=np.int8)
     kinds[-1] = RESAMPLED if rejected else BONUS
     return IterationTrace(
@@ -199,10 +244,13 @@ def speculative_iteration(target, draft, context, k, rng=None, greedy=False) -> 
         u=np.where(checked & (not greedy), u, np.nan),
         accepted=np.arange(k) < first_rejection,
         first_rejection=first_rejection,
-        residual=tables.residual[contexts[first_rejection]] if rejected else None,
+        residual=residual,
         residual_token=final if rejected else None,
         bonus_row=None if rejected else p[k],
         bonus_token=None if rejected else final,
         emitted=np.append(drafted[:first_rejection], final),
         kinds=kinds,
+        verification=verification,
+        block_weight=weight[0] if block else None,
+        block_stop=stop[0] if block else None,
     )

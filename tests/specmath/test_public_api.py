@@ -19,6 +19,7 @@ PUBLIC_NAMES = [
     "BONUS",
     "GPU_PRESETS",
     "MAX_BATCH",
+    "MAX_BLOCK_ENUMERATION",
     "MAX_CHAIN_VOCAB",
     "MAX_CONTEXT",
     "MAX_DECODE_TOKENS",
@@ -69,8 +70,10 @@ PUBLIC_NAMES = [
     "draft_by_noise",
     "draft_by_temperature",
     "eagle_tree",
+    "expected_accepted_tokens",
     "expected_tokens",
     "extend_profile",
+    "first_token_distribution",
     "fit_alpha_from_acceptance_length",
     "fit_roofline",
     "free_verification",
@@ -108,6 +111,7 @@ PUBLIC_NAMES = [
     "tree_speedup",
     "tv_distance",
     "two_regime_transition_matrix",
+    "with_temperature",
 ]
 
 #: Libraries of the dashboard layer; the math layer must run where only NumPy is installed.
