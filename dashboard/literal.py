@@ -1,27 +1,39 @@
 """Text from outside (a link's values and names, a paste, a typed cell) as literal text in a message.
 
-Streamlit renders a message as Markdown, with its own directives (``:red[…]``, ``:material/…:``)
-and LaTeX between dollar signs: a value that reaches a message unescaped can put a link, an image
-or a heading on the page. :func:`literal` is the one place such text passes through.
+Streamlit renders a message as Markdown, with its own directives (``:red[…]``, ``:material/…:``),
+LaTeX between dollar signs and GitHub's autolinks of bare addresses (``www.…``, ``https://…``): a
+value that reaches a message as it came can put a link, an image or a heading on the page, and
+backslash escapes do not stop an autolink. :func:`literal` is the one place such text passes
+through: it puts the text in a code span, inside which no Markdown construct is parsed.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 #: Characters shown at most of a value from outside; longer ones are cut with an ellipsis.
 MAX_SHOWN = 24
 
-#: Every ASCII punctuation character: CommonMark lets a backslash escape each of them, and any of
-#: them may start Markdown, a Streamlit directive, LaTeX or HTML.
-_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: Streamlit turns ``:material/name:`` into an icon's name even inside a code span; a word joiner
+#: (invisible, and not a line break) after the colon keeps the text as it was typed.
+_ICON = re.compile(r":(?=material/)", re.IGNORECASE)
+WORD_JOINER = "\u2060"
+
+
+def _longest_backtick_run(text: str) -> int:
+    runs = re.findall(r"`+", text)
+    return max((len(run) for run in runs), default=0)
 
 
 def literal(text: object, limit: int = MAX_SHOWN) -> str:
-    """``text`` as Markdown that shows exactly its characters, cut to ``limit`` with "…".
+    """``text`` as a Markdown code span that shows exactly its characters, cut to ``limit`` with "…".
 
-    Line breaks and tabs become spaces; other control characters and invisible format characters
-    (right-to-left marks, zero-width spaces) are dropped, so what is shown is what was sent.
+    The span's fence is one backtick longer than any run of backticks in the text, and a space
+    pads each side (CommonMark strips one from each), so a text that starts or ends with a
+    backtick or a space reads back unchanged. Line breaks and tabs become spaces; other control
+    characters and invisible format characters (right-to-left marks, zero-width spaces) are
+    dropped, so what is shown is what was sent. An empty text is shown as an empty pair of quotes.
     """
     shown = "".join(
         " " if char in "\r\n\t" else char
@@ -30,9 +42,15 @@ def literal(text: object, limit: int = MAX_SHOWN) -> str:
     )
     if len(shown) > limit:
         shown = shown[: limit - 1] + "…"
-    return "".join("\\" + char if char in _PUNCTUATION else char for char in shown)
+    if not shown:
+        return "“”"
+    shown = _ICON.sub(":" + WORD_JOINER, shown)
+    fence = "`" * (_longest_backtick_run(shown) + 1)
+    # A text of spaces only is not stripped by CommonMark, so it takes no padding.
+    pad = "" if shown.strip(" ") == "" else " "
+    return f"{fence}{pad}{shown}{pad}{fence}"
 
 
 def quoted(text: object, limit: int = MAX_SHOWN) -> str:
-    """:func:`literal` between typographic quotes, for a value inside a sentence."""
-    return f"“{literal(text, limit)}”"
+    """:func:`literal`, for a value inside a sentence: the code span marks where the value starts and ends."""
+    return literal(text, limit)

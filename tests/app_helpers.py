@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from dashboard.literal import WORD_JOINER
 from dashboard.registry import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,9 +67,26 @@ def warnings(at: AppTest) -> list[str]:
     return [w.value for w in at.warning]
 
 
+#: A Markdown code span: a run of backticks, the text, the same run (CommonMark).
+CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+
+
+def _span_text(match: re.Match) -> str:
+    content = match.group(2)
+    if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+        content = content[1:-1]
+    return content.replace(WORD_JOINER, "")
+
+
 def shown(markdown: str) -> str:
-    """What a message escaped by ``dashboard.literal`` shows: its backslash escapes undone."""
-    return re.sub(r"\\(.)", r"\1", markdown)
+    """What a message shows: code spans (outside text, through ``dashboard.literal``) as their
+    text, and backslash escapes elsewhere undone."""
+    parts = []
+    end = 0
+    for match in CODE_SPAN.finditer(markdown):
+        parts += [re.sub(r"\\(.)", r"\1", markdown[end : match.start()]), _span_text(match)]
+        end = match.end()
+    return "".join(parts) + re.sub(r"\\(.)", r"\1", markdown[end:])
 
 
 def codes(at) -> list[str]:

@@ -166,9 +166,16 @@ def bad_link(keys: tuple[str, ...], category: str):
     return link, tuple(bad)
 
 
-#: Values and names a crafted link may carry: Markdown links and images, a heading, backticks,
-#: HTML, Streamlit's directives and LaTeX, control and right-to-left characters, 10 kB.
+#: Values and names a crafted link may carry: every shape of address Markdown autolinks, Markdown
+#: links and images, a heading, backticks, HTML, Streamlit's directives and LaTeX, control and
+#: right-to-left characters, 10 kB.
 HOSTILE = (
+    "www.e.vil/login",
+    "https://e.vil/x?y=1",
+    "mailto:a@e.vil",
+    "a@e.vil",
+    "e.vil/login",
+    "<http://e.vil>",
     "x`![](//e.vil/p.png)",
     "[fix](//e.vil)",
     "<img src=//e.vil/p.png>",

@@ -12,8 +12,10 @@ from urllib.parse import urlencode
 
 import pytest
 
+from dashboard.literal import WORD_JOINER, literal
 from tests.browser.helpers import PAGES, AppTab
-from tests.links import CATEGORIES, bad_link, hostile_link
+from tests.dashboard.test_literal import read_back
+from tests.links import CATEGORIES, HOSTILE, bad_link, hostile_link
 
 CASES = [
     pytest.param(page_id, category, *bad_link(spec.params, category), id=f"{page_id}-{category}")
@@ -102,7 +104,11 @@ def test_a_crafted_link_puts_nothing_on_the_page_and_fetches_nothing(page_id, ta
     seen = tab.page.evaluate(PLANTED_JS)
     assert seen["alerts"] > 0, "the crafted link passed without a warning"
     assert seen["planted"] == [], seen["planted"]
-    assert set(seen["code"]) <= set(keys), "only the page's own parameter names are set as code"
+    # Code spans hold the page's own parameter names and the link's text, exactly as it came.
+    shown = (
+        set(keys) | {read_back(literal(text)) for text in HOSTILE} | {read_back(literal(text[:40])) for text in HOSTILE}
+    )
+    assert {text.replace(WORD_JOINER, "") for text in seen["code"]} <= shown, seen["code"]
 
     assert seen["longest"] < 800
     assert tab.foreign_requests() == []

@@ -1,46 +1,54 @@
-"""Outside text in messages: every Markdown character escaped, invisible characters dropped, cut short."""
+"""Outside text in messages: one code span that reads back as the text, invisible characters dropped, cut short."""
 
-import string
+import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from dashboard.literal import MAX_SHOWN, literal, quoted
-
-
-def _unescape(text: str) -> str:
-    out, escaped = [], False
-    for char in text:
-        if escaped or char != "\\":
-            out.append(char)
-            escaped = False
-        else:
-            escaped = True
-    assert not escaped, "a lone backslash at the end would escape what follows the value"
-    return "".join(out)
+from dashboard.literal import MAX_SHOWN, WORD_JOINER, literal
+from tests.links import HOSTILE
 
 
-@pytest.mark.parametrize(
-    "text", ["[fix](//e.vil)", "x`![](//e.vil/p.png)", "<b>bold</b>", "# h", ":red[a] $x$", "a\\b"]
-)
-def test_every_ascii_punctuation_is_escaped_and_reads_back(text):
-    shown = literal(text, limit=100)
-    assert _unescape(shown) == text
-    for position, char in enumerate(shown):
-        if char in string.punctuation and char != "\\":
-            assert shown[position - 1] == "\\", (shown, position)
+def read_back(shown: str) -> str:
+    """What CommonMark shows of ``shown`` if it is exactly one code span (spec 6.1); fails otherwise."""
+    match = re.fullmatch(r"(`+)(.*)\1", shown, re.DOTALL)
+    assert match, f"not one code span: {shown!r}"
+    fence, content = match.groups()
+    assert max((len(run) for run in re.findall("`+", content)), default=0) < len(fence), shown
+    if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+        content = content[1:-1]
+    return content.replace(WORD_JOINER, "")
+
+
+ADDRESSES = ("www.e.vil/login", "https://e.vil/x", "http://e.vil", "mailto:a@e.vil", "a@e.vil", "e.vil/x",
+             "<http://e.vil>", "ftp://e.vil", "xmpp:a@e.vil")  # fmt: skip
+
+
+@pytest.mark.parametrize("text", ADDRESSES + HOSTILE[:-2] + ("`", "``a", "a`", " a ", "`` ` ``", ":material/home:"))
+def test_every_shape_of_outside_text_is_one_code_span_that_reads_back(text):
+    assert read_back(literal(text, limit=100)) == text
+
+
+@given(st.text(alphabet=st.sampled_from("`a :/.<>[]()!$#*_\\"), min_size=1, max_size=40))
+def test_any_text_of_markdown_characters_reads_back(text):
+    assert read_back(literal(text, limit=100)) == text
+
+
+def test_a_text_of_spaces_keeps_its_spaces_and_an_empty_one_shows_as_empty_quotes():
+    assert read_back(literal("   ")) == "   "
+    assert literal("") == "“”"
+
+
+def test_streamlits_icon_syntax_is_broken_by_an_invisible_joiner():
+    assert ":material/" not in literal(":material/home: :Material/x:")
 
 
 def test_long_text_is_cut_with_an_ellipsis():
-    shown = literal("9" * 10_000)
-    assert shown == "9" * (MAX_SHOWN - 1) + "…"
-    assert len(literal("[" * 1000)) == 2 * (MAX_SHOWN - 1) + 1  # the cut comes before the escapes
+    assert read_back(literal("9" * 10_000)) == "9" * (MAX_SHOWN - 1) + "…"
+    assert read_back(literal("`" * 1000)) == "`" * (MAX_SHOWN - 1) + "…"  # the cut comes before the fence
 
 
 def test_invisible_and_control_characters_are_dropped_and_breaks_become_spaces():
-    assert literal("a\u202eb\u200bc\x07d\u2066e") == "abcde"
-    assert literal("one\ntwo\tthree\r\nfour", limit=100) == "one two three  four"
-
-
-def test_quoted_values_read_as_a_value_in_a_sentence():
-    assert quoted("0.5") == "“0\\.5”"
-    assert quoted(None) == "“None”"
+    assert read_back(literal("a\u202eb\u200bc\x07d\u2066e")) == "abcde"
+    assert read_back(literal("one\ntwo\tthree\r\nfour", limit=100)) == "one two three  four"

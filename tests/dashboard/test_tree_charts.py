@@ -158,7 +158,7 @@ def test_speedup_table_and_best_setting_against_a_loop():
         ("0.6, 0.5", None, "sums to 1.1"),
         ("-0.1", None, "entry 1 is -0.1"),
         ("0.2, 2", None, "entry 2 is 2"),
-        ("0.2, x", None, "entry 2 “x” is not a number"),
+        ("0.2, x", None, "entry 2 ` x ` is not a number"),
         ("1e999", None, "too large"),
         ("0.1 " * 33, None, "has 33 entries"),
         ("9" * 2000, None, "longer than 1,000 characters"),

@@ -8,6 +8,8 @@ import pytest
 import specmath
 from dashboard import charts
 from dashboard.features import hardware
+from dashboard.literal import literal
+from dashboard.params import PARAMS
 from tests.app_helpers import (
     codes,
     metrics,
@@ -270,9 +272,8 @@ def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
     at = open_page(HARDWARE, drafter=raw)
     assert not at.exception
     (warning,) = warnings(at)
-    assert warning.startswith("`drafter` = “") and "is not allowed" in warning
+    assert warning.startswith(f"`drafter` = {literal(raw)} is not allowed")
     assert warning.endswith("; using no value (the default).")
-    assert shown(warning).startswith(f"`drafter` = “{raw}”")
     assert vllm_config(at)["model"] == "meta-llama/Llama-3.2-1B"
     assert sglang_flags(at)["--speculative-draft-model-path"] == "meta-llama/Llama-3.2-1B"
     assert at.query_params.get("drafter") in (None, "")  # a copied link does not carry it on
@@ -281,7 +282,7 @@ def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
 def test_a_repeated_name_warns_and_the_last_is_used_shown_as_literal_text():
     at = open_page(HARDWARE, method="eagle", drafter=["a/b", "__bold__"])
     (warning,) = warnings(at)
-    assert warning.endswith("; using “\\_\\_bold\\_\\_”.")  # Markdown would make it bold
+    assert warning.endswith("; using ` __bold__ `.")  # Markdown would make it bold
     assert vllm_config(at)["model"] == "__bold__"
 
 
@@ -290,7 +291,7 @@ def test_a_bad_typed_name_warns_and_the_placeholder_is_used():
     at.text_input(key="drafter").set_value("my head; rm -rf ~ " + "x" * 40).run()
     assert not at.exception
     (warning,) = warnings(at)
-    assert shown(warning).startswith("The draft model name “my head; rm -rf ~ xxxxx…”")  # literal, cut short
+    assert shown(warning).startswith("The draft model name my head; rm -rf ~ xxxxx…")  # literal, cut short
     assert "they use `YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B` instead" in warning
     assert vllm_config(at)["model"] == "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"
     assert any("Replace `YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B`" in text for text in _captions(at))
@@ -308,7 +309,7 @@ def test_a_bad_typed_name_in_the_address_is_not_taken_for_a_links():
     at.run()
     assert not at.exception
     (warning,) = warnings(at)
-    assert warning.startswith("The draft model name “a b”")
+    assert warning.startswith("The draft model name ` a b `")
 
 
 @pytest.mark.parametrize(("method", "algorithm"), [("mtp", "NEXTN"), ("ngram", "NGRAM")])
@@ -328,7 +329,8 @@ def test_a_hostile_name_linked_or_typed_reaches_messages_only_as_literal_text(ho
     at = open_page(HARDWARE, method="eagle3", drafter=hostile)
     assert not at.exception
     assert_literal(warnings(at) + _captions(at))
-    assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"  # none is a name the configs take
+    if not PARAMS["drafter"].accepts(hostile):  # an address such as e.vil/login is a model name's shape
+        assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"
     at = open_page(HARDWARE, method="eagle3")
     at.text_input(key="drafter").set_value(hostile).run()
     assert not at.exception

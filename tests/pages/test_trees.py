@@ -8,7 +8,7 @@ import pytest
 import specmath
 from dashboard.params import PRECISIONS
 from dashboard.presets import toy_chains
-from tests.app_helpers import metrics, open_page, page_charts, shown, trace, values, warnings
+from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 TREES = "trees"
 BUDGETS = np.arange(1, 129)
@@ -201,10 +201,10 @@ def test_typed_numbers_are_used():
     ("typed", "says"),
     [
         ("0.6, 0.7", "sums to 1.3, more than 1"),
-        ("0.5, banana", "entry 2 “banana” is not a number"),
+        ("0.5, banana", "entry 2 ` banana ` is not a number"),
         ("1.5", "entry 1 is 1.5"),
         ("", "has no numbers"),
-        ("[x](//e.vil) 0.1", "entry 1 “[x](//e.vil)” is not a number"),
+        ("[x](//e.vil) 0.1", "entry 1 ` [x](//e.vil) ` is not a number"),
         (",".join(["0.01"] * 40), "has 40 entries"),
     ],
 )
@@ -212,8 +212,7 @@ def test_a_bad_typed_vector_warns_and_falls_back_to_sequoia(typed, says):
     at = open_page(TREES, tree_source="typed", acceptance=typed)
     assert not at.exception
     (warning,) = warnings(at)
-    assert says in shown(warning) and "Using the Sequoia vector instead" in warning
-    assert "](" not in warning.replace("\\]\\(", "")  # the link is shown as text, not made one
+    assert says in warning and "Using the Sequoia vector instead" in warning
     value, _ = specmath.optimal_tree(specmath.SEQUOIA_ACCEPTANCE, 32, 5)
     assert metrics(at)["Best tree F, m = 32, depth ≤ 5"] == f"{value:.3f}"
     assert len(page_charts(at)) == 3
