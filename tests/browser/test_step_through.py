@@ -59,7 +59,7 @@ def test_a_links_step_past_the_end_is_corrected_in_the_address(tab):
     tab.open(STEP, "step=15&k=3")
     assert tab.params() == {"step": ["9"], "k": ["3"]}
     (warning,) = tab.warnings()
-    assert "step = “15” is outside 1 to 9; using step 9 of 9 (k = 3)." in warning
+    assert "step = 15 is outside 1 to 9; using step 9 of 9 (k = 3)." in warning
     expected.check_step_through(tab.charts(), tab.params())
 
 
