@@ -17,7 +17,7 @@ def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
     """The page's p_1, p_2, … and a label saying where they come from."""
     if source == "chain":
         alpha = ctx.values["alpha"]
-        st.sidebar.caption(f"acceptance = (α,) = ({alpha:g},): one rank, so every tree is a chain.")
+        st.sidebar.caption(f"acceptance p₁ = α = {alpha:g}, one rank: every tree is a chain.")
         return np.array([alpha]), f"chain α = {alpha:g}"
     if source == "pair":
         target, vocab, contexts = (ctx.widget(f"tree_{key}") for key in ("target", "chain_vocab", "contexts"))

@@ -16,6 +16,13 @@ def _shown(raw: str | list[str]) -> str:
     return quoted(",".join(raw) if isinstance(raw, list) else raw)
 
 
+def _number(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
 def check_url_value(param: Param, raw: str | list[str]) -> str | None:
     """Why ``raw``, the link's value for ``param``, cannot be used as it is; ``None`` if it can.
 
@@ -45,6 +52,9 @@ def check_url_value(param: Param, raw: str | list[str]) -> str | None:
     if param.kind == "choice":
         if value in {param.fmt(o) for o in param.options}:
             return None
+        same = [o for o in param.options if _number(value) == o and not isinstance(o, bool)]
+        if same:  # 100000 for the 100k a link writes: the binding does not read it, so say how
+            return f"{shown} is written {param.fmt(same[0])} in a link"
         return f"{shown} is not one of the offered values ({param.describe_range()})"
     try:
         number = float(value)

@@ -7,7 +7,10 @@ INTRO = (
     "it generates. A small **draft** model proposes *k* tokens; the target scores all of them in "
     "one forward pass and keeps each with probability min(1, p/q), in order. At the first "
     "rejection it resamples from a residual distribution, and if all *k* pass it adds one token "
-    "of its own. The output is distributed **exactly** as the target's: the speedup is free."
+    "of its own. The output is distributed **exactly** as the target's: the speedup is free.\n\n"
+    '"The chapter" on these pages is the text this tool was built from: *Speculative Decoding '
+    "Math: Algorithms & Speedup Limits*, a chapter of the Language AI Handbook, whose formulas, "
+    "optimal-k table and α-vs-KL experiment the pages reproduce."
 )
 
 CONVENTIONS = (
@@ -164,7 +167,7 @@ TREES_MODEL = (
     "longest accepted path, plus one token of its own. A node is accepted exactly when every node "
     "on its path is, with probability the product of p_rank along it (its *path score*, shown on "
     "hover), so the tokens an iteration yields, F(T), are the sum of the path scores, the root "
-    "counting 1. A chain with acceptance (α,) gives back the chapter's E[N]."
+    "counting 1. A chain with the one rank p₁ = α gives back the chapter's E[N]."
 )
 
 TREES_EXPLAINER = (

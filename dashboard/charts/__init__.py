@@ -6,7 +6,6 @@ was drawn with, so a screenshot explains itself; the fonts are large enough for 
 
 - ``style``: the template, palette and font, the toolbar config, and the helpers every builder
   shares.
-- ``rounding``: numbers rounded as the hovers print them.
 - ``contours``: the optimal-k map's contour lines and their labels.
 - one module per page, named as its script in ``app_pages/``: that page's builders.
 
@@ -19,20 +18,16 @@ from dashboard.charts.draft_trees import tree_layout, tree_picture, tree_speedup
 from dashboard.charts.hardware import batch_sweep, hardware_speedup, k_schedule, verification_cost
 from dashboard.charts.optimal_k import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.rejection_sampling import sampling_histogram
-from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
 from dashboard.charts.step import acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
 
 __all__ = [
-    "C_DIGITS",
     "C_TICKS",
-    "SPEEDUP_DECIMALS",
     "TRACE_TYPES",
     "acceptance_checks",
     "alpha_vs_kl",
-    "as_shown",
     "batch_sweep",
     "best_speedup_map",
     "calibrated_speedup",

@@ -42,13 +42,17 @@ def _edge_crossings(z: np.ndarray, axis: np.ndarray, level: float) -> tuple[np.n
     return cols, axis[rows] + t * (axis[rows + 1] - axis[rows])
 
 
-def speedup_contours(alpha_grid: np.ndarray, c_grid: np.ndarray, best: np.ndarray) -> list[dict]:
-    """The optimal-k map's white lines of whole best speedups and their labels: two traces.
+def speedup_contours(
+    alpha_grid: np.ndarray, c_grid: np.ndarray, best: np.ndarray, levels: np.ndarray | None = None
+) -> list[dict]:
+    """White lines of the best speedup at ``levels`` (default: every whole speedup) and their
+    labels: two traces.
 
     The best speedup grows with α and with c, so its contours are found in numpy: plotly.js's own
     contour trace recomputes them on the browser's main thread at every redraw.
     """
-    levels = np.arange(1.0, np.ceil(best.max()) + 1)
+    if levels is None:
+        levels = np.arange(1.0, np.ceil(best.max()) + 1)
     line_x, line_y = monotone_contours(alpha_grid, np.log10(c_grid), best, levels)
     lines = {
         "type": "scatter",

@@ -7,11 +7,13 @@ import plotly.colors
 import plotly.graph_objects as go
 
 from dashboard.charts.contours import speedup_contours
-from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
 from dashboard.charts.style import FONT_SIZE, TICK_LABELS, axis, base_layout, beside_marker, figure
 from dashboard.params import format_number
 
 C_TICKS = (1, 2, 5, 10, 20, 50, 100, 200)
+#: The maps' hovers print a speedup to 3 decimals and c to 3 significant digits.
+SPEEDUP_DECIMALS = 3
+C_DIGITS = 3
 _SPEEDUP_FORMAT = f".{SPEEDUP_DECIMALS}f"
 _C_HOVER = f"c = %{{customdata[1]:.{C_DIGITS}g}}"
 
@@ -52,13 +54,13 @@ def _map_layout(
 
 def _heatmap(z, alpha_grid, c_grid, other, hovertemplate: str, colorbar_title: str, colorscale: str) -> dict:
     """A map's heatmap; its hover reads ``other`` (the other grid, as shown) and c from ``customdata``."""
-    c_cells = np.broadcast_to(as_shown(c_grid, digits=C_DIGITS)[:, None], z.shape)
+    c_cells = np.broadcast_to(np.asarray(c_grid, dtype=float)[:, None], z.shape)
     return {
         "type": "heatmap",
         "z": z,
         "x": alpha_grid,
         "y": np.log10(c_grid),
-        "customdata": np.stack([np.asarray(other, dtype=np.float32), c_cells], axis=-1),
+        "customdata": np.stack([np.asarray(other, dtype=float), c_cells], axis=-1),
         "hovertemplate": hovertemplate,
         # The stops plotly.py's validation would give the named scale (plotly.js's own differ).
         "colorscale": plotly.colors.get_colorscale(colorscale),
@@ -103,7 +105,7 @@ def optimal_k_map(
         k_star,
         alpha_grid,
         c_grid,
-        as_shown(best, decimals=SPEEDUP_DECIMALS),
+        best,
         f"α = %{{x:.3f}}<br>{_C_HOVER}<br>optimal k = %{{z}}<br>speedup %{{customdata[0]:{_SPEEDUP_FORMAT}}}×"
         "<extra></extra>",
         "optimal k",
@@ -128,14 +130,18 @@ def best_speedup_map(
 ) -> go.Figure:
     """Heatmap of the best achievable speedup over (alpha, c); arguments as :func:`optimal_k_map`."""
     heat = _heatmap(
-        as_shown(best, decimals=SPEEDUP_DECIMALS),
+        best,
         alpha_grid,
         c_grid,
         k_star,
         f"α = %{{x:.3f}}<br>{_C_HOVER}<br>best speedup %{{z:{_SPEEDUP_FORMAT}}}×<br>at k = %{{customdata[0]}}"
         "<extra></extra>",
         "speedup ×",
-        "Magma",
+        # Lightness grows with the speedup, and the scale reads the same to colour-blind eyes.
+        "Cividis",
     )
-    layout = _map_layout("Best achievable speedup", f"searching k = 1 … {max_k}", alpha_grid, alpha, c, *current)
-    return figure([heat, _your_point(alpha, c, *current)], layout)
+    # Where speculation stops paying: below the line it is slower than plain decoding.
+    break_even = speedup_contours(alpha_grid, c_grid, best, levels=np.array([1.0]))
+    subtitle = f"searching k = 1 … {max_k}; white line: speedup 1× (below it, slower than plain decoding)"
+    layout = _map_layout("Best achievable speedup", subtitle, alpha_grid, alpha, c, *current)
+    return figure([heat, *break_even, _your_point(alpha, c, *current)], layout)

@@ -220,7 +220,7 @@ PARAMS: tuple[Param, ...] = (
         "Acceptance vector from",
         "choice",
         "sequoia",
-        "chain: the shared α, one rank (acceptance = (α,)). sequoia: the vector Sequoia measured "
+        "chain: the shared α, one rank (p₁ = α). sequoia: the vector Sequoia measured "
         "for a 68M draft of Llama-2-7B. pair: a toy target chain and a draft that merges its "
         "contexts, under greedy decoding. typed: numbers you type.",
         options=("chain", "sequoia", "pair", "typed"),

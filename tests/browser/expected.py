@@ -124,8 +124,8 @@ def check_optimal_k(charts: list[dict], params: dict[str, list[str]]) -> None:
     s = settings(params, ("alpha", "c", "max_k"))
     alpha, c, max_k = float(s["alpha"]), float(s["c"]), int(s["max_k"])
     k_star, best = specmath.optimal_k(GRID_ALPHA, GRID_C[:, None], max_k=max_k)
-    # The hover prints speedups to 3 decimals and c to 3 significant digits; the chart holds them
-    # rounded that way (in float32), so what it prints is compared with specmath's value printed.
+    # The hover prints speedups to 3 decimals and c to 3 significant digits: what it prints is
+    # compared with specmath's value printed so.
     maps = {"k": (k_star, None), "speedup": (best, ".3f")}
     shown = []
     for chart in charts:

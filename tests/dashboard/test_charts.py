@@ -9,9 +9,8 @@ import pytest
 
 import specmath
 from dashboard import charts
-from dashboard.features import acceptance_vs_kl, optimal_k
+from dashboard.features import acceptance_vs_kl
 from dashboard.features import speedup as published
-from tests.helpers import printed
 
 K = np.arange(1, 65)
 
@@ -194,38 +193,14 @@ def test_maps_hold_the_grid_and_mark_the_user(builder):
     assert fig.layout.yaxis.type is None
     np.testing.assert_allclose(10 ** np.array(fig.layout.yaxis.tickvals), charts.C_TICKS)
     assert list(fig.layout.yaxis.ticktext) == [str(v) for v in charts.C_TICKS]
-    # Speedups as the hover prints them (3 decimals), k exactly, c to 3 significant digits.
-    shown_best = charts.as_shown(best, decimals=3)
-    z, hover = (k_star, shown_best) if builder is charts.optimal_k_map else (shown_best, k_star)
+    z, hover = (k_star, best) if builder is charts.optimal_k_map else (best, k_star)
     np.testing.assert_array_equal(heat.z, z)
-    assert heat.customdata.dtype == np.float32
     np.testing.assert_array_equal(heat.customdata[..., 0], hover)
-    shown_c = charts.as_shown(c_grid, digits=3)
-    np.testing.assert_array_equal(heat.customdata[..., 1], np.broadcast_to(shown_c[:, None], z.shape))
+    np.testing.assert_array_equal(heat.customdata[..., 1], np.broadcast_to(c_grid[:, None], z.shape))
     assert "c = %{customdata[1]:.3g}" in heat.hovertemplate
     marker = _trace(fig, "your α, c")
     assert (marker.x[0], 10 ** marker.y[0]) == (0.8, pytest.approx(20))
     assert any("k* = 8, 3.09×" in a.text for a in fig.layout.annotations)
-
-
-@pytest.mark.parametrize("max_k", [1, 2, 8, 20, 64])
-def test_map_hovers_print_what_float64_prints(max_k):
-    """The maps send their hover numbers rounded and in float32; on every cell of the page's grid
-    they print exactly as the float64 values do (to the hovers' 3 decimals and 3 digits)."""
-    k_star, best = specmath.optimal_k(optimal_k.GRID_ALPHA, optimal_k.GRID_C[:, None], max_k=max_k)
-    np.testing.assert_array_equal(printed(charts.as_shown(best, decimals=3), ".3f"), printed(best, ".3f"))
-    c = optimal_k.GRID_C
-    np.testing.assert_array_equal(printed(charts.as_shown(c, digits=3), ".3g"), printed(c, ".3g"))
-    # Each rounded value is far from a rounding tie, so JavaScript's toFixed agrees with Python.
-    shown = charts.as_shown(best, decimals=3).astype(float)
-    assert np.max(np.abs(shown * 1000 - np.round(shown * 1000))) < 0.01
-    assert np.array_equal(charts.as_shown(k_star, decimals=0), k_star)
-
-
-def test_as_shown_rounds_to_digits_and_decimals():
-    rounded = charts.as_shown([1234.5, 0.012345, 0.0, -2.5], digits=3)
-    np.testing.assert_array_equal(rounded, np.float32([1230, 0.0123, 0, -2.5]))
-    np.testing.assert_array_equal(charts.as_shown([3.08549, 20.0004], decimals=3), np.float32([3.085, 20.0]))
 
 
 def _lines(xs, ys):
@@ -373,3 +348,31 @@ def test_batch_sweep_greys_out_batches_that_do_not_fit():
     for all_fit in (None, np.ones(11, dtype=bool)):
         shapes = charts.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=all_fit).layout.shapes
         assert not [s for s in shapes if s.xref == "x"]
+
+
+def _lightness(colour: str) -> float:
+    """CIE L* of an sRGB colour given as plotly gives a scale's stops ("rgb(r, g, b)" or "#rrggbb")."""
+    if colour.startswith("#"):
+        rgb = [int(colour[i : i + 2], 16) for i in (1, 3, 5)]
+    else:
+        rgb = [float(v) for v in colour[colour.index("(") + 1 : -1].split(",")]
+    linear = [(v / 255 / 12.92) if v / 255 <= 0.04045 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+    y = 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    return 116 * y ** (1 / 3) - 16 if y > (6 / 29) ** 3 else y * (29 / 3) ** 3
+
+
+def test_the_speedup_map_is_lighter_where_faster_and_marks_break_even():
+    """Issue 30: a scale whose lightness grows with the speedup, and the line at speedup 1."""
+    alpha_grid, c_grid, k_star, best = _grid()
+    fig = charts.best_speedup_map(alpha_grid, c_grid, k_star, best, 0.3, 2, (2, 1.1), 20)
+    lightness = [_lightness(colour) for _, colour in fig.data[0].colorscale]
+    assert all(np.diff(lightness) > 0), lightness
+    line = _trace(fig, "best speedup")
+    xs, ys = np.array(line.x, dtype=float), np.array(line.y, dtype=float)
+    # Every point of the line is where the best speedup crosses 1 on the grid (log10 c along y).
+    at_line = [
+        np.interp(y, np.log10(c_grid), best[:, np.searchsorted(alpha_grid, x)]) for x, y in zip(xs, ys, strict=True)
+        if x in alpha_grid
+    ]  # fmt: skip
+    assert at_line and np.allclose(at_line, 1.0)
+    assert list(_trace(fig, "best speedup labels").text) == ["1×"]

@@ -96,9 +96,9 @@ def test_cost_ratio_slider_reaches_both_ends_and_the_chapter_values():
         ("k", "3.0", None),
         ("k", "3.5", "is not a whole number"),
         ("c", "20", None),
-        ("c", "20.0", "is not one of the offered values"),
+        ("c", "20.0", "is written 20 in a link"),
         ("n", "1M", None),
-        ("n", "1000000", "is not one of the offered values"),
+        ("n", "1000000", "is written 1M in a link"),
         ("compare", ["0.5", "0.6"], None),
         ("compare", "", None),
         ("compare", ["0.5", "0.55555"], "has values not offered"),
@@ -287,3 +287,17 @@ def test_sampling_report_against_known_counts():
     assert report.chi_square_pvalue == 1.0
     # A token the target never emits makes the fit impossible.
     assert sampling_report(p, q, np.array([250, 250, 1]), np.array([250, 249, 0])).chi_square_pvalue == 0.0
+
+
+@pytest.mark.parametrize(
+    ("raw", "says"),
+    [
+        ("100000", "is written 100k in a link"),
+        ("3e5", "is written 300k in a link"),
+        ("12", "is not one of the offered values"),
+    ],
+)
+def test_a_choice_given_as_its_plain_number_is_told_how_a_link_writes_it(raw, says):
+    assert check_url_value(PARAMS["tokens"], [raw]) == f"`tokens` = ` {raw} ` {says}" + (
+        " (10k, 30k, 100k, 300k, 1M)" if raw == "12" else ""
+    )

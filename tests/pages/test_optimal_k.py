@@ -8,7 +8,6 @@ import pytest
 import streamlit as st
 
 import specmath
-from dashboard import charts
 from tests.app_helpers import (
     OPTIMAL_K,
     metrics,
@@ -30,9 +29,9 @@ def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
     heat = k_map["data"][0]
     np.testing.assert_array_equal(values(heat["z"]), k_star)
-    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], charts.as_shown(best, decimals=3))
+    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], best)
     np.testing.assert_array_equal(values(heat["y"]), np.log10(c_grid))  # a linear axis in log10(c)
-    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), charts.as_shown(best, decimals=3))
+    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), best)
     marker = next(t for t in k_map["data"] if t.get("name") == "your α, c")
     assert (values(marker["x"])[0], 10 ** values(marker["y"])[0]) == (0.8, pytest.approx(20))
 

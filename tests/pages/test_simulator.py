@@ -111,3 +111,11 @@ def test_a_link_past_the_work_cap_runs_the_capped_amount_and_says_so():
     assert f"Generated {used:,} of the 1,000,000 tokens" in note
     _, summary = _run(k=64, tokens=used)
     assert metrics(at)["Tokens per call, measured"] == f"{summary.tokens_per_call:.3f}"
+
+
+def test_a_token_count_written_as_a_plain_number_names_the_count_used():
+    """Issue 30: ?tokens=300000 is not how a link writes 300k; the warning names what runs instead."""
+    at = open_page(SIMULATOR, tokens="300000")
+    assert not at.exception
+    assert warnings(at) == ["`tokens` = ` 300000 ` is written 300k in a link; using 100k."]
+    assert metrics(at)  # the default run, drawn
