@@ -9,7 +9,8 @@ setting, and Next and Back move it.
 import streamlit as st
 
 import specmath
-from dashboard import step_plan, step_view, texts, ui
+from dashboard import step_view, texts, ui
+from dashboard.features import step_through as step_plan
 from dashboard import toy_language as tl
 from dashboard.params import PARAMS, STEP_MAX_K
 

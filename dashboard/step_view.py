@@ -15,7 +15,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 import specmath
-from dashboard import charts, step_plan
+from dashboard import charts
+from dashboard.features import step_through as step_plan
 from dashboard.toy_language import WORDS
 
 #: Streamlit Markdown for a word in the sentence line, by what happened to it.

@@ -8,7 +8,7 @@ was drawn with, so a screenshot explains itself; the fonts are large enough for 
   shares.
 - ``rounding``: numbers rounded as the hovers print them.
 - ``contours``: the optimal-k map's contour lines and their labels.
-- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step``, ``trees``: the builders, by page.
+- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step_through``, ``trees``: the builders, by page.
 
 Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)``.
 """
@@ -20,7 +20,7 @@ from dashboard.charts.maps import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
-from dashboard.charts.step import acceptance_checks, position_scores, timeline, word_bars
+from dashboard.charts.step_through import acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
 from dashboard.charts.trees import tree_layout, tree_picture, tree_speedups, tree_tokens
 

@@ -4,7 +4,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from dashboard import charts
-from dashboard.charts import step as step_charts
+from dashboard.charts import step_through as step_charts
 from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE
 
 WORDS = ("the", "cat", "sat", ".")

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import step_plan, step_view
+from dashboard import step_view
+from dashboard.features import step_through as step_plan
 from dashboard import toy_language as tl
 from dashboard.step_view import WORDS
 

@@ -9,7 +9,7 @@ import streamlit as st
 import specmath
 from dashboard import charts
 from dashboard import toy_language as tl
-from dashboard.charts.step import LARGE_FONT
+from dashboard.charts.step_through import LARGE_FONT
 from dashboard.params import PARAMS
 from tests.app_helpers import metrics, open_page, page_charts, switch, trace, values, warnings
 
