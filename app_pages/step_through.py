@@ -10,8 +10,8 @@ import streamlit as st
 
 import specmath
 from dashboard import step_view, texts, ui
-from dashboard.features import step_through as step_plan
 from dashboard import toy_language as tl
+from dashboard.features import step_through as step_plan
 from dashboard.params import PARAMS, STEP_MAX_K
 
 ctx = ui.page()

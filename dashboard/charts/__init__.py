@@ -8,7 +8,8 @@ was drawn with, so a screenshot explains itself; the fonts are large enough for 
   shares.
 - ``rounding``: numbers rounded as the hovers print them.
 - ``contours``: the optimal-k map's contour lines and their labels.
-- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step_through``, ``trees``: the builders, by page.
+- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step_through``, ``trees``: the
+  builders, by page.
 
 Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)``.
 """

@@ -5,8 +5,8 @@ import pytest
 
 import specmath
 from dashboard import step_view
-from dashboard.features import step_through as step_plan
 from dashboard import toy_language as tl
+from dashboard.features import step_through as step_plan
 from dashboard.step_view import WORDS
 
 
