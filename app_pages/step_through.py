@@ -1,17 +1,17 @@
 """Step through: one speculative iteration, a step at a time, on a toy language that reads.
 
 The iteration is ``specmath.speculative_iteration`` on the toy language's target and draft
-(``dashboard.toy_language``); what each step shows comes from its trace (``dashboard.step_view``).
-The steps are numbered as ``dashboard.step_plan`` says; the step is in the address like every
-setting, and Next and Back move it.
+(``dashboard.toy_language``); how the steps are numbered and what each shows from its trace is
+``dashboard.features.step_through``. The step is in the address like every setting, and Next and
+Back move it.
 """
 
 import streamlit as st
 
 import specmath
-from dashboard import step_view, texts, ui
+from dashboard import texts, ui
 from dashboard import toy_language as tl
-from dashboard.features import step_through as step_plan
+from dashboard.features import step_through
 from dashboard.params import PARAMS, STEP_MAX_K
 
 ctx = ui.page()
@@ -64,7 +64,7 @@ def _step(k: int, total: int) -> int:
     the step used instead; a step this page wrote, past the end once k was shortened, in a note.
     """
     raw = ctx.raw_url.get("step")
-    number, problem = step_plan.read_step(raw, total)
+    number, problem = step_through.read_step(raw, total)
     if problem:
         if raw == [st.session_state.get(WRITTEN)]:
             ctx.notices.info(f"k = {k} has {total} steps: showing step {number}, its last.", icon="ℹ️")
@@ -79,8 +79,8 @@ def _step(k: int, total: int) -> int:
 
 def view() -> None:
     shared_k, c, seed = ctx.values["k"], ctx.values["c"], ctx.values["seed"]
-    k = step_plan.page_k(shared_k)
-    total = step_plan.total_steps(k)
+    k = step_through.page_k(shared_k)
+    total = step_through.total_steps(k)
     st.sidebar.subheader("Iteration")
     number = _step(k, total)
     greedy = ctx.widget("greedy")
@@ -98,9 +98,9 @@ def view() -> None:
     trace = specmath.speculative_iteration(
         tl.target_chain(), tl.draft_chain(kind, float(strength)), int(opening[-1]), k, rng=seed, greedy=greedy
     )
-    shown = step_view.build(trace, number, opening, c, large=ctx.values["presenter"])
-    back = step_plan.previous_step(number, k, trace.first_rejection)
-    forward = step_plan.next_step(number, k, trace.first_rejection)
+    shown = step_through.build(trace, number, opening, c, large=ctx.values["presenter"])
+    back = step_through.previous_step(number, k, trace.first_rejection)
+    forward = step_through.next_step(number, k, trace.first_rejection)
 
     buttons = st.container(horizontal=True, vertical_alignment="center")
     buttons.button(
@@ -117,14 +117,14 @@ def view() -> None:
     )
     buttons.markdown(f"#### {shown.heading}", width="stretch")
     st.markdown(f"#### {shown.sentence}")
-    st.caption(step_view.LEGEND)
+    st.caption(step_through.LEGEND)
     st.markdown(shown.text)
     metrics = st.container(horizontal=True)  # filled after the chart (see ui.interactive)
     name = f"step{number}_{shown.name}_{kind}{strength:g}_k{k}_seed{seed}" + ("_greedy" if greedy else "")
     ui.chart(shown.figure, name)
     for label, value in shown.metrics:
         metrics.metric(label, value)
-    st.caption(step_plan.outline(k))
+    st.caption(step_through.outline(k))
 
 
 presenter = ctx.widget("presenter", st.container())

@@ -14,8 +14,9 @@
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
 - ``calibrate_input``, ``engine_examples``: the Calibrate page's input and example pastes.
 - ``presets``, ``stats``, ``sample_text``, ``texts``: presets, reports, the coloured sample, texts.
-- ``toy_language``, ``step_plan``, ``step_view``: the Step through page's words and target chain,
-  how its steps are numbered, and what each step shows from the iteration's trace.
+- ``toy_language``: the toy language's words and target chain (Step through and the Simulator).
+- ``features``: page families, one module a page (``features.step_through``: how its steps are
+  numbered, and what each step shows from the iteration's trace).
 
 Only ``navigation``, ``ui``, ``workarounds``, ``cached``, ``pq_editor`` and ``schedule_view`` use
 Streamlit; everything else is testable without it.

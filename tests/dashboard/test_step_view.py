@@ -4,10 +4,9 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import step_view
 from dashboard import toy_language as tl
-from dashboard.features import step_through as step_plan
-from dashboard.step_view import WORDS
+from dashboard.features import step_through
+from dashboard.toy_language import WORDS
 
 
 def _trace(kind="noise", strength=0.3, seed=42, k=8, greedy=False):
@@ -39,21 +38,21 @@ def _bars(view):
 def test_each_draft_step_shows_the_row_its_word_came_from(rejected):
     trace, opening = rejected
     for i in range(trace.k):
-        view = step_view.build(trace, i + 1, opening, 20)
+        view = step_through.build(trace, i + 1, opening, 20)
         np.testing.assert_array_equal(_bars(view).x, trace.q[i])
         word = int(trace.drafted[i])
         assert view.heading == f"Step {i + 1} of 19 · the draft proposes word {i + 1} of 8"
         assert f"“{WORDS[word]}”, q = {trace.q[i, word]:.3f}" in view.text
         assert view.sentence.endswith(f":gray[**{WORDS[word]}**]")
         assert view.name == "draft"
-    first = step_view.build(trace, 1, opening, 20)
+    first = step_through.build(trace, 1, opening, 20)
     assert first.sentence == "… a small **dog** :gray[**slept**]"
     assert "The draft has just read “dog”" in first.text
 
 
 def test_the_score_step_shows_p_and_q_of_every_drafted_word(rejected):
     trace, opening = rejected
-    view = step_view.build(trace, 9, opening, 20)
+    view = step_through.build(trace, 9, opening, 20)
     positions = np.arange(trace.k)
     np.testing.assert_array_equal(view.figure.data[0].y, trace.q[positions, trace.drafted])
     np.testing.assert_array_equal(view.figure.data[1].y, trace.p[positions, trace.drafted])
@@ -64,7 +63,7 @@ def test_the_score_step_shows_p_and_q_of_every_drafted_word(rejected):
 def test_each_check_shows_p_q_their_ratio_u_and_the_verdict(rejected):
     trace, opening = rejected
     for j in range(trace.first_rejection + 1):
-        view = step_view.build(trace, 10 + j, opening, 20)
+        view = step_through.build(trace, 10 + j, opening, 20)
         rows = np.arange(j + 1)
         accepts, _, uniforms = view.figure.data
         np.testing.assert_array_equal(accepts.x, np.minimum(1, trace.ratio[rows]))
@@ -84,7 +83,7 @@ def test_each_check_shows_p_q_their_ratio_u_and_the_verdict(rejected):
 def test_a_check_after_the_rejection_says_it_never_happened(rejected):
     trace, opening = rejected
     j = trace.first_rejection + 1
-    view = step_view.build(trace, 10 + j, opening, 20)
+    view = step_through.build(trace, 10 + j, opening, 20)
     assert f"Position {j + 1} is never checked" in view.text
     assert len(view.figure.data[0].y) == trace.first_rejection + 1  # the checks made, no more
     assert view.metrics == []
@@ -93,7 +92,7 @@ def test_a_check_after_the_rejection_says_it_never_happened(rejected):
 def test_the_correction_is_the_residual_at_the_rejected_position(rejected):
     trace, opening = rejected
     j = trace.first_rejection
-    view = step_view.build(trace, 18, opening, 20)
+    view = step_through.build(trace, 18, opening, 20)
     residual, p, q = view.figure.data
     np.testing.assert_array_equal(residual.x, trace.residual)
     np.testing.assert_array_equal(p.x, trace.p[j])
@@ -106,7 +105,7 @@ def test_the_correction_is_the_residual_at_the_rejected_position(rejected):
 
 def test_the_outcome_times_the_emitted_words(rejected):
     trace, opening = rejected
-    view = step_view.build(trace, 19, opening, 20)
+    view = step_through.build(trace, 19, opening, 20)
     n = trace.emitted.size
     assert dict(view.metrics) == {
         "Words emitted": str(n),
@@ -121,18 +120,18 @@ def test_the_outcome_times_the_emitted_words(rejected):
 
 def test_all_accepted_ends_with_the_bonus_word(all_accepted):
     trace, opening = all_accepted
-    bonus = step_view.build(trace, 18, opening, 20)
+    bonus = step_through.build(trace, 18, opening, 20)
     np.testing.assert_array_equal(bonus.figure.data[0].x, trace.bonus_row)
     np.testing.assert_array_equal(trace.bonus_row, trace.p[-1])
     assert "all 8 accepted: the bonus word" in bonus.heading and "takes its most likely word" in bonus.text
-    outcome = step_view.build(trace, 19, opening, 20)
+    outcome = step_through.build(trace, 19, opening, 20)
     assert dict(outcome.metrics)["Words emitted"] == "9"
     assert outcome.sentence.count(":blue[") == 8 and outcome.sentence.count(":green[") == 1
 
 
 def test_greedy_checks_compare_with_the_targets_most_likely_word(all_accepted):
     trace, opening = all_accepted
-    view = step_view.build(trace, 10, opening, 20)
+    view = step_through.build(trace, 10, opening, 20)
     best = int(np.argmax(trace.p[0]))
     assert dict(view.metrics) == {
         "Drafted": WORDS[int(trace.drafted[0])],
@@ -146,8 +145,8 @@ def test_greedy_checks_compare_with_the_targets_most_likely_word(all_accepted):
 
 
 def test_numbers_that_print_alike_are_printed_apart():
-    assert step_view.apart(0.37121, 0.37124) == ("0.37121", "0.37124")
-    assert step_view.apart(0.2, 0.9) == ("0.200", "0.900")
+    assert step_through.apart(0.37121, 0.37124) == ("0.37121", "0.37124")
+    assert step_through.apart(0.2, 0.9) == ("0.200", "0.900")
 
 
 def test_every_step_builds_for_every_kind_of_draft():
@@ -155,5 +154,5 @@ def test_every_step_builds_for_every_kind_of_draft():
         for greedy in (False, True):
             for k in (1, 3):
                 trace, opening = _trace(kind, strength, seed=3, k=k, greedy=greedy)
-                for number in range(1, step_plan.total_steps(k) + 1):
-                    assert step_view.build(trace, number, opening, 1.25).figure.data
+                for number in range(1, step_through.total_steps(k) + 1):
+                    assert step_through.build(trace, number, opening, 1.25).figure.data
