@@ -20,21 +20,31 @@ ctx = ui.page()
 WRITTEN = "step_written"
 STRENGTH_KEYS = {"noise": "step_noise", "temperature": "step_temperature", "merged": "step_contexts"}
 
+#: The page starts higher than Streamlit's default, so that the chart fits a 720 px screen.
+PAGE_CSS = """
+<style>
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+.st-key-step_legend p { line-height: 1.5; }
+</style>
+"""
+
 #: Presenter mode's type and buttons. CSS only: the buttons' classes are Streamlit's ``st-key-<key>``.
 PRESENTER_CSS = """
 <style>
+[data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding: 0; }
 [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.45rem; }
-[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] h4 { font-size: 2.1rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] h4 { font-size: 1.7rem; padding: 0; }
 [data-testid="stMainBlockContainer"] [data-testid="stCaptionContainer"] p { font-size: 1.15rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {
-  font-size: 2.6rem;
+  font-size: 2rem;
 }
 [data-testid="stMainBlockContainer"] [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p {
-  font-size: 1.2rem;
+  font-size: 1.15rem;
 }
-.st-key-step_back button, .st-key-step_next button { min-height: 4.5rem; padding: 0 2.5rem; }
-.st-key-step_back button p, .st-key-step_next button p { font-size: 2rem; font-weight: 600; }
+.st-key-step_legend p { font-size: 1.15rem; }
+.st-key-step_back button, .st-key-step_next button { min-height: 3.5rem; padding: 0 2rem; }
+.st-key-step_back button p, .st-key-step_next button p { font-size: 1.7rem; font-weight: 600; }
 </style>
 """
 
@@ -117,16 +127,20 @@ def view() -> None:
     )
     buttons.markdown(f"#### {shown.heading}", width="stretch")
     st.markdown(f"#### {shown.sentence}")
-    st.caption(step_through.LEGEND)
-    st.markdown(shown.text)
-    metrics = st.container(horizontal=True)  # filled after the chart (see ui.interactive)
+    # The chart and the step's numbers side by side, so both are on the first screen.
+    chart, numbers = st.columns([3, 2], gap="medium")
+    metrics = numbers.container(horizontal=True)  # filled after the chart (see ui.interactive)
+    numbers.container(key="step_legend").markdown("  \n".join(step_through.legend()))
+    numbers.markdown(shown.text)
     name = f"step{number}_{shown.name}_{kind}{strength:g}_k{k}_seed{seed}" + ("_greedy" if greedy else "")
-    ui.chart(shown.figure, name)
+    with chart:
+        ui.chart(shown.figure, name)
     for label, value in shown.metrics:
         metrics.metric(label, value)
     st.caption(step_through.outline(k))
 
 
+st.html(PAGE_CSS)
 presenter = ctx.widget("presenter", st.container())
 if presenter:
     # Public API, called after the router's own call: the later call's sidebar state wins.

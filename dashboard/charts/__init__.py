@@ -21,13 +21,14 @@ from dashboard.charts.maps import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
-from dashboard.charts.step_through import acceptance_checks, position_scores, timeline, word_bars
+from dashboard.charts.step_through import ROLE_COLOURS, acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
 from dashboard.charts.trees import tree_layout, tree_picture, tree_speedups, tree_tokens
 
 __all__ = [
     "C_DIGITS",
     "C_TICKS",
+    "ROLE_COLOURS",
     "SPEEDUP_DECIMALS",
     "TRACE_TYPES",
     "acceptance_checks",

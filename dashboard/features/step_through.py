@@ -123,20 +123,41 @@ def outline(k: int) -> str:
     )
 
 
-#: Streamlit Markdown for a word in the sentence line, by what happened to it.
+def coloured(role: str, markdown: str) -> str:
+    """Streamlit Markdown: ``markdown`` in the colour of word role ``role`` (its custom-colour syntax)."""
+    return f':color[{markdown}]{{foreground="{charts.ROLE_COLOURS[role]}"}}'
+
+
+#: How a word in the sentence line is written, by what happened to it ("current": the word the
+#: draft has just drawn): its role, whose colour it takes, and its Markdown (``{}``: the word).
 STYLES = {
-    "drafted": ":gray[{}]",
-    "current": ":gray[**{}**]",
-    "accepted": ":blue[**{}**]",
-    "rejected": ":red[~~{}~~]",
-    "resampled": ":orange[**{}**]",
-    "bonus": ":green[**{}**]",
+    "drafted": ("drafted", "{}"),
+    "current": ("drafted", "**{}**"),
+    "accepted": ("accepted", "**{}**"),
+    "rejected": ("rejected", "~~{}~~"),
+    "resampled": ("resampled", "**{}**"),
+    "bonus": ("bonus", "**{}**"),
 }
 
-LEGEND = (
-    ":gray[grey: drafted, not yet checked] · :blue[**blue: accepted**] · :red[~~red: rejected~~] · "
-    ":orange[**orange: drawn from the residual**] · :green[**green: bonus word**]"
-)
+
+def styled(style: str, text: str) -> str:
+    """Streamlit Markdown: ``text`` written as :data:`STYLES` says for ``style``."""
+    role, markdown = STYLES[style]
+    return coloured(role, markdown.format(text))
+
+#: What each role's colour means, in the order the words meet them, each in its own colour.
+LEGEND_ENTRIES = {
+    "drafted": "drafted, not yet checked",
+    "accepted": "accepted",
+    "rejected": "rejected",
+    "resampled": "drawn from the residual",
+    "bonus": "bonus word",
+}
+
+
+def legend() -> list[str]:
+    """The legend's lines: each role's meaning styled and coloured as its words are."""
+    return [styled(role, meaning) for role, meaning in LEGEND_ENTRIES.items()]
 
 
 @dataclass(frozen=True)
@@ -159,7 +180,7 @@ def sentence(opening: np.ndarray, words: list[tuple[int, str]]) -> str:
     """Markdown: "…", the opening after its period, its last word (the context) bold, then
     ``words`` as (token, style) pairs, each styled as :data:`STYLES` says."""
     parts = ["…", *(WORDS[int(t)] for t in opening[1:-1]), f"**{WORDS[int(opening[-1])]}**"]
-    parts += [STYLES[style].format(WORDS[int(token)]) for token, style in words]
+    parts += [styled(style, WORDS[int(token)]) for token, style in words]
     return " ".join(parts)
 
 
@@ -316,6 +337,7 @@ def _finish(trace, opening, lead: str, large: bool) -> StepView:
                 token,
                 "target p",
                 f"The bonus word: the target's p(· | {quoted(trace.drafted[-1])}), drawn {quoted(token)}",
+                role="bonus",
                 large=large,
             ),
             name="bonus",
@@ -342,6 +364,7 @@ def _finish(trace, opening, lead: str, large: bool) -> StepView:
             token,
             "residual r",
             f"Position {j + 1}: the residual max(0, p − q), normalized; drawn {quoted(token)}",
+            role="resampled",
             markers={"target p": trace.p[j], "draft q": trace.q[j]},
             large=large,
         ),
