@@ -145,6 +145,7 @@ def styled(style: str, text: str) -> str:
     role, markdown = STYLES[style]
     return coloured(role, markdown.format(text))
 
+
 #: What each role's colour means, in the order the words meet them, each in its own colour.
 LEGEND_ENTRIES = {
     "drafted": "drafted, not yet checked",

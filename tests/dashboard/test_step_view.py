@@ -5,6 +5,7 @@ import pytest
 
 import specmath
 from dashboard import toy_language as tl
+from dashboard.charts import ROLE_COLOURS
 from dashboard.features import step_through
 from dashboard.toy_language import WORDS
 
@@ -31,6 +32,10 @@ def all_accepted():
     return trace, opening
 
 
+def _colour(role: str) -> str:
+    return f'{{foreground="{ROLE_COLOURS[role]}"}}'
+
+
 def _bars(view):
     return view.figure.data[0]
 
@@ -43,10 +48,10 @@ def test_each_draft_step_shows_the_row_its_word_came_from(rejected):
         word = int(trace.drafted[i])
         assert view.heading == f"Step {i + 1} of 19 · the draft proposes word {i + 1} of 8"
         assert f"“{WORDS[word]}”, q = {trace.q[i, word]:.3f}" in view.text
-        assert view.sentence.endswith(f":gray[**{WORDS[word]}**]")
+        assert view.sentence.endswith(step_through.styled("current", WORDS[word]))
         assert view.name == "draft"
     first = step_through.build(trace, 1, opening, 20)
-    assert first.sentence == "… a small **dog** :gray[**slept**]"
+    assert first.sentence == "… a small **dog** " + step_through.styled("current", "slept")
     assert "The draft has just read “dog”" in first.text
 
 
@@ -100,7 +105,8 @@ def test_the_correction_is_the_residual_at_the_rejected_position(rejected):
     np.testing.assert_allclose(trace.residual, specmath.residual_distribution(trace.p[j], trace.q[j]))
     token = trace.residual_token
     assert f"It draws “{WORDS[token]}” (r = {trace.residual[token]:.3f})" in view.text
-    assert view.sentence.endswith(f":red[~~{WORDS[int(trace.drafted[j])]}~~] :orange[**{WORDS[token]}**]")
+    rejected_word = step_through.styled("rejected", WORDS[int(trace.drafted[j])])
+    assert view.sentence.endswith(f"{rejected_word} {step_through.styled('resampled', WORDS[token])}")
 
 
 def test_the_outcome_times_the_emitted_words(rejected):
@@ -115,7 +121,7 @@ def test_the_outcome_times_the_emitted_words(rejected):
     }
     words = view.figure.data[2]
     assert list(words.text) == [WORDS[int(t)] for t in trace.emitted]
-    assert view.sentence.count(":blue[") == n - 1 and view.sentence.count(":orange[") == 1
+    assert view.sentence.count(_colour("accepted")) == n - 1 and view.sentence.count(_colour("resampled")) == 1
 
 
 def test_all_accepted_ends_with_the_bonus_word(all_accepted):
@@ -126,7 +132,7 @@ def test_all_accepted_ends_with_the_bonus_word(all_accepted):
     assert "all 8 accepted: the bonus word" in bonus.heading and "takes its most likely word" in bonus.text
     outcome = step_through.build(trace, 19, opening, 20)
     assert dict(outcome.metrics)["Words emitted"] == "9"
-    assert outcome.sentence.count(":blue[") == 8 and outcome.sentence.count(":green[") == 1
+    assert outcome.sentence.count(_colour("accepted")) == 8 and outcome.sentence.count(_colour("bonus")) == 1
 
 
 def test_greedy_checks_compare_with_the_targets_most_likely_word(all_accepted):
@@ -156,3 +162,20 @@ def test_every_step_builds_for_every_kind_of_draft():
                 trace, opening = _trace(kind, strength, seed=3, k=k, greedy=greedy)
                 for number in range(1, step_through.total_steps(k) + 1):
                     assert step_through.build(trace, number, opening, 1.25).figure.data
+
+
+def _drawn_colour(view) -> str:
+    (note,) = [a for a in view.figure.layout.annotations if a.text.startswith("← drawn")]
+    return note.font.color
+
+
+def test_each_drawn_word_takes_its_roles_colour_as_the_legend_names_it(rejected, all_accepted):
+    """Step 1's drawn draft word is the draft's colour, not the residual's: one colour, one role."""
+    steps = {"drafted": (rejected, 1), "resampled": (rejected, 18), "bonus": (all_accepted, 18)}
+    for role, ((trace, opening), number) in steps.items():
+        view = step_through.build(trace, number, opening, 20)
+        assert _drawn_colour(view) == ROLE_COLOURS[role]
+        assert ROLE_COLOURS[role] in view.figure.data[0].marker.color
+    legend = dict(zip(step_through.LEGEND_ENTRIES, step_through.legend(), strict=True))
+    assert legend["resampled"] == step_through.styled("resampled", "drawn from the residual")
+    assert all(_colour(role) in line for role, line in legend.items())
