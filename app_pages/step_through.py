@@ -3,7 +3,7 @@
 The iteration is ``specmath.speculative_iteration`` on the toy language's target and draft
 (``dashboard.toy_language``); how the steps are numbered and what each shows from its trace is
 ``dashboard.features.step_through``. The step is in the address like every setting, and Next and
-Back move it.
+Back move it; so do a clicker's keys, wherever the focus is (``dashboard/js/step_keys.js``).
 """
 
 import streamlit as st
@@ -20,10 +20,12 @@ ctx = ui.page()
 WRITTEN = "step_written"
 STRENGTH_KEYS = {"noise": "step_noise", "temperature": "step_temperature", "merged": "step_contexts"}
 
-#: The page starts higher than Streamlit's default, so that the chart fits a 720 px screen.
+#: The page starts higher than Streamlit's default, so that the chart fits a 720 px screen; the
+#: keys' script takes no room.
 PAGE_CSS = """
 <style>
-[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 2rem; }
+[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script#sde-step-keys) { display: none; }
 .st-key-step_legend p { line-height: 1.5; }
 </style>
 """
@@ -141,6 +143,7 @@ def view() -> None:
 
 
 st.html(PAGE_CSS)
+st.html(step_through.key_script(), unsafe_allow_javascript=True)
 presenter = ctx.widget("presenter", st.container())
 if presenter:
     # Public API, called after the router's own call: the later call's sidebar state wins.

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -35,6 +37,9 @@ from dashboard.params import PARAMS, STEP_MAX_K
 from dashboard.toy_language import WORDS
 
 DRAFT, SCORE, CHECK, FINISH, OUTCOME = "draft", "score", "check", "finish", "outcome"
+
+#: A clicker's keys: PageDown, PageUp and the arrows press Next and Back wherever the focus is.
+KEYS_JS = Path(__file__).parents[1] / "js" / "step_keys.js"
 
 
 def total_steps(k: int) -> int:
@@ -121,6 +126,12 @@ def outline(k: int) -> str:
         f"{checks}: the check, position by position (Next skips positions after a rejection, "
         f"never checked) · {2 * k + 2}: the correction or the bonus word · {2 * k + 3}: the outcome."
     )
+
+
+@cache
+def key_script() -> str:
+    """HTML that runs :data:`KEYS_JS`, for ``st.html(..., unsafe_allow_javascript=True)``; read once."""
+    return f'<script id="sde-step-keys">\n{KEYS_JS.read_text(encoding="utf-8")}</script>'
 
 
 def coloured(role: str, markdown: str) -> str:

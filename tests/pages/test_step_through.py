@@ -230,10 +230,10 @@ def test_a_long_shared_k_is_stepped_through_eight_words_at_a_time():
 
 def test_presenter_mode_enlarges_the_type_and_the_buttons():
     at = open_page(STEP)
-    assert not [h for h in at.get("html") if "st-key-step_next" in h.proto.body]
+    assert not [h for h in at.get("html") if "st-key-step_next" in h.proto.body and "<style" in h.proto.body]
     assert _chart(at)["layout"]["font"]["size"] == charts.style.FONT_SIZE
     at.toggle(key="presenter").set_value(True).run()
-    (css,) = [h.proto.body for h in at.get("html") if "st-key-step_next" in h.proto.body]
+    (css,) = [h.proto.body for h in at.get("html") if "st-key-step_next" in h.proto.body and "<style" in h.proto.body]
     assert "font-size: 2rem" in css and "<script" not in css
     figure = _chart(at)
     assert figure["layout"]["font"]["size"] == LARGE_FONT
@@ -261,3 +261,12 @@ def test_the_step_parameter_is_described_by_the_table():
     assert (param.low, param.high, param.default) == (1, 19, 1)
     at = open_page(STEP)
     assert at.slider(key="step_slider").label == param.label
+
+
+def test_the_page_runs_the_clickers_key_script():
+    """The keys' script (``dashboard/js/step_keys.js``) goes out as it is, allowed to run; its
+    behaviour is tested in the browser (tests/browser/test_step_keys.py)."""
+    at = open_page(STEP)
+    (script,) = [h.proto for h in at.get("html") if 'id="sde-step-keys"' in h.proto.body]
+    assert script.unsafe_allow_javascript
+    assert step_through.KEYS_JS.read_text(encoding="utf-8") in script.body
