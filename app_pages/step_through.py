@@ -45,7 +45,7 @@ PRESENTER_CSS = """
   font-size: 1.15rem;
 }
 .st-key-step_legend p { font-size: 1.15rem; }
-.st-key-step_back button, .st-key-step_next button { min-height: 3.5rem; padding: 0 2rem; }
+.st-key-step_back button, .st-key-step_next button { min-height: 4.5rem; padding: 0 2rem; }
 .st-key-step_back button p, .st-key-step_next button p { font-size: 1.7rem; font-weight: 600; }
 </style>
 """
