@@ -33,7 +33,8 @@ PAGE_CSS = """
 #: Presenter mode's type and buttons. CSS only: the buttons' classes are Streamlit's ``st-key-<key>``.
 PRESENTER_CSS = """
 <style>
-[data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding: 0; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+[data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding-top: 0.75rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] h4 { font-size: 1.7rem; padding: 0; }
@@ -129,8 +130,12 @@ def view() -> None:
     )
     buttons.markdown(f"#### {shown.heading}", width="stretch")
     st.markdown(f"#### {shown.sentence}")
-    # The chart and the step's numbers side by side, so both are on the first screen.
-    chart, numbers = st.columns([3, 2], gap="medium")
+    # The chart first, under the sentence, so that it is on the first screen. In presenter mode
+    # (the sidebar closed, room for both) the step's numbers are beside it; else under it.
+    if ctx.values["presenter"]:
+        chart, numbers = st.columns([3, 2], gap="medium")
+    else:
+        chart, numbers = st.container(), st.container()
     metrics = numbers.container(horizontal=True)  # filled after the chart (see ui.interactive)
     numbers.container(key="step_legend").markdown("  \n".join(step_through.legend()))
     numbers.markdown(shown.text)

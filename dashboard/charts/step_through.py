@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from dashboard.charts.style import FONT_SIZE, PALETTE, axis, base_layout, figure
+from dashboard.charts.style import FONT_SIZE, PALETTE, TITLE_LINE, axis, base_layout, figure
 from dashboard.params import format_number
 
 #: Font size of the charts in presenter mode.
@@ -60,6 +60,11 @@ def _layout(title: str, large: bool, **extra) -> dict:
     return layout
 
 
+def _lines(subtitle: str | None) -> int:
+    """The top margin's room for a subtitle's line: a chart's title must fit a 500 px column."""
+    return 0 if subtitle is None else TITLE_LINE
+
+
 def word_bars(
     words: Sequence[str],
     values: np.ndarray,
@@ -67,12 +72,13 @@ def word_bars(
     name: str,
     title: str,
     *,
+    subtitle: str | None = None,
     role: str = "drafted",
     markers: Mapping[str, np.ndarray] | None = None,
     large: bool = False,
 ) -> go.Figure:
     """One bar per word, in the words' order from the top, the bar of word ``drawn`` highlighted
-    in the colour of its ``role`` (:data:`ROLE_COLOURS`).
+    in the colour of its ``role`` (:data:`ROLE_COLOURS`); ``subtitle`` is a second title line.
 
     ``values`` is the distribution the word was drawn from, named ``name`` in the hover;
     ``markers`` adds other distributions over the same words as ticks (p and q beside the
@@ -114,12 +120,14 @@ def word_bars(
             | {"xanchor": "left", "xshift": 8, "font": {"color": chosen}}
         )
     # Without markers the one series needs no legend: its rows get the room.
-    legend = {"legend": "top", "margin": {"l": 90, "r": 30, "t": 100, "b": 56}}
+    legend = {"legend": "top", "margin": {"l": 90, "r": 30, "t": 100 + _lines(subtitle), "b": 56}}
     if not markers:
-        legend = {"legend": "none", "showlegend": False, "margin": {"l": 90, "r": 30, "t": 48, "b": 56}}
+        margin = {"l": 90, "r": 30, "t": 48 + _lines(subtitle), "b": 56}
+        legend = {"legend": "none", "showlegend": False, "margin": margin}
     layout = _layout(
         title,
         large,
+        subtitle=subtitle,
         **legend,
         barmode="overlay",
         xaxis=axis("probability", range=[0, top * 1.35 + 0.02]),
@@ -133,7 +141,13 @@ def word_bars(
 
 
 def position_scores(
-    labels: Sequence[str], q: np.ndarray, p: np.ndarray, title: str, *, large: bool = False
+    labels: Sequence[str],
+    q: np.ndarray,
+    p: np.ndarray,
+    title: str,
+    *,
+    subtitle: str | None = None,
+    large: bool = False,
 ) -> go.Figure:
     """The target's pass over the drafted words: q(x_i) the draft gave each, p(x_i) the target gives.
 
@@ -157,7 +171,8 @@ def position_scores(
     layout = _layout(
         title,
         large,
-        margin={"l": 70, "r": 30, "t": 100, "b": 100},  # two lines of tick labels: position, word
+        subtitle=subtitle,
+        margin={"l": 70, "r": 30, "t": 100 + _lines(subtitle), "b": 100},  # two lines of tick labels: position, word
         barmode="group",
         xaxis=axis("position · drafted word", type="category"),
         yaxis=axis("probability of the drafted word", range=[0, 1.05]),

@@ -264,7 +264,7 @@ def _score(trace, opening, lead: str, large: bool) -> StepView:
     positions = np.arange(k)
     labels = [f"{i + 1}<br>{WORDS[int(t)]}" for i, t in enumerate(trace.drafted)]
     q, p = trace.q[positions, trace.drafted], trace.p[positions, trace.drafted]
-    title = f"The target's one pass: p and q of each of the {k} drafted words"
+    title, subtitle = "The target's one pass", f"p and q of each of the {k} drafted words"
     return StepView(
         heading=f"{lead}the target scores all {k + 1} positions at once",
         sentence=sentence(opening, [(t, "drafted") for t in trace.drafted]),
@@ -275,7 +275,7 @@ def _score(trace, opening, lead: str, large: bool) -> StepView:
             f"bonus word should all {k} pass. This is where the time is saved: {k} words checked for the "
             "price of one target step. The bars are each drafted word's probability under both models."
         ),
-        figure=charts.position_scores(labels, q, p, title, large=large),
+        figure=charts.position_scores(labels, q, p, title, subtitle=subtitle, large=large),
         name="score",
     )
 
@@ -348,7 +348,8 @@ def _finish(trace, opening, lead: str, large: bool) -> StepView:
                 trace.bonus_row,
                 token,
                 "target p",
-                f"The bonus word: the target's p(· | {quoted(trace.drafted[-1])}), drawn {quoted(token)}",
+                f"The bonus word: drawn {quoted(token)}",
+                subtitle=f"from the target's p(· | {quoted(trace.drafted[-1])}), position {k + 1}",
                 role="bonus",
                 large=large,
             ),
@@ -375,7 +376,8 @@ def _finish(trace, opening, lead: str, large: bool) -> StepView:
             trace.residual,
             token,
             "residual r",
-            f"Position {j + 1}: the residual max(0, p − q), normalized; drawn {quoted(token)}",
+            f"Position {j + 1}: the residual r, drawn {quoted(token)}",
+            subtitle="r = max(0, p − q), normalized",
             role="resampled",
             markers={"target p": trace.p[j], "draft q": trace.q[j]},
             large=large,

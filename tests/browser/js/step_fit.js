@@ -1,5 +1,5 @@
 // The Step through page's boxes in viewport pixels ([left, top, right, bottom]): its chart, the
-// chart's x-axis tick labels and title, its metrics; the viewport; and each legend line's text
+// chart's x-axis tick labels and title, its title and subtitle, its metrics; the viewport; and each legend line's text
 // colour with the opacity it is drawn at (the product of its own and its ancestors' opacity).
 () => {
   const box = (element) => {
@@ -15,11 +15,17 @@
   const legend = [...document.querySelectorAll('.st-key-step_legend [data-testid="stMarkdownContainer"] span')]
     .filter((span) => span.innerText.trim())
     .map((span) => ({ text: span.innerText.trim(), color: getComputedStyle(span).color, opacity: opacity(span) }));
+  // The page title's text (not its padded box) and the bottom of Streamlit's header over the page.
+  const title = document.createRange();
+  title.selectNodeContents(document.querySelector('[data-testid="stMain"] h1'));
   return {
+    titleTop: title.getBoundingClientRect().top,
+    headerBottom: document.querySelector('[data-testid="stHeader"]').getBoundingClientRect().bottom,
     viewport: [window.innerWidth, window.innerHeight],
     chart: chart ? box(chart) : null,
     xticks: chart ? [...chart.querySelectorAll('.xaxislayer-above .xtick text')].map(box) : [],
     xtitle: chart ? [...chart.querySelectorAll('.g-xtitle text')].map(box) : [],
+    titles: chart ? [...chart.querySelectorAll('.g-gtitle text')].map(box) : [],
     metrics: [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMetric"]')].map(box),
     legend,
   };
