@@ -9,8 +9,8 @@
   words decoded one target step each.
 
 ``large`` draws for a projector: larger type. Every chart is :data:`HEIGHT` tall in both modes:
-it fits beside the step's numbers under the page's heading on a 1024 × 768 projector and a
-1280 × 720 laptop screen.
+it fits under the page's heading (beside the step's numbers in presenter mode) on a 1024 × 768 projector
+and a 1280 × 720 laptop screen (tests/browser/test_step_keys.py).
 """
 
 from __future__ import annotations
