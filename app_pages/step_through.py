@@ -1,16 +1,17 @@
 """Step through: one speculative iteration, a step at a time, on a toy language that reads.
 
 The iteration is ``specmath.speculative_iteration`` on the toy language's target and draft
-(``dashboard.toy_language``); what each step shows comes from its trace (``dashboard.step_view``).
-The steps are numbered as ``dashboard.step_plan`` says; the step is in the address like every
-setting, and Next and Back move it.
+(``dashboard.toy_language``); how the steps are numbered and what each shows from its trace is
+``dashboard.features.step_through``. The step is in the address like every setting, and Next and
+Back move it; so do a clicker's keys, wherever the focus is (``dashboard/js/step_keys.js``).
 """
 
 import streamlit as st
 
 import specmath
-from dashboard import step_plan, step_view, texts, ui
+from dashboard import texts, ui
 from dashboard import toy_language as tl
+from dashboard.features import step_through
 from dashboard.params import PARAMS, STEP_MAX_K
 
 ctx = ui.page()
@@ -19,21 +20,34 @@ ctx = ui.page()
 WRITTEN = "step_written"
 STRENGTH_KEYS = {"noise": "step_noise", "temperature": "step_temperature", "merged": "step_contexts"}
 
+#: The page starts higher than Streamlit's default, so that the chart fits a 720 px screen; the
+#: keys' script takes no room.
+PAGE_CSS = """
+<style>
+[data-testid="stMainBlockContainer"] { padding-top: 2rem; }
+[data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script#sde-step-keys) { display: none; }
+.st-key-step_legend p { line-height: 1.5; }
+</style>
+"""
+
 #: Presenter mode's type and buttons. CSS only: the buttons' classes are Streamlit's ``st-key-<key>``.
 PRESENTER_CSS = """
 <style>
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+[data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding-top: 0.75rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.45rem; }
-[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] h4 { font-size: 2.1rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] h4 { font-size: 1.7rem; padding: 0; }
 [data-testid="stMainBlockContainer"] [data-testid="stCaptionContainer"] p { font-size: 1.15rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {
-  font-size: 2.6rem;
+  font-size: 2rem;
 }
 [data-testid="stMainBlockContainer"] [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p {
-  font-size: 1.2rem;
+  font-size: 1.15rem;
 }
-.st-key-step_back button, .st-key-step_next button { min-height: 4.5rem; padding: 0 2.5rem; }
-.st-key-step_back button p, .st-key-step_next button p { font-size: 2rem; font-weight: 600; }
+.st-key-step_legend p { font-size: 1.15rem; }
+.st-key-step_back button, .st-key-step_next button { min-height: 4.5rem; padding: 0 2rem; }
+.st-key-step_back button p, .st-key-step_next button p { font-size: 1.7rem; font-weight: 600; }
 </style>
 """
 
@@ -63,7 +77,7 @@ def _step(k: int, total: int) -> int:
     the step used instead; a step this page wrote, past the end once k was shortened, in a note.
     """
     raw = ctx.raw_url.get("step")
-    number, problem = step_plan.read_step(raw, total)
+    number, problem = step_through.read_step(raw, total)
     if problem:
         if raw == [st.session_state.get(WRITTEN)]:
             ctx.notices.info(f"k = {k} has {total} steps: showing step {number}, its last.", icon="ℹ️")
@@ -78,8 +92,8 @@ def _step(k: int, total: int) -> int:
 
 def view() -> None:
     shared_k, c, seed = ctx.values["k"], ctx.values["c"], ctx.values["seed"]
-    k = step_plan.page_k(shared_k)
-    total = step_plan.total_steps(k)
+    k = step_through.page_k(shared_k)
+    total = step_through.total_steps(k)
     st.sidebar.subheader("Iteration")
     number = _step(k, total)
     greedy = ctx.widget("greedy")
@@ -97,9 +111,9 @@ def view() -> None:
     trace = specmath.speculative_iteration(
         tl.target_chain(), tl.draft_chain(kind, float(strength)), int(opening[-1]), k, rng=seed, greedy=greedy
     )
-    shown = step_view.build(trace, number, opening, c, large=ctx.values["presenter"])
-    back = step_plan.previous_step(number, k, trace.first_rejection)
-    forward = step_plan.next_step(number, k, trace.first_rejection)
+    shown = step_through.build(trace, number, opening, c, large=ctx.values["presenter"])
+    back = step_through.previous_step(number, k, trace.first_rejection)
+    forward = step_through.next_step(number, k, trace.first_rejection)
 
     buttons = st.container(horizontal=True, vertical_alignment="center")
     buttons.button(
@@ -116,16 +130,25 @@ def view() -> None:
     )
     buttons.markdown(f"#### {shown.heading}", width="stretch")
     st.markdown(f"#### {shown.sentence}")
-    st.caption(step_view.LEGEND)
-    st.markdown(shown.text)
-    metrics = st.container(horizontal=True)  # filled after the chart (see ui.interactive)
+    # The chart first, under the sentence, so that it is on the first screen. In presenter mode
+    # (the sidebar closed, room for both) the step's numbers are beside it; else under it.
+    if ctx.values["presenter"]:
+        chart, numbers = st.columns([3, 2], gap="medium")
+    else:
+        chart, numbers = st.container(), st.container()
+    metrics = numbers.container(horizontal=True)  # filled after the chart (see ui.interactive)
+    numbers.container(key="step_legend").markdown("  \n".join(step_through.legend()))
+    numbers.markdown(shown.text)
     name = f"step{number}_{shown.name}_{kind}{strength:g}_k{k}_seed{seed}" + ("_greedy" if greedy else "")
-    ui.chart(shown.figure, name)
+    with chart:
+        ui.chart(shown.figure, name)
     for label, value in shown.metrics:
         metrics.metric(label, value)
-    st.caption(step_plan.outline(k))
+    st.caption(step_through.outline(k))
 
 
+st.html(PAGE_CSS)
+st.html(step_through.key_script(), unsafe_allow_javascript=True)
 presenter = ctx.widget("presenter", st.container())
 if presenter:
     # Public API, called after the router's own call: the later call's sidebar state wins.

@@ -11,11 +11,9 @@
 - ``serve``: what ``make run`` starts: ``streamlit run app.py`` after the workaround that must
   come before the server starts.
 - ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
-- ``features``: page families, one module per page (``features.calibrate``: the Calibrate page's
-  input, fit, example pastes, cached call and schedule).
+- ``features``: page families, one module a page (its cached calls, view helpers and conditions).
 - ``presets``, ``texts``: presets and the pages' texts.
-- ``toy_language``, ``step_plan``, ``step_view``: the Step through page's words and target chain,
-  how its steps are numbered, and what each step shows from the iteration's trace.
+- ``toy_language``: the toy language's words and target chain (Step through and the Simulator).
 
 Only ``navigation``, ``ui``, ``workarounds`` and ``features`` use Streamlit; everything else is testable without it.
 """

@@ -20,11 +20,12 @@ from dashboard.charts.optimal_k import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.rejection_sampling import sampling_histogram
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
-from dashboard.charts.step import acceptance_checks, position_scores, timeline, word_bars
+from dashboard.charts.step_through import ROLE_COLOURS, acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
 
 __all__ = [
     "C_TICKS",
+    "ROLE_COLOURS",
     "TRACE_TYPES",
     "acceptance_checks",
     "alpha_vs_kl",

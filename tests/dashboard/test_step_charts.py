@@ -2,10 +2,12 @@
 
 import numpy as np
 import plotly.graph_objects as go
+import pytest
 
 from dashboard import charts
-from dashboard.charts import step as step_charts
-from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE
+from dashboard.charts import step_through as step_charts
+from dashboard.charts.step_through import ROLE_COLOURS
+from dashboard.charts.style import FONT_SIZE
 
 WORDS = ("the", "cat", "sat", ".")
 
@@ -22,9 +24,10 @@ def test_word_bars_hold_the_distribution_and_highlight_the_drawn_word():
     assert bars.orientation == "h"
     np.testing.assert_array_equal(bars.x, q)
     assert list(bars.y) == list(WORDS)
-    assert [c == CHOSEN_COLOUR for c in bars.marker.color] == [False, False, True, False]
+    drafted = ROLE_COLOURS["drafted"]
+    assert [c == drafted for c in bars.marker.color] == [False, False, True, False]
     (note,) = fig.layout.annotations
-    assert (note.x, note.y, note.text) == (0.6, "sat", "← drawn: “sat”")
+    assert (note.x, note.y, note.text, note.font.color) == (0.6, "sat", "← drawn: “sat”", drafted)
     assert fig.layout.yaxis.autorange == "reversed"  # the words' order from the top
     assert fig.layout.title.text == "Draft word 1"
 
@@ -83,5 +86,45 @@ def test_large_charts_have_larger_type_and_room_for_it():
     q = np.full(4, 0.25)
     small, large = (charts.word_bars(WORDS, q, 0, "q", "t", large=flag) for flag in (False, True))
     assert small.layout.font.size == FONT_SIZE and large.layout.font.size == step_charts.LARGE_FONT
-    assert large.layout.height > small.layout.height
+    assert large.layout.height == small.layout.height == step_charts.HEIGHT  # both fit the first screen
     assert large.layout.margin.l > small.layout.margin.l and large.layout.margin.b > small.layout.margin.b
+
+
+@pytest.mark.parametrize("role", ["drafted", "accepted", "rejected", "resampled", "bonus"])
+def test_word_bars_colour_the_drawn_word_by_its_role_alone(role):
+    fig = charts.word_bars(WORDS, np.full(4, 0.25), 1, "q", "t", role=role)
+    (note,) = fig.layout.annotations
+    assert note.font.color == ROLE_COLOURS[role]
+    assert [c == ROLE_COLOURS[role] for c in _trace(fig, "q").marker.color] == [False, True, False, False]
+    assert not set(fig.data[0].marker.color) & (set(ROLE_COLOURS.values()) - {ROLE_COLOURS[role]})
+
+
+def test_each_role_has_its_own_colour():
+    assert len(set(ROLE_COLOURS.values())) == len(ROLE_COLOURS)
+    assert step_charts.PLAIN_COLOUR not in ROLE_COLOURS.values()
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of a ``#RRGGBB`` colour (WCAG 2.2, "relative luminance")."""
+    channels = np.array([int(colour[i : i + 2], 16) for i in (1, 3, 5)]) / 255
+    linear = np.where(channels <= 0.04045, channels / 12.92, ((channels + 0.055) / 1.055) ** 2.4)
+    return float(linear @ [0.2126, 0.7152, 0.0722])
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio (L1 + 0.05) / (L2 + 0.05), the lighter over the darker."""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_contrast_helper_matches_wcag_reference_values():
+    assert contrast("#000000", "#FFFFFF") == pytest.approx(21.0)
+    assert contrast("#777777", "#FFFFFF") == pytest.approx(4.48, abs=0.01)  # the well-known just-failing grey
+
+
+@pytest.mark.parametrize("role", sorted(ROLE_COLOURS))
+def test_every_role_colour_reads_as_text_on_the_chart_background(role):
+    fig = charts.word_bars(WORDS, np.full(4, 0.25), 0, "q", "t")
+    background = fig.layout.template.layout.plot_bgcolor
+    assert background.lower() in ("white", "#ffffff")
+    assert contrast(ROLE_COLOURS[role], "#FFFFFF") >= 4.5  # WCAG 2 1.4.3, normal text

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dashboard import step_plan as sp
+from dashboard.features import step_through as sp
 from dashboard.params import PARAMS, STEP_COUNT, STEP_MAX_K
 
 

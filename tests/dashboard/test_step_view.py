@@ -4,9 +4,10 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import step_plan, step_view
 from dashboard import toy_language as tl
-from dashboard.step_view import WORDS
+from dashboard.charts import ROLE_COLOURS
+from dashboard.features import step_through
+from dashboard.toy_language import WORDS
 
 
 def _trace(kind="noise", strength=0.3, seed=42, k=8, greedy=False):
@@ -31,6 +32,10 @@ def all_accepted():
     return trace, opening
 
 
+def _colour(role: str) -> str:
+    return f'{{foreground="{ROLE_COLOURS[role]}"}}'
+
+
 def _bars(view):
     return view.figure.data[0]
 
@@ -38,21 +43,21 @@ def _bars(view):
 def test_each_draft_step_shows_the_row_its_word_came_from(rejected):
     trace, opening = rejected
     for i in range(trace.k):
-        view = step_view.build(trace, i + 1, opening, 20)
+        view = step_through.build(trace, i + 1, opening, 20)
         np.testing.assert_array_equal(_bars(view).x, trace.q[i])
         word = int(trace.drafted[i])
         assert view.heading == f"Step {i + 1} of 19 · the draft proposes word {i + 1} of 8"
         assert f"“{WORDS[word]}”, q = {trace.q[i, word]:.3f}" in view.text
-        assert view.sentence.endswith(f":gray[**{WORDS[word]}**]")
+        assert view.sentence.endswith(step_through.styled("current", WORDS[word]))
         assert view.name == "draft"
-    first = step_view.build(trace, 1, opening, 20)
-    assert first.sentence == "… a small **dog** :gray[**slept**]"
+    first = step_through.build(trace, 1, opening, 20)
+    assert first.sentence == "… a small **dog** " + step_through.styled("current", "slept")
     assert "The draft has just read “dog”" in first.text
 
 
 def test_the_score_step_shows_p_and_q_of_every_drafted_word(rejected):
     trace, opening = rejected
-    view = step_view.build(trace, 9, opening, 20)
+    view = step_through.build(trace, 9, opening, 20)
     positions = np.arange(trace.k)
     np.testing.assert_array_equal(view.figure.data[0].y, trace.q[positions, trace.drafted])
     np.testing.assert_array_equal(view.figure.data[1].y, trace.p[positions, trace.drafted])
@@ -63,7 +68,7 @@ def test_the_score_step_shows_p_and_q_of_every_drafted_word(rejected):
 def test_each_check_shows_p_q_their_ratio_u_and_the_verdict(rejected):
     trace, opening = rejected
     for j in range(trace.first_rejection + 1):
-        view = step_view.build(trace, 10 + j, opening, 20)
+        view = step_through.build(trace, 10 + j, opening, 20)
         rows = np.arange(j + 1)
         accepts, _, uniforms = view.figure.data
         np.testing.assert_array_equal(accepts.x, np.minimum(1, trace.ratio[rows]))
@@ -83,7 +88,7 @@ def test_each_check_shows_p_q_their_ratio_u_and_the_verdict(rejected):
 def test_a_check_after_the_rejection_says_it_never_happened(rejected):
     trace, opening = rejected
     j = trace.first_rejection + 1
-    view = step_view.build(trace, 10 + j, opening, 20)
+    view = step_through.build(trace, 10 + j, opening, 20)
     assert f"Position {j + 1} is never checked" in view.text
     assert len(view.figure.data[0].y) == trace.first_rejection + 1  # the checks made, no more
     assert view.metrics == []
@@ -92,7 +97,7 @@ def test_a_check_after_the_rejection_says_it_never_happened(rejected):
 def test_the_correction_is_the_residual_at_the_rejected_position(rejected):
     trace, opening = rejected
     j = trace.first_rejection
-    view = step_view.build(trace, 18, opening, 20)
+    view = step_through.build(trace, 18, opening, 20)
     residual, p, q = view.figure.data
     np.testing.assert_array_equal(residual.x, trace.residual)
     np.testing.assert_array_equal(p.x, trace.p[j])
@@ -100,12 +105,13 @@ def test_the_correction_is_the_residual_at_the_rejected_position(rejected):
     np.testing.assert_allclose(trace.residual, specmath.residual_distribution(trace.p[j], trace.q[j]))
     token = trace.residual_token
     assert f"It draws “{WORDS[token]}” (r = {trace.residual[token]:.3f})" in view.text
-    assert view.sentence.endswith(f":red[~~{WORDS[int(trace.drafted[j])]}~~] :orange[**{WORDS[token]}**]")
+    rejected_word = step_through.styled("rejected", WORDS[int(trace.drafted[j])])
+    assert view.sentence.endswith(f"{rejected_word} {step_through.styled('resampled', WORDS[token])}")
 
 
 def test_the_outcome_times_the_emitted_words(rejected):
     trace, opening = rejected
-    view = step_view.build(trace, 19, opening, 20)
+    view = step_through.build(trace, 19, opening, 20)
     n = trace.emitted.size
     assert dict(view.metrics) == {
         "Words emitted": str(n),
@@ -115,23 +121,23 @@ def test_the_outcome_times_the_emitted_words(rejected):
     }
     words = view.figure.data[2]
     assert list(words.text) == [WORDS[int(t)] for t in trace.emitted]
-    assert view.sentence.count(":blue[") == n - 1 and view.sentence.count(":orange[") == 1
+    assert view.sentence.count(_colour("accepted")) == n - 1 and view.sentence.count(_colour("resampled")) == 1
 
 
 def test_all_accepted_ends_with_the_bonus_word(all_accepted):
     trace, opening = all_accepted
-    bonus = step_view.build(trace, 18, opening, 20)
+    bonus = step_through.build(trace, 18, opening, 20)
     np.testing.assert_array_equal(bonus.figure.data[0].x, trace.bonus_row)
     np.testing.assert_array_equal(trace.bonus_row, trace.p[-1])
     assert "all 8 accepted: the bonus word" in bonus.heading and "takes its most likely word" in bonus.text
-    outcome = step_view.build(trace, 19, opening, 20)
+    outcome = step_through.build(trace, 19, opening, 20)
     assert dict(outcome.metrics)["Words emitted"] == "9"
-    assert outcome.sentence.count(":blue[") == 8 and outcome.sentence.count(":green[") == 1
+    assert outcome.sentence.count(_colour("accepted")) == 8 and outcome.sentence.count(_colour("bonus")) == 1
 
 
 def test_greedy_checks_compare_with_the_targets_most_likely_word(all_accepted):
     trace, opening = all_accepted
-    view = step_view.build(trace, 10, opening, 20)
+    view = step_through.build(trace, 10, opening, 20)
     best = int(np.argmax(trace.p[0]))
     assert dict(view.metrics) == {
         "Drafted": WORDS[int(trace.drafted[0])],
@@ -145,8 +151,8 @@ def test_greedy_checks_compare_with_the_targets_most_likely_word(all_accepted):
 
 
 def test_numbers_that_print_alike_are_printed_apart():
-    assert step_view.apart(0.37121, 0.37124) == ("0.37121", "0.37124")
-    assert step_view.apart(0.2, 0.9) == ("0.200", "0.900")
+    assert step_through.apart(0.37121, 0.37124) == ("0.37121", "0.37124")
+    assert step_through.apart(0.2, 0.9) == ("0.200", "0.900")
 
 
 def test_every_step_builds_for_every_kind_of_draft():
@@ -154,5 +160,22 @@ def test_every_step_builds_for_every_kind_of_draft():
         for greedy in (False, True):
             for k in (1, 3):
                 trace, opening = _trace(kind, strength, seed=3, k=k, greedy=greedy)
-                for number in range(1, step_plan.total_steps(k) + 1):
-                    assert step_view.build(trace, number, opening, 1.25).figure.data
+                for number in range(1, step_through.total_steps(k) + 1):
+                    assert step_through.build(trace, number, opening, 1.25).figure.data
+
+
+def _drawn_colour(view) -> str:
+    (note,) = [a for a in view.figure.layout.annotations if a.text.startswith("← drawn")]
+    return note.font.color
+
+
+def test_each_drawn_word_takes_its_roles_colour_as_the_legend_names_it(rejected, all_accepted):
+    """Step 1's drawn draft word is the draft's colour, not the residual's: one colour, one role."""
+    steps = {"drafted": (rejected, 1), "resampled": (rejected, 18), "bonus": (all_accepted, 18)}
+    for role, ((trace, opening), number) in steps.items():
+        view = step_through.build(trace, number, opening, 20)
+        assert _drawn_colour(view) == ROLE_COLOURS[role]
+        assert ROLE_COLOURS[role] in view.figure.data[0].marker.color
+    legend = dict(zip(step_through.LEGEND_ENTRIES, step_through.legend(), strict=True))
+    assert legend["resampled"] == step_through.styled("resampled", "drawn from the residual")
+    assert all(_colour(role) in line for role, line in legend.items())

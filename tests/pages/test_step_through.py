@@ -9,7 +9,8 @@ import streamlit as st
 import specmath
 from dashboard import charts
 from dashboard import toy_language as tl
-from dashboard.charts.step import LARGE_FONT
+from dashboard.charts.step_through import LARGE_FONT
+from dashboard.features import step_through
 from dashboard.params import PARAMS
 from tests.app_helpers import metrics, open_page, page_charts, switch, trace, values, warnings
 
@@ -89,17 +90,23 @@ def test_the_page_opens_at_the_first_draft_word():
     assert_shows(at, 1, _iteration())
     assert dict(at.query_params) == {}
     assert _heading(at) == "#### Step 1 of 19 · the draft proposes word 1 of 8"
-    assert any(m.value == "#### … a small **dog** :gray[**slept**]" for m in at.markdown)
+    assert any(m.value == "#### … a small **dog** " + step_through.styled("current", "slept") for m in at.markdown)
     assert any(c.value.startswith("Steps 1–8: the draft proposes 8 words") for c in at.caption)
     assert at.button(key="step_back").disabled and not at.button(key="step_next").disabled
 
 
-@pytest.mark.parametrize("step", range(1, 20))
-def test_every_step_shows_the_iterations_numbers(step):
-    at = open_page(STEP, step=str(step))
-    assert not at.exception and not warnings(at)
-    assert_shows(at, step, _iteration())
-    assert at.query_params.get("step") == (None if step == 1 else str(step))
+def test_every_step_shows_the_iterations_numbers():
+    """One session walks all 19 steps with the step slider, the never-checked ones too."""
+    it = _iteration()
+    at = open_page(STEP)
+    outline = step_through.outline(it.k)
+    for step in range(1, 20):
+        at.slider(key="step_slider").set_value(step).run()
+        assert not at.exception and not warnings(at)
+        assert_shows(at, step, it)
+        assert at.query_params.get("step") == (None if step == 1 else str(step))
+        assert [c.value for c in at.caption if c.value.startswith("Step")] == [outline]
+        assert metrics(at) == dict(step_through.build(it, step, tl.opening(42), PARAMS["c"].default).metrics)
 
 
 def test_next_and_back_move_the_step_and_the_address():
@@ -223,10 +230,10 @@ def test_a_long_shared_k_is_stepped_through_eight_words_at_a_time():
 
 def test_presenter_mode_enlarges_the_type_and_the_buttons():
     at = open_page(STEP)
-    assert not [h for h in at.get("html") if "st-key-step_next" in h.proto.body]
+    assert not [h for h in at.get("html") if "st-key-step_next" in h.proto.body and "<style" in h.proto.body]
     assert _chart(at)["layout"]["font"]["size"] == charts.style.FONT_SIZE
     at.toggle(key="presenter").set_value(True).run()
-    (css,) = [h.proto.body for h in at.get("html") if "st-key-step_next" in h.proto.body]
+    (css,) = [h.proto.body for h in at.get("html") if "st-key-step_next" in h.proto.body and "<style" in h.proto.body]
     assert "font-size: 2rem" in css and "<script" not in css
     figure = _chart(at)
     assert figure["layout"]["font"]["size"] == LARGE_FONT
@@ -254,3 +261,12 @@ def test_the_step_parameter_is_described_by_the_table():
     assert (param.low, param.high, param.default) == (1, 19, 1)
     at = open_page(STEP)
     assert at.slider(key="step_slider").label == param.label
+
+
+def test_the_page_runs_the_clickers_key_script():
+    """The keys' script (``dashboard/js/step_keys.js``) goes out as it is, allowed to run; its
+    behaviour is tested in the browser (tests/browser/test_step_keys.py)."""
+    at = open_page(STEP)
+    (script,) = [h.proto for h in at.get("html") if 'id="sde-step-keys"' in h.proto.body]
+    assert script.unsafe_allow_javascript
+    assert step_through.KEYS_JS.read_text(encoding="utf-8") in script.body

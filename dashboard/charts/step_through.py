@@ -8,7 +8,9 @@
 - :func:`timeline`: the iteration's k short draft steps and one target step against the same
   words decoded one target step each.
 
-``large`` draws for a projector: larger type and taller charts.
+``large`` draws for a projector: larger type. Every chart is :data:`HEIGHT` tall in both modes:
+it fits under the page's heading (beside the step's numbers in presenter mode) on a 1024 × 768 projector
+and a 1280 × 720 laptop screen (tests/browser/test_step_keys.py).
 """
 
 from __future__ import annotations
@@ -18,31 +20,49 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE, PALETTE, axis, base_layout, figure
+from dashboard.charts.style import FONT_SIZE, PALETTE, TITLE_LINE, axis, base_layout, figure
 from dashboard.params import format_number
 
 #: Font size of the charts in presenter mode.
 LARGE_FONT = FONT_SIZE + 6
-ACCEPT_COLOUR = "#009E73"
-REJECT_FILL = "rgba(213, 94, 0, 0.25)"
-#: Bars of the words not drawn; the ticks of the distributions drawn beside them.
-PLAIN_COLOUR = PALETTE[0]
-MARKER_COLOURS = ("#000000", PALETTE[3])
+#: The height of every Step through chart, in pixels.
+HEIGHT = 440
+#: What happened to a word, and the one colour the sentence, the legend and the charts give it;
+#: each at least 4.5:1 against the white page (WCAG 2 contrast, tests/dashboard/test_step_charts.py).
+ROLE_COLOURS = {
+    "drafted": "#6A3D9A",  # the draft's words, and the draft's q
+    "accepted": "#0066A6",
+    "rejected": "#B3261E",
+    "resampled": "#A3520A",  # drawn from the residual
+    "bonus": "#00704F",
+}
+#: The target's p, beside the draft's q.
+TARGET_COLOUR = "#37474F"
+#: Bars of the words not drawn: 3:1 against white, as a graphic needs (WCAG 2, 1.4.11).
+PLAIN_COLOUR = "#8C8C8C"
+REJECT_FILL = "rgba(179, 38, 30, 0.22)"
+#: The ticks of the target's p and the draft's q drawn beside the residual.
+MARKER_COLOURS = (TARGET_COLOUR, ROLE_COLOURS["drafted"])
 U_MARKER = {"symbol": "diamond", "size": 18, "color": "#000000", "line": {"width": 2, "color": "#FFFFFF"}}
 
 
-def _layout(title: str, large: bool, height: int, *, rows: int = 0, **extra) -> dict:
-    """:func:`base_layout` with the type, the margins and the height grown for a projector when
-    ``large``; a chart of ``rows`` category rows grows by the larger type's line for each."""
+def _layout(title: str, large: bool, **extra) -> dict:
+    """:func:`base_layout` at :data:`HEIGHT`, with the type and the left and top margins grown for
+    a projector when ``large``."""
     if large:
-        extra["margin"] = {key: round(value * 1.3) for key, value in extra["margin"].items()}
-        height = round(height * 1.15) + rows * (LARGE_FONT - FONT_SIZE + 4)
-    layout = base_layout(title, height=height, **extra)
+        margin = extra["margin"]
+        extra["margin"] = margin | {"l": round(margin["l"] * 1.3), "t": margin["t"] + 16, "b": margin["b"] + 10}
+    layout = base_layout(title, height=HEIGHT, **extra)
     if large:
         layout["font"] = {"size": LARGE_FONT}
         layout["title"]["font"] = {"size": LARGE_FONT + 2}
         layout["hoverlabel"] = {"font": {"size": LARGE_FONT - 1}}
     return layout
+
+
+def _lines(subtitle: str | None) -> int:
+    """The top margin's room for a subtitle's line: a chart's title must fit a 500 px column."""
+    return 0 if subtitle is None else TITLE_LINE
 
 
 def word_bars(
@@ -52,17 +72,21 @@ def word_bars(
     name: str,
     title: str,
     *,
+    subtitle: str | None = None,
+    role: str = "drafted",
     markers: Mapping[str, np.ndarray] | None = None,
     large: bool = False,
 ) -> go.Figure:
-    """One bar per word, in the words' order from the top, the bar of word ``drawn`` highlighted.
+    """One bar per word, in the words' order from the top, the bar of word ``drawn`` highlighted
+    in the colour of its ``role`` (:data:`ROLE_COLOURS`); ``subtitle`` is a second title line.
 
-    ``values`` is the distribution the word was drawn from, named ``name`` in the legend and the
-    hover; ``markers`` adds other distributions over the same words as ticks (p and q beside the
-    residual they make).
+    ``values`` is the distribution the word was drawn from, named ``name`` in the hover;
+    ``markers`` adds other distributions over the same words as ticks (p and q beside the
+    residual they make), named in a legend.
     """
     values = np.asarray(values, dtype=float)
-    colours = [CHOSEN_COLOUR if i == drawn else PLAIN_COLOUR for i in range(len(words))]
+    chosen = ROLE_COLOURS[role]
+    colours = [chosen if i == drawn else PLAIN_COLOUR for i in range(len(words))]
     traces = [
         {
             "type": "bar",
@@ -93,24 +117,37 @@ def word_bars(
     if drawn is not None:
         annotations.append(
             {"x": float(values[drawn]), "y": words[drawn], "text": f"← drawn: “{words[drawn]}”", "showarrow": False}
-            | {"xanchor": "left", "xshift": 8, "font": {"color": CHOSEN_COLOUR}}
+            | {"xanchor": "left", "xshift": 8, "font": {"color": chosen}}
         )
+    # Without markers the one series needs no legend: its rows get the room.
+    legend = {"legend": "top", "margin": {"l": 90, "r": 30, "t": 100 + _lines(subtitle), "b": 56}}
+    if not markers:
+        margin = {"l": 90, "r": 30, "t": 48 + _lines(subtitle), "b": 56}
+        legend = {"legend": "none", "showlegend": False, "margin": margin}
     layout = _layout(
         title,
         large,
-        560,
-        rows=len(words),
-        margin={"l": 90, "r": 30, "t": 100, "b": 70},
+        subtitle=subtitle,
+        **legend,
         barmode="overlay",
         xaxis=axis("probability", range=[0, top * 1.35 + 0.02]),
         yaxis=axis("", autorange="reversed", type="category", dtick=1),
         annotations=annotations,
     )
+    # Every word's row must hold its label: the type shrinks to the rows' height.
+    plot = HEIGHT - layout["margin"]["t"] - layout["margin"]["b"]
+    layout["yaxis"]["tickfont"] = {"size": min(layout["font"]["size"], int(plot / len(words)) - 2)}
     return figure(traces, layout)
 
 
 def position_scores(
-    labels: Sequence[str], q: np.ndarray, p: np.ndarray, title: str, *, large: bool = False
+    labels: Sequence[str],
+    q: np.ndarray,
+    p: np.ndarray,
+    title: str,
+    *,
+    subtitle: str | None = None,
+    large: bool = False,
 ) -> go.Figure:
     """The target's pass over the drafted words: q(x_i) the draft gave each, p(x_i) the target gives.
 
@@ -127,15 +164,15 @@ def position_scores(
             "hovertemplate": f"position %{{x}}<br>{name} = %{{y:.3f}}<extra></extra>",
         }
         for name, values, colour in (
-            ("draft q(xᵢ)", q, PALETTE[1]),
-            ("target p(xᵢ)", p, PALETTE[0]),
+            ("draft q(xᵢ)", q, ROLE_COLOURS["drafted"]),
+            ("target p(xᵢ)", p, TARGET_COLOUR),
         )
     ]
     layout = _layout(
         title,
         large,
-        480,
-        margin={"l": 70, "r": 30, "t": 100, "b": 100},  # two lines of tick labels: position, word
+        subtitle=subtitle,
+        margin={"l": 70, "r": 30, "t": 100 + _lines(subtitle), "b": 100},  # two lines of tick labels: position, word
         barmode="group",
         xaxis=axis("position · drafted word", type="category"),
         yaxis=axis("probability of the drafted word", range=[0, 1.05]),
@@ -172,7 +209,7 @@ def acceptance_checks(
             "x": accept,
             "y": rows,
             "name": accept_name,
-            "marker": {"color": ACCEPT_COLOUR},
+            "marker": {"color": ROLE_COLOURS["accepted"]},
             "hovertemplate": "%{y}<br>accepts with probability %{x:.3f}<extra></extra>",
         },
         {
@@ -200,7 +237,6 @@ def acceptance_checks(
     layout = _layout(
         title,
         large,
-        max(300, 150 + 60 * len(rows)),
         subtitle=subtitle,
         margin={"l": 150, "r": 30, "t": 100, "b": 70},
         barmode="stack",
@@ -227,7 +263,7 @@ def timeline(drafted_words: Sequence[str], emitted_words: Sequence[str], c: floa
             "base": (np.arange(k) / c).tolist(),  # plotly.py sends a base as a list, not as bytes
             "y": [speculative] * k,
             "name": f"draft step (1/c = {format_number(round(1 / c, 4))})",
-            "marker": {"color": PALETTE[1], "line": {"width": 1, "color": "#FFFFFF"}},
+            "marker": {"color": ROLE_COLOURS["drafted"], "line": {"width": 1, "color": "#FFFFFF"}},
             "customdata": list(drafted_words),
             "hovertemplate": "draft proposes “%{customdata}”<extra></extra>",
         },
@@ -238,7 +274,7 @@ def timeline(drafted_words: Sequence[str], emitted_words: Sequence[str], c: floa
             "base": [draft_time],
             "y": [speculative],
             "name": "target pass over k + 1 positions",
-            "marker": {"color": PALETTE[0], "line": {"width": 1, "color": "#FFFFFF"}},
+            "marker": {"color": TARGET_COLOUR, "line": {"width": 1, "color": "#FFFFFF"}},
             "text": [f"checks {k}, emits {n}"],
             "textposition": "inside",
             "insidetextanchor": "middle",
@@ -266,7 +302,6 @@ def timeline(drafted_words: Sequence[str], emitted_words: Sequence[str], c: floa
     layout = _layout(
         title,
         large,
-        330,
         subtitle=subtitle,
         margin={"l": 210, "r": 30, "t": 100, "b": 70},
         barmode="overlay",

@@ -1,37 +1,175 @@
-"""What the Step through page shows at each step, from one iteration's trace: pure, no Streamlit.
+"""The Step through page: how its steps are numbered and moved between, and what each one shows.
+
+For a draft of k words there are 2k + 3 steps, numbered the same whatever was drawn, so a link
+to step N always shows the same kind of step:
+
+- steps 1 … k: the draft proposes word i (step i), from q(· | previous word);
+- step k + 1: the target scores all k + 1 positions in one pass;
+- steps k + 2 … 2k + 1: the check of position i (step k + 1 + i): p/q, the uniform u, the verdict;
+- step 2k + 2: the last word, drawn from the residual at the first rejection or, all accepted,
+  the bonus word from the target;
+- step 2k + 3: the outcome, the words emitted and the time they took.
+
+Positions after the first rejection are never checked: Next and Back skip their steps, and a
+link to one shows the checks as they stood with a note.
 
 :func:`build` turns an :class:`specmath.IterationTrace` and a step number into a :class:`StepView`:
 the step's heading, the sentence so far with each word styled by what happened to it, the
 explanation with the step's numbers, its metrics and its chart. Every number comes from the
 trace. Words come from :data:`dashboard.toy_language.WORDS`, never from a link, so they go into
-Markdown as they are.
+Markdown as they are. Pure: no Streamlit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
 
 import specmath
-from dashboard import charts, step_plan
+from dashboard import charts
+from dashboard.link_check import check_url_value
+from dashboard.params import PARAMS, STEP_MAX_K
 from dashboard.toy_language import WORDS
 
-#: Streamlit Markdown for a word in the sentence line, by what happened to it.
+DRAFT, SCORE, CHECK, FINISH, OUTCOME = "draft", "score", "check", "finish", "outcome"
+
+#: A clicker's keys: PageDown, PageUp and the arrows press Next and Back wherever the focus is.
+KEYS_JS = Path(__file__).parents[1] / "js" / "step_keys.js"
+
+
+def total_steps(k: int) -> int:
+    """Steps of an iteration with a draft of ``k`` words."""
+    return 2 * k + 3
+
+
+def page_k(shared_k: int) -> int:
+    """The draft length the page steps through: the shared k, at most :data:`STEP_MAX_K`."""
+    return min(int(shared_k), STEP_MAX_K)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step: its number, its phase, and for drafting and checking the position (0 … k − 1)."""
+
+    number: int
+    phase: str
+    position: int | None = None
+
+
+def step_at(number: int, k: int) -> Step:
+    """The step numbered ``number`` (1 … :func:`total_steps`) of an iteration with k draft words."""
+    if not 1 <= number <= total_steps(k):
+        raise ValueError(f"step must be within 1 … {total_steps(k)} for k = {k}, got {number}")
+    if number <= k:
+        return Step(number, DRAFT, number - 1)
+    if number == k + 1:
+        return Step(number, SCORE)
+    if number <= 2 * k + 1:
+        return Step(number, CHECK, number - k - 2)
+    return Step(number, FINISH if number == 2 * k + 2 else OUTCOME)
+
+
+def shown(number: int, k: int, first_rejection: int) -> bool:
+    """Whether Next and Back stop at step ``number``: every step but the checks never made."""
+    step = step_at(number, k)
+    return step.phase != CHECK or step.position <= first_rejection
+
+
+def next_step(number: int, k: int, first_rejection: int) -> int | None:
+    """The step Next goes to from ``number``; ``None`` at the last."""
+    for candidate in range(number + 1, total_steps(k) + 1):
+        if shown(candidate, k, first_rejection):
+            return candidate
+    return None
+
+
+def previous_step(number: int, k: int, first_rejection: int) -> int | None:
+    """The step Back goes to from ``number``; ``None`` at the first."""
+    for candidate in range(number - 1, 0, -1):
+        if shown(candidate, k, first_rejection):
+            return candidate
+    return None
+
+
+def read_step(raw: list[str] | None, total: int) -> tuple[int, str | None]:
+    """The step a link's ``raw`` values ask for, within 1 … ``total``, and why they could not be
+    used as they are (``None`` when they can).
+
+    The last value counts (a repeated ``step`` is named in the reason); a number outside the range
+    gives the nearest step, a fraction its whole part, anything else step 1. The reason shows the
+    link's text as literal text (:func:`dashboard.link_check.check_url_value`).
+    """
+    if raw is None:
+        return 1, None
+    problem = check_url_value(replace(PARAMS["step"], high=total), raw)
+    try:
+        number = float(raw[-1].strip())
+    except ValueError:
+        return 1, problem
+    if math.isnan(number):
+        return 1, problem
+    return int(min(max(number, 1.0), float(total))), problem
+
+
+def outline(k: int) -> str:
+    """The numbering in one line, for the page: which steps do what at this k."""
+    draft = "Step 1: the draft proposes 1 word" if k == 1 else f"Steps 1–{k}: the draft proposes {k} words, one a step"
+    checks = f"{k + 2}" if k == 1 else f"{k + 2}–{2 * k + 1}"
+    return (
+        f"{draft} · "
+        f"{k + 1}: the target scores all {k + 1} positions at once · "
+        f"{checks}: the check, position by position (Next skips positions after a rejection, "
+        f"never checked) · {2 * k + 2}: the correction or the bonus word · {2 * k + 3}: the outcome."
+    )
+
+
+@cache
+def key_script() -> str:
+    """HTML that runs :data:`KEYS_JS`, for ``st.html(..., unsafe_allow_javascript=True)``; read once."""
+    return f'<script id="sde-step-keys">\n{KEYS_JS.read_text(encoding="utf-8")}</script>'
+
+
+def coloured(role: str, markdown: str) -> str:
+    """Streamlit Markdown: ``markdown`` in the colour of word role ``role`` (its custom-colour syntax)."""
+    return f':color[{markdown}]{{foreground="{charts.ROLE_COLOURS[role]}"}}'
+
+
+#: How a word in the sentence line is written, by what happened to it ("current": the word the
+#: draft has just drawn): its role, whose colour it takes, and its Markdown (``{}``: the word).
 STYLES = {
-    "drafted": ":gray[{}]",
-    "current": ":gray[**{}**]",
-    "accepted": ":blue[**{}**]",
-    "rejected": ":red[~~{}~~]",
-    "resampled": ":orange[**{}**]",
-    "bonus": ":green[**{}**]",
+    "drafted": ("drafted", "{}"),
+    "current": ("drafted", "**{}**"),
+    "accepted": ("accepted", "**{}**"),
+    "rejected": ("rejected", "~~{}~~"),
+    "resampled": ("resampled", "**{}**"),
+    "bonus": ("bonus", "**{}**"),
 }
 
-LEGEND = (
-    ":gray[grey: drafted, not yet checked] · :blue[**blue: accepted**] · :red[~~red: rejected~~] · "
-    ":orange[**orange: drawn from the residual**] · :green[**green: bonus word**]"
-)
+
+def styled(style: str, text: str) -> str:
+    """Streamlit Markdown: ``text`` written as :data:`STYLES` says for ``style``."""
+    role, markdown = STYLES[style]
+    return coloured(role, markdown.format(text))
+
+
+#: What each role's colour means, in the order the words meet them, each in its own colour.
+LEGEND_ENTRIES = {
+    "drafted": "drafted, not yet checked",
+    "accepted": "accepted",
+    "rejected": "rejected",
+    "resampled": "drawn from the residual",
+    "bonus": "bonus word",
+}
+
+
+def legend() -> list[str]:
+    """The legend's lines: each role's meaning styled and coloured as its words are."""
+    return [styled(role, meaning) for role, meaning in LEGEND_ENTRIES.items()]
 
 
 @dataclass(frozen=True)
@@ -54,7 +192,7 @@ def sentence(opening: np.ndarray, words: list[tuple[int, str]]) -> str:
     """Markdown: "…", the opening after its period, its last word (the context) bold, then
     ``words`` as (token, style) pairs, each styled as :data:`STYLES` says."""
     parts = ["…", *(WORDS[int(t)] for t in opening[1:-1]), f"**{WORDS[int(opening[-1])]}**"]
-    parts += [STYLES[style].format(WORDS[int(token)]) for token, style in words]
+    parts += [styled(style, WORDS[int(token)]) for token, style in words]
     return " ".join(parts)
 
 
@@ -88,16 +226,16 @@ def build(
 ) -> StepView:
     """What step ``number`` of the iteration ``trace`` (started after ``opening``) shows at cost ratio c."""
     k = trace.k
-    step = step_plan.step_at(number, k)
-    total = step_plan.total_steps(k)
+    step = step_at(number, k)
+    total = total_steps(k)
     lead = f"Step {number} of {total} · "
-    if step.phase == step_plan.DRAFT:
+    if step.phase == DRAFT:
         return _draft(trace, step.position, opening, lead, large)
-    if step.phase == step_plan.SCORE:
+    if step.phase == SCORE:
         return _score(trace, opening, lead, large)
-    if step.phase == step_plan.CHECK:
+    if step.phase == CHECK:
         return _check(trace, step.position, opening, lead, large)
-    if step.phase == step_plan.FINISH:
+    if step.phase == FINISH:
         return _finish(trace, opening, lead, large)
     return _outcome(trace, opening, c, lead, large)
 
@@ -126,7 +264,7 @@ def _score(trace, opening, lead: str, large: bool) -> StepView:
     positions = np.arange(k)
     labels = [f"{i + 1}<br>{WORDS[int(t)]}" for i, t in enumerate(trace.drafted)]
     q, p = trace.q[positions, trace.drafted], trace.p[positions, trace.drafted]
-    title = f"The target's one pass: p and q of each of the {k} drafted words"
+    title, subtitle = "The target's one pass", f"p and q of each of the {k} drafted words"
     return StepView(
         heading=f"{lead}the target scores all {k + 1} positions at once",
         sentence=sentence(opening, [(t, "drafted") for t in trace.drafted]),
@@ -137,7 +275,7 @@ def _score(trace, opening, lead: str, large: bool) -> StepView:
             f"bonus word should all {k} pass. This is where the time is saved: {k} words checked for the "
             "price of one target step. The bars are each drafted word's probability under both models."
         ),
-        figure=charts.position_scores(labels, q, p, title, large=large),
+        figure=charts.position_scores(labels, q, p, title, subtitle=subtitle, large=large),
         name="score",
     )
 
@@ -210,7 +348,9 @@ def _finish(trace, opening, lead: str, large: bool) -> StepView:
                 trace.bonus_row,
                 token,
                 "target p",
-                f"The bonus word: the target's p(· | {quoted(trace.drafted[-1])}), drawn {quoted(token)}",
+                f"The bonus word: drawn {quoted(token)}",
+                subtitle=f"from the target's p(· | {quoted(trace.drafted[-1])}), position {k + 1}",
+                role="bonus",
                 large=large,
             ),
             name="bonus",
@@ -236,7 +376,9 @@ def _finish(trace, opening, lead: str, large: bool) -> StepView:
             trace.residual,
             token,
             "residual r",
-            f"Position {j + 1}: the residual max(0, p − q), normalized; drawn {quoted(token)}",
+            f"Position {j + 1}: the residual r, drawn {quoted(token)}",
+            subtitle="r = max(0, p − q), normalized",
+            role="resampled",
             markers={"target p": trace.p[j], "draft q": trace.q[j]},
             large=large,
         ),

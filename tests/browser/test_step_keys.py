@@ -1,0 +1,118 @@
+"""The Step through page on a projector and under a clicker (issue 30, items 3 and 9).
+
+In presenter mode at 1024 × 768 each phase's chart and metrics are on the first screen; step 1's
+x-axis (tick labels and title) is on the first screen at 1920 × 1080 and 1280 × 720; the legend
+is drawn opaque in the role colours. PageDown, PageUp and the arrow keys
+(``dashboard/js/step_keys.js``) move the step with the Step slider, the k slider or nothing
+focused, and change no widget; the address keeps the step, so a reload shows it again.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dashboard.charts import ROLE_COLOURS
+from dashboard.params import PARAMS
+from scripts import live_app
+from tests.browser.helpers import PAGES
+
+STEP = PAGES["step_through"]
+STEP_FIT_JS = (Path(__file__).with_name("js") / "step_fit.js").read_text(encoding="utf-8")
+
+#: One step of each phase at the default k = 8 (whose third word is rejected): a draft word, the
+#: target's pass, a check made, a check never made, the correction, the outcome.
+PHASES = {"draft": 1, "score": 9, "check": 12, "never checked": 14, "correction": 18, "outcome": 19}
+
+
+@pytest.fixture
+def sized(tab):
+    """The session's tab, resized by ``sized(width, height)``; back to the tests' size after."""
+
+    def resize(width: int, height: int):
+        tab.page.set_viewport_size({"width": width, "height": height})
+        return tab
+
+    yield resize
+    tab.page.set_viewport_size(live_app.VIEWPORT)
+
+
+def _inside(box, viewport) -> bool:
+    left, top, right, bottom = box
+    return left >= 0 and top >= 0 and right <= viewport[0] + 0.5 and bottom <= viewport[1] + 0.5
+
+
+def _rgb(colour: str) -> str:
+    return "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
+
+
+@pytest.mark.parametrize("greedy", [False, True])
+@pytest.mark.parametrize("phase", PHASES)
+def test_presenter_mode_shows_each_phases_chart_and_numbers_on_a_projectors_first_screen(sized, phase, greedy):
+    """Greedy, every check passes: the last steps are the bonus word's."""
+    query = f"presenter=true&step={PHASES[phase]}" + ("&greedy=true" if greedy else "")
+    tab = sized(1024, 768).open(STEP, query)
+    fit = tab.page.evaluate(STEP_FIT_JS)
+    assert fit["chart"] is not None and _inside(fit["chart"], fit["viewport"]), fit
+    assert fit["titleTop"] >= fit["headerBottom"], fit  # the page's title is not under Streamlit's header
+    assert all(_inside(metric, fit["viewport"]) for metric in fit["metrics"]), fit
+    assert fit["titles"] and all(title[2] <= fit["chart"][2] for title in fit["titles"]), fit  # titles not cut
+    if phase in ("check", "outcome"):
+        assert fit["metrics"], "this step has metrics"
+    # The legend is drawn opaque, each line in its role's colour (their contrast: a unit test).
+    shown = {line["text"]: (line["color"], line["opacity"]) for line in fit["legend"]}
+    assert shown["drawn from the residual"] == (_rgb(ROLE_COLOURS["resampled"]), 1)
+    assert len(shown) == len(ROLE_COLOURS) and {opacity for _, opacity in shown.values()} == {1}
+
+
+@pytest.mark.parametrize("presenter", [False, True])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_step_1s_x_axis_is_on_the_first_screen(sized, size, presenter):
+    tab = sized(*size).open(STEP, "presenter=true" if presenter else "")
+    fit = tab.page.evaluate(STEP_FIT_JS)
+    assert fit["xticks"] and fit["xtitle"], "the chart has x tick labels and an axis title"
+    assert all(_inside(label, fit["viewport"]) for label in fit["xticks"] + fit["xtitle"]), fit
+
+
+def _shown_step(tab) -> int:
+    heading = tab.page.get_by_text(re.compile(r"^Step \d+ of 19 · ")).inner_text()
+    return int(heading.split()[1])
+
+
+def _focus(tab, target: str) -> None:
+    if target == "nothing":
+        tab.page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        assert tab.page.evaluate("() => document.activeElement === document.body")
+    else:
+        slider = tab.slider(PARAMS[target].label)
+        slider.focus()
+        assert slider.evaluate("(element) => element === document.activeElement")
+
+
+@pytest.mark.parametrize("focus", ["step", "k", "nothing"])
+def test_the_clickers_keys_move_the_step_wherever_the_focus_is_and_change_no_widget(tab, focus):
+    tab.open(STEP, "step=3")
+    k_label = PARAMS["k"].label
+    assert tab.slider_values()[k_label] == "8"
+    step = 3
+    for key, move in [("PageDown", 1), ("ArrowRight", 1), ("ArrowDown", 1), ("PageUp", -1), ("ArrowLeft", -1)]:
+        _focus(tab, focus)
+        before = tab.signature()
+        tab.page.keyboard.press(key)
+        step += move
+        tab.page.wait_for_url(lambda url, step=step: f"step={step}" in url)
+        tab.settle(changed_from=before)
+        assert tab.params() == {"step": [str(step)]}, key  # no other widget wrote to the address
+        assert _shown_step(tab) == step
+        sliders = tab.slider_values()
+        assert (sliders[k_label], sliders[PARAMS["step"].label]) == ("8", str(step)), key
+    _focus(tab, focus)
+    before = tab.signature()
+    tab.page.keyboard.press("ArrowUp")
+    tab.page.wait_for_url(lambda url: "step=3" in url)
+    tab.settle(changed_from=before)
+    # The step is in the address: a reload shows the same step.
+    tab.reload()
+    assert tab.params() == {"step": ["3"]} and _shown_step(tab) == 3
