@@ -191,12 +191,12 @@ def test_the_outcome_times_the_words_at_the_users_c():
 @pytest.mark.parametrize(
     ("query", "shown", "message"),
     [
-        ({"step": "15", "k": "3"}, 9, "`step` = “15” is outside 1 to 9; using step 9 of 9 (k = 3)."),
-        ({"step": "191"}, 19, "`step` = “191” is outside 1 to 19; using step 19 of 19 (k = 8)."),
-        ({"step": "0"}, 1, "`step` = “0” is outside 1 to 19; using step 1 of 19 (k = 8)."),
-        ({"step": "abc"}, 1, "`step` = “abc” is not a number; using step 1 of 19 (k = 8)."),
-        ({"step": "12.5"}, 12, "`step` = “12\\.5” is not a whole number; using step 12 of 19 (k = 8)."),
-        ({"step": ["3", "4"]}, 4, "`step` appears 2 times in the link (“3\\,4”); using step 4 of 19 (k = 8)."),
+        ({"step": "15", "k": "3"}, 9, "`step` = ` 15 ` is outside 1 to 9; using step 9 of 9 (k = 3)."),
+        ({"step": "191"}, 19, "`step` = ` 191 ` is outside 1 to 19; using step 19 of 19 (k = 8)."),
+        ({"step": "0"}, 1, "`step` = ` 0 ` is outside 1 to 19; using step 1 of 19 (k = 8)."),
+        ({"step": "abc"}, 1, "`step` = ` abc ` is not a number; using step 1 of 19 (k = 8)."),
+        ({"step": "12.5"}, 12, "`step` = ` 12.5 ` is not a whole number; using step 12 of 19 (k = 8)."),
+        ({"step": ["3", "4"]}, 4, "`step` appears 2 times in the link (` 3,4 `); using step 4 of 19 (k = 8)."),
     ],
 )
 def test_a_links_step_out_of_range_warns_and_the_nearest_step_is_shown(query, shown, message):
