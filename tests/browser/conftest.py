@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 
@@ -51,26 +50,10 @@ def app_server(playwright_instance) -> Iterator[live_app.StreamlitServer]:
 
 
 @pytest.fixture(scope="session")
-def fresh_server(playwright_instance):
-    """A factory: ``with fresh_server() as server:`` gives a server nobody has visited yet.
-
-    The next one is spawned while the current one is in use, so a test rarely waits for a start.
-    """
-    spare: list[live_app.StreamlitServer] = []
-
-    @contextmanager
-    def take() -> Iterator[live_app.StreamlitServer]:
-        server = spare.pop() if spare else live_app.StreamlitServer().spawn()
-        try:
-            server.wait()
-            spare.append(live_app.StreamlitServer().spawn())
-            yield server
-        finally:
-            server.stop()
-
-    yield take
-    for server in spare:
-        server.stop()
+def first_visit_server(playwright_instance) -> Iterator[live_app.StreamlitServer]:
+    """A server only the first-visitor tests visit, each page in a session of its own."""
+    with live_app.StreamlitServer() as server:
+        yield server
 
 
 @pytest.fixture

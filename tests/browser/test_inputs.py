@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from dashboard.params import PARAMS
 from tests.browser import expected
 from tests.browser.helpers import PAGES, AppTab
@@ -30,6 +32,8 @@ def test_a_paste_of_over_a_million_characters_is_read_from_its_end(tab: AppTab):
     assert tab.exceptions() == []
 
 
+GRID_HAS_FOCUS = "() => !!document.activeElement?.closest('[data-testid=\"stDataFrame\"]')"
+
 #: The chapter's p with its first and last cells retyped below, as 0,29 and 2e-2.
 RETYPED_P = "0.29,0.25,0.15,0.1,0.08,0.05,0.03,0.02,0.01,0.02"
 
@@ -42,12 +46,15 @@ def test_numbers_typed_in_the_table_are_stored_as_written(tab: AppTab):
     keyboard = tab.page.keyboard
     # The arrow keys only move the grid's selection once it has the focus: a key pressed before
     # lands nowhere, and Enter then opens the token column's read-only editor.
-    for _ in range(50):
+    # A click before the grid is ready is lost, so click again until the focus condition holds.
+    for _ in range(10):
         grid = tab.page.locator('[data-testid="stDataFrame"]').bounding_box()
         tab.page.mouse.click(grid["x"] + 20, grid["y"] + 35 + 17)  # token t0: below the 35-pixel header
-        if tab.page.evaluate("() => !!document.activeElement?.closest('[data-testid=\"stDataFrame\"]')"):
+        try:
+            tab.page.wait_for_function(GRID_HAS_FOCUS, timeout=500)
             break
-        tab.page.wait_for_timeout(100)
+        except PlaywrightTimeout:
+            continue
     else:
         raise AssertionError("the p/q table never took the keyboard focus")
 

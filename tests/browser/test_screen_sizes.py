@@ -3,8 +3,8 @@ tests' 1600 × 900, with the sidebar open as Streamlit opens it, no chart's lege
 title, no table hides a column, no metric or button label is cut short; chart titles and formulas
 fit their boxes.
 
-``js/screen_fit.js`` compares the element boxes the browser laid out at each (size, page), and
-the tests below each check one property of that measurement.
+``js/screen_fit.js`` compares the element boxes the browser laid out at each (size, page); one
+test item per visit checks every property of that measurement, naming each that fails.
 """
 
 from __future__ import annotations
@@ -56,14 +56,8 @@ def tab(browser, app_server):
     context.close()
 
 
-@pytest.fixture(
-    scope="module",
-    params=VISITS,
-    ids=[f"{w}x{h}-{page_id}" + (f"?{query}" if query else "") for page_id, query, (w, h) in VISITS],
-)
-def fit(request, tab) -> dict:
+def measure(tab, page_id: str, query: str, width: int, height: int) -> dict:
     """The page at its defaults (or the view ``query``) on a screen of that size, as ``screen_fit.js`` measured it."""
-    page_id, query, (width, height) = request.param
     tab.page.set_viewport_size({"width": width, "height": height})
     if (tab.spec, tab.query) != (PAGES[page_id], query):
         tab.open(PAGES[page_id], query)
@@ -71,38 +65,33 @@ def fit(request, tab) -> dict:
         tab.page.wait_for_function(CHARTS_AT_WIDTH_JS)
         tab.settle()
     assert tab.exceptions() == []
-    return {"page": page_id, "query": query, **tab.page.evaluate(SCREEN_FIT_JS)}
+    return tab.page.evaluate(SCREEN_FIT_JS)
 
 
-def test_the_sidebar_is_open_and_the_page_measured(fit):
-    """The app asks for an expanded sidebar, which Streamlit opens at any width: the main column
-    is 300 px narrower than the screen. Presenter mode collapses it."""
-    assert fit["sidebarOpen"] is ("presenter=true" not in fit["query"])
-    spec = PAGES[fit["page"]]
+@pytest.mark.parametrize(
+    ("page_id", "query", "size"),
+    VISITS,
+    ids=[f"{w}x{h}-{page_id}" + (f"?{query}" if query else "") for page_id, query, (w, h) in VISITS],
+)
+def test_the_page_fits_the_screen(page_id, query, size, tab):
+    """The app asks for an expanded sidebar, which Streamlit opens at any width (presenter mode
+    collapses it); the measurement found the page's charts, tables and metrics; and none of them
+    is covered, clipped or cut."""
+    fit = measure(tab, page_id, query, *size)
+    assert fit["sidebarOpen"] is ("presenter=true" not in query)
+    spec = PAGES[page_id]
     if spec.charts is None:
         assert fit["charts"] >= 1
     else:
         assert fit["charts"] == spec.charts
-    for kind, least in AT_LEAST.get(fit["page"], {}).items():
+    for kind, least in AT_LEAST.get(page_id, {}).items():
         assert fit[kind] >= least, kind
-
-
-def test_no_legend_covers_its_title(fit):
-    assert fit["legendOverTitle"] == []
-
-
-def test_no_table_column_is_clipped(fit):
-    assert fit["tablesClipped"] == []
-
-
-def test_no_metric_is_cut(fit):
-    assert fit["metricsCut"] == []
-
-
-def test_no_button_label_is_cut(fit):
-    assert fit["buttonsCut"] == []
-
-
-def test_chart_titles_and_formulas_fit(fit):
-    assert fit["titleOutsideChart"] == []
-    assert fit["formulasCut"] == []
+    problems = {
+        "a legend covers its chart's title": fit["legendOverTitle"],
+        "a table hides a column": fit["tablesClipped"],
+        "a metric is cut short": fit["metricsCut"],
+        "a button label is cut short": fit["buttonsCut"],
+        "a chart title leaves its chart": fit["titleOutsideChart"],
+        "a formula is cut": fit["formulasCut"],
+    }
+    assert {what: found for what, found in problems.items() if found} == {}

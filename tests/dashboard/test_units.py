@@ -14,6 +14,7 @@ from dashboard.link_check import address_value, check_url_value
 from dashboard.params import PARAMS, SHARED_KEYS, format_count, format_number
 from dashboard.presets import PRESET_LABELS, preset_pair
 from dashboard.registry import APP_KEYS, PAGES
+from tests.links import CATEGORIES, bad_value
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,6 +113,9 @@ def test_cost_ratio_slider_reaches_both_ends_and_the_chapter_values():
         ("drafter", " x", "is not allowed"),  # taken as it is, not stripped
         ("drafter", "x" * 201, "at most 200 characters"),
         ("drafter", ["a/b", "c/d"], "appears 2 times"),
+        ("alpha", "1e999", "is outside 0 to 1"),
+        ("compare", "0.5,0.6", "has values not offered"),  # one value, not two
+        ("seed", "12.5", "is not a whole number"),
     ],
 )
 def test_link_value_checks(key, raw, problem):
@@ -120,6 +124,21 @@ def test_link_value_checks(key, raw, problem):
         assert found is None
     else:
         assert found is not None and problem in found and f"`{key}" in found
+
+
+@pytest.mark.parametrize("key", PARAMS)
+def test_every_kind_of_bad_value_of_every_parameter_is_refused(key):
+    """The values the pages' bad links carry (``tests.links``): each one the parameter cannot
+    take is refused, by a message naming the parameter; a NaN where a number belongs too."""
+    param = PARAMS[key]
+    for category in CATEGORIES:
+        for below in (False, True):
+            raw = bad_value(param, category, below=below)
+            if raw is not None:
+                found = check_url_value(param, raw)
+                assert found is not None and found.startswith(f"`{key}`"), (category, raw, found)
+    if param.kind in ("float", "int"):
+        assert "is not a number" in check_url_value(param, "NaN")
 
 
 def test_link_value_shown_short():

@@ -1,4 +1,4 @@
-"""The server in a room without internet: it asks nobody, starts at once, and never stalls.
+"""The server in a room without internet: it asks nobody, and refuses a foreign origin unasked.
 
 Each test runs ``probe.py`` in a new network and mount namespace (root only; CI runs as root),
 where DNS reads every query and answers none: the probe reports every name the server asked.
@@ -55,7 +55,7 @@ def probe():
 
 
 def test_a_workshop_server_on_every_interface_asks_the_internet_nothing(probe):
-    # The resolver's own timeouts (about 10 s a name): a single lookup would show in every figure.
+    # Any lookup would wait the resolver's own timeouts (about 10 s a name) in a room without internet.
     report = probe("--host", "0.0.0.0")
     assert report["queries"] == [], report
     assert report["foreign"].startswith("refused"), report  # the origin check still works

@@ -43,20 +43,62 @@ def test_page_runs_clean_at_defaults(page_id):
         assert {t.get("type", "scatter") for figure in shown for t in figure["data"]} <= set(charts.TRACE_TYPES)
 
 
+#: Parameters whose value decides whether another one is read (tests.links.CONDITIONS).
+ENABLERS = {other for other, _ in CONDITIONS.values()}
+
+
+def mixed_bad_link(page_id: str) -> tuple[dict[str, list[str]], tuple[str, ...], str | None]:
+    """One hand-edited link for the page: its parameters' bad values of one kind (the kinds take
+    turns from page to page; each kind's rule is a unit test), one parameter given twice, and a
+    parameter the page lacks. Returns (link, keys with a bad value, the repeated key)."""
+    keys = PAGES[page_id].params
+    category = CATEGORIES[list(PAGES).index(page_id) % len(CATEGORIES)]
+    link, bad = bad_link(keys, category)
+    # Not a parameter that decides whether another is read: that would change which are read.
+    repeatable = [key for key in bad if key not in ENABLERS and key not in CONDITIONS and PARAMS[key].kind != "multi"]
+    repeated = repeatable[0] if repeatable else None
+    if repeated:  # a bad value, then a good one (the binding reads the last)
+        link[repeated] = link[repeated] + deep_link(keys)[repeated]
+        bad = tuple(key for key in bad if key != repeated)
+    return link | {"nonsense": ["1"]}, bad, repeated
+
+
+def _widget_value_shown(at, key: str) -> str | None:
+    """The value the widget of ``key`` holds, as a warning names it; None for a parameter the
+    page reads from the address itself (Step through's step)."""
+    param = PARAMS[key]
+    value = next((w.value for w in at.get(param.widget_type) if w.key == key), None)
+    if value is None:
+        return None
+    if param.kind == "int":
+        value = round(value)  # whole-number boxes are float boxes shown without decimals
+    if param.kind == "multi":
+        return ", ".join(param.fmt(v) for v in value) or "none"
+    return param.fmt(value)
+
+
 @pytest.mark.parametrize("page_id", PAGES)
-@pytest.mark.parametrize("category", CATEGORIES)
-def test_bad_links_warn_and_never_crash(page_id, category):
-    """Every page, every parameter it reads, every kind of bad value, and a parameter it lacks:
-    the page runs, and a warning names each parameter it could not use."""
-    link, bad = bad_link(PAGES[page_id].params, category)
-    at = open_page(page_id, **link, nonsense="1")
+def test_a_bad_link_warns_and_never_crashes(page_id):
+    """The page reads every parameter through the link checks: it runs and draws, a warning
+    names each parameter it could not use with the value its widget holds instead, and the
+    address keeps at most one valid value of each."""
+    link, bad, repeated = mixed_bad_link(page_id)
+    at = open_page(page_id, **link)
     assert not at.exception
+    if page_id not in WITHOUT_CHARTS:
+        assert page_charts(at), "the page still draws its charts"
     shown = warnings(at)
     assert any("` nonsense `" in w for w in shown), shown
-    for key in bad:
+    if repeated:
+        assert any(w.startswith(f"`{repeated}` appears 2 times in the link") for w in shown), (repeated, shown)
+    for key in [*bad, *([repeated] if repeated else [])]:
         # Its own warning: the unknown parameter's lists every parameter name too.
-        assert any(w.startswith(f"`{key}`") for w in shown), (key, shown)
-    assert_address_holds_valid_values(at, bad)
+        (own,) = [w for w in shown if w.startswith(f"`{key}`")] or [None]
+        assert own is not None, (key, shown)
+        held = _widget_value_shown(at, key)
+        if held is not None and PARAMS[key].kind != "text":  # a refused text stays in its box; the default is used
+            assert own.endswith(f"; using {held}."), (key, own)
+    assert_address_holds_valid_values(at, [*bad, *([repeated] if repeated else [])])
 
 
 def assert_address_holds_valid_values(at, keys) -> None:
@@ -64,37 +106,6 @@ def assert_address_holds_valid_values(at, keys) -> None:
     for key in keys:
         raw = at.query_params.get(key)
         assert raw is None or check_url_value(PARAMS[key], raw) is None, (key, raw)
-
-
-#: Parameters whose value decides whether another one is read (tests.links.CONDITIONS).
-ENABLERS = {other for other, _ in CONDITIONS.values()}
-
-
-@pytest.mark.parametrize("page_id", [page for page in PAGES if PAGES[page].params])
-def test_repeated_link_keys_warn_and_the_address_keeps_one(page_id):
-    """``?alpha=0.5&alpha=0.5``: Streamlit's binding drops a repeated slider value and keeps the
-    other widgets' repeats in the address, both without a word."""
-    link = {key: values * 2 for key, values in deep_link(PAGES[page_id].params).items()}
-    at = open_page(page_id, **link)
-    assert not at.exception
-    shown = warnings(at)
-    for key in link:
-        if PARAMS[key].kind != "multi":
-            assert any(f"`{key}` appears 2 times in the link" in w for w in shown), (key, shown)
-    assert_address_holds_valid_values(at, link)
-
-
-@pytest.mark.parametrize("page_id", [page for page in PAGES if set(PAGES[page].params) - ENABLERS])
-def test_nan_in_a_link_warns_and_leaves_the_address(page_id):
-    link = deep_link(PAGES[page_id].params)
-    # "NaN" is a text a name may be.
-    spoiled = [key for key in link if key not in ENABLERS and PARAMS[key].kind not in ("multi", "bool", "text")]
-    at = open_page(page_id, **link | {key: "NaN" for key in spoiled})
-    assert not at.exception
-    shown = warnings(at)
-    for key in spoiled:
-        assert any(w.startswith(f"`{key}` = ` NaN ` is not") for w in shown), (key, shown)
-    assert_address_holds_valid_values(at, spoiled)
 
 
 def _with_zero(page_id) -> list[str]:
@@ -207,49 +218,6 @@ def test_query_parameters_set_every_widget():
     at = open_page(KL, pairs="300", kl_vocab="50", seed="1", logx="true")
     assert not warnings(at)
     assert at.toggle(key="logx").value is True
-
-
-BAD_VALUES = [
-    (SPEEDUP, "alpha", "abc", "is not a number"),
-    (SPEEDUP, "alpha", "1.5", "is outside 0 to 1"),
-    (SPEEDUP, "alpha", "", "is empty"),
-    (SPEEDUP, "alpha", "1e999", "is outside 0 to 1"),
-    (SPEEDUP, "alpha", "nan", "is not a number"),
-    (SPEEDUP, "alpha", ["0.5", "0.9"], "appears 2 times in the link"),
-    (SPEEDUP, "k", "0", "is outside 1 to 64"),
-    (SPEEDUP, "k", "9" * 400, "is outside 1 to 64"),
-    (SPEEDUP, "c", "37", "is not one of the offered values"),
-    (SPEEDUP, "compare", ["0.5", "banana"], "has values not offered"),
-    (SPEEDUP, "compare", "0.5,0.6", "has values not offered"),
-    (OPTIMAL_K, "max_k", "-3", "is outside 1 to 64"),
-    (SAMPLING, "preset", "nonsense", "is not one of the offered values"),
-    (SAMPLING, "n", "100000000", "is not one of the offered values"),
-    (SAMPLING, "seed", "12.5", "is not a whole number"),
-    (KL, "pairs", "1000000", "is outside 10 to 5000"),
-    (KL, "logx", "maybe", "is not true or false"),
-]
-
-
-@pytest.mark.parametrize(("script", "key", "raw", "message"), BAD_VALUES)
-def test_bad_link_values_warn_and_the_page_still_works(script, key, raw, message):
-    at = open_page(script, **{key: raw})
-    assert not at.exception
-    shown = warnings(at)
-    assert any(f"`{key}" in w and message in w for w in shown), shown
-    assert page_charts(at), "the page still draws its chart"
-    # The warning names the value actually in use, and that is the widget's value.
-    param = PARAMS[key]
-    widget = at.get(param.widget_type)
-    value = next(w.value for w in widget if w.key == key)
-    if param.kind == "int":
-        value = round(value)  # whole-number boxes are float boxes shown without decimals
-    shown_value = ", ".join(param.fmt(v) for v in value) if param.kind == "multi" else param.fmt(value)
-    assert any(f"using {shown_value}." in w for w in shown), (shown, shown_value)
-
-
-def test_unknown_link_parameters_are_named():
-    at = open_page(SPEEDUP, alhpa="0.5")
-    assert any("` alhpa `" in w for w in warnings(at))
 
 
 def _messages(at) -> list[str]:
