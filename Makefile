@@ -14,7 +14,10 @@ SIZE ?=
 # Pictures at another size go beside the README's, in a folder named after the size.
 SHOTS ?= docs/screenshots$(if $(SIZE),/$(SIZE))
 
-.PHONY: run test lint unit bench clean test-tools screenshots
+# make workshop REPLICAS=2 PORT=8501 HOST=0.0.0.0: replicas behind nginx (default: one per core).
+REPLICAS ?=
+
+.PHONY: run test lint unit bench clean test-tools screenshots workshop workshop-tools
 
 # The stamp files make a second `make run` start at once, yet reinstall when a pin changes.
 $(VENV)/.runtime-installed: requirements.txt
@@ -30,6 +33,19 @@ $(VENV)/.dev-installed: $(VENV)/.runtime-installed requirements-dev.txt
 
 run: $(VENV)/.runtime-installed
 	$(PY) -m dashboard.serve --server.address $(HOST) --server.port $(PORT)
+
+# Installs Debian's nginx when it is missing and we are root, as test-tools does chromium.
+workshop-tools:
+	@if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's nginx for make workshop"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx; \
+	else \
+		echo "make workshop needs nginx (as root: apt-get install nginx)"; exit 1; \
+	fi
+
+workshop: $(VENV)/.runtime-installed workshop-tools
+	$(PY) scripts/workshop.py --host $(HOST) --port $(PORT) $(if $(REPLICAS),--replicas $(REPLICAS))
 
 lint: $(VENV)/.dev-installed
 	$(PY) -m ruff check .
