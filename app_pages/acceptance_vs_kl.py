@@ -2,7 +2,8 @@
 
 import streamlit as st
 
-from dashboard import cached, charts, limits, texts, ui
+from dashboard import charts, limits, texts, ui
+from dashboard.features import acceptance_vs_kl
 from dashboard.params import PARAMS
 
 ctx = ui.page()
@@ -19,8 +20,8 @@ def view() -> None:
     if capped.note:
         st.info(capped.note)
     pairs = capped.value
-    result = cached.kl_experiment(pairs, vocab, seed)
-    bounds = cached.bound_curves(result.kl, log_x)
+    result = acceptance_vs_kl.kl_experiment(pairs, vocab, seed)
+    bounds = acceptance_vs_kl.bound_curves(result.kl, log_x)
 
     metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(

@@ -3,8 +3,10 @@
 import streamlit as st
 
 import specmath
-from dashboard import cached, calibrate_input, charts, engine_examples, navigation, schedule_view, texts, ui
+from dashboard import cached, calibrate_input, charts, engine_examples, navigation, texts, ui
+from dashboard.features import hardware
 from dashboard.literal import literal
+from dashboard.params import CALIBRATE_KEYS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
 MESSAGE_LIMIT = 600
@@ -50,9 +52,7 @@ def view() -> None:
             f"c = {target_ms:g} / {draft_ms:g} = {c:.3g} from your step times (the c slider is ignored)."
         )
     st.sidebar.subheader("Schedule for your engine (optional)")
-    chosen = (
-        {key: ctx.widget(f"cal_{key}") for key in schedule_view.CALIBRATE_KEYS} if ctx.widget("cal_schedule") else None
-    )
+    chosen = {key: ctx.widget(f"cal_{key}") for key in CALIBRATE_KEYS} if ctx.widget("cal_schedule") else None
     if chosen is None and target_ms > 0 and draft_ms > 0:
         st.sidebar.caption(texts.CALIBRATE_SCHEDULE_HINT)
 
@@ -138,7 +138,7 @@ def view() -> None:
         st.info("This measurement has no per-position rates; the prediction uses the i.i.d. fit only.")
     if chosen is not None:
         step_times = (target_ms, draft_ms) if target_ms > 0 and draft_ms > 0 else None
-        schedule_view.calibrated(measurement, result, chosen, step_times)
+        hardware.calibrated(measurement, result, chosen, step_times)
 
 
 ui.interactive(ctx, view)

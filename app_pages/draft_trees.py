@@ -4,7 +4,8 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, engine_config, texts, tree_view, ui
+from dashboard import charts, engine_config, texts, ui
+from dashboard.features import draft_trees, hardware
 from dashboard.params import PRECISIONS, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 
 ctx = ui.page()
@@ -23,12 +24,12 @@ def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
         merged, seed = min(contexts, vocab), ctx.values["seed"]
         st.sidebar.caption("Greedy decoding; the draft merges the target's contexts (the Simulator's chains).")
         label = f"toy pair: {target} chain of {vocab} tokens, draft of {merged} contexts, seed {seed}"
-        return np.array(cached.pair_acceptance(target, contexts, vocab, seed)), label
+        return np.array(draft_trees.pair_acceptance(target, contexts, vocab, seed)), label
     if source == "typed":
         text = st.sidebar.text_input(
             "p₁, p₂, … (commas or spaces)", TYPED_DEFAULT, key="acceptance", bind="query-params"
         )
-        values, problem = tree_view.parse_acceptance(text)
+        values, problem = draft_trees.parse_acceptance(text)
         if problem is None:
             return values, "typed vector (" + ", ".join(f"{v:g}" for v in values[:4]) + ", …)" * (values.size > 4)
         st.warning(f"The typed acceptance vector {problem}. Using the Sequoia vector instead.", icon="⚠️")
@@ -47,7 +48,7 @@ def verification_cost(kind: str, c: float):
     model, gpu, precision, batch, context = (
         ctx.widget(f"tree_{key}") for key in ("target_model", "gpu", "precision", "batch", "context")
     )
-    target = cached.hardware_setup(model, model, gpu, PRECISIONS[precision], batch, context, 0.0, 0.0, 0.0).target
+    target = hardware.hardware_setup(model, model, gpu, PRECISIONS[precision], batch, context, 0.0, 0.0, 0.0).target
     if not target.fits:
         st.warning(f"{model} at batch {batch} needs more memory than one {gpu} holds; the times assume it fits.")
     return target, f"{model} on {gpu}, batch {batch}, context {context:,}, c = {c:g}"
@@ -66,21 +67,21 @@ def view() -> None:
     t_draft = float(target(1)) / c
 
     key = tuple(acceptance.tolist())
-    table = cached.tree_table(key)
-    shown = tree_view.largest_feasible(table[:, depth], budget)
+    table = draft_trees.tree_table(key)
+    shown = draft_trees.largest_feasible(table[:, depth], budget)
     if shown < budget:
         st.info(
             f"With {acceptance.size} rank(s) a tree of depth ≤ {depth} holds at most {shown} nodes: drawn with {shown}."
         )
-    value, parents = cached.best_tree(key, shown, depth)
-    eagle = tree_view.eagle_settings(budget, steps, topk, acceptance.size)
+    value, parents = draft_trees.best_tree(key, shown, depth)
+    eagle = draft_trees.eagle_settings(budget, steps, topk, acceptance.size)
     if eagle.note:
         st.info(eagle.note)
-    eagle_f = cached.eagle_curve(key, eagle.steps, eagle.topk)[1:]
+    eagle_f = draft_trees.eagle_curve(key, eagle.steps, eagle.topk)[1:]
     chain_f = specmath.expected_tokens(acceptance[0], BUDGETS - 1)
-    speedups = tree_view.speedup_table(table, t_draft, target)
-    best_s, best_d = (a[1:] for a in tree_view.best_over_depth(speedups, depth))
-    best = tree_view.best_setting(speedups, depth)
+    speedups = draft_trees.speedup_table(table, t_draft, target)
+    best_s, best_d = (a[1:] for a in draft_trees.best_over_depth(speedups, depth))
+    best = draft_trees.best_setting(speedups, depth)
     eagle_s = specmath.tree_speedup(eagle_f, BUDGETS, eagle.steps, t_draft, target)
     n = eagle.num_draft_tokens
 
@@ -103,7 +104,7 @@ def view() -> None:
             charts.tree_speedups(BUDGETS, curves, best_d, best, budget, cost),
             f"{name}_speedup_{ctx.values['tree_cost']}_c{c:g}",
         )
-    ranks, scores = tree_view.node_scores(parents, acceptance)
+    ranks, scores = draft_trees.node_scores(parents, acceptance)
     title = f"The best tree of {shown} nodes, depth ≤ {depth}: F = {value:.3f}"
     ui.chart(charts.tree_picture(parents, ranks, scores, title, label), f"{name}_tree")
 
@@ -125,16 +126,16 @@ def view() -> None:
 def sglang_section(key, eagle, eagle_s, t_draft, target, best_tree) -> None:
     """SGLang's flags for the fastest EAGLE tree at the chosen topk and steps, or, where every such
     tree is slower than plain decoding, why not and what would be faster."""
-    n, speedup = tree_view.fastest_eagle(eagle_s)
+    n, speedup = draft_trees.fastest_eagle(eagle_s)
     chosen = eagle.num_draft_tokens
     mine = f"Your budget gives num_draft_tokens = {chosen}: {eagle_s[chosen - 1]:.2f}×"
     mine += " (slower than plain decoding)." if eagle_s[chosen - 1] < 1 else "."
     value, shown, depth = best_tree
     tree = f"The best tree of {shown} nodes at depth ≤ {depth}, which SGLang cannot build: F = {value:.3f}."
     if speedup <= 1:
-        curves = {steps: cached.eagle_curve(key, steps, eagle.topk)[1:] for steps in range(1, TREE_MAX_DEPTH + 1)}
+        curves = {steps: draft_trees.eagle_curve(key, steps, eagle.topk)[1:] for steps in range(1, TREE_MAX_DEPTH + 1)}
         by_steps = {steps: specmath.tree_speedup(f, BUDGETS, steps, t_draft, target) for steps, f in curves.items()}
-        steps, tokens, best = tree_view.fastest_steps(by_steps)
+        steps, tokens, best = draft_trees.fastest_steps(by_steps)
         if best > 1:
             better = f"At topk {eagle.topk} with {steps} steps and {tokens} draft tokens EAGLE would be {best:.2f}×."
         else:
@@ -146,10 +147,10 @@ def sglang_section(key, eagle, eagle_s, t_draft, target, best_tree) -> None:
         st.caption(f"{mine} {tree}")
         return
     model = ctx.values.get("tree_target_model") if ctx.values["tree_cost"] == "roofline" else None
-    head = tree_view.draft_head_placeholder(engine_config.hub_name(specmath.MODEL_PRESETS[model]) if model else None)
-    best = tree_view.EagleSettings(eagle.steps, eagle.topk, n)
-    st.code(tree_view.sglang_flags(best, head), language="bash")
-    f_best = cached.eagle_curve(key, eagle.steps, eagle.topk)[n]
+    head = draft_trees.draft_head_placeholder(engine_config.hub_name(specmath.MODEL_PRESETS[model]) if model else None)
+    best = draft_trees.EagleSettings(eagle.steps, eagle.topk, n)
+    st.code(draft_trees.sglang_flags(best, head), language="bash")
+    f_best = draft_trees.eagle_curve(key, eagle.steps, eagle.topk)[n]
     st.caption(
         f"{texts.TREES_FLAGS.format(head=head, topk=eagle.topk, steps=eagle.steps)} Their tree: "
         f"num_draft_tokens = {n}, F = {f_best:.3f}, speedup {speedup:.2f}×. {mine} {tree}"

@@ -2,11 +2,14 @@
 
 import streamlit as st
 
-from dashboard import cached, exercises, navigation, texts, ui
+from dashboard import navigation, texts, ui
+from dashboard.features import exercises
 
 ui.page()
 st.markdown(texts.EXERCISES_INTRO)
-for number, (exercise, answer) in enumerate(zip(exercises.EXERCISES, cached.exercise_answers(), strict=True), start=1):
+for number, (exercise, answer) in enumerate(
+    zip(exercises.EXERCISES, exercises.exercise_answers(), strict=True), start=1
+):
     page = exercise.info
     with st.container(border=True):
         st.markdown(f"#### {number}. {exercise.title}")

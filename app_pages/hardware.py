@@ -3,7 +3,8 @@
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, schedule_view, texts, ui
+from dashboard import charts, texts, ui
+from dashboard.features import hardware
 from dashboard.params import PRECISIONS
 
 ctx = ui.page()
@@ -21,7 +22,7 @@ def view() -> None:
     max_batch, method, drafter = ctx.widget("max_batch"), ctx.widget("method"), ctx.widget("drafter")
 
     settings = (names["gpu"], PRECISIONS[names["precision"]])
-    setup = cached.hardware_setup(
+    setup = hardware.hardware_setup(
         names["target_model"], names["draft_model"], *settings, batch, context, overhead_ms, bandwidth, peak
     )
     if not setup.target.fits:
@@ -32,11 +33,11 @@ def view() -> None:
             icon=":material/memory:",
         )
 
-    widths = cached.HARDWARE_K + 1
-    free = specmath.speedup(alpha, cached.HARDWARE_K, setup.c)
-    roof = specmath.general_speedup(alpha, cached.HARDWARE_K, setup.draft, setup.target)
-    best_free = specmath.optimal_k(alpha, setup.c, max_k=int(cached.HARDWARE_K[-1]))
-    best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=int(cached.HARDWARE_K[-1]))
+    widths = hardware.HARDWARE_K + 1
+    free = specmath.speedup(alpha, hardware.HARDWARE_K, setup.c)
+    roof = specmath.general_speedup(alpha, hardware.HARDWARE_K, setup.draft, setup.target)
+    best_free = specmath.optimal_k(alpha, setup.c, max_k=int(hardware.HARDWARE_K[-1]))
+    best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=int(hardware.HARDWARE_K[-1]))
     extra_ops = specmath.operations_factor(alpha, best_roof[0], setup.arithmetic_ratio)
 
     row = ui.metric_row()
@@ -59,7 +60,7 @@ def view() -> None:
     with left:
         ui.chart(
             charts.hardware_speedup(
-                cached.HARDWARE_K,
+                hardware.HARDWARE_K,
                 free,
                 roof,
                 {"free verification": tuple(v.item() for v in best_free), "roofline": best_roof},
@@ -76,7 +77,7 @@ def view() -> None:
             ),
             f"verification_cost_batch{batch}_ctx{context}",
         )
-    sweep = cached.batch_sweep(
+    sweep = hardware.batch_sweep(
         alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak
     )
     ui.chart(
@@ -93,11 +94,11 @@ def view() -> None:
     )
     st.subheader("A batch-size schedule of k for your engine")
     st.markdown(texts.SCHEDULE_INTRO)
-    schedule_sweep = cached.schedule_sweep(
+    schedule_sweep = hardware.schedule_sweep(
         alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak, max_batch
     )
     gpu = specmath.GPU_PRESETS[names["gpu"]]
-    setting = schedule_view.Setting(
+    setting = hardware.Setting(
         acceptance=f"α = {alpha:g}",
         target_model=names["target_model"],
         draft_model=names["draft_model"],
@@ -117,7 +118,7 @@ def view() -> None:
         "memory_bandwidth_gb_s": bandwidth or gpu.memory_bandwidth / 1e9,
         "peak_tflop_s": peak or gpu.peak_flops / 1e12,
     }
-    schedule_view.show(schedule_sweep, setting, best_roof[0] if best_roof[1] > 1 else 0, inputs)
+    hardware.show(schedule_sweep, setting, best_roof[0] if best_roof[1] > 1 else 0, inputs)
 
 
 ui.interactive(ctx, view)

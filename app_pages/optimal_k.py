@@ -3,7 +3,8 @@
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, texts, ui
+from dashboard import charts, texts, ui
+from dashboard.features import optimal_k
 from dashboard.params import format_number
 
 ctx = ui.page()
@@ -22,7 +23,7 @@ def view() -> None:
     alpha, c = ctx.values["alpha"], ctx.values["c"]
     max_k = ctx.widget("max_k")
 
-    k_star, best = cached.optimal_k_grid(max_k)
+    k_star, best = optimal_k.optimal_k_grid(max_k)
     current = tuple(v.item() for v in specmath.optimal_k(alpha, c, max_k=max_k))
 
     with map_area:
@@ -41,9 +42,9 @@ def _metrics(alpha, c, current) -> None:
 
 
 def _map(alpha, c, max_k, k_star, best, current) -> None:
-    grid = (cached.GRID_ALPHA, cached.GRID_C, k_star, best, alpha, c, current, max_k)
+    grid = (optimal_k.GRID_ALPHA, optimal_k.GRID_C, k_star, best, alpha, c, current, max_k)
     if shown == "k":
-        fig, name = charts.optimal_k_map(*grid, contours=cached.map_contours(max_k)), "optimal_k"
+        fig, name = charts.optimal_k_map(*grid, contours=optimal_k.map_contours(max_k)), "optimal_k"
     else:
         fig, name = charts.best_speedup_map(*grid), "best_speedup"
     ui.chart(fig, f"{name}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}")
@@ -51,7 +52,7 @@ def _map(alpha, c, max_k, k_star, best, current) -> None:
 
 def _table(max_k) -> None:
     st.subheader("The chapter's table")
-    table = cached.chapter_table(max_k)
+    table = optimal_k.chapter_table(max_k)
     st.caption(texts.CHAPTER_TABLE_CAPTION if max_k == 20 else f"The chapter's grid, searched over k = 1 … {max_k}.")
     # A static table, printed as the chapter prints it: twelve rows need no scrolling or sorting,
     # and Streamlit's interactive grid cost more to redraw than the rest of the page below the map.

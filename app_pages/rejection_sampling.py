@@ -3,9 +3,9 @@
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, pq_editor, texts, ui
+from dashboard import charts, texts, ui
+from dashboard.features import rejection_sampling
 from dashboard.presets import PRESET_LABELS
-from dashboard.stats import sampling_report
 
 ctx = ui.page()
 # The distributions and their editor belong to the page; only the sample count and what it
@@ -19,14 +19,14 @@ vocab = ctx.widget("vocab") if preset == "random" else None
 n_area = st.sidebar.container()
 seed = ctx.values["seed"]
 
-table = pq_editor.distribution_table(ctx, preset, vocab, seed)
+table = rejection_sampling.distribution_table(ctx, preset, vocab, seed)
 report_area = st.container()
 # The table takes one cell of three, never narrower than the table, and the chart two; where three
 # such cells do not fit (1024 px with the sidebar open) the chart goes under the table.
-layout = st.grid(3, min_column_width=pq_editor.TABLE_WIDTH)
+layout = st.grid(3, min_column_width=rejection_sampling.TABLE_WIDTH)
 left, right = layout.cell(), layout.cell(column_span=2)
 with left:
-    checked = pq_editor.distribution_editor(table)
+    checked = rejection_sampling.distribution_editor(table)
 
 
 def view() -> None:
@@ -35,7 +35,7 @@ def view() -> None:
         return
     p, q = checked
 
-    accepted, resampled = cached.sample_counts(tuple(p), tuple(q), n, seed)
+    accepted, resampled = rejection_sampling.sample_counts(tuple(p), tuple(q), n, seed)
     with right:  # the chart before the metrics above it (see ui.interactive)
         ui.chart(
             charts.sampling_histogram(
@@ -44,7 +44,7 @@ def view() -> None:
             f"rejection_sampling_{preset}_n{n}_seed{seed}",
         )
 
-    report = sampling_report(p, q, accepted, resampled)
+    report = rejection_sampling.sampling_report(p, q, accepted, resampled)
     row = ui.metric_row(report_area)
     row.metric("α = Σ min(p, q)", f"{report.alpha:.4f}")
     row.metric("1 − TV(p, q)", f"{report.one_minus_tv:.4f}")

@@ -3,7 +3,8 @@
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, limits, sample_text, texts, ui
+from dashboard import charts, limits, texts, ui
+from dashboard.features import simulator
 
 ctx = ui.page()
 
@@ -21,10 +22,10 @@ def view() -> None:
     if draft == "merged" and strength > vocab:
         st.sidebar.caption(f"Only {vocab} contexts exist: the draft is the target itself.")
 
-    capped = limits.simulator_tokens(tokens, k, cached.SEQUENCE_LENGTH)
+    capped = limits.simulator_tokens(tokens, k, simulator.SEQUENCE_LENGTH)
     if capped.note:
         st.info(capped.note)
-    run = cached.simulate(target, draft, float(strength), vocab, k, capped.value, seed)
+    run = simulator.simulate(target, draft, float(strength), vocab, k, capped.value, seed)
     s = run.summary
     predicted_tokens = specmath.expected_tokens(s.acceptance_rate, k)
     row = ui.metric_row()
@@ -51,8 +52,8 @@ def view() -> None:
         )
 
     st.subheader("A generated sample")
-    st.markdown(sample_text.legend())
-    st.markdown(sample_text.coloured_sample(run.sample_tokens, run.sample_kinds, sample_text.token_letters(vocab)))
+    st.markdown(simulator.legend())
+    st.markdown(simulator.coloured_sample(run.sample_tokens, run.sample_kinds, simulator.token_letters(vocab)))
     st.caption(
         f"The first {len(run.sample_tokens)} tokens of sequence 1; “|” ends each target call. "
         f"Average α(s) over visited contexts {s.alpha_visited:.3f}; over the target's stationary law "

@@ -7,14 +7,15 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import cached, charts, published, texts, ui
+from dashboard import charts, texts, ui
+from dashboard.features import speedup
 
 ctx = ui.page()
 
 
 def published_results() -> None:
     """What the published points are, why they sit off the curves, and the results without a k."""
-    with_k, without_k = published.split_by_draft_length(published.load_published_results())
+    with_k, without_k = speedup.split_by_draft_length(speedup.load_published_results())
     counts = Counter(row.short_citation for row in with_k)
     st.markdown(texts.PUBLISHED_SHOWN.format(sources="; ".join(f"{n} ({c} results)" for n, c in counts.items())))
     st.markdown(texts.PUBLISHED_EXPLAINER)
@@ -46,17 +47,17 @@ def view() -> None:
     show_published = ctx.widget("published")
 
     alphas = tuple(sorted({*compare, alpha}))
-    grid, optima = cached.speedup_curves(alphas, float(c))
+    grid, optima = speedup.speedup_curves(alphas, float(c))
     best_k, best_speedup = optima[alpha]
     points = []
     if show_published:
-        with_k, _ = published.split_by_draft_length(published.load_published_results())
-        points = charts.published_points(with_k, [published.iid_speedup(row) for row in with_k])
+        with_k, _ = speedup.split_by_draft_length(speedup.load_published_results())
+        points = charts.published_points(with_k, [speedup.iid_speedup(row) for row in with_k])
 
     metrics_area = st.container()  # above the chart, filled after it (see ui.interactive)
     ui.chart(
         charts.speedup_curves(
-            cached.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c, published=points
+            speedup.K_AXIS, dict(zip(alphas, grid, strict=True)), optima, alpha, k, c, published=points
         ),
         f"speedup_alpha{alpha:.2f}_k{k}_c{c:g}" + ("_published" if show_published else ""),
     )

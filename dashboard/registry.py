@@ -7,7 +7,6 @@ screenshot script all read :data:`PAGES`. A new page is one entry here and one s
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from dashboard.params import SHARED_KEYS
@@ -230,12 +229,12 @@ PAGES: dict[str, PageInfo] = {
     )
 }
 
-#: Parameters that more than one page reads (α, k, c and the seed). Their widgets are created
-#: by the router, not by the page: Streamlit drops from the next page's address every parameter
-#: bound to a widget of the page being left, so a page's own seed widget would lose the seed of
-#: the page Back returns to. Widgets of the entry script are the app's and are exempt.
-_READERS = Counter(key for page in PAGES.values() for key in page.params)
-APP_KEYS = frozenset(key for key, count in _READERS.items() if count > 1)
+#: Parameters whose widgets the router creates, not the page: the shared α, k, c and the seed,
+#: which several pages read. Streamlit drops from the next page's address every parameter bound
+#: to a widget of the page being left, so a page's own seed widget would lose the seed of the page
+#: Back returns to; widgets of the entry script are the app's and are exempt. A parameter that a
+#: second page starts to read belongs here (``tests/dashboard/test_units.py`` says so).
+APP_KEYS = frozenset({*SHARED_KEYS, "seed"})
 
 _BY_URL_PATH = {page.url_path: page for page in PAGES.values()}
 

@@ -13,34 +13,7 @@ from dashboard import limits
 from dashboard.params import PARAMS, Param, format_number
 
 #: Parameter -> (parameter, value) it depends on: the page creates the widget only then.
-CONDITIONS = {
-    "vocab": ("preset", "random"),
-    "contexts": ("draft", "merged"),
-    "temperature": ("draft", "temperature"),
-    "noise": ("draft", "noise"),
-    "step_noise": ("step_draft", "noise"),
-    "step_temperature": ("step_draft", "temperature"),
-    "step_contexts": ("step_draft", "merged"),
-    "tree_target": ("tree_source", "pair"),
-    "tree_chain_vocab": ("tree_source", "pair"),
-    "tree_contexts": ("tree_source", "pair"),
-    "tree_beta": ("tree_cost", "linear"),
-    **{f"tree_{key}": ("tree_cost", "roofline") for key in ("target_model", "gpu", "precision", "batch", "context")},
-    **{
-        f"cal_{key}": ("cal_schedule", True)
-        for key in (
-            "target_model",
-            "draft_model",
-            "gpu",
-            "precision",
-            "batch",
-            "context",
-            "max_batch",
-            "method",
-            "drafter",
-        )
-    },
-}
+CONDITIONS = {key: p.shown_when for key, p in PARAMS.items() if p.shown_when is not None}
 
 CATEGORIES = ("out_of_range", "non_numeric", "empty", "enormous")
 ENORMOUS = "9" * 400

@@ -8,21 +8,22 @@ was drawn with, so a screenshot explains itself; the fonts are large enough for 
   shares.
 - ``rounding``: numbers rounded as the hovers print them.
 - ``contours``: the optimal-k map's contour lines and their labels.
-- ``speedup``, ``maps``, ``distributions``, ``simulator``, ``hardware``, ``step``, ``trees``: the builders, by page.
+- one module per page, named as its script in ``app_pages/``: that page's builders.
 
 Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)``.
 """
 
+from dashboard.charts.acceptance_vs_kl import alpha_vs_kl
 from dashboard.charts.contours import monotone_contours, speedup_contours
-from dashboard.charts.distributions import alpha_vs_kl, sampling_histogram
+from dashboard.charts.draft_trees import tree_layout, tree_picture, tree_speedups, tree_tokens
 from dashboard.charts.hardware import batch_sweep, hardware_speedup, k_schedule, verification_cost
-from dashboard.charts.maps import C_TICKS, best_speedup_map, optimal_k_map
+from dashboard.charts.optimal_k import C_TICKS, best_speedup_map, optimal_k_map
+from dashboard.charts.rejection_sampling import sampling_histogram
 from dashboard.charts.rounding import C_DIGITS, SPEEDUP_DECIMALS, as_shown
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
 from dashboard.charts.step import acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
-from dashboard.charts.trees import tree_layout, tree_picture, tree_speedups, tree_tokens
 
 __all__ = [
     "C_DIGITS",

@@ -25,7 +25,7 @@ from dashboard.charts.style import (
 from dashboard.params import format_number
 
 if TYPE_CHECKING:  # the rows' type only: the builders take what the page read
-    from dashboard.published import PublishedResult
+    from dashboard.features.speedup import PublishedResult
 
 
 #: The speedup chart's height, and with the published points.

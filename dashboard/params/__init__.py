@@ -28,34 +28,46 @@ from dashboard.params.simulation import SIMULATOR_SEQUENCE, STEP_COUNT, STEP_MAX
 PARAMS: dict[str, Param] = {p.key: p for p in (*chapter.PARAMS, *simulation.PARAMS, *serving.PARAMS)}
 
 # The Step through page's draft strengths are the Simulator's, under keys of their own in the URL.
-PARAMS |= {f"step_{key}": replace(PARAMS[key], key=f"step_{key}") for key in ("noise", "temperature")}
+PARAMS |= {
+    f"step_{key}": replace(PARAMS[key], key=f"step_{key}", shown_when=("step_draft", key))
+    for key in ("noise", "temperature")
+}
 
 # The Draft trees page's toy pair and cost model are the Simulator's and the Hardware page's
 # parameters under keys of their own (its widgets appear only for some choices of the page's).
 PARAMS |= {
-    f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}")
-    for key in ("target", "chain_vocab", "contexts", "target_model", "gpu", "precision", "context")
+    f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}", shown_when=("tree_source", "pair"))
+    for key in ("target", "chain_vocab", "contexts")
 }
-PARAMS["tree_batch"] = replace(PARAMS["batch"], key="tree_batch", default=16)
+PARAMS |= {
+    f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}", shown_when=("tree_cost", "roofline"))
+    for key in ("target_model", "gpu", "precision", "context")
+}
+PARAMS["tree_batch"] = replace(PARAMS["batch"], key="tree_batch", default=16, shown_when=("tree_cost", "roofline"))
 
 # Calibrate's schedule has the Hardware page's settings under keys of their own (its widgets
 # appear only with cal_schedule on); its batch is also the one the step times were measured at.
-PARAMS |= {
-    f"cal_{key}": replace(PARAMS[key], key=f"cal_{key}")
-    for key in ("target_model", "draft_model", "gpu", "precision", "context", "max_batch", "method", "drafter")
+CALIBRATE_SCHEDULE = ("cal_schedule", True)
+_CALIBRATE_LABELS = {
+    "batch": {
+        "label": "Batch size (of your step times)",
+        "help": "Sequences decoded together when you measured the step times; SGLang's flags are for this batch.",
+    }
 }
-PARAMS["cal_batch"] = replace(
-    PARAMS["batch"],
-    key="cal_batch",
-    label="Batch size (of your step times)",
-    help="Sequences decoded together when you measured the step times; SGLang's flags are for this batch.",
-)
+for _key in ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method", "drafter"):
+    PARAMS[f"cal_{_key}"] = replace(
+        PARAMS[_key], key=f"cal_{_key}", shown_when=CALIBRATE_SCHEDULE, **_CALIBRATE_LABELS.get(_key, {})
+    )
 
 SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)
+
+#: Calibrate's schedule settings, the Hardware page's names without the ``cal_`` prefix.
+CALIBRATE_KEYS = tuple(key.removeprefix("cal_") for key, p in PARAMS.items() if p.shown_when == CALIBRATE_SCHEDULE)
 
 __all__ = [
     "ALPHA_CHOICES",
     "BATCHES",
+    "CALIBRATE_KEYS",
     "CONTEXTS",
     "C_OPTIONS",
     "DEFAULT_WIDGETS",

@@ -58,6 +58,9 @@ class Param:
     allowed: Callable[[str], bool] | None = None
     rule: str = ""
     placeholder: str = ""
+    #: (key, value): the page creates this widget only while parameter ``key`` has ``value``
+    #: (a link's value for it is read only then); None: always.
+    shown_when: tuple[str, Any] | None = None
 
     @property
     def widget_type(self) -> str:

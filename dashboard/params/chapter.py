@@ -98,6 +98,7 @@ PARAMS: tuple[Param, ...] = (
         low=2,
         high=50,
         step=1,
+        shown_when=("preset", "random"),
     ),
     Param(
         "n",

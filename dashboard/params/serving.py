@@ -213,6 +213,7 @@ PARAMS: tuple[Param, ...] = (
         low=0.0,
         high=1.0,
         step=0.01,
+        shown_when=("tree_cost", "linear"),
     ),
     Param(
         "tree_source",

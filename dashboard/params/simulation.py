@@ -48,6 +48,7 @@ PARAMS: tuple[Param, ...] = (
         low=1,
         high=26,
         step=1,
+        shown_when=("draft", "merged"),
     ),
     Param(
         "temperature",
@@ -57,8 +58,19 @@ PARAMS: tuple[Param, ...] = (
         "Above 1 flatter than the target, below 1 sharper.",
         options=TEMPERATURES,
         fmt=format_number,
+        shown_when=("draft", "temperature"),
     ),
-    Param("noise", "Noise weight", "float", 0.3, "0 is the target, 1 a uniform draft.", low=0.0, high=1.0, step=0.05),
+    Param(
+        "noise",
+        "Noise weight",
+        "float",
+        0.3,
+        "0 is the target, 1 a uniform draft.",
+        low=0.0,
+        high=1.0,
+        step=0.05,
+        shown_when=("draft", "noise"),
+    ),
     Param(
         "chain_vocab",
         "Vocabulary size",
@@ -109,6 +121,7 @@ PARAMS: tuple[Param, ...] = (
         low=1,
         high=toy_language.V,
         step=1,
+        shown_when=("step_draft", "merged"),
     ),
     Param(
         "greedy",

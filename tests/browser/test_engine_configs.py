@@ -10,8 +10,9 @@ from dataclasses import replace
 import numpy as np
 
 import specmath
-from dashboard import cached, engine_config, texts
+from dashboard import engine_config, texts
 from dashboard.engine_examples import EXAMPLES
+from dashboard.features import hardware
 from dashboard.params import PARAMS, PRECISIONS
 from tests.browser.helpers import PAGES, AppTab
 
@@ -32,7 +33,7 @@ def hardware_at_defaults() -> tuple[list[list[int]], int]:
         for key in ("target_model", "draft_model")
     )
     alpha, context, overhead_s = default("alpha"), default("context"), default("overhead_ms") / 1e3
-    max_k = int(cached.HARDWARE_K[-1])
+    max_k = int(hardware.HARDWARE_K[-1])
     sweep = specmath.roofline_batch_sweep(
         alpha, draft, target, gpu, np.arange(1, default("max_batch") + 1), context, overhead_s, max_k=max_k
     )

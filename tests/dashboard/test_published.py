@@ -1,13 +1,11 @@
 """The published results: the file loads, every row is documented, and the numbers are the papers'."""
 
 import re
-import subprocess
-import sys
 
 import pytest
 
 import specmath
-from dashboard.published import (
+from dashboard.features.speedup import (
     COLUMNS,
     DATA_FILE,
     SOURCES_FILE,
@@ -240,10 +238,3 @@ def test_a_wrong_header_or_row_length_is_refused(tmp_path):
     latin.write_bytes((HEADER + "\n" + _with("note", "café") + "\n").encode("latin-1"))
     with pytest.raises(ValueError, match="not UTF-8"):
         read_published_results(latin)
-
-
-def test_the_loader_does_not_import_streamlit():
-    code = "import sys, dashboard.published as p; p.load_published_results(); print('streamlit' in sys.modules)"
-    root = DATA_FILE.parents[2]
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root)
-    assert out.stdout.strip() == "False"

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import charts, tree_view
-from dashboard.charts import trees as trees_chart
+from dashboard import charts
+from dashboard.charts import draft_trees as trees_chart
+from dashboard.features import draft_trees as tree_view
 
 
 def random_tree(n: int, rng) -> np.ndarray:

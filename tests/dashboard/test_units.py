@@ -1,6 +1,7 @@
 """The dashboard's pure pieces: the parameter table, link checks, typed distributions, presets."""
 
 import math
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -8,11 +9,11 @@ import pytest
 
 import specmath
 from dashboard import pq_input
+from dashboard.features.rejection_sampling import sampling_report
 from dashboard.link_check import address_value, check_url_value
 from dashboard.params import PARAMS, SHARED_KEYS, format_count, format_number
 from dashboard.presets import PRESET_LABELS, preset_pair
-from dashboard.registry import PAGES
-from dashboard.stats import sampling_report
+from dashboard.registry import APP_KEYS, PAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,6 +46,23 @@ def test_parameter_table_is_consistent(param):
 
 def test_shared_parameters_are_alpha_k_c():
     assert SHARED_KEYS == ("alpha", "k", "c")
+
+
+def test_a_parameter_several_pages_read_has_its_widget_in_the_router():
+    readers = Counter(key for page in PAGES.values() for key in page.params)
+    several = {key for key, count in readers.items() if count > 1}
+    assert several <= APP_KEYS, f"add {sorted(several - APP_KEYS)} to registry.APP_KEYS (Back would lose them)"
+
+
+def test_a_conditional_parameter_depends_on_one_its_pages_read():
+    for page in PAGES.values():
+        for key in page.params:
+            condition = PARAMS[key].shown_when
+            if condition is not None:
+                other, value = condition
+                assert other in page.params, (page.id, key)
+                param = PARAMS[other]
+                assert value in param.options if param.kind == "choice" else isinstance(value, bool), (key, value)
 
 
 def test_every_page_is_registered_with_known_parameters():

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs
 import numpy as np
 import pytest
 
-from dashboard.exercises import BY_ID, EXERCISES, vllm_rate
+from dashboard.features.exercises import BY_ID, EXERCISES, vllm_rate
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings

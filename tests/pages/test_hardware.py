@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import cached, charts
+from dashboard import charts
+from dashboard.features import hardware
 from tests.app_helpers import (
     codes,
     metrics,
@@ -26,7 +27,7 @@ HARDWARE = "hardware"
 
 
 def _setup(batch=1, context=1024, precision=2.0, overhead_ms=0.0, bandwidth=0.0, peak=0.0, target="Llama-3.1-8B"):
-    return cached.hardware_setup(
+    return hardware.hardware_setup(
         target, "Llama-3.2-1B", "H100 SXM", precision, batch, context, overhead_ms, bandwidth, peak
     )
 
@@ -51,7 +52,7 @@ def test_defaults_show_the_roofline_of_the_presets():
         values(trace(cost_figure, "target pass over w positions")["y"]), setup.target(np.arange(2, 34)) * 1e3
     )
     sweep = specmath.roofline_batch_sweep(
-        0.8, setup.draft.model, setup.target.model, setup.target.gpu, cached.BATCHES, 1024, 0.0, max_k=32
+        0.8, setup.draft.model, setup.target.model, setup.target.gpu, hardware.BATCHES, 1024, 0.0, max_k=32
     )
     np.testing.assert_array_equal(values(trace(sweep_figure, "best speedup")["y"]), sweep.speedup)
     np.testing.assert_array_equal(values(trace(sweep_figure, "best k")["y"]), sweep.k)

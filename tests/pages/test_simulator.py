@@ -4,16 +4,18 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import cached, charts, limits, sample_text
+from dashboard import charts, limits
+from dashboard.features import simulator
+from dashboard.presets import toy_chains
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 SIMULATOR = "simulator"
 
 
 def _run(target="regimes", draft="merged", strength=2.0, vocab=8, k=8, tokens=100_000, seed=42):
-    chain, draft_chain = cached.toy_chains(target, draft, strength, vocab, seed)
+    chain, draft_chain = toy_chains(target, draft, strength, vocab, seed)
     records = specmath.speculative_decode(
-        chain, draft_chain, k, cached.SEQUENCE_LENGTH, rng=seed, n_sequences=tokens // cached.SEQUENCE_LENGTH
+        chain, draft_chain, k, simulator.SEQUENCE_LENGTH, rng=seed, n_sequences=tokens // simulator.SEQUENCE_LENGTH
     )
     return records, specmath.decode_summary(records)
 
@@ -87,7 +89,7 @@ def test_simulator_bad_links_warn(key, raw):
 def test_coloured_sample_marks_every_kind():
     tokens = np.array([0, 1, 2, 1, 0])
     kinds = np.array([specmath.START, specmath.ACCEPTED, specmath.RESAMPLED, specmath.ACCEPTED, specmath.BONUS])
-    text = sample_text.coloured_sample(tokens, kinds, sample_text.token_letters(3))
+    text = simulator.coloured_sample(tokens, kinds, simulator.token_letters(3))
     assert text == (":gray[**a**] :gray[|] :blue[**b**] :orange[**c**] :gray[|] :blue[**b**] :green[**a**] :gray[|]")
 
 
@@ -105,7 +107,7 @@ def test_a_link_past_the_work_cap_runs_the_capped_amount_and_says_so():
     at = open_page(SIMULATOR, tokens="1M", k="64")
     assert not at.exception
     (note,) = [i.value for i in at.info]
-    used = limits.simulator_tokens(1_000_000, 64, cached.SEQUENCE_LENGTH).value
+    used = limits.simulator_tokens(1_000_000, 64, simulator.SEQUENCE_LENGTH).value
     assert f"Generated {used:,} of the 1,000,000 tokens" in note
     _, summary = _run(k=64, tokens=used)
     assert metrics(at)["Tokens per call, measured"] == f"{summary.tokens_per_call:.3f}"

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard.published import DATA_FILE
+from dashboard.features.speedup import DATA_FILE
 from dashboard.texts import PUBLISHED_EXPLAINER
 from tests.app_helpers import (
     SPEEDUP,

@@ -1,6 +1,6 @@
 """Workshop exercises: a question, a link that opens a page set up for it, and the answer.
 
-Pure: ``specmath``, the registry and the parameter table, no Streamlit. Each exercise names a
+Built from ``specmath``, the registry and the parameter table. Each exercise names a
 page of the registry and the settings its link opens that page with; the link is built from the
 page's ``url_path`` and those settings (:meth:`Exercise.query`), never typed by hand. The question
 is a template filled with the same settings, and the answer is a function of them, computed with
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import streamlit as st
 
 import specmath
 from dashboard import presets
@@ -333,3 +334,10 @@ def _check_all() -> None:
 
 
 _check_all()
+
+
+@st.cache_data(show_spinner=False)
+def exercise_answers() -> tuple[str, ...]:
+    """Each exercise's answer, in order: they depend on nothing a session sets, and computing them
+    was half the Exercises page's run."""
+    return tuple(exercise.answer_text() for exercise in EXERCISES)

@@ -1,4 +1,5 @@
-"""The batch-size schedule of k, as the Hardware and Calibrate pages show it.
+"""The Hardware page's cost models and batch sweeps (cached), and the batch-size schedule of k
+as the Hardware and Calibrate pages show it.
 
 :func:`show` draws it from a per-batch sweep (:func:`specmath.roofline_batch_sweep` or
 :func:`specmath.profile_batch_sweep`): the step chart and the table of
@@ -10,16 +11,17 @@ each engine takes is in :mod:`dashboard.engine_config`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import cached, calibrate_input, charts, engine_config, texts, ui
+from dashboard import calibrate_input, charts, engine_config, texts, ui
 from dashboard.literal import quoted
-from dashboard.params import PRECISIONS
+from dashboard.params import BATCHES, PRECISIONS
 
 
 @dataclass(frozen=True)
@@ -135,19 +137,13 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
     st.markdown(texts.SCHEDULE_CAVEAT)
 
 
-#: Calibrate's schedule settings: the Hardware page's, under keys of their own (``cal_…``).
-CALIBRATE_KEYS = (
-    "target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method", "drafter",
-)  # fmt: skip
-
-
 def calibrated(
     measurement: calibrate_input.Measurement,
     result: calibrate_input.Calibration,
     chosen: Mapping[str, Any],
     step_times: tuple[float, float] | None,
 ) -> None:
-    """Calibrate's schedule: on the roofline of ``chosen`` (:data:`CALIBRATE_KEYS`), from the
+    """Calibrate's schedule: on the roofline of ``chosen`` (:data:`dashboard.params.CALIBRATE_KEYS`), from the
     measured profile if there is one, else the fitted α; scaled to ``step_times`` (target, draft
     in ms, measured at ``chosen["batch"]``) when given (:func:`specmath.fit_roofline`)."""
     st.subheader("A batch-size schedule of k for your engine")
@@ -168,7 +164,7 @@ def calibrated(
     if step_times is None:
         st.caption(texts.CALIBRATE_DATASHEET.format(gpu=chosen["gpu"]))
     else:
-        setup = cached.hardware_setup(*names, batch, context, 0.0, 0.0, 0.0)
+        setup = hardware_setup(*names, batch, context, 0.0, 0.0, 0.0)
         fit = specmath.fit_roofline(
             step_times[0] / 1e3, step_times[1] / 1e3, setup.target.model, setup.draft.model, setup.target.gpu,
             batch, context,
@@ -184,8 +180,8 @@ def calibrated(
         if fit.efficiency > 1:
             st.warning(texts.CALIBRATE_FIT_FAST.format(efficiency=fit.efficiency, gpu=chosen["gpu"]))
     workload = (context, overhead_ms, bandwidth, peak)
-    sweep = cached.schedule_sweep(acceptance, *names, *workload, chosen["max_batch"])
-    sglang_k = best_at(cached.batch_sweep(acceptance, *names, *workload), batch)
+    sweep = schedule_sweep(acceptance, *names, *workload, chosen["max_batch"])
+    sglang_k = best_at(batch_sweep(acceptance, *names, *workload), batch)
     st.caption(texts.CALIBRATE_VS_RECOMMENDED.format(batch=batch, scheduled=sglang_k, recommended=result.recommended_k))
     stem = f"k_schedule_calibrated_k{measurement.k}_ctx{context}_maxbatch{chosen['max_batch']}"
     setting = Setting(
@@ -212,3 +208,88 @@ def calibrated(
         },
     }  # fmt: skip
     show(sweep, setting, sglang_k, inputs)
+
+
+#: Draft lengths the hardware page searches and draws.
+HARDWARE_K = np.arange(1, 33)
+
+
+@dataclass(frozen=True)
+class HardwareSetup:
+    """The draft's and the target's roofline cost models on one GPU, and what they imply."""
+
+    target: specmath.Roofline
+    draft: specmath.Roofline
+    c: float
+    arithmetic_ratio: float  # draft FLOPs / target FLOPs per position: Leviathan's c-hat
+
+
+def hardware_setup(
+    target: str,
+    draft: str,
+    gpu: str,
+    bytes_per_parameter: float,
+    batch: int,
+    context: int,
+    overhead_ms: float,
+    bandwidth_gbs: float,
+    peak_tflops: float,
+) -> HardwareSetup:
+    """Cost models from the presets with the page's edits (precision, overrides) applied."""
+    device = specmath.GPU_PRESETS[gpu]
+    device = replace(
+        device,
+        memory_bandwidth=bandwidth_gbs * 1e9 if bandwidth_gbs > 0 else device.memory_bandwidth,
+        peak_flops=peak_tflops * 1e12 if peak_tflops > 0 else device.peak_flops,
+    )
+    specs = [replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=bytes_per_parameter) for name in (target, draft)]
+    target_cost, draft_cost = (specmath.roofline(s, device, batch, context, overhead_ms / 1e3) for s in specs)
+    return HardwareSetup(
+        target=target_cost,
+        draft=draft_cost,
+        c=float(target_cost(1)) / float(draft_cost(1)),
+        arithmetic_ratio=specs[1].flops_per_position(context) / specs[0].flops_per_position(context),
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def batch_sweep(
+    acceptance: float | tuple[float, ...], target: str, draft: str, gpu: str, bytes_per_parameter: float,
+    context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float,
+) -> specmath.BatchSweep:  # fmt: skip
+    """Best k and speedup at every offered batch size, for the page's other settings (α or a profile)."""
+    settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
+    return _roofline_sweep(acceptance, settings, BATCHES)
+
+
+def _roofline_sweep(acceptance: float | tuple[float, ...], settings: tuple, batches) -> specmath.BatchSweep:
+    """The roofline sweep of the Hardware page's settings (as :func:`batch_sweep` takes them), at one
+    α (:func:`specmath.roofline_batch_sweep`) or a profile (a tuple: :func:`specmath.profile_batch_sweep`)."""
+    target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops = settings
+    setup = hardware_setup(target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops)
+    sweep = specmath.profile_batch_sweep if isinstance(acceptance, tuple) else specmath.roofline_batch_sweep
+    return sweep(
+        acceptance,
+        setup.draft.model,
+        setup.target.model,
+        setup.target.gpu,
+        batches,
+        context,
+        overhead_ms / 1e3,
+        max_k=int(HARDWARE_K[-1]),
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def schedule_sweep(
+    acceptance: float | tuple[float, ...], target: str, draft: str, gpu: str, bytes_per_parameter: float,
+    context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float, max_batch: int,
+) -> specmath.BatchSweep:  # fmt: skip
+    """Best k and speedup at every batch size 1 … ``max_batch``: the sweep the k schedule is made from,
+    at one α or (a tuple) a measured per-position profile.
+
+    Every whole batch, not the powers of two of :func:`batch_sweep`, so that each range of the
+    schedule starts where the best k really changes; one array computation makes that cheap.
+    """
+    settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
+    return _roofline_sweep(acceptance, settings, np.arange(1, max_batch + 1))

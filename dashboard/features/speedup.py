@@ -1,13 +1,14 @@
-"""Measured speedups from the literature, read from ``dashboard/data/published_results.csv``.
+"""The Speedup page: its curves over k (cached), and the measured speedups from the literature,
+read from ``dashboard/data/published_results.csv``.
 
 Each row is one measurement as its source prints it: where it comes from (``source`` is a key
 of ``dashboard/data/SOURCES.md``, which says how every column was taken), the setting, and the
 numbers. Empty cells are values the source does not give. ``c_chapter`` is in this project's
 convention, target step time / draft step time; for Leviathan et al. it is 1 / their ``c``.
 
-Pure: the csv module, dataclasses and ``specmath``, no Streamlit. :func:`load_published_results` reads the
-shipped file once per process; :func:`read_published_results` reads any file and raises
-``ValueError`` naming the file, the row and the column of the first malformed value.
+:func:`load_published_results` reads the shipped file once per process;
+:func:`read_published_results` reads any file and raises ``ValueError`` naming the file,
+the row and the column of the first malformed value.
 """
 
 from __future__ import annotations
@@ -19,9 +20,12 @@ import re
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+import numpy as np
+import streamlit as st
+
 import specmath
 
-DATA_FILE = Path(__file__).resolve().parent / "data" / "published_results.csv"
+DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "published_results.csv"
 SOURCES_FILE = DATA_FILE.with_name("SOURCES.md")
 
 
@@ -237,3 +241,16 @@ def split_by_draft_length(
     """``(with k, without k)``: results that can be drawn against the draft length, and the rest
     (methods with no fixed draft length, such as Spec-Bench's trees), each in file order."""
     return tuple(r for r in results if r.k is not None), tuple(r for r in results if r.k is None)
+
+
+#: Draft lengths on the speedup page's x axis (the k slider's range).
+K_AXIS = np.arange(1, 65)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def speedup_curves(alphas: tuple[float, ...], c: float) -> tuple[np.ndarray, dict]:
+    """Speedup over :data:`K_AXIS` for each alpha, and each curve's best k on that axis."""
+    grid = specmath.speedup(np.array(alphas)[:, None], K_AXIS, c)
+    best_k, best = specmath.optimal_k(np.array(alphas), c, max_k=int(K_AXIS[-1]))
+    optima = {a: (int(k), float(s)) for a, k, s in zip(alphas, best_k, best, strict=True)}
+    return grid, optima

@@ -1,4 +1,4 @@
-"""What the Draft trees page computes from an acceptance vector: pure, no Streamlit.
+"""What the Draft trees page computes from an acceptance vector, and its cached calls.
 
 The typed vector is read here (:func:`parse_acceptance`, cell by cell with the Rejection sampling
 page's :func:`~dashboard.pq_input.read_cell`); the settings SGLang can take are resolved
@@ -14,11 +14,13 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import streamlit as st
 
 import specmath
 from dashboard import engine_config
-from dashboard.params import TREE_MAX_RANKS
+from dashboard.params import TREE_MAX_BUDGET, TREE_MAX_DEPTH, TREE_MAX_RANKS
 from dashboard.pq_input import read_cell
+from dashboard.presets import toy_chains
 
 #: How typed numbers are separated: commas, semicolons, spaces (so a decimal point, not a comma).
 _SEPARATORS = re.compile(r"[,;\s]+")
@@ -201,3 +203,37 @@ def best_over_depth(speedups: np.ndarray, max_depth: int) -> tuple[np.ndarray, n
     values = filled[np.arange(part.shape[0]), depths]
     feasible = np.isfinite(values)
     return np.where(feasible, values, np.nan), np.where(feasible, depths, -1)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def pair_acceptance(target: str, contexts: int, vocab: int, seed: int) -> tuple[float, ...]:
+    """Positional acceptance of the Simulator's toy target and a draft merging its contexts, greedy.
+
+    Under greedy decoding a draft made by noise or temperature ranks the tokens as the target
+    does (p_1 = 1): only a merged draft is offered.
+    """
+    chain, draft = toy_chains(target, "merged", contexts, vocab, seed)
+    return tuple(specmath.acceptance_from_pair(chain, draft).tolist())
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tree_table(acceptance: tuple[float, ...]) -> np.ndarray:
+    """The best F over trees of every budget and depth limit up to the Draft trees page's caps."""
+    return specmath.optimal_tree_table(np.array(acceptance), TREE_MAX_BUDGET, TREE_MAX_DEPTH)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def best_tree(acceptance: tuple[float, ...], budget: int, depth: int) -> tuple[float, np.ndarray]:
+    """The best tree of ``budget`` nodes and depth at most ``depth``: (F, parents)."""
+    value, parents = specmath.optimal_tree(np.array(acceptance), budget, depth)
+    return float(value), parents
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def eagle_curve(acceptance: tuple[float, ...], steps: int, topk: int) -> np.ndarray:
+    """F of SGLang's EAGLE tree at ``steps`` and ``topk`` for every num_draft_tokens 0 … the
+    page's largest budget (index = num_draft_tokens; NaN where SGLang takes no such value)."""
+    out = np.full(TREE_MAX_BUDGET + 1, np.nan)
+    for tokens in eagle_budgets(steps, topk, TREE_MAX_BUDGET):
+        out[tokens] = specmath.eagle_tree(np.array(acceptance), steps, topk, int(tokens))[0]
+    return out

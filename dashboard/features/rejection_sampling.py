@@ -1,4 +1,5 @@
-"""The editable (p, q) table of the rejection-sampling page, and its compact URL form.
+"""The Rejection sampling page: the editable (p, q) table and its compact URL form, the cached
+rounds, and what a run reports against p (:class:`SamplingReport`).
 
 Streamlit's widget binding cannot hold a table, so the two columns travel in the link by hand
 (``?p=0.3,0.25,…&q=0.2,0.2,…``), and only while they differ from the chosen preset.
@@ -11,7 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 import streamlit as st
+from scipy import stats
 
+import specmath
 from dashboard import pq_input
 from dashboard.presets import preset_pair, token_labels
 from dashboard.ui import PageContext
@@ -153,3 +156,48 @@ def distribution_editor(state: TableState) -> tuple[np.ndarray, np.ndarray] | No
             state.generation += 1
             st.rerun()
     return None
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def sample_counts(p: tuple[float, ...], q: tuple[float, ...], n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-token counts of accepted and of resampled rounds, in bounded memory."""
+    return specmath.speculative_sample_counts(np.array(p), np.array(q), n, rng=seed)
+
+
+@dataclass(frozen=True)
+class SamplingReport:
+    """Theory beside observation for one batch of speculative sampling rounds."""
+
+    alpha: float
+    one_minus_tv: float
+    observed_acceptance: float
+    max_deviation: float
+    chi_square_pvalue: float
+    n: int
+
+
+def sampling_report(
+    p: np.ndarray, q: np.ndarray, accepted_counts: np.ndarray, resampled_counts: np.ndarray
+) -> SamplingReport:
+    """Compare sampled token counts with the target ``p``.
+
+    The chi-square goodness-of-fit test runs over the tokens with p > 0; a token with p = 0 that
+    was emitted at all makes the p-value 0 (the output is then certainly not p).
+    """
+    counts = accepted_counts + resampled_counts
+    n = int(counts.sum())
+    support = p > 0
+    if counts[~support].any():
+        pvalue = 0.0
+    elif support.sum() < 2:
+        pvalue = 1.0  # one possible token: any sample fits
+    else:
+        pvalue = float(stats.chisquare(counts[support], p[support] * n / p[support].sum()).pvalue)
+    return SamplingReport(
+        alpha=float(specmath.acceptance_probability(p, q)),
+        one_minus_tv=float(1.0 - specmath.tv_distance(p, q)),
+        observed_acceptance=float(accepted_counts.sum() / n),
+        max_deviation=float(np.abs(counts / n - p).max()),
+        chi_square_pvalue=pvalue,
+        n=n,
+    )

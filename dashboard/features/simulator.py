@@ -1,0 +1,75 @@
+"""The Simulator page: one cached run on the toy chains, and its sample as coloured Markdown
+(how each token came to be)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import specmath
+from dashboard.params import SIMULATOR_SEQUENCE
+from dashboard.presets import toy_chains
+
+#: Streamlit Markdown colours per token kind, and the legend's words for them.
+KIND_STYLES = {
+    specmath.START: ("gray", "start"),
+    specmath.ACCEPTED: ("blue", "accepted draft token"),
+    specmath.RESAMPLED: ("orange", "resampled at a rejection"),
+    specmath.BONUS: ("green", "bonus token from the target"),
+}
+
+
+def token_letters(vocab_size: int) -> list[str]:
+    return [chr(ord("a") + i) for i in range(vocab_size)]
+
+
+def coloured_sample(tokens: np.ndarray, kinds: np.ndarray, labels: Sequence[str]) -> str:
+    """Markdown with each token coloured by kind and each iteration's block ended by ``|``."""
+    parts = []
+    for token, kind in zip(tokens.tolist(), kinds.tolist(), strict=True):
+        colour = KIND_STYLES[kind][0]
+        parts.append(f":{colour}[**{labels[token]}**]")
+        if kind in (specmath.RESAMPLED, specmath.BONUS, specmath.START):
+            parts.append(":gray[|]")
+    return " ".join(parts)
+
+
+def legend() -> str:
+    return " · ".join(f":{colour}[**■ {words}**]" for colour, words in KIND_STYLES.values())
+
+
+SEQUENCE_LENGTH = SIMULATOR_SEQUENCE
+
+#: Tokens of the first sequence kept for the coloured sample.
+SAMPLE_LENGTH = 160
+
+
+@dataclass(frozen=True)
+class SimulatorRun:
+    """What the simulator page shows of one run (small: no full records)."""
+
+    summary: specmath.DecodeSummary
+    emitted_counts: np.ndarray  # iterations that emitted n = 1 … k + 1 tokens
+    sample_tokens: np.ndarray
+    sample_kinds: np.ndarray
+    stationary_alpha: float  # sum_s pi(s) alpha(s) under the target's stationary law
+
+
+@st.cache_data(max_entries=16, show_spinner="Decoding…")
+def simulate(target: str, draft: str, strength: float, vocab: int, k: int, tokens: int, seed: int) -> SimulatorRun:
+    """Decode ``tokens`` tokens on the toy chains, as sequences of :data:`SEQUENCE_LENGTH`, and keep
+    what the page shows."""
+    chain, draft_chain = toy_chains(target, draft, strength, vocab, seed)
+    sequences = max(1, tokens // SEQUENCE_LENGTH)
+    records = specmath.speculative_decode(chain, draft_chain, k, SEQUENCE_LENGTH, rng=seed, n_sequences=sequences)
+    pi = specmath.stationary_distribution(chain)
+    return SimulatorRun(
+        summary=specmath.decode_summary(records),
+        emitted_counts=np.bincount(records.emitted, minlength=k + 2)[1:],
+        sample_tokens=records.tokens[0, :SAMPLE_LENGTH].copy(),  # not a view of the whole text
+        sample_kinds=records.kinds[0, :SAMPLE_LENGTH].copy(),
+        stationary_alpha=float(pi @ specmath.state_acceptance(chain, draft_chain)),
+    )
