@@ -11,5 +11,5 @@ from hypothesis import settings
 # No deadline anywhere: on a shared machine a slow example is the neighbours' load, not a bug.
 # A developer's run tries fewer examples; CI (CI=true) tries more.
 settings.register_profile("dev", deadline=None, max_examples=25)
-settings.register_profile("ci", deadline=None, max_examples=200)
+settings.register_profile("ci", deadline=None, max_examples=100)
 settings.load_profile("ci" if os.environ.get("CI") == "true" else "dev")
