@@ -14,22 +14,58 @@ SIZE ?=
 # Pictures at another size go beside the README's, in a folder named after the size.
 SHOTS ?= docs/screenshots$(if $(SIZE),/$(SIZE))
 
-.PHONY: run test lint unit bench clean test-tools screenshots
+# make workshop REPLICAS=2 PORT=8501 HOST=0.0.0.0: replicas behind nginx (default: one per core).
+REPLICAS ?=
+
+.PHONY: run test lint lock unit bench clean test-tools screenshots workshop workshop-tools
 
 # The stamp files make a second `make run` start at once, yet reinstall when a pin changes.
-$(VENV)/.runtime-installed: requirements.txt
+# They install from the lock files, every package at its version and hash (make lock writes them).
+$(VENV)/.runtime-installed: requirements.lock
 	@command -v $(PYTHON) >/dev/null || { echo "$(PYTHON) not found: install Python 3.11 or run 'make PYTHON=python3 ...'"; exit 1; }
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
 	touch $@
 
-$(VENV)/.dev-installed: $(VENV)/.runtime-installed requirements-dev.txt
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+$(VENV)/.dev-installed: $(VENV)/.runtime-installed requirements-dev.lock
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
 	touch $@
+
+# make lock: requirements.lock and requirements-dev.lock from requirements*.txt, for Python 3.11 on
+# Linux, every transitive package pinned with its hashes, by a pinned uv in a venv of its own:
+#   uv pip compile --no-config requirements.txt --generate-hashes --python-version 3.11 \
+#     --python-platform linux --custom-compile-command "make lock" -o requirements.lock
+#   uv pip compile --no-config requirements-dev.txt -c requirements.lock --generate-hashes \
+#     --python-version 3.11 --python-platform linux --custom-compile-command "make lock" -o requirements-dev.lock
+# The dev lock is constrained by the runtime one, so make run and make test run the same app.
+# Versions already locked are kept; make lock LOCK_FLAGS=--upgrade takes the newest allowed.
+UV_VERSION := 0.13.9
+LOCK_TOOLS := .lock-tools
+LOCK_FLAGS ?=
+UV_COMPILE = $(LOCK_TOOLS)/bin/uv pip compile --no-config --quiet $(LOCK_FLAGS) --generate-hashes \
+	--python-version 3.11 --python-platform linux --custom-compile-command "make lock"
+
+lock:
+	test -x $(LOCK_TOOLS)/bin/pip || $(PYTHON) -m venv $(LOCK_TOOLS)
+	$(LOCK_TOOLS)/bin/pip install --quiet uv==$(UV_VERSION)
+	$(UV_COMPILE) requirements.txt -o requirements.lock
+	$(UV_COMPILE) requirements-dev.txt -c requirements.lock -o requirements-dev.lock
 
 run: $(VENV)/.runtime-installed
 	$(PY) -m dashboard.serve --server.address $(HOST) --server.port $(PORT)
+
+# Installs Debian's nginx when it is missing and we are root, as test-tools does chromium.
+workshop-tools:
+	@if command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's nginx for make workshop"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx; \
+	else \
+		echo "make workshop needs nginx (as root: apt-get install nginx)"; exit 1; \
+	fi
+
+workshop: $(VENV)/.runtime-installed workshop-tools
+	$(PY) scripts/workshop.py --host $(HOST) --port $(PORT) $(if $(REPLICAS),--replicas $(REPLICAS))
 
 lint: $(VENV)/.dev-installed
 	$(PY) -m ruff check .
@@ -61,4 +97,4 @@ bench: $(VENV)/.dev-installed
 	for script in bench/bench_*.py; do $(PY) $$script || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LOCK_TOOLS) .pytest_cache .ruff_cache .hypothesis

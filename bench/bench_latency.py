@@ -2,8 +2,8 @@
 
 Run: ``make bench`` or ``.venv/bin/python bench/bench_latency.py [--presses 24] [--rounds 4]
 [--only Speedup] [--cold-starts 0]``. Not a test: it prints figures and always exits 0 (it says
-so and stops when Chromium or Playwright is missing). On a shared machine the bare page moves by
-±20 ms between runs: compare changes within one run, not across runs.
+so and stops when Chromium or Playwright is missing). On a shared machine the bare page moves
+between runs: compare changes within one run, not across runs.
 
 For each page one slider is moved with the keyboard (focus, then ArrowRight/ArrowLeft) over
 ``--presses`` timed presses (and untimed warm-up presses, below). Timing happens inside the
@@ -14,10 +14,9 @@ and the chart is visible: Streamlit 1.67 draws a remounted chart first with ``vi
 hidden``, before its width is measured, and nobody sees that draw. That frame's callback posts
 a task at ``user-blocking`` priority (``scheduler.postTask``); it runs as soon as the frame's
 main-thread work (style, layout, paint, commit) is done. A plain message (``MessageChannel``)
-would wait behind whatever the page had queued before it: on the map, React's handling of the
-messages that follow the chart, up to 40 ms after the frame's own work. The next frame's
-callback would count that work too. Raster and display then take another 3–9 ms on the bare
-page and 8–16 ms on the map and α vs KL (traced) on the compositor's threads, not counted.
+would wait behind whatever the page had queued before it (on the map, React's handling of the
+messages that follow the chart). The next frame's callback would count that work too. Raster
+and display, on the compositor's threads, are not counted.
 Before the next press the script run must have finished.
 
 In the same run, side by side, the same is measured on ``bench/bare_app.py`` (one slider, one

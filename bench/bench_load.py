@@ -1,9 +1,9 @@
-"""A workshop's load on one server: N sessions, each moving a widget every two seconds.
+"""A workshop's load: N sessions, each moving a widget every two seconds.
 
 Run: ``make bench`` or ``.venv/bin/python bench/bench_load.py [--seconds 20] [--users 1 10 30 60]
-[--pattern 1]``. Not a test; prints figures and always exits 0. The 95th percentile at 30 users moves
-by 100 ms and more with the moments the users happen to move: to compare two versions of the code,
-run each on the same few ``--pattern`` values, interleaved.
+[--pattern 1] [--workshop 2 | --url http://127.0.0.1:8501]``. Not a test; prints figures and
+always exits 0. The 95th percentile moves with the moments the users happen to move: to compare
+two versions of the code, run each on the same few ``--pattern`` values, interleaved.
 
 Each user is a browserless session over Streamlit's own websocket protocol
 (``scripts/ws_session.py``) on one page of the registry, the pages dealt out in turn. Every two
@@ -15,13 +15,17 @@ is the time from sending the move until the server reports the run finished. The
 * ``heavy``: every page on the heaviest link it allows (:data:`HEAVY`), each move a new seed, so
   every run computes afresh;
 * ``mixed``: light users at the defaults beside a few heavy ones; the light users' times;
-* ``2 replicas``: the defaults on two servers, each user kept on one (sticky sessions).
+* ``workshop``: the defaults through ``make workshop``'s nginx in front of N replicas
+  (``--workshop N`` starts it and runs only this; ``--url`` plays against one already running).
+  Each participant connects from its own loopback address (127.0.0.2, 127.0.0.3, …), so the
+  proxy spreads them by address as it spreads a room's laptops.
 
 Also printed: the server's resident memory (its peak while the scenario ran), the share of a core
 it used, the share of the machine's CPU time the hypervisor gave to other machines meanwhile
 (``steal``: on a shared host, figures taken at a high steal measure the neighbours too), and the
 memory one idle session holds (the growth from opening 60 sessions that then do
-nothing, per session). The sessions run in this process, on the same two cores as the server.
+nothing, per session), and the machine's load average (``uptime``) as the scenario ended. The
+sessions run in this process, on the same two cores as the server.
 """
 
 from __future__ import annotations
@@ -41,10 +45,13 @@ sys.path.insert(0, str(ROOT))
 from dashboard.params import PARAMS  # noqa: E402
 from dashboard.registry import PAGES  # noqa: E402
 from scripts.live_app import StreamlitServer  # noqa: E402
+from scripts.workshop import Workshop  # noqa: E402
 from scripts.ws_session import RunFailed, Session  # noqa: E402
 
 PERIOD = 2.0  # seconds between one user's moves
 GOAL_P95 = 0.300  # seconds, 30 users at the defaults
+#: The workshop's guards: the 95th percentile for 30 and 60 participants on two replicas.
+WORKSHOP_GOALS = {30: 0.300, 60: 0.600}
 GOAL_LIGHT_WORST = 1.0  # seconds, a light page's rerun beside heavy links
 
 #: The heaviest link each page allows (a page not listed is no heavier than its defaults).
@@ -92,8 +99,18 @@ def user_rng(index: int, page_id: str) -> random.Random:
 
 
 class User(threading.Thread):
-    def __init__(self, url: str, page_id: str, query: str, until: float, fresh_seed: bool, index: int = 0):
+    def __init__(
+        self,
+        url: str,
+        page_id: str,
+        query: str,
+        until: float,
+        fresh_seed: bool,
+        index: int = 0,
+        source: str | None = None,
+    ):
         super().__init__(daemon=True)
+        self.source = source
         self.rng = user_rng(index, page_id)
         self.url, self.page_id, self.query, self.until = url, page_id, query, until
         self.fresh_seed = fresh_seed
@@ -103,7 +120,7 @@ class User(threading.Thread):
     def run(self) -> None:
         time.sleep(self.rng.uniform(0, PERIOD))  # people do not all arrive at once
         try:
-            with Session(self.url) as session:
+            with Session(self.url, source=self.source) as session:
                 session.open(PAGES[self.page_id].url_path, self.query)
                 label, value = mover(self.page_id, self.fresh_seed, self.rng)
                 next_move = time.monotonic() + self.rng.uniform(0, PERIOD)
@@ -131,30 +148,36 @@ def machine_times() -> tuple[int, int]:
     return sum(fields[:8]), fields[7] if len(fields) > 7 else 0
 
 
-def scenario(
-    servers: list[StreamlitServer], users: list[tuple[str, str, bool]], seconds: float
-) -> tuple[list[User], float, float, float]:
-    """Run the users (dealt to the servers in turn: sticky sessions).
+def participant_address(index: int) -> str:
+    """The loopback address participant ``index`` connects from: 127.0.0.2, 127.0.0.3, …"""
+    return f"127.{(index + 2) // 65536 % 256}.{(index + 2) // 256 % 256}.{(index + 2) % 256}"
 
-    Returns the threads, the servers' peak MB, their CPU share and the machine's steal share.
+
+def scenario(
+    url: str, pids: list[int], users: list[tuple[str, str, bool]], seconds: float, own_addresses: bool = False
+) -> tuple[list[User], float, list[float], float]:
+    """Run the users against ``url``, each from its own loopback address if ``own_addresses``.
+
+    Returns the threads, the servers' peak MB, each server's CPU share and the machine's steal
+    share (``/proc/stat`` before and after).
     """
     until = time.monotonic() + PERIOD + seconds
     threads = [
-        User(servers[i % len(servers)].url, page_id, query, until, fresh, index=i)
+        User(url, page_id, query, until, fresh, index=i, source=participant_address(i) if own_addresses else None)
         for i, (page_id, query, fresh) in enumerate(users)
     ]
-    pids = [server.process.pid for server in servers]
     peak = sum(rss_mb(pid) for pid in pids)
-    cpu, start = sum(cpu_seconds(pid) for pid in pids), time.monotonic()
+    cpu, start = [cpu_seconds(pid) for pid in pids], time.monotonic()
     total, stolen = machine_times()
     for thread in threads:
         thread.start()
     while any(t.is_alive() for t in threads):
         peak = max(peak, sum(rss_mb(pid) for pid in pids))
         time.sleep(0.25)
-    share = (sum(cpu_seconds(pid) for pid in pids) - cpu) / (time.monotonic() - start)
+    elapsed = time.monotonic() - start
+    shares = [(cpu_seconds(pid) - before) / elapsed for pid, before in zip(pids, cpu, strict=True)]
     total_after, stolen_after = machine_times()
-    return threads, peak, share, (stolen_after - stolen) / max(1, total_after - total)
+    return threads, peak, shares, (stolen_after - stolen) / max(1, total_after - total)
 
 
 def deal(n: int, heavy: bool) -> list[tuple[str, str, bool]]:
@@ -206,26 +229,55 @@ def warm(server: StreamlitServer) -> None:
             session.open(PAGES[page_id].url_path)
 
 
-def report(name: str, n: int, servers, users, seconds: float, goal: bool = False) -> None:
-    threads, peak, share, steal = scenario(servers, users, seconds)
+def load() -> str:
+    return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def report(
+    name: str, n: int, url: str, pids: list[int], users, seconds: float, goal: float | None = None, **kw
+) -> None:
+    threads, peak, shares, steal = scenario(url, pids, users, seconds, **kw)
     times = [t for thread in threads for t in thread.times]
-    verdict = ("  goal p95 < 300 ms: " + ("met" if p95(times) < GOAL_P95 else "MISSED")) if goal else ""
+    verdict = f"  guard p95 < {goal * 1e3:.0f} ms: " + ("met" if p95(times) < goal else "MISSED") if goal else ""
+    cores = " + ".join(f"{share:.0%}" for share in shares) if pids else "?"
     print(
-        f"{name:10} N = {n:2d}: {summary(times)}  server {peak:4.0f} MB, {share:4.0%} of a core, "
-        f"steal {steal:3.0%}{verdict}"
+        f"{name:10} N = {n:2d}: {summary(times)}  servers {peak:4.0f} MB, {cores} of a core, "
+        f"steal {steal:3.0%}, {load()}{verdict}",
+        flush=True,
     )
     for failure in sorted({f for thread in threads for f in thread.failures})[:3]:
         print(f"    failed: {failure}")
 
 
+def workshop_scenarios(url: str, pids: list[int], users: list[int], seconds: float, replicas: int | None) -> None:
+    """The default users through a workshop's proxy, each from its own loopback address."""
+    loopback = url.startswith(("http://127.", "http://localhost"))
+    for n in users:
+        goal = WORKSHOP_GOALS.get(n) if replicas == 2 else None
+        report(f"workshop {replicas or '?'}", n, url, pids, deal(n, False), seconds, goal, own_addresses=loopback)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each scenario runs")
-    parser.add_argument("--users", type=int, nargs="+", default=[1, 10, 20, 30, 60])
+    parser.add_argument("--users", type=int, nargs="+", help="participants (default: 1 10 20 30 60; a workshop 30 60)")
     parser.add_argument("--pattern", type=int, help="a fixed pattern of arrivals and moves (default: a new one)")
+    parser.add_argument("--workshop", type=int, metavar="N", help="only: N replicas behind nginx (make workshop)")
+    parser.add_argument("--url", help="only: participants against a workshop already running at this address")
     args = parser.parse_args()
     global PATTERN
     PATTERN = args.pattern
+    if args.url:
+        workshop_scenarios(args.url.rstrip("/"), [], args.users or [30, 60], args.seconds, None)
+        return
+    if args.workshop:
+        with Workshop(args.workshop) as workshop:
+            for server in workshop.servers:
+                warm(server)
+            pids = [server.process.pid for server in workshop.servers]
+            workshop_scenarios(workshop.local_url, pids, args.users or [30, 60], args.seconds, args.workshop)
+        return
+    args.users = args.users or [1, 10, 20, 30, 60]
 
     with StreamlitServer() as server:
         warm(server)
@@ -247,28 +299,30 @@ def main() -> None:
 
         for name, heavy in (("defaults", False), ("heavy", True)):
             for n in args.users:
-                report(name, n, [server], deal(n, heavy), args.seconds, goal=name == "defaults" and n == 30)
+                goal = GOAL_P95 if name == "defaults" and n == 30 else None
+                report(name, n, server.url, [server.process.pid], deal(n, heavy), args.seconds, goal)
 
         # Ten light users alone stay well inside the goal, so what the heavy ones add shows; at
         # thirty the light users' own load already takes most of the time.
         for light_users in (10, 30):
             for heavy_users in (1, 3):
                 users = deal(light_users, False) + deal(heavy_users, True)
-                threads, peak, share, steal = scenario([server], users, args.seconds)
+                threads, peak, (share,), steal = scenario(server.url, [server.process.pid], users, args.seconds)
                 light = [t for thread in threads if not thread.fresh_seed for t in thread.times]
                 verdict = "met" if max(light, default=float("nan")) < GOAL_LIGHT_WORST else "MISSED"
                 print(
                     f"mixed      {light_users} light + {heavy_users} heavy: light {summary(light)}  server"
-                    f" {peak:4.0f} MB, {share:4.0%} of a core, steal {steal:3.0%}  goal worst < 1 s: {verdict}"
+                    f" {peak:4.0f} MB, {share:4.0%} of a core, steal {steal:3.0%}, {load()}"
+                    f"  goal worst < 1 s: {verdict}"
                 )
 
-    # Streamlit runs every session of a server in one Python process: two replicas, each user
-    # kept on one of them as a proxy with sticky sessions would, use both cores.
-    with StreamlitServer() as first, StreamlitServer() as second:
-        warm(first)
-        warm(second)
-        for n in (30, 60):
-            report("2 replicas", n, [first, second], deal(n, False), args.seconds, goal=n == 30)
+    # Streamlit runs every session of a server in one Python process: two replicas behind the
+    # workshop's proxy use both cores.
+    with Workshop(2) as workshop:
+        for server in workshop.servers:
+            warm(server)
+        pids = [server.process.pid for server in workshop.servers]
+        workshop_scenarios(workshop.local_url, pids, [30, 60], args.seconds, 2)
 
 
 if __name__ == "__main__":

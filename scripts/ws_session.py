@@ -54,7 +54,8 @@ class Run:
 class Session:
     """One browserless session of the app at ``url`` (``http://host:port``)."""
 
-    def __init__(self, url: str, *, origin: str | None = None, open_timeout: float = 10.0):
+    def __init__(self, url: str, *, origin: str | None = None, open_timeout: float = 10.0, source: str | None = None):
+        """``source``: the local address to connect from (a workshop's participants, 127.0.0.x)."""
         ws_url = url.replace("http://", "ws://", 1).rstrip("/") + "/_stcore/stream"
         headers = {"Origin": origin} if origin else None
         # The first subprotocol is what the server selects; the browser puts tokens after it.
@@ -66,6 +67,7 @@ class Session:
             open_timeout=open_timeout,
             max_size=None,
             compression=None,
+            **({"source_address": (source, 0)} if source else {}),
         )
         self.page = ""
         self.query = ""

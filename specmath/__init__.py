@@ -59,6 +59,7 @@ from .distributions import (
     residual_distribution,
     tv_distance,
 )
+from .eagle import eagle_tree
 from .engines import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
 from .general import general_speedup, operations_factor, optimal_k_general, tree_speedup
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
@@ -91,7 +92,6 @@ from .trees import (
     MAX_TREE_NODES,
     MAX_TREE_RANKS,
     acceptance_from_pair,
-    eagle_tree,
     optimal_tree,
     optimal_tree_table,
     tree_expected_tokens,

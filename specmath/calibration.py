@@ -110,17 +110,10 @@ def alpha_interval(accepted, drafts, k, confidence=0.95) -> AlphaFit:
 
 
 def _normal_quantile(p: float) -> float:
-    """Standard normal quantile by bisection on erf (NumPy has no inverse; SciPy is not a dependency here)."""
-    from math import erf, sqrt
+    """Standard normal quantile (NumPy has no inverse of erf; SciPy is not a dependency here)."""
+    from statistics import NormalDist
 
-    low, high = -40.0, 40.0
-    for _ in range(200):
-        mid = 0.5 * (low + high)
-        if 0.5 * (1.0 + erf(mid / sqrt(2.0))) < p:
-            low = mid
-        else:
-            high = mid
-    return 0.5 * (low + high)
+    return NormalDist().inv_cdf(p)
 
 
 def _as_profile(per_position) -> np.ndarray:

@@ -15,7 +15,7 @@ C_OPTIONS = (
 #: Acceptance rates offered for the comparison curves.
 ALPHA_CHOICES = (*(round(0.05 * i, 2) for i in range(1, 20)), 0.99)
 
-#: Up to 3M: 10M rounds took 0.5 to 0.8 s of a shared server (bench_load.py), past one run's budget.
+#: Up to 3M: 10M rounds is past one run's budget (dashboard/limits.py; figures in docs/performance.md).
 SAMPLE_COUNTS = (1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000, 3_000_000)
 
 #: In the order the pages show them.

@@ -8,8 +8,8 @@ from dashboard.params.base import Param, format_count, format_number
 TEMPERATURES = (0.25, 0.33, 0.5, 0.67, 0.8, 1.25, 1.5, 2, 3, 4)
 TOKEN_COUNTS = (10_000, 30_000, 100_000, 300_000, 1_000_000)
 #: The simulator generates its tokens as independent sequences of this length. Side by side,
-#: shorter sequences mean fewer decoding rounds in Python: 200 takes 60 % of 500's time at the
-#: defaults, and shorter ones no less (numpy's work, not the loop, is then what counts).
+#: shorter sequences mean fewer decoding rounds in Python, down to where NumPy's work, not the
+#: loop, is what counts (docs/performance.md).
 SIMULATOR_SEQUENCE = 200
 
 #: The longest draft the Step through page steps through, and its steps for that draft: k to

@@ -11,6 +11,17 @@ import specmath.calibration
 from tests.helpers import SIGNIFICANCE
 
 
+# Known standard normal quantiles to nine decimals (1.959963985: a two-sided 95% interval), and
+# SciPy's, which the library may not import.
+@pytest.mark.parametrize(
+    ("p", "z"), [(0.5, 0.0), (0.8, 0.841621234), (0.95, 1.644853627), (0.975, 1.959963985), (0.995, 2.575829304)]
+)
+def test_normal_quantile_is_the_known_one(p, z):
+    for q, expected in ((p, z), (1 - p, -z)):
+        assert specmath.calibration._normal_quantile(q) == pytest.approx(expected, abs=1e-9)
+        assert specmath.calibration._normal_quantile(q) == pytest.approx(stats.norm.ppf(q), abs=1e-12)
+
+
 def test_alpha_interval_brackets_the_fit():
     fit = sm.alpha_interval(accepted=2_400, drafts=1_000, k=4)
     assert fit.low < fit.alpha < fit.high

@@ -5,7 +5,7 @@ import itertools
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import specmath as sm
@@ -273,7 +273,6 @@ def rooflines(draw, overhead=True):
 W = np.arange(1, 130)
 
 
-@settings(max_examples=100, deadline=None)
 @given(rooflines())
 def test_roofline_time_is_non_decreasing_convex_and_subadditive(t):
     # T(w) = max(M, w C) + o: property 1 (non-decreasing, convex) and 2 (T(w)/w non-increasing).
@@ -286,7 +285,6 @@ def test_roofline_time_is_non_decreasing_convex_and_subadditive(t):
     assert (tw <= W * t(1) * (1 + 1e-12)).all()
 
 
-@settings(max_examples=100, deadline=None)
 @given(rooflines())
 def test_roofline_plateau_then_line(t):
     # Property 3: flat up to the ridge width w*, then rising (property 4: a line, slope C).
@@ -302,7 +300,6 @@ def test_roofline_plateau_then_line(t):
     np.testing.assert_allclose(tw[rising] - t.overhead_s, W[rising] * slope, rtol=1e-12, atol=2 * np.spacing(tw).max())
 
 
-@settings(max_examples=100, deadline=None)
 @given(rooflines(), rooflines(), alphas)
 def test_roofline_speedup_between_compute_and_memory_bounds(target, draft, alpha):
     # From property 2: E[N]/(k/c + k + 1) <= S <= E[N]/(k/c + 1), c = T_t(1)/T_d(1).
@@ -317,7 +314,6 @@ def test_roofline_speedup_between_compute_and_memory_bounds(target, draft, alpha
     assert best == sm.general_speedup(alpha, best_k, draft, target)
 
 
-@settings(max_examples=100, deadline=None)
 @given(rooflines(overhead=False), st.lists(st.integers(1, 4096), min_size=2, max_size=8))
 def test_verification_ratio_rises_with_batch(t, batches):
     # Property 5: without overhead, T(w)/T(1) = clip(w / w*, 1, w), non-decreasing in the batch.
@@ -471,7 +467,6 @@ def test_batch_sweep_long_context_keeps_verification_cheap():
     assert not sweep.target_fits[-1]  # 1024 x 8k tokens x 128 KiB is 1.1 TB: the page should say so
 
 
-@settings(max_examples=60, deadline=None)
 @given(
     alpha=st.sampled_from([0.0, 0.3, 0.6, 0.8, 0.95, 1.0]),
     pair=st.sampled_from(

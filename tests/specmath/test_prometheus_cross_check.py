@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from prometheus_client import CollectorRegistry, Counter, Gauge
 from prometheus_client import generate_latest as text_exposition
@@ -400,14 +400,12 @@ def sglang_scrapes(draw) -> tuple[str, bool]:
     return render(draw, layout, series, kinds), openmetrics
 
 
-@settings(max_examples=100, deadline=None)
 @given(vllm_scrapes())
 def test_random_vllm_scrapes_agree(scrape):
     text, openmetrics = scrape
     assert_agrees(text, vllm_reference(families(text, openmetrics)), "vLLM Prometheus")
 
 
-@settings(max_examples=100, deadline=None)
 @given(sglang_scrapes())
 def test_random_sglang_scrapes_agree(scrape):
     text, openmetrics = scrape
