@@ -4,8 +4,8 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, navigation, texts, ui
+from dashboard.address import literal
 from dashboard.features import calibrate
-from dashboard.literal import literal
 from dashboard.params import CALIBRATE_KEYS, PARAMS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).

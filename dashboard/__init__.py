@@ -1,19 +1,24 @@
-"""The dashboard's Streamlit layer and the pure pieces it is built from.
+"""The dashboard: the Streamlit shell, one module per page family, and pure chart builders.
+
+The shell:
 
 - ``registry``: the page registry, the one list of pages (router, navigation, cards, tests).
-- ``params``: every widget parameter (label, default, bounds, URL key) in one table.
-- ``link_check``: why a link's value cannot be used, for the page's warning.
+- ``params``: every widget parameter (label, default, bounds, URL key, when shown) in one table.
 - ``navigation``: the router's work per run (sidebar, links, the widgets several pages read).
 - ``ui``: what page scripts use (their context, widgets bound to the URL, fragments, charts).
+- ``address``: what comes from outside (a link's values, a paste, a typed cell): the link
+  checks and outside text shown literally.
 - ``workarounds``: fixes for bugs of the pinned Streamlit, each turned off on other versions.
-- ``charts``: pure figure builders, arrays in and ``plotly.graph_objects.Figure`` out.
+- ``js/``: the scripts a page loads (a workaround's, Step through's keys).
 - ``limits``: the caps on one run's work.
 - ``serve``: what ``make run`` starts: ``streamlit run app.py`` after the workaround that must
   come before the server starts.
-- ``pq_input``, ``pq_editor``: reading, checking and URL-encoding typed distributions; the editor.
-- ``features``: page families, one module a page (its cached calls, view helpers and conditions).
-- ``presets``, ``texts``: presets and the pages' texts.
-- ``toy_language``: the toy language's words and target chain (Step through and the Simulator).
+- ``pq_input``: reading, checking and URL-encoding typed distributions.
+- ``engine_config``: the engines' configs and flags the pages print.
+- ``presets``, ``toy_language``, ``texts``: presets, the toy language, the pages' texts.
 
-Only ``navigation``, ``ui``, ``workarounds`` and ``features`` use Streamlit; everything else is testable without it.
+A page is three files named alike: its script in ``app_pages/``, its module in ``features/``
+(cached calls, view helpers) and its figure builders in ``charts/`` (arrays in, plotly figures
+out, no Streamlit). Only the shell's ``navigation``, ``ui`` and ``workarounds`` and the
+``features`` modules use Streamlit; everything else is testable without it.
 """

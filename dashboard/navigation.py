@@ -18,7 +18,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import workarounds
-from dashboard.literal import quoted
+from dashboard.address import quoted
 from dashboard.params import PARAMS, SHARED_KEYS
 from dashboard.registry import PAGES, PageInfo, by_url_path
 from dashboard.texts import APP_NAME

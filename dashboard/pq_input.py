@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import specmath
-from dashboard.literal import quoted
+from dashboard.address import quoted
 
 #: Largest vocabulary a typed or linked distribution may have: the table must stay readable,
 #: and a hand-made link must not be able to make the server parse megabytes.

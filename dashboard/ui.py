@@ -19,8 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import charts, workarounds
-from dashboard.link_check import address_value, check_url_value
-from dashboard.literal import quoted
+from dashboard.address import address_value, check_url_value, quoted
 from dashboard.params import PARAMS, Param
 from dashboard.registry import PageInfo
 
@@ -65,7 +64,7 @@ class PageContext:
         raw = self.raw_url.get(key)
         bound = key in st.session_state
         # Before the widget binds the key, which would forbid writing it: a copied link must
-        # not carry on what the binding keeps (see link_check.address_value).
+        # not carry on what the binding keeps (see address.address_value).
         if raw is not None and not bound:
             corrected = address_value(param, raw)
             if corrected is not None:
@@ -79,7 +78,7 @@ class PageContext:
         typed = param.kind == "text" and bound and raw is not None and raw[-1] == value
         problem = check_url_value(param, raw) if raw is not None and not typed else None
         if problem and param.kind == "text" and not param.accepts(value):
-            # The address holds the default now (link_check.address_value).
+            # The address holds the default now (address.address_value).
             value = param.default
         if problem:
             self.notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")

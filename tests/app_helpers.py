@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
-from dashboard.literal import WORD_JOINER
+from dashboard.address import WORD_JOINER
 from dashboard.registry import PAGES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,7 +79,7 @@ def _span_text(match: re.Match) -> str:
 
 
 def shown(markdown: str) -> str:
-    """What a message shows: code spans (outside text, through ``dashboard.literal``) as their
+    """What a message shows: code spans (outside text, through ``dashboard.address``) as their
     text, and backslash escapes elsewhere undone."""
     parts = []
     end = 0

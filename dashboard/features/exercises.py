@@ -21,7 +21,7 @@ import streamlit as st
 
 import specmath
 from dashboard import presets
-from dashboard.link_check import check_url_value
+from dashboard.address import check_url_value
 from dashboard.params import PARAMS, format_number
 from dashboard.registry import PAGES, PageInfo
 

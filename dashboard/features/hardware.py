@@ -20,7 +20,7 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, engine_config, texts, ui
-from dashboard.literal import quoted
+from dashboard.address import quoted
 from dashboard.params import BATCHES
 
 

@@ -32,7 +32,7 @@ import plotly.graph_objects as go
 
 import specmath
 from dashboard import charts
-from dashboard.link_check import check_url_value
+from dashboard.address import check_url_value
 from dashboard.params import PARAMS, STEP_MAX_K
 from dashboard.toy_language import WORDS
 
@@ -102,7 +102,7 @@ def read_step(raw: list[str] | None, total: int) -> tuple[int, str | None]:
 
     The last value counts (a repeated ``step`` is named in the reason); a number outside the range
     gives the nearest step, a fraction its whole part, anything else step 1. The reason shows the
-    link's text as literal text (:func:`dashboard.link_check.check_url_value`).
+    link's text as literal text (:func:`dashboard.address.check_url_value`).
     """
     if raw is None:
         return 1, None

@@ -3,7 +3,7 @@
 The URL key is the widget key (Streamlit's ``bind="query-params"`` uses the key as the query
 parameter name), so a parameter's name in the address bar, in ``st.session_state`` and here is
 the same string. This module is pure Python: ``dashboard.ui`` turns a :class:`Param` into a
-Streamlit widget, and ``dashboard.link_check`` explains a link value a widget cannot take.
+Streamlit widget, and ``dashboard.address`` explains a link value a widget cannot take.
 """
 
 from __future__ import annotations

@@ -12,9 +12,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from dashboard.literal import WORD_JOINER, literal
+from dashboard.address import WORD_JOINER, literal
 from tests.browser.helpers import PAGES, AppTab
-from tests.dashboard.test_literal import read_back
+from tests.dashboard.test_address import read_back
 from tests.links import CATEGORIES, HOSTILE, bad_link, hostile_link
 
 CASES = [

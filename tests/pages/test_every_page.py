@@ -9,7 +9,7 @@ import re
 import pytest
 
 from dashboard import charts, workarounds
-from dashboard.link_check import check_url_value
+from dashboard.address import check_url_value
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
 from dashboard.ui import CONTEXT_KEY

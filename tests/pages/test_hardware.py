@@ -7,8 +7,8 @@ import pytest
 
 import specmath
 from dashboard import charts
+from dashboard.address import literal
 from dashboard.features import hardware
-from dashboard.literal import literal
 from dashboard.params import PARAMS
 from tests.app_helpers import (
     codes,

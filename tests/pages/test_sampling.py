@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard.literal import quoted
+from dashboard.address import quoted
 from tests.app_helpers import (
     SAMPLING,
     metrics,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dashboard.literal import MAX_SHOWN, WORD_JOINER, literal
+from dashboard.address import MAX_SHOWN, WORD_JOINER, literal
 from tests.links import HOSTILE
 
 
