@@ -120,9 +120,9 @@ def word_bars(
             | {"xanchor": "left", "xshift": 8, "font": {"color": chosen}}
         )
     # Without markers the one series needs no legend: its rows get the room.
-    legend = {"legend": "top", "margin": {"l": 90, "r": 30, "t": 100 + _lines(subtitle), "b": 56}}
+    legend = {"legend": "top", "margin": {"l": 90, "r": 30, "t": 100 + _lines(subtitle), "b": 70}}
     if not markers:
-        margin = {"l": 90, "r": 30, "t": 48 + _lines(subtitle), "b": 56}
+        margin = {"l": 90, "r": 30, "t": 48 + _lines(subtitle), "b": 70}
         legend = {"legend": "none", "showlegend": False, "margin": margin}
     layout = _layout(
         title,
