@@ -15,7 +15,8 @@ def view() -> None:
     preset = ctx.widget("vr_preset")
     temperature = ctx.widget("vr_temperature")
     k, c = ctx.values["k"], ctx.values["c"]
-    p, q = vr.pair(preset, temperature)
+    logits = vr.typed_logits(ctx) if preset == "typed" else vr.LOGIT_PRESETS[preset]
+    p, q = vr.pair(logits, temperature)
     labels = token_labels(p.size)
     subtitle = f"preset {preset}, T = {temperature:g}"
     st.caption(f"p = ({', '.join(f'{x:.3f}' for x in p)}), q = ({', '.join(f'{x:.3f}' for x in q)})")
@@ -26,7 +27,7 @@ def view() -> None:
     with right:
         ui.chart(
             charts.alpha_against_temperature(
-                vr.TEMPERATURE_GRID, vr.alphas_over_temperature(preset), temperature, f"preset {preset}"
+                vr.TEMPERATURE_GRID, vr.alphas_over_temperature(logits), temperature, f"preset {preset}"
             ),
             f"verification_alpha_vs_T_{preset}",
         )

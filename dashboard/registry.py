@@ -225,6 +225,7 @@ PAGES: dict[str, PageInfo] = {
             ("vr_preset", "vr_temperature", "k", "c"),
             "Rejection sampling against what engines run: greedy drafts, exact match, lossy "
             "thresholds and block verification, at any temperature.",
+            url_params=("lp", "lq"),
         ),
         PageInfo(
             "exercises",

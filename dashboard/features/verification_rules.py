@@ -9,6 +9,8 @@ import pandas as pd
 import streamlit as st
 
 import specmath
+from dashboard import pq_input
+from dashboard.ui import PageContext
 from specmath.verification import MAX_BLOCK_ENUMERATION
 
 #: Each preset's (target logits, draft logits); the binary one is Sun et al.'s pair at T = 1.
@@ -27,9 +29,41 @@ LOSSY = {"typical": "typical (Medusa defaults ε 0.09, δ 0.3)", "sglang_thresho
 TEMPERATURE_GRID = np.round(np.linspace(0.0, 2.0, 41), 2)
 
 
-def pair(preset: str, temperature: float) -> tuple[np.ndarray, np.ndarray]:
-    """The preset's target p and draft q at ``temperature``."""
-    target, draft = LOGIT_PRESETS[preset]
+def read_logits(text: str, name: str) -> tuple[tuple[float, ...] | None, str | None]:
+    """Comma-separated logits as typed, or what is wrong with them (the text quoted literally)."""
+    cells = text.split(",", pq_input.MAX_TYPED_VOCAB)
+    if len(cells) > pq_input.MAX_TYPED_VOCAB:
+        return None, f"{name} has more than {pq_input.MAX_TYPED_VOCAB} logits, the most supported here"
+    numbers = []
+    for i, cell in enumerate(cells, start=1):
+        number, problem = pq_input.read_cell(cell)
+        if problem:
+            return None, f"{name} logit {i} {problem.replace('a probability', 'a logit')}"
+        numbers.append(number)
+    return tuple(numbers), None
+
+
+def typed_logits(ctx: PageContext) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Typed target and draft logits (in the link as ``lp`` and ``lq``); the binary pair where they are unusable."""
+    default = [pq_input.encode(v) for v in LOGIT_PRESETS["binary"]]
+    texts = []
+    for key, name, start in (("lp", "target logits", default[0]), ("lq", "draft logits", default[1])):
+        text = st.sidebar.text_input(f"{name} (comma separated)", value=ctx.raw_param(key) or start, key=f"vr_{key}")
+        st.query_params[key] = text
+        texts.append((text, name))
+    read = [read_logits(text, name) for text, name in texts]
+    problems = [problem for _, problem in read if problem]
+    if not problems and len(read[0][0]) != len(read[1][0]):
+        problems = [f"target and draft logits have {len(read[0][0])} and {len(read[1][0])} entries; they must match"]
+    if problems:
+        st.warning("; ".join(problems) + "; showing the binary preset instead.", icon="⚠️")
+        return LOGIT_PRESETS["binary"]
+    return read[0][0], read[1][0]
+
+
+def pair(logits: tuple[tuple[float, ...], tuple[float, ...]], temperature: float) -> tuple[np.ndarray, np.ndarray]:
+    """Target p and draft q of ``logits`` at ``temperature``."""
+    target, draft = logits
     return specmath.with_temperature(target, temperature), specmath.with_temperature(draft, temperature)
 
 
@@ -39,9 +73,9 @@ def alphas(p: np.ndarray, q: np.ndarray) -> dict[str, float]:
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def alphas_over_temperature(preset: str) -> dict[str, np.ndarray]:
+def alphas_over_temperature(logits: tuple[tuple[float, ...], tuple[float, ...]]) -> dict[str, np.ndarray]:
     """α of each lossless rule over :data:`TEMPERATURE_GRID`."""
-    target, draft = LOGIT_PRESETS[preset]
+    target, draft = logits
     P = np.stack([specmath.with_temperature(target, t) for t in TEMPERATURE_GRID])
     Q = np.stack([specmath.with_temperature(draft, t) for t in TEMPERATURE_GRID])
     return {name: np.asarray(specmath.acceptance_probability(P, Q, rule)) for rule, name in LOSSLESS.items()}

@@ -153,7 +153,7 @@ PARAMS: tuple[Param, ...] = (
 )
 
 #: The Verification rules page's logit pairs (dashboard/features/verification_rules.py).
-VERIFICATION_PRESETS = ("binary", "close", "overconfident")
+VERIFICATION_PRESETS = ("binary", "close", "overconfident", "typed")
 
 PARAMS += (
     Param(
@@ -162,7 +162,7 @@ PARAMS += (
         "choice",
         "binary",
         "binary: Sun et al.'s p = (1/3, 2/3), q = (2/3, 1/3) at T = 1. close: a draft near the "
-        "target. overconfident: a draft sharper than the target.",
+        "target. overconfident: a draft sharper than the target. typed: your own logits.",
         options=VERIFICATION_PRESETS,
         widget="selectbox",
     ),

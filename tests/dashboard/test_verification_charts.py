@@ -11,7 +11,7 @@ def _by_name(figure):
 
 
 def test_first_token_laws_draws_p_and_each_rule_and_lossless_bars_equal_p():
-    p, q = vr.pair("close", 1.0)
+    p, q = vr.pair(vr.LOGIT_PRESETS["close"], 1.0)
     laws = vr.first_token_laws(p, q)
     figure = charts.first_token_laws(["a", "b", "c", "d", "e"], p, laws, "x")
     traces = _by_name(figure)
@@ -23,7 +23,7 @@ def test_first_token_laws_draws_p_and_each_rule_and_lossless_bars_equal_p():
 
 
 def test_alpha_against_temperature_has_one_line_per_rule_and_marks_t():
-    curves = vr.alphas_over_temperature("binary")
+    curves = vr.alphas_over_temperature(vr.LOGIT_PRESETS["binary"])
     figure = charts.alpha_against_temperature(vr.TEMPERATURE_GRID, curves, 0.5, "x")
     assert [t.name for t in figure.data] == list(vr.LOSSLESS.values())
     assert figure.layout.shapes[0].x0 == 0.5

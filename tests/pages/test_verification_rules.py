@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.app_helpers import open_page, page_charts, trace, values, warnings
+from tests.app_helpers import open_page, page_charts, shown, trace, values, warnings
 
 PAGE = "verification"
 
@@ -48,3 +48,21 @@ def test_block_verification_stops_at_the_enumeration_cap():
     assert any("stops at k = 8" in info.value for info in at.info)
     block = page_charts(at)[3]
     np.testing.assert_array_equal(values(trace(block, "block verification")["x"]), np.arange(1, 9))
+
+
+def test_bad_typed_logits_warn_with_the_literal_text_and_fall_back():
+    at = open_page(PAGE, vr_preset="typed", lp="1,**bold**", lq="0,1")
+    assert not at.exception
+    messages = warnings(at)
+    # Escaped, so the Markdown shows the stars instead of bold text.
+    assert any("“**bold**” is not a number" in shown(w) and "binary preset instead" in w for w in messages), messages
+    assert not any("“**bold**”" in w for w in messages)
+    assert at.dataframe  # the page still runs, on the binary pair
+
+
+def test_typed_logits_are_used():
+    at = open_page(PAGE, vr_preset="typed", lp="0,0,0", lq="5,0,0")
+    assert not at.exception and not warnings(at)
+    bars = trace(page_charts(at)[0], "α")
+    alpha = dict(zip(bars["x"], values(bars["y"]), strict=True))
+    assert alpha["greedy draft"] == pytest.approx(1 / 3)
