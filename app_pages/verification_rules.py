@@ -1,5 +1,6 @@
 """Verification rules: one logit pair at a temperature, under the chapter's rule and the engines'."""
 
+import pandas as pd
 import streamlit as st
 
 from dashboard import charts, ui
@@ -52,6 +53,8 @@ def view() -> None:
 
 
 ui.interactive(ctx, view)
+st.subheader("What engines run")
+st.dataframe(pd.DataFrame(vr.ENGINE_RULES), hide_index=True)
 st.markdown(
     "Lossless rules (rejection sampling, greedy draft, exact match, SGLang's thresholds at their "
     "defaults 1 and 1) emit exactly p; they differ in how often the draft token survives. Medusa's "

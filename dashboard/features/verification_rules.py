@@ -131,3 +131,35 @@ def block_against_token(p: tuple[float, ...], q: tuple[float, ...], k_max: int) 
         "token": np.array([specmath.expected_accepted_tokens(p, q, int(k)) for k in ks]),
         "block": np.array([specmath.expected_accepted_tokens(p, q, int(k), verification="block") for k in ks]),
     }
+
+
+#: What each engine verifies with by default and what switches it, with the source each fact was
+#: read in; "not verified" where no one has read it in the engine's source yet.
+ENGINE_RULES: tuple[dict[str, str], ...] = (
+    {
+        "engine": "SGLang (target-only kernel)",
+        "default": "greedy draft x* = argmax q, kept with probability 1 at thresholds 1 and 1 (lossless)",
+        "switch": "--speculative-accept-threshold-single, --speculative-accept-threshold-acc (lossy below 1); "
+        "the flag to rejection sampling: not verified",
+        "source": "sgl-kernel/csrc/speculative/speculative_sampling.cuh lines 78-103 at 120affb "
+        "(read for specmath.first_token_distribution); server_args.py line: not verified",
+    },
+    {
+        "engine": "Medusa (typical acceptance)",
+        "default": "typical acceptance, posterior_threshold 0.09, posterior_alpha 0.3 (lossy)",
+        "switch": "not verified",
+        "source": "medusa/model/medusa_model.py lines 244-249, medusa/model/utils.py lines 474-487 at e2a5d20",
+    },
+    {
+        "engine": "vLLM",
+        "default": "not verified",
+        "switch": "not verified (leads: draft_sample_method, rejection_sample_method)",
+        "source": "not verified",
+    },
+    {
+        "engine": "TensorRT-LLM",
+        "default": "not verified",
+        "switch": "not verified (lead: use_rejection_sampling)",
+        "source": "not verified",
+    },
+)
