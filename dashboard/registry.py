@@ -217,6 +217,17 @@ PAGES: dict[str, PageInfo] = {
             url_params=("acceptance",),
         ),
         PageInfo(
+            "verification",
+            "app_pages/verification_rules.py",
+            "Verification rules",
+            ":material/rule:",
+            "Verification_rules",
+            ("vr_preset", "vr_temperature", "k", "c"),
+            "Rejection sampling against what engines run: greedy drafts, exact match, lossy "
+            "thresholds and block verification, at any temperature.",
+            url_params=("lp", "lq"),
+        ),
+        PageInfo(
             "exercises",
             "app_pages/exercises.py",
             "Exercises",

@@ -22,17 +22,26 @@ from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
 from dashboard.charts.step_through import ROLE_COLOURS, acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
+from dashboard.charts.verification_rules import (
+    alpha_against_temperature,
+    block_against_token,
+    first_token_laws,
+    rule_alphas,
+)
 
 __all__ = [
     "C_TICKS",
     "ROLE_COLOURS",
     "TRACE_TYPES",
     "acceptance_checks",
+    "alpha_against_temperature",
     "alpha_vs_kl",
     "batch_sweep",
     "best_speedup_map",
+    "block_against_token",
     "calibrated_speedup",
     "chart_config",
+    "first_token_laws",
     "hardware_speedup",
     "k_schedule",
     "monotone_contours",
@@ -41,6 +50,7 @@ __all__ = [
     "position_scores",
     "published_hover",
     "published_points",
+    "rule_alphas",
     "sampling_histogram",
     "speedup_contours",
     "speedup_curves",

@@ -1,0 +1,63 @@
+"""Verification rules: one logit pair at a temperature, under the chapter's rule and the engines'."""
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import charts, ui
+from dashboard.features import verification_rules as vr
+from dashboard.presets import token_labels
+from specmath.verification import MAX_BLOCK_ENUMERATION
+
+ctx = ui.page()
+
+
+def view() -> None:
+    st.sidebar.subheader("Pair")
+    preset = ctx.widget("vr_preset")
+    temperature = ctx.widget("vr_temperature")
+    k, c = ctx.values["k"], ctx.values["c"]
+    logits = vr.typed_logits(ctx) if preset == "typed" else vr.LOGIT_PRESETS[preset]
+    p, q = vr.pair(logits, temperature)
+    labels = token_labels(p.size)
+    subtitle = f"preset {preset}, T = {temperature:g}"
+    st.caption(f"p = ({', '.join(f'{x:.3f}' for x in p)}), q = ({', '.join(f'{x:.3f}' for x in q)})")
+
+    left, right = ui.side_by_side()
+    with left:
+        ui.chart(charts.rule_alphas(vr.alphas(p, q), subtitle), f"verification_alpha_{preset}_T{temperature:g}")
+    with right:
+        ui.chart(
+            charts.alpha_against_temperature(
+                vr.TEMPERATURE_GRID, vr.alphas_over_temperature(logits), temperature, f"preset {preset}"
+            ),
+            f"verification_alpha_vs_T_{preset}",
+        )
+
+    laws = vr.first_token_laws(p, q)
+    ui.chart(charts.first_token_laws(labels, p, laws, subtitle), f"verification_laws_{preset}_T{temperature:g}")
+    st.dataframe(vr.law_table(p, laws), hide_index=True)
+
+    st.subheader(f"Tokens per iteration and speedup at k = {k}, c = {c:g}")
+    st.dataframe(vr.speedup_table(p, q, k, c), hide_index=True)
+    k_max = vr.longest_block_k(p.size, k)
+    if k_max < k:
+        st.info(
+            f"Block verification is enumerated exactly over the V^k draft blocks: with V = {p.size} it "
+            f"stops at k = {k_max}, the longest draft with V^k ≤ {MAX_BLOCK_ENUMERATION:,}."
+        )
+    curves = vr.block_against_token(tuple(p), tuple(q), k_max)
+    ui.chart(
+        charts.block_against_token(curves["k"], curves["token"], curves["block"], f"{subtitle}, k = 1 … {k_max}"),
+        f"verification_block_{preset}_T{temperature:g}_k{k_max}",
+    )
+
+
+ui.interactive(ctx, view)
+st.subheader("What engines run")
+st.dataframe(pd.DataFrame(vr.ENGINE_RULES), hide_index=True)
+st.markdown(
+    "Lossless rules (rejection sampling, greedy draft, exact match, SGLang's thresholds at their "
+    "defaults 1 and 1) emit exactly p; they differ in how often the draft token survives. Medusa's "
+    "typical acceptance, shown at its defaults, emits a point mass and is off p unless p is one-hot. "
+    "Tokens per iteration = 1 + expected accepted tokens; speedup = tokens per iteration / (k/c + 1)."
+)
