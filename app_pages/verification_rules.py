@@ -54,7 +54,8 @@ def view() -> None:
 
 ui.interactive(ctx, view)
 st.subheader("What engines run")
-st.dataframe(pd.DataFrame(vr.ENGINE_RULES), hide_index=True)
+# A static table wraps the sources; a data grid would hide its columns beyond the screen.
+st.table(pd.DataFrame(vr.ENGINE_RULES), hide_index=True)
 st.markdown(
     "Lossless rules (rejection sampling, greedy draft, exact match, SGLang's thresholds at their "
     "defaults 1 and 1) emit exactly p; they differ in how often the draft token survives. Medusa's "
