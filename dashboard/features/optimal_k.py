@@ -15,18 +15,6 @@ from dashboard import charts
 GRID_ALPHA = np.linspace(0.0, 1.0, 101)
 GRID_C = np.geomspace(1.0, 200.0, 101)
 
-#: Draft lengths on the speedup page's x axis (the k slider's range).
-K_AXIS = np.arange(1, 65)
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def speedup_curves(alphas: tuple[float, ...], c: float) -> tuple[np.ndarray, dict]:
-    """Speedup over :data:`K_AXIS` for each alpha, and each curve's best k on that axis."""
-    grid = specmath.speedup(np.array(alphas)[:, None], K_AXIS, c)
-    best_k, best = specmath.optimal_k(np.array(alphas), c, max_k=int(K_AXIS[-1]))
-    optima = {a: (int(k), float(s)) for a, k, s in zip(alphas, best_k, best, strict=True)}
-    return grid, optima
-
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def optimal_k_grid(max_k: int) -> tuple[np.ndarray, np.ndarray]:
