@@ -78,13 +78,14 @@ test-tools:
 	@missing=""; \
 	[ -x $(CHROMIUM) ] || missing=" chromium"; \
 	command -v ip >/dev/null || missing="$$missing iproute2"; \
+	{ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } || missing="$$missing nginx"; \
 	if [ -z "$$missing" ]; then :; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing Debian's$$missing for the browser and offline tests"; \
+		echo "Installing Debian's$$missing for the browser, offline and workshop tests"; \
 		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; \
 	else \
 		echo "note: missing Debian packages:$$missing (as root: apt-get install$$missing)."; \
-		echo "      Without them the browser tests (tests/browser) or the offline tests (tests/offline) skip."; \
+		echo "      Without them the browser, offline or workshop tests skip."; \
 	fi
 
 test: lint test-tools
