@@ -55,17 +55,12 @@ def literal(text: object, limit: int = MAX_SHOWN) -> str:
     return f"{fence}{pad}{shown}{pad}{fence}"
 
 
-def quoted(text: object, limit: int = MAX_SHOWN) -> str:
-    """:func:`literal`, for a value inside a sentence: the code span marks where the value starts and ends."""
-    return literal(text, limit)
-
-
 def _single(raw: str | list[str]) -> str:
     return raw[-1] if isinstance(raw, list) else raw
 
 
 def _shown(raw: str | list[str]) -> str:
-    return quoted(",".join(raw) if isinstance(raw, list) else raw)
+    return literal(",".join(raw) if isinstance(raw, list) else raw)
 
 
 def _number(text: str) -> float | None:

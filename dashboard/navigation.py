@@ -18,7 +18,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import workarounds
-from dashboard.address import quoted
+from dashboard.address import literal
 from dashboard.params import PARAMS, SHARED_KEYS
 from dashboard.registry import PAGES, PageInfo, by_url_path
 from dashboard.texts import APP_NAME
@@ -108,7 +108,7 @@ def _warn_unknown(ctx: PageContext) -> None:
     unknown = sorted(key for key in ctx.raw_url if key not in known)
     if unknown:
         # The names come from the link: shown as literal text, a few of them.
-        named = ", ".join(quoted(key) for key in unknown[:MAX_NAMED])
+        named = ", ".join(literal(key) for key in unknown[:MAX_NAMED])
         more = f" and {len(unknown) - MAX_NAMED} more" if len(unknown) > MAX_NAMED else ""
         ctx.notices.warning(
             f"This page has no parameter {named}{more}; ignored. "

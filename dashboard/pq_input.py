@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import specmath
-from dashboard.address import quoted
+from dashboard.address import literal
 
 #: Largest vocabulary a typed or linked distribution may have: the table must stay readable,
 #: and a hand-made link must not be able to make the server parse megabytes.
@@ -57,7 +57,7 @@ def read_cell(cell) -> tuple[float | None, str | None]:
         try:
             number = float(cell)
         except (TypeError, ValueError):
-            return None, f"{quoted(cell)} is not a number: {_ASK}"
+            return None, f"{literal(cell)} is not a number: {_ASK}"
         if math.isnan(number):
             return None, f"is empty: {_ASK}"
         return number + 0.0, None  # so that -0 reaches the link as 0, not "-0"
@@ -65,13 +65,13 @@ def read_cell(cell) -> tuple[float | None, str | None]:
     if text == "":
         return None, f"is empty: {_ASK}"
     if len(text) > MAX_CELL_CHARS or not _TYPED_NUMBER.fullmatch(text):
-        return None, f"{quoted(text)} is not a number: {_ASK}"
+        return None, f"{literal(text)} is not a number: {_ASK}"
     number = float(text.replace(",", "."))
     if math.isinf(number):
-        return None, f"{quoted(text)} is too large to store as a number"
+        return None, f"{literal(text)} is too large to store as a number"
     mantissa = re.split("[eE]", text)[0]
     if number == 0 and any(digit in "123456789" for digit in mantissa):
-        return None, f"{quoted(text)} is too small to store as a number: type 0 or a larger value"
+        return None, f"{literal(text)} is too small to store as a number: type 0 or a larger value"
     return number + 0.0, None
 
 
@@ -99,7 +99,7 @@ def check_distribution(cells: Sequence, name: str, labels: Sequence[str]) -> Che
         if not math.isfinite(number):
             return Checked(name, None, f"{name}({label}) is {number}: probabilities must be finite")
         if number < 0:
-            shown = quoted(cell.strip()) if isinstance(cell, str) else f"= {number:g}"
+            shown = literal(cell.strip()) if isinstance(cell, str) else f"= {number:g}"
             return Checked(name, None, f"{name}({label}) {shown} is negative: probabilities must be ≥ 0")
         numbers.append(number)
     values = np.array(numbers)

@@ -19,7 +19,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import charts, workarounds
-from dashboard.address import address_value, check_url_value, quoted
+from dashboard.address import address_value, check_url_value, literal
 from dashboard.params import PARAMS, Param
 from dashboard.registry import PageInfo
 
@@ -38,7 +38,7 @@ def _display(param: Param, value: Any) -> str:
     if param.kind == "multi":
         return ", ".join(param.fmt(v) for v in value) or "none"
     if param.kind == "text":  # from outside: literal text
-        return quoted(value) if value else "no value (the default)"
+        return literal(value) if value else "no value (the default)"
     return param.fmt(value)
 
 

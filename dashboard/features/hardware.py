@@ -20,7 +20,7 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, engine_config, texts, ui
-from dashboard.address import quoted
+from dashboard.address import literal
 from dashboard.params import BATCHES
 
 
@@ -81,7 +81,7 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
     if setting.drafter and not typed:
         used = f"`{model}`" if model else f"no model ({method} needs none)"
         rule = f"{engine_config.DRAFTER_NAME_RULE}, at most {engine_config.MAX_DRAFTER_NAME} characters"
-        st.warning(texts.SCHEDULE_DRAFTER_REFUSED.format(name=quoted(setting.drafter), rule=rule, used=used))
+        st.warning(texts.SCHEDULE_DRAFTER_REFUSED.format(name=literal(setting.drafter), rule=rule, used=used))
     elif typed and model is None:
         st.caption(texts.SCHEDULE_DRAFTER_UNUSED.format(method=method, what=engine_config.METHODS[method]))
     target, draft = presets[setting.target_model], presets[setting.draft_model]

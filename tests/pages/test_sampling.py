@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard.address import quoted
+from dashboard.address import literal
 from tests.app_helpers import (
     SAMPLING,
     metrics,
@@ -69,16 +69,16 @@ def _edit(at, edits):
 @pytest.mark.parametrize(
     ("edits", "message"),
     [
-        ({0: {"p": "-0.1"}}, f"p(t0) {quoted('-0.1')} is negative"),
+        ({0: {"p": "-0.1"}}, f"p(t0) {literal('-0.1')} is negative"),
         ({3: {"q": None}}, "q(t3) is empty"),
         ({3: {"q": " "}}, "q(t3) is empty"),
         ({i: {"q": "0"} for i in range(10)}, "q is all zeros"),
         ({0: {"p": "0.6"}}, "p sums to 1.3, not 1"),
         ({0: {"p": "abc"}}, "p(t0) ` abc ` is not a number: type a probability such as 0.1, 1e-3 or 0,5"),
-        ({0: {"p": "0.5.5"}}, f"p(t0) {quoted('0.5.5')} is not a number"),
-        ({0: {"p": "1,000.5"}}, f"p(t0) {quoted('1,000.5')} is not a number"),
+        ({0: {"p": "0.5.5"}}, f"p(t0) {literal('0.5.5')} is not a number"),
+        ({0: {"p": "1,000.5"}}, f"p(t0) {literal('1,000.5')} is not a number"),
         ({0: {"p": "1e309"}}, "p(t0) ` 1e309 ` is too large to store as a number"),
-        ({0: {"p": "1e-400"}}, f"p(t0) {quoted('1e-400')} is too small to store as a number"),
+        ({0: {"p": "1e-400"}}, f"p(t0) {literal('1e-400')} is too small to store as a number"),
         ({0: {"p": "1e308"}}, "p sums to 1e+308, not 1"),
         ({0: {"p": "1e308"}, 1: {"p": "1e308"}}, "p sums to more than a number can hold"),
         ({0: {"p": "[x](//e.vil)"}}, "p(t0) ` [x](//e.vil) ` is not a number"),
@@ -175,7 +175,7 @@ def test_sampling_link_with_custom_pair():
         ({"p": "-1,2", "q": "0.5,0.5"}, "negative"),
         ({"p": "", "q": ""}, "is empty"),
         ({"p": "0.5,1e309", "q": "0.5,0.5"}, "p(t1) ` 1e309 ` is too large to store as a number"),
-        ({"p": "0.5,0.5", "q": "1e-999,1"}, f"q(t0) {quoted('1e-999')} is too small to store as a number"),
+        ({"p": "0.5,0.5", "q": "1e-999,1"}, f"q(t0) {literal('1e-999')} is too small to store as a number"),
         ({"p": "0.5,0.5", "q": "inf,1"}, "q(t0) ` inf ` is not a number"),
         ({"p": "0.5,0.5", "q": "nan,1"}, "q(t0) ` nan ` is not a number"),
     ],
