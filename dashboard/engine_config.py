@@ -1,25 +1,10 @@
-"""A batch-size k schedule as the serving engines take it: vLLM's speculative config and SGLang's flags.
+"""What the pages add to :mod:`specmath.engines.configs`: the drafter's name, the vocabulary check,
+the schedule's table and its JSON download.
 
-Pure Python on top of :func:`specmath.batch_k_schedule`, so each text the Hardware page shows
-is tested by parsing it back. What the engines take, from their sources:
-
-- vLLM, ``--speculative-config`` (``vllm/config/speculative.py``, class ``SpeculativeConfig``,
-  vllm-project/vllm commit 002e77c1f0ef9b19cff8b9e21cfbd6feb3d6b443): ``method`` (among others
-  ``draft_model``, ``eagle``, ``eagle3``, ``mtp``, ``ngram``), ``model`` (the draft model or EAGLE
-  head), ``num_speculative_tokens`` (> 0: the largest k, which sizes the engine's buffers) and
-  ``num_speculative_tokens_per_batch_size``, ``(range_start, range_end, k)`` over inclusive batch
-  ranges. ``vllm/v1/spec_decode/dynamic/utils.py`` (commit 14b450ca590cbff96e7004bdb147a5d3acf5a4f6)
-  checks it (the first range starts at 1, ranges sorted and disjoint, k >= 0), caps each k at
-  ``num_speculative_tokens``, fills a gap with the k below it and keeps the last k beyond the last
-  range. For ``ngram`` without ``prompt_lookup_min``/``max`` vLLM uses 5 and 5.
-- SGLang 0.5.23 (the wheel's ``sglang/srt/arg_groups/fields/spec.py``): ``--speculative-algorithm``
-  (builtins EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM, DFLASH, DSPARK, UNO; NEXTN is an alias of
-  EAGLE, ``sglang/srt/speculative/spec_registry.py``), ``--speculative-draft-model-path``,
-  ``--speculative-num-steps``, ``--speculative-eagle-topk`` and ``--speculative-num-draft-tokens``,
-  which counts the root: with top-k 1 (a chain) SGLang sets it to num_steps + 1
-  (``sglang/srt/arg_groups/speculative_hook.py``). For NGRAM the top-k is
-  ``--speculative-ngram-max-bfs-breadth`` (default 10) and the steps follow from the draft tokens.
-- A separate draft model must share the target's vocabulary (:func:`vocabulary_problem`).
+The engines' configs themselves (vLLM, SGLang, TensorRT-LLM, llama.cpp), with each engine's
+rules and their sources, are written by :func:`specmath.engine_configs`; this module names the
+model they load (a preset's Hub name, a typed name, or a placeholder for a head) and checks a
+separate draft model's vocabulary against the target's.
 """
 
 from __future__ import annotations
@@ -29,24 +14,10 @@ import re
 from collections.abc import Mapping, Sequence
 
 import specmath
+from specmath.engines.configs import MAX_NAME, safe_name
 
 #: vLLM's ``method`` values the page offers, and what each is.
-METHODS = {
-    "draft_model": "a separate, smaller model",
-    "eagle": "an EAGLE head",
-    "eagle3": "an EAGLE-3 head",
-    "mtp": "the target's own multi-token-prediction layers",
-    "ngram": "n-grams looked up in the prompt",
-}
-
-#: SGLang's ``--speculative-algorithm`` for each vLLM method.
-SGLANG_ALGORITHMS = {
-    "draft_model": "STANDALONE",
-    "eagle": "EAGLE",
-    "eagle3": "EAGLE3",
-    "mtp": "NEXTN",
-    "ngram": "NGRAM",
-}
+METHODS = specmath.SPECULATIVE_METHODS
 
 #: Written where the engine needs a model the page does not know: the EAGLE head trained for the target.
 HEAD_PLACEHOLDER = "YOUR-{kind}-HEAD-FOR-{target}"
@@ -58,16 +29,12 @@ def hub_name(spec: specmath.ModelSpec) -> str:
     return found.group(1) if found else spec.name
 
 
-#: Longest drafter name the page takes: Hugging Face repo ids are at most 96 characters, and a
-#: local path rarely passes 200.
-MAX_DRAFTER_NAME = 200
+#: Longest drafter name the page takes (the configs' own limit).
+MAX_DRAFTER_NAME = MAX_NAME
 
 #: What :func:`valid_drafter_name` accepts, in words: a warning about a link shows code only for
 #: the page's parameter names (tests/browser/test_bad_links.py), so no characters as code.
 DRAFTER_NAME_RULE = "letters, digits, dots, underscores, hyphens and slashes only, not starting with a hyphen"
-
-# ASCII only: a look-alike letter from another script would name another repository.
-_DRAFTER_NAME = re.compile(r"[A-Za-z0-9._/][A-Za-z0-9._/-]*")
 
 
 def valid_drafter_name(name: str) -> bool:
@@ -75,12 +42,10 @@ def valid_drafter_name(name: str) -> bool:
 
     What Hugging Face repo ids (``yuhuili/EAGLE3-LLaMA3.1-Instruct-8B``) and local paths
     (``./heads/my-head``) use: ASCII letters, digits, ``.``, ``_``, ``-`` and ``/``, at most
-    :data:`MAX_DRAFTER_NAME` characters. The configs are pasted into a shell, unquoted in
-    SGLang's flags and inside single quotes in vLLM's, so a space, a quote, a backslash, ``$``
-    or a backtick would change the command; a leading ``-`` would read as a flag. The empty
-    name is not a name: it means "none typed".
+    :data:`MAX_DRAFTER_NAME` characters (:func:`specmath.engines.configs.safe_name`: the configs
+    are pasted into a shell). The empty name is not a name: it means "none typed".
     """
-    return len(name) <= MAX_DRAFTER_NAME and _DRAFTER_NAME.fullmatch(name) is not None
+    return safe_name(name)
 
 
 def draft_name(method: str, draft: specmath.ModelSpec, target: specmath.ModelSpec, typed: str = "") -> str | None:
@@ -159,53 +124,6 @@ def same_vocabulary_drafters(target: specmath.ModelSpec, candidates) -> list[str
     ]
 
 
-def vllm_config(method: str, model: str | None, schedule: Sequence[tuple[int, int, int]]) -> dict | None:
-    """vLLM's speculative config for ``schedule``, or ``None`` if it never speculates.
-
-    vLLM wants ``num_speculative_tokens`` > 0, so a schedule of k = 0 alone is no config at all:
-    serve without ``--speculative-config``.
-    """
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    largest = max(k for _, _, k in schedule)
-    if largest == 0:
-        return None
-    config: dict = {"method": method}
-    if model is not None:
-        config["model"] = model
-    config["num_speculative_tokens"] = largest
-    config["num_speculative_tokens_per_batch_size"] = [[lo, hi, k] for lo, hi, k in schedule]
-    return config
-
-
-def vllm_flag(config: Mapping) -> str:
-    """``--speculative-config '{…}'`` as a shell takes it (the JSON has no single quote to escape)."""
-    text = json.dumps(config)
-    if "'" in text:
-        raise ValueError("the speculative config must not contain a single quote")
-    return f"--speculative-config '{text}'"
-
-
-def sglang_flags(method: str, model: str | None, k: int) -> list[str]:
-    """SGLang's flags for a chain of ``k`` drafted tokens (empty for k = 0: serve without speculation)."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
-    if k <= 0:
-        return []
-    flags = [f"--speculative-algorithm {SGLANG_ALGORITHMS[method]}"]
-    if method == "ngram":
-        # A chain: one branch per step; the draft tokens count the root, as for EAGLE.
-        return [*flags, f"--speculative-num-draft-tokens {k + 1}", "--speculative-ngram-max-bfs-breadth 1"]
-    if model is not None:
-        flags.append(f"--speculative-draft-model-path {model}")
-    return [
-        *flags,
-        f"--speculative-num-steps {k}",
-        "--speculative-eagle-topk 1",
-        f"--speculative-num-draft-tokens {k + 1}",
-    ]
-
-
 def speedup_ranges(
     schedule: Sequence[tuple[int, int, int]], batches: Sequence[int], speedup: Sequence[float]
 ) -> list[tuple[float, float]]:
@@ -235,13 +153,23 @@ def schedule_rows(
 
 
 def schedule_document(
-    schedule: Sequence[tuple[int, int, int]], config: Mapping | None, inputs: Mapping, sglang: Sequence[str]
+    schedule: Sequence[tuple[int, int, int]], configs: Sequence[specmath.EngineConfig], inputs: Mapping
 ) -> str:
-    """The schedule with the inputs it came from, as JSON a team can review and diff."""
+    """The schedule with every engine's settings and the inputs it came from, as JSON a team can review and diff."""
+    by_engine = {config.engine: config for config in configs}
+    sglang = by_engine["SGLang"].blocks
     document = {
         "num_speculative_tokens_per_batch_size": [[lo, hi, k] for lo, hi, k in schedule],
-        "vllm_speculative_config": config,
-        "sglang_flags_at_chosen_batch": list(sglang),
+        "vllm_speculative_config": by_engine["vLLM"].settings,
+        "sglang_flags_at_chosen_batch": sglang[0].text.split(" \\\n") if by_engine["SGLang"].settings else [],
+        "engines": {
+            config.engine: {
+                "settings": config.settings,
+                "files": {block.filename: block.text for block in config.blocks if block.filename},
+                "warnings": list(config.warnings),
+            }
+            for config in configs
+        },
         "inputs": dict(inputs),
         "note": "Predicted by the Speculative Decoding Explorer's roofline model (specmath); "
         "check it with the engine's own benchmark (vllm bench serve) before serving with it.",

@@ -38,41 +38,6 @@ def test_the_step_chart_without_a_zero_range_shades_nothing():
     assert np.isnan(fig.data[1].y).all()
 
 
-def test_the_vllm_flag_parses_back_to_the_schedule():
-    config = engine_config.vllm_config("draft_model", "meta-llama/Llama-3.2-1B", SCHEDULE)
-    flag = engine_config.vllm_flag(config)
-    assert flag.startswith("--speculative-config '") and flag.endswith("'")
-    parsed = json.loads(flag.removeprefix("--speculative-config '").removesuffix("'"))
-    assert [tuple(e) for e in parsed["num_speculative_tokens_per_batch_size"]] == SCHEDULE
-    assert parsed["num_speculative_tokens"] == 4 and parsed["model"] == "meta-llama/Llama-3.2-1B"
-
-
-def test_a_schedule_that_never_speculates_is_no_config():
-    assert engine_config.vllm_config("eagle", "x", [(1, 256, 0)]) is None
-    assert engine_config.sglang_flags("eagle", "x", 0) == []
-
-
-def test_a_quote_cannot_reach_the_shell():
-    with pytest.raises(ValueError, match="single quote"):
-        engine_config.vllm_flag({"model": "it's"})
-
-
-@pytest.mark.parametrize("k", [1, 3, 7])
-def test_sglang_chain_counts_the_root_in_its_draft_tokens(k):
-    flags = dict(f.split(" ", 1) for f in engine_config.sglang_flags("eagle3", "head", k))
-    assert flags["--speculative-num-steps"] == str(k)
-    assert flags["--speculative-num-draft-tokens"] == str(k + 1)
-    assert flags["--speculative-eagle-topk"] == "1"
-    assert flags["--speculative-algorithm"] == "EAGLE3"
-
-
-def test_unknown_methods_are_refused():
-    with pytest.raises(ValueError, match="method must be one of draft_model, eagle, eagle3, mtp, ngram, got 'medusa'"):
-        engine_config.vllm_config("medusa", None, SCHEDULE)
-    with pytest.raises(ValueError, match="got 'EAGLE'"):
-        engine_config.sglang_flags("EAGLE", None, 3)
-
-
 def test_preset_names_on_the_hub():
     assert engine_config.hub_name(specmath.MODEL_PRESETS["Llama-2-7B"]) == "meta-llama/Llama-2-7b-hf"
     assert engine_config.hub_name(specmath.MODEL_PRESETS["Qwen2.5-0.5B"]) == "Qwen/Qwen2.5-0.5B"
@@ -87,11 +52,16 @@ def test_table_rows_and_the_document_round_trip():
         "k": "0 (do not speculate)",
         "predicted speedup": "1× (speculating: 0.95×)",
     }
-    config = engine_config.vllm_config("mtp", None, SCHEDULE)
-    text = engine_config.schedule_document(SCHEDULE, config, {"alpha": 0.8, "gpu": "H100 SXM"}, ["--a 1"])
+    configs = specmath.engine_configs(SCHEDULE, "mtp", None, 4, 1)
+    text = engine_config.schedule_document(SCHEDULE, configs, {"alpha": 0.8, "gpu": "H100 SXM"})
     document = json.loads(text)
     assert [tuple(e) for e in document["num_speculative_tokens_per_batch_size"]] == SCHEDULE
-    assert document["vllm_speculative_config"] == config and document["inputs"]["gpu"] == "H100 SXM"
+    assert document["vllm_speculative_config"] == configs[0].settings and document["inputs"]["gpu"] == "H100 SXM"
+    assert list(document["engines"]) == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
+    trt = document["engines"]["TensorRT-LLM"]
+    assert trt["files"]["trtllm_speculative.yaml"] == configs[2].blocks[0].text
+    assert trt["settings"]["draft_len_schedule"] == {"5": 4, "10": 3, "13": 2}  # JSON keys are text
+    assert document["sglang_flags_at_chosen_batch"][0] == "--speculative-algorithm NEXTN"
 
 
 # A drafter name typed by the user (issue 22) ----------------------------------------------
@@ -149,11 +119,12 @@ def test_a_valid_typed_name_is_the_drafter_where_the_method_loads_one(method, ty
     assert engine_config.draft_name(method, LLAMA_1B, LLAMA_8B, typed) == model
 
 
-def test_a_typed_head_reaches_both_engines_quoted_for_the_shell():
+def test_a_typed_head_reaches_every_engine_that_loads_one():
     model = engine_config.draft_name("eagle3", LLAMA_1B, LLAMA_8B, HEAD)
-    flag = engine_config.vllm_flag(engine_config.vllm_config("eagle3", model, SCHEDULE))
-    assert json.loads(flag.removeprefix("--speculative-config '").removesuffix("'"))["model"] == HEAD
-    assert f"--speculative-draft-model-path {HEAD}" in engine_config.sglang_flags("eagle3", model, 3)
+    vllm, sglang, trtllm, llamacpp = specmath.engine_configs(SCHEDULE, "eagle3", model, 3, 8)
+    assert vllm.settings["model"] == sglang.settings["--speculative-draft-model-path"] == HEAD
+    assert trtllm.settings["speculative_model"] == HEAD
+    assert f"`{HEAD}`" in " ".join(llamacpp.notes)  # llama.cpp needs it as GGUF: named, not loaded
 
 
 # A separate draft model's vocabulary (issue 30) ------------------------------------------

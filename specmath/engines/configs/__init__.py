@@ -14,7 +14,7 @@ rules were read from.
 from __future__ import annotations
 
 from . import llamacpp, sglang, trtllm, vllm
-from ._common import METHODS, ConfigBlock, EngineConfig, check_count, check_model, safe_name
+from ._common import MAX_NAME, METHODS, ConfigBlock, EngineConfig, check_count, check_model, safe_name
 from .synthetic import SyntheticRun, synthetic_runs
 
 #: The engines, in the order the configs come.
@@ -63,32 +63,22 @@ def tree_configs(steps: int, topk: int, num_draft_tokens: int, head: str) -> tup
         ("An EAGLE-3 head takes `--speculative-algorithm EAGLE3`, with the same tree flags.",),
         sglang.read_flags(flags),
     )
-    return (
-        EngineConfig(
-            "vLLM",
-            vllm.SOURCE,
-            (),
-            ("vLLM 0.33.0's speculative config has no token tree (and takes no unknown key): EAGLE drafts a chain.",),
-        ),
-        tree,
-        EngineConfig(
-            "TensorRT-LLM",
-            trtllm.SOURCE,
-            (),
-            (
-                "TensorRT-LLM's EAGLE-3 dynamic tree (`use_dynamic_tree`, `dynamic_tree_max_topK`, "
-                "`max_total_draft_tokens`, llm_args.py `EagleDecodingConfig`) grows its tree its own way, at most "
-                "topK × depth draft tokens: not the tree drawn here, so no settings for it.",
-            ),
-        ),
-        EngineConfig(
-            "llama.cpp", llamacpp.SOURCE, (), ("llama.cpp drafts chains only (`--spec-draft-n-max`): no trees.",)
-        ),
-    )
+    # What the other engines do instead is a fact of theirs, not a rule the choice broke: notes.
+    no_tree = (
+        ("vLLM", vllm.SOURCE, "vLLM 0.33.0's speculative config has no token tree (and takes no unknown key): "
+         "EAGLE drafts a chain there."),
+        ("TensorRT-LLM", trtllm.SOURCE, "TensorRT-LLM's EAGLE-3 dynamic tree (`use_dynamic_tree`, "
+         "`dynamic_tree_max_topK`, `max_total_draft_tokens`, llm_args.py `EagleDecodingConfig`) grows its tree "
+         "its own way, at most topK × depth draft tokens: not the tree drawn here, so no settings for it."),
+        ("llama.cpp", llamacpp.SOURCE, "llama.cpp drafts chains only (`--spec-draft-n-max`): no trees."),
+    )  # fmt: skip
+    others = {engine: EngineConfig(engine, source, (), (), (note,)) for engine, source, note in no_tree}
+    return others["vLLM"], tree, others["TensorRT-LLM"], others["llama.cpp"]
 
 
 __all__ = [
     "ENGINES",
+    "MAX_NAME",
     "METHODS",
     "ConfigBlock",
     "EngineConfig",

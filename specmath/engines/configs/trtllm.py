@@ -108,6 +108,8 @@ def trtllm_config(
             f"so no `draft_len_schedule` here, but the best k at batch {batch}, {fixed_k}."
         )
         table, capped, max_draft_len = None, [], fixed_k
+    elif max(k for _, _, k in schedule) == 0:
+        table, capped, max_draft_len = None, [], 0
     elif first == 0:
         warnings.append(
             "No speculation at batch 1: TensorRT-LLM takes the smallest key's length as `max_draft_len`, and "
