@@ -32,6 +32,10 @@ SHARED_STORE = "shared_values"
 #: workshop, and a request the offline test forbids).
 FAVICON = "⚡"
 
+#: The sidebar's list of the pages: an expander, closed (see :func:`_draw_navigation`).
+PAGES_LABEL = "Pages"
+PAGES_ICON = ":material/menu:"
+
 #: Unknown link parameters named in the warning at most; the rest are counted.
 MAX_NAMED = 3
 
@@ -93,8 +97,10 @@ def page_link(
 
 def _draw_navigation(nav: Container) -> None:
     nav.markdown(f"### :material/bolt: {APP_NAME}")
+    # Closed: the twelve links open filled a 1024 × 768 screen, and α, k, c started below it.
+    links = nav.expander(PAGES_LABEL, icon=PAGES_ICON)
     for other in PAGES:
-        page_link(other, nav)
+        page_link(other, links)
     nav.caption("The address bar always links to exactly this view: copy it to share.")
     scripts = workarounds.sidebar_html()
     if scripts is not None:
