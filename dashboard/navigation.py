@@ -3,9 +3,9 @@
 ``app.py`` hands :func:`st_pages` to ``st.navigation`` and calls :func:`prepare` with the page
 it returned before running that page. :func:`prepare` configures the page, draws its title and
 the sidebar's links (in a closed expander), warns about link parameters the page does not have,
-and creates the widgets of the parameters several pages read (``registry.APP_KEYS``). Those widgets belong to
-the entry script, which Streamlit documents as common to all pages; a parameter only one page
-reads keeps its widget on that page.
+and creates the widgets of the parameters several pages read (``registry.APP_KEYS``). Those
+widgets belong to the entry script, which Streamlit documents as common to all pages; a
+parameter only one page reads keeps its widget on that page.
 
 The shared α, k, c last set on any page stay with the session, and the navigation links carry
 them to the next page.
