@@ -276,6 +276,7 @@ def test_engine_configs_come_in_engine_order_and_trees_only_from_sglang():
         (lambda: vllm.vllm_config([(1, 8, 3), (10, 20, 1)], "eagle"), r"start at 9\), got \(10, 20, 1\)"),
         (lambda: vllm.vllm_config([(1, 8, -1)], "eagle"), "schedule entries must be an integer"),
         (lambda: vllm.vllm_config([], "eagle"), "schedule must be a non-empty list"),
+        (lambda: vllm.vllm_config([(1, 8, True)], "eagle"), "schedule entries must be an integer .*, got True"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "medusa"), "method must be one of .*, got 'medusa'"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", "a b"), "model must be a repo id .*, got 'a b'"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", data_parallel_size=0), "data_parallel_size must be"),
@@ -286,3 +287,9 @@ def test_engine_configs_come_in_engine_order_and_trees_only_from_sglang():
 def test_bad_arguments_are_refused_naming_the_argument_and_value(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_numpy_integers_are_integers():
+    """A sweep's k are NumPy integers: taken as the ints they are."""
+    config = vllm.vllm_config([(np.int64(1), np.int64(8), np.int64(3))], "eagle3", "org/head", fixed_k=np.int64(3))
+    assert json.loads(json.dumps(config.settings))["num_speculative_tokens_per_batch_size"] == [[1, 8, 3]]

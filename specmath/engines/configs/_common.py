@@ -6,6 +6,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..._validate import shown
 
 #: The speculative methods the configs are written for, in vLLM's names (``method`` in
@@ -79,9 +81,10 @@ def check_model(model) -> str | None:
 
 
 def check_count(value, name: str, minimum: int = 0, cap: int = 1 << 20) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= cap:
+    """``value`` as an int: a Python or NumPy integer (not a bool) from ``minimum`` to ``cap``."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not minimum <= value <= cap:
         raise ValueError(f"{name} must be an integer from {minimum} to {cap:,}, got {shown(value)}")
-    return value
+    return int(value)
 
 
 def check_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
