@@ -12,7 +12,7 @@ llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's fil
   ``draft-eagle3``, ``draft-mtp``, ``ngram-*``, ``common/speculative.cpp`` lines 34-44).
 - The issue's ``--draft-max`` and ``--draft-min`` are removed at this commit: they stop the
   server with "the argument has been removed. use --spec-draft-n-max …" (``common/arg.cpp``
-  lines 4387-4400). ``--spec-draft-p-min`` is as the issue names it.
+  lines 4386-4399). ``--spec-draft-p-min`` is as the issue names it.
 - One ``n_max`` for the server: every slot drafts up to it, whatever the number of requests
   in flight, so a batch-size schedule has no place here.
 """

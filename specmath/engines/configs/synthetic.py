@@ -41,7 +41,7 @@ is L_B = 1 + u_1 + … + u_{k_B}. Sources, engine by engine:
   --concurrency B`` (``tensorrt_llm/bench/benchmark/throughput.py`` at 5685103).
 - llama.cpp at 0c1e570 (not in the issue): ``--spec-synth-rates P0,P1,…`` (``common/arg.cpp``
   line 4170), unconditional per-position rates, exactly ``n_max`` of them, non-increasing in
-  [0, 1] (``common/speculative.cpp`` lines 2365-2397); or ``--spec-synth-len L`` (line 4156),
+  [0, 1] (``common/speculative.cpp`` lines 2365-2397); or ``--spec-synth-len L`` (line 4157),
   which it turns into the geometric rates p^i with 1 + p + … + p^n_max = L. llama.cpp ships no
   serving benchmark the page has checked.
 """
