@@ -1,6 +1,5 @@
 """The k schedule's step chart and the engines' texts, read back: pure builders, no Streamlit."""
 
-import dataclasses
 import json
 
 import numpy as np
@@ -125,55 +124,3 @@ def test_a_typed_head_reaches_every_engine_that_loads_one():
     assert vllm.settings["model"] == sglang.settings["--speculative-draft-model-path"] == HEAD
     assert trtllm.settings["speculative_model"] == HEAD
     assert f"`{HEAD}`" in " ".join(llamacpp.notes)  # llama.cpp needs it as GGUF: named, not loaded
-
-
-# A separate draft model's vocabulary (issue 30) ------------------------------------------
-
-PRESETS = specmath.MODEL_PRESETS
-
-
-@pytest.mark.parametrize(
-    ("target", "draft", "says"),
-    [
-        # One tokenizer, padded to 152,064 and 151,936 rows: vLLM's vocab_size check refuses it.
-        ("Qwen2.5-7B", "Qwen2.5-0.5B", ["share the Qwen2.5 tokenizer", "151,936 and 152,064", "refuses"]),
-        ("Llama-2-7B", "Llama-3.2-1B", ["different tokenizers (Llama 3 and Llama 2", "128,256 and 32,000"]),
-        ("Llama-3.1-8B", "LLaMA-68M", ["different tokenizers (Llama 2 and Llama 3", "32,000 and 128,256"]),
-    ],
-)
-def test_a_draft_of_another_vocabulary_is_refused_and_says_why(target, draft, says):
-    problem = engine_config.vocabulary_problem(PRESETS[target], PRESETS[draft])
-    assert problem is not None
-    for words in says:
-        assert words in problem
-    if "refuses" in says:
-        assert "Target and draft model should have the same vocabulary size" in problem  # vLLM's own words
-
-
-@pytest.mark.parametrize(
-    ("target", "draft"),
-    [("Llama-3.1-8B", "Llama-3.2-1B"), ("Llama-2-7B", "LLaMA-68M"), ("Llama-3.1-70B", "Llama-3.1-8B")],
-)
-def test_a_draft_of_the_targets_tokenizer_and_vocab_size_passes(target, draft):
-    assert engine_config.vocabulary_problem(PRESETS[target], PRESETS[draft]) is None
-
-
-def test_another_tokenizer_of_the_same_size_is_never_a_plain_pass():
-    """vLLM compares only vocab_size: it starts, with the draft's ids read in the target's tokenizer."""
-    lookalike = dataclasses.replace(PRESETS["LLaMA-68M"], tokenizer="Mistral")
-    problem = engine_config.vocabulary_problem(PRESETS["Llama-2-7B"], lookalike)
-    assert "different tokenizers (Mistral and Llama 2" in problem and "vLLM starts" in problem
-    assert "SGLang's STANDALONE refuses" in problem
-
-
-def test_an_unknown_vocabulary_is_not_taken_for_a_match():
-    bare = specmath.ModelSpec("mine", parameters=1e8, layers=2, hidden=512, kv_heads=8, head_dim=64)
-    for target, draft in ((PRESETS["Llama-3.1-8B"], bare), (bare, PRESETS["Llama-3.2-1B"])):
-        assert "does not know the vocabulary" in engine_config.vocabulary_problem(target, draft)
-
-
-def test_the_drafters_offered_instead_are_smaller_and_share_the_vocabulary():
-    drafters = engine_config.same_vocabulary_drafters
-    assert drafters(PRESETS["Llama-2-7B"], PRESETS.values()) == ["LLaMA-68M"]
-    assert drafters(PRESETS["Llama-3.1-70B"], PRESETS.values()) == ["Llama-3.1-8B", "Llama-3.2-1B"]
-    assert drafters(PRESETS["Qwen2.5-7B"], PRESETS.values()) == []  # 0.5B's table is padded otherwise
