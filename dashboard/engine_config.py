@@ -1,10 +1,10 @@
-"""What the pages add to :mod:`specmath.engines.configs`: the drafter's name, the vocabulary check,
+"""What the pages add to :mod:`specmath.engines.configs`: the drafter's name,
 the schedule's table and its JSON download.
 
 The engines' configs themselves (vLLM, SGLang, TensorRT-LLM, llama.cpp), with each engine's
 rules and their sources, are written by :func:`specmath.engine_configs`; this module names the
 model they load (a preset's Hub name, a typed name, or a placeholder for a head); the
-vocabulary check (:func:`vocabulary_problem`) is the engines' rule, kept with them.
+vocabulary check (:mod:`specmath.engines.configs.vocabulary`) is the engines' rule, kept with them.
 """
 
 from __future__ import annotations

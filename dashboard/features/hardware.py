@@ -23,6 +23,7 @@ from dashboard import charts, engine_config, texts, ui
 from dashboard.address import literal
 from dashboard.features import engines
 from dashboard.params import BATCHES
+from specmath.engines.configs import vocabulary
 
 
 @dataclass(frozen=True)
@@ -106,9 +107,9 @@ def show(
             )
         )
     elif method == "draft_model":
-        refused = engine_config.vocabulary_problem(target, draft)
+        refused = vocabulary.vocabulary_problem(target, draft)
     if refused:
-        drafters = engine_config.same_vocabulary_drafters(target, presets.values())
+        drafters = vocabulary.same_vocabulary_drafters(target, presets.values())
         among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
         st.warning(texts.SCHEDULE_VOCABULARY.format(why=refused[0].upper() + refused[1:], drafters=among))
     st.markdown(texts.SCHEDULE_ENGINES)
