@@ -271,6 +271,20 @@ def test_engine_configs_come_in_engine_order_and_trees_only_from_sglang():
     assert trees[1].settings["--speculative-num-draft-tokens"] == "32"
 
 
+def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
+    return specmath.synthetic_runs(
+        acceptance,
+        [(1, 8, 3)],
+        "eagle3",
+        "org/head",
+        3,
+        4,
+        target=target,
+        context=64,
+        predicted_speedup=predicted_speedup,
+    )
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -284,6 +298,9 @@ def test_engine_configs_come_in_engine_order_and_trees_only_from_sglang():
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", data_parallel_size=0), "data_parallel_size must be"),
         (lambda: sglang.tree_flags("NGRAM", "x", 1, 1, 2), "algorithm must be EAGLE or EAGLE3"),
         (lambda: specmath.tree_configs(0, 1, 2, "x"), "steps must be an integer from 1"),
+        (lambda: _synthetic(target="a; rm"), "target must be a repo id .*, got 'a; rm'"),
+        (lambda: _synthetic(predicted_speedup=float("nan")), "predicted_speedup must be a finite number > 0"),
+        (lambda: _synthetic(acceptance=1.5), "acceptance must be within"),
     ],
 )
 def test_bad_arguments_are_refused_naming_the_argument_and_value(call, message):

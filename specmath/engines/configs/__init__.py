@@ -31,13 +31,30 @@ def engine_configs(
     data_parallel_size: int = 1,
     n_predict: int = 1,
 ) -> tuple[EngineConfig, ...]:
-    """Every engine's config for ``schedule`` (:func:`specmath.batch_k_schedule`'s ranges).
+    """Every engine's config for ``schedule``, each with the engine's rules applied and said.
 
-    ``method`` is vLLM's name for the speculative method (:data:`METHODS`), ``model`` the draft
-    model or head to load (a Hub id or path; ``None`` where the method loads none), ``fixed_k``
-    the best k at ``batch`` for engines that take one k for every batch size,
-    ``data_parallel_size`` vLLM's ``--data-parallel-size`` (SGLang's attention data parallelism)
-    and ``n_predict`` the MTP layers of the target, for method ``mtp``.
+    Parameters
+    ----------
+    schedule : sequence of (lo, hi, k)
+        :func:`specmath.batch_k_schedule`'s ranges: inclusive, contiguous from batch 1, k >= 0.
+    method : str
+        vLLM's name for the speculative method, one of :data:`METHODS`.
+    model : str or None
+        The draft model or head to load, a Hub id or a path (letters, digits, ``. _ - /``);
+        ``None`` where the method loads none.
+    fixed_k, batch : int
+        The best k at ``batch`` (0: speculation does not pay there), for the engines and rules
+        that take one k at every batch size (SGLang's chain, llama.cpp, vLLM under data
+        parallelism, TensorRT-LLM's NGram).
+    data_parallel_size : int, default 1
+        vLLM's ``--data-parallel-size``; above 1 also read as SGLang's attention data parallelism.
+    n_predict : int, default 1
+        The target's MTP layers, for method ``mtp`` (vLLM's multiple rule).
+
+    Returns
+    -------
+    tuple of EngineConfig
+        vLLM, SGLang, TensorRT-LLM and llama.cpp, in :data:`ENGINES` order.
     """
     parallel = {"data_parallel_size": data_parallel_size}
     return (

@@ -54,7 +54,7 @@ import numpy as np
 
 from ...calibration import extend_profile
 from . import llamacpp, sglang, trtllm, vllm
-from ._common import ConfigBlock, flag_lines
+from ._common import ConfigBlock, check_count, flag_lines, safe_name
 
 #: Output tokens per benchmark request: long enough for decoding to dominate the time.
 OUTPUT_TOKENS = 256
@@ -75,7 +75,7 @@ def acceptance_profile(acceptance, k_max: int) -> np.ndarray:
     """u_1 … u_{k_max}: α^i for one α, else the profile extended as :func:`specmath.extend_profile` does."""
     if np.ndim(acceptance) == 0:
         alpha = float(acceptance)
-        if not 0.0 <= alpha <= 1.0:
+        if isinstance(acceptance, (bool, np.bool_)) or not 0.0 <= alpha <= 1.0:
             raise ValueError(f"acceptance must be within [0, 1], got {acceptance!r}")
         return alpha ** np.arange(1, k_max + 1)
     return extend_profile(acceptance, k_max)
@@ -100,11 +100,46 @@ def synthetic_runs(
     data_parallel_size: int = 1,
     n_predict: int = 1,
 ) -> tuple[SyntheticRun, ...]:
-    """The synthetic-acceptance benchmark of every engine that has one and a config here.
+    r"""The synthetic-acceptance benchmark of every engine that has one and a config here.
 
-    ``fixed_k`` is the best k at the benchmarked ``batch`` (the concurrency), ``predicted_speedup``
-    the speedup predicted there, ``target`` the target's Hub name, ``context`` the prompt length.
+    Each forces the mean acceptance length the prediction has at the benchmarked batch B,
+
+    .. math:: L_B = 1 + \sum_{i=1}^{k_B} u_i, \qquad u_i = \alpha^i \text{ (i.i.d.) or the measured profile,}
+
+    :func:`specmath.expected_tokens` at k_B for one α; vLLM and llama.cpp take the
+    u_i themselves, so the whole distribution of accepted lengths is the prediction's.
+
+    Parameters
+    ----------
+    acceptance : float or sequence of float
+        α in [0, 1], or u_1 … u_m (non-increasing, in [0, 1]), extended past m by
+        :func:`specmath.extend_profile`.
+    schedule, method, model, data_parallel_size, n_predict
+        As :func:`specmath.engine_configs`.
+    fixed_k, batch : int
+        The best k at the benchmarked batch, which is the benchmark's concurrency; k 0 gives no runs.
+    target : str
+        The target model's Hub id or path, as the serve and benchmark commands load it.
+    context : int
+        Prompt tokens per benchmark request (at least 1 is used).
+    predicted_speedup : float
+        The speedup predicted at ``batch``, > 0: what the benchmark is compared with.
+
+    Returns
+    -------
+    tuple of SyntheticRun
+        vLLM, SGLang, TensorRT-LLM and llama.cpp, each where it has a config for ``method``.
     """
+    fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
+    context = check_count(context, "context")
+    if not isinstance(target, str) or not safe_name(target):
+        raise ValueError(f"target must be a repo id or path of letters, digits, . _ - /, got {target!r:.80}")
+    if isinstance(predicted_speedup, bool) or not (
+        isinstance(predicted_speedup, (int, float, np.floating))
+        and np.isfinite(predicted_speedup)
+        and predicted_speedup > 0
+    ):
+        raise ValueError(f"predicted_speedup must be a finite number > 0, got {predicted_speedup!r}")
     if fixed_k == 0:
         return ()
     compare = (
