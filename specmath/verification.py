@@ -49,8 +49,8 @@ SGLANG_MIN_THRESHOLD_ACC = 1e-9
 MEDUSA_EPSILON, MEDUSA_DELTA = 0.09, 0.3
 
 #: TensorRT-LLM's ``MTPDecodingConfig`` defaults: ``relaxed_topk: int = 1`` and
-#: ``relaxed_delta: float = 0.`` (``tensorrt_llm/llmapi/llm_args.py`` at 23ee85ee, class
-#: ``MTPDecodingConfig``), with ``use_relaxed_acceptance_for_thinking: bool = False`` beside them.
+#: ``relaxed_delta: float = 0.`` (``tensorrt_llm/llmapi/llm_args.py`` lines 796-797 at 23ee85ee),
+#: with ``use_relaxed_acceptance_for_thinking: bool = False`` beside them (line 795).
 TRTLLM_RELAXED_TOPK, TRTLLM_RELAXED_DELTA = 1, 0.0
 
 
@@ -273,9 +273,10 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
       thinking span (NVIDIA/TensorRT-LLM, ``mtpRelaxedAcceptanceKernel``,
       ``cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu`` lines 453-543 at commit
       b35ac1b). The draft token is the draft's argmax :math:`x^*` (``MTPWorker.draft_sampler``,
-      ``torch.argmax``); the target's top ``relaxed_topk`` tokens by probability (``torch.topk``
-      of ``torch.softmax`` of the target's logits, ``MTPWorker.process_generation_logits``, both in
-      ``tensorrt_llm/_torch/speculative/mtp.py`` at 23ee85ee) are its candidates, walked in order;
+      ``torch.argmax``, ``tensorrt_llm/_torch/speculative/mtp.py`` line 1144 at 23ee85ee); the
+      target's top ``relaxed_topk`` tokens by probability (``torch.topk`` of ``torch.softmax`` of
+      the target's logits, ``topk_kernel`` and ``process_generation_logits``, lines 710-728, called
+      at lines 847-857) are its candidates, walked in order;
       the walk stops at the first candidate after the top one whose probability is below
       :math:`p_{\max} - \delta` (lines 488-494), and the draft token is kept if it is a candidate
       met before that (lines 495-500). So with :math:`r(x^*)` the rank of :math:`x^*` in p

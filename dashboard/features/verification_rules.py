@@ -208,19 +208,19 @@ ENGINE_RULES: tuple[dict[str, str], ...] = (
         "120affb (the kernel)",
     },
     {
-        "engine": "TensorRT-LLM (MTP, EAGLE-3 one-model)",
-        "default": "draft argmax q; kept when it equals the target's token: its argmax for greedy requests, "
-        "its own sample for non-greedy batches (exact match)",
-        "switch": "use_rejection_sampling (speculative config, default false; prototype); "
+        "engine": "TensorRT-LLM (MTP)",
+        "default": "draft argmax q; kept when it equals the target's argmax (exact match; at 23ee85ee MTP "
+        "“only support[s] greedy sampling”); later versions take the target's own sample for "
+        "non-greedy batches instead (exact match) unless use_rejection_sampling",
+        "switch": "use_rejection_sampling (speculative config, default false; later versions); "
         "use_relaxed_acceptance_for_thinking (default false) with relaxed_topk (default 1) and "
         "relaxed_delta (default 0): lossy, inside a thinking span",
-        "source": "cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu lines 249-311 (exact match), "
-        "453-543 (relaxed) at b35ac1b; tensorrt_llm/llmapi/llm_args.py class MTPDecodingConfig and "
-        "tensorrt_llm/_torch/speculative/mtp.py MTPWorker.draft_sampler at 23ee85ee (by name: the "
-        "repository is too large to fetch here, and the file index gives no line numbers); "
-        "use_rejection_sampling and exact match on non-greedy batches: NVIDIA/TensorRT-LLM pull request "
-        "15775 (merged), its diff of tensorrt_llm/_torch/speculative/interface.py line 1894, not read at "
-        "a commit",
+        "source": "tensorrt_llm/llmapi/llm_args.py lines 793-797; tensorrt_llm/_torch/speculative/mtp.py "
+        "lines 710-728, 730-888 (relaxed 819-857, strict 859-886), 1103-1146 at 23ee85ee; "
+        "cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu lines 249-311 (exact match), 453-543 "
+        "(relaxed) at b35ac1b; use_rejection_sampling and exact match on non-greedy batches: "
+        "NVIDIA/TensorRT-LLM pull request 15775 (merged), its diff of "
+        "tensorrt_llm/_torch/speculative/interface.py line 1894, not read at a commit",
     },
     {
         "engine": "Medusa (FasterDecoding)",
