@@ -264,11 +264,14 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
       ``relu(target_probs - draft_probs)`` (line 103 on), i.e. from p without :math:`x^*`
       (the caller's other ``draft_probs`` entries are taken as 0, the kernel's intent: the SGLang
       caller read, ``EagleVerifyInput.sample``, allocates them with ``torch.empty_like`` and the
-      comment "This is currently not used", so in that version they are whatever memory held). Law:
+      comment "This is currently not used", so in that version they are whatever memory held;
+      sglang 0.5.23 passes ``torch.zeros_like(target_probs)``,
+      ``sglang/srt/speculative/eagle_utils.py`` lines 745-749). Law:
       :math:`a\,\delta_{x^*} + (1 - a)\, p\,[x \ne x^*] / (1 - p(x^*))`. Parameters
       ``threshold_single`` and ``threshold_acc`` in [0, 1] (``--speculative-accept-threshold-single``,
-      ``--speculative-accept-threshold-acc``, default 1.0 each); at 1 and 1 it is
-      ``"greedy_draft"`` and gives p.
+      ``--speculative-accept-threshold-acc``, default 1.0 each, ``sglang/srt/arg_groups/fields/spec.py``
+      lines 109-116 in sglang 0.5.23, whose help says "greater than" threshold_single where the
+      kernel keeps at ``>=``); at 1 and 1 it is ``"greedy_draft"`` and gives p.
     - ``"trtllm_relaxed"``, TensorRT-LLM's relaxed acceptance for MTP and EAGLE-3 inside a
       thinking span (NVIDIA/TensorRT-LLM, ``mtpRelaxedAcceptanceKernel``,
       ``cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu`` lines 453-543 at commit
