@@ -130,7 +130,11 @@ def acceptance_probability(p, q, rule="rejection"):
     .. math:: \alpha = p(x^*)
 
     This is also SGLang's default target-only verification at thresholds 1 (see
-    :func:`first_token_distribution`, ``"sglang_threshold"``).
+    :func:`first_token_distribution`, ``"sglang_threshold"``), and vLLM's default at temperature
+    > 0: ``draft_sample_method = "greedy"`` treats the draft as one-hot and the standard rejection
+    sampler keeps it when ``target_logprob > log(u) + draft_logprob`` with ``draft_logprob = 0``
+    (vllm 0.34.0: ``vllm/config/speculative.py`` line 682,
+    ``vllm/v1/worker/gpu/spec_decode/rejection_sampler_utils.py`` lines 200-201 and 716).
 
     ``"exact_match"``: the draft token is sampled, :math:`x \sim q`, the target draws its own
     :math:`y \sim p` independently, and :math:`x` is kept when :math:`y = x` (the emitted token
