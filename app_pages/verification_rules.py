@@ -34,8 +34,7 @@ def view() -> None:
             f"to 1/T and renormalized, and a word impossible after “{word}” stays impossible. The draft is "
             f"the Step through page's default, the target blurred toward uniform with weight {vr.TOY_DRAFT[1]:g}."
         )
-        pairs = zip(labels, p, q, strict=True)
-        st.caption(", ".join(f"{label}: p {x:.3f}, q {y:.3f}" for label, x, y in pairs if x > 0 or y > 0))
+        st.caption(vr.toy_pair_caption(word, p, q))
     else:
         st.caption(f"p = ({', '.join(f'{x:.3f}' for x in p)}), q = ({', '.join(f'{x:.3f}' for x in q)})")
 

@@ -76,6 +76,17 @@ def toy_logits(word: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
     return tuple(target), tuple(draft)
 
 
+def toy_pair_caption(word: str, p: np.ndarray, q: np.ndarray) -> str:
+    """The words the target allows after ``word``, most likely first, with p and q; q's mass elsewhere."""
+    allowed = [int(i) for i in np.argsort(-p, kind="stable") if p[i] > 0]
+    words = ", ".join(f"“{toy_language.WORDS[i]}” {p[i]:.3f} ({q[i]:.3f})" for i in allowed)
+    elsewhere = 1.0 - float(q[allowed].sum())
+    return (
+        f"After “{word}” the target allows: {words} (p, and the draft's q in brackets); the draft puts "
+        f"{elsewhere:.3f} on the {len(p) - len(allowed)} words the target never says there."
+    )
+
+
 def at_temperature(logits, temperature: float) -> np.ndarray:
     """``specmath.with_temperature`` over the finite logits; a −inf logit is a token of probability 0 at every T."""
     arr = np.asarray(logits, dtype=float)
