@@ -115,6 +115,8 @@ PAGES: dict[str, PageInfo] = {
                 "step_temperature",
                 "step_contexts",
                 "greedy",
+                "step_proposal",
+                "step_verification",
                 "seed",
                 "presenter",
             ),

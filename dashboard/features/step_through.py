@@ -11,7 +11,10 @@ to step N always shows the same kind of step:
 - step 2k + 3: the outcome, the words emitted and the time they took.
 
 Positions after the first rejection are never checked: Next and Back skip their steps, and a
-link to one shows the checks as they stood with a note.
+link to one shows the checks as they stood with a note. Under block verification (Sun et al.
+2024, arXiv 2403.10444, Algorithm 2) every position is checked and the kept prefix is decided
+after the last check; under greedy drafting (the draft proposes its most likely word, checked as
+a point mass) the steps are the same, with q = 1 at each drafted word.
 
 :func:`build` turns an :class:`specmath.IterationTrace` and a step number into a :class:`StepView`:
 the step's heading, the sentence so far with each word styled by what happened to it, the
@@ -31,7 +34,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 import specmath
-from dashboard import charts
+from dashboard import charts, toy_language
 from dashboard.address import check_url_value
 from dashboard.params import PARAMS, STEP_MAX_K
 from dashboard.toy_language import WORDS
@@ -74,26 +77,86 @@ def step_at(number: int, k: int) -> Step:
     return Step(number, FINISH if number == 2 * k + 2 else OUTCOME)
 
 
-def shown(number: int, k: int, first_rejection: int) -> bool:
-    """Whether Next and Back stop at step ``number``: every step but the checks never made."""
+def shown(number: int, k: int, last_checked: int) -> bool:
+    """Whether Next and Back stop at step ``number``: every step but the checks never made
+    (those of the positions after ``last_checked``, :func:`last_checked`)."""
     step = step_at(number, k)
-    return step.phase != CHECK or step.position <= first_rejection
+    return step.phase != CHECK or step.position <= last_checked
 
 
-def next_step(number: int, k: int, first_rejection: int) -> int | None:
+def next_step(number: int, k: int, last_checked: int) -> int | None:
     """The step Next goes to from ``number``; ``None`` at the last."""
     for candidate in range(number + 1, total_steps(k) + 1):
-        if shown(candidate, k, first_rejection):
+        if shown(candidate, k, last_checked):
             return candidate
     return None
 
 
-def previous_step(number: int, k: int, first_rejection: int) -> int | None:
+def previous_step(number: int, k: int, last_checked: int) -> int | None:
     """The step Back goes to from ``number``; ``None`` at the first."""
     for candidate in range(number - 1, 0, -1):
-        if shown(candidate, k, first_rejection):
+        if shown(candidate, k, last_checked):
             return candidate
     return None
+
+
+def is_block(trace: specmath.IterationTrace) -> bool:
+    """Whether the page shows ``trace`` as block verification: sampled, not greedy (at temperature
+    0 block verification keeps the words token verification keeps, and is shown as that)."""
+    return trace.verification == "block" and not trace.greedy
+
+
+def last_checked(trace: specmath.IterationTrace) -> int:
+    """The last position the target checked: the first rejection (token by token), or the last
+    position, k − 1, under block verification, which checks them all."""
+    return trace.k - 1 if is_block(trace) else trace.first_rejection
+
+
+@dataclass(frozen=True)
+class Run:
+    """The page's iteration: its trace, the opening before it, and under greedy drafting the
+    draft's own chain (whose most likely words it proposed), else None."""
+
+    trace: specmath.IterationTrace
+    opening: np.ndarray
+    draft_chain: np.ndarray | None
+
+
+def run(
+    kind: str,
+    strength: float,
+    k: int,
+    seed: int,
+    *,
+    greedy: bool = False,
+    proposal: str = "sampled",
+    verification: str = "token",
+) -> Run:
+    """The iteration the page steps through: from the last word of the seed's opening,
+    ``specmath.speculative_iteration`` on the toy language's target and the draft of ``kind`` at
+    ``strength``, with ``rng=seed``; a ``"greedy"`` proposal runs it on :func:`greedy_draft` of
+    the draft (greedy decoding, temperature 0, already drafts the argmax)."""
+    opening = toy_language.opening(seed)
+    draft = toy_language.draft_chain(kind, float(strength))
+    greedy_proposal = proposal == "greedy" and not greedy
+    trace = specmath.speculative_iteration(
+        toy_language.target_chain(),
+        greedy_draft(draft) if greedy_proposal else draft,
+        int(opening[-1]),
+        k,
+        rng=seed,
+        greedy=greedy,
+        verification=verification,
+    )
+    return Run(trace, opening, draft if greedy_proposal else None)
+
+
+def greedy_draft(draft: np.ndarray) -> np.ndarray:
+    """A greedy draft's chain as its verifier sees it: each row a point mass on the row's most
+    likely word (ties to the lowest index, as :func:`numpy.argmax`), so that a drafted word has
+    q = 1 and is accepted with probability min(1, p/1) = p, and the residual is max(p − q, 0)
+    normalized, the target's row without that word."""
+    return np.eye(draft.shape[1])[np.argmax(draft, axis=1)]
 
 
 def read_step(raw: list[str] | None, total: int) -> tuple[int, str | None]:
@@ -116,15 +179,20 @@ def read_step(raw: list[str] | None, total: int) -> tuple[int, str | None]:
     return int(min(max(number, 1.0), float(total))), problem
 
 
-def outline(k: int) -> str:
+def outline(k: int, block: bool = False) -> str:
     """The numbering in one line, for the page: which steps do what at this k."""
     draft = "Step 1: the draft proposes 1 word" if k == 1 else f"Steps 1–{k}: the draft proposes {k} words, one a step"
     checks = f"{k + 2}" if k == 1 else f"{k + 2}–{2 * k + 1}"
+    how = (
+        "every position, the kept prefix decided after the last"
+        if block
+        else "Next skips positions after a rejection, never checked"
+    )
     return (
         f"{draft} · "
         f"{k + 1}: the target scores all {k + 1} positions at once · "
-        f"{checks}: the check, position by position (Next skips positions after a rejection, "
-        f"never checked) · {2 * k + 2}: the correction or the bonus word · {2 * k + 3}: the outcome."
+        f"{checks}: the check, position by position ({how}) · {2 * k + 2}: the correction or the bonus "
+        f"word · {2 * k + 3}: the outcome."
     )
 
 
@@ -196,8 +264,22 @@ def sentence(opening: np.ndarray, words: list[tuple[int, str]]) -> str:
     return " ".join(parts)
 
 
+def kept_after(trace: specmath.IterationTrace, j: int) -> int:
+    """Under block verification, the words kept once positions 0 … ``j`` are checked: one past the
+    last of them whose uniform η fell under its stopping chance h (0 if none did)."""
+    passed = np.flatnonzero(trace.u[: j + 1] < trace.block_stop[: j + 1])
+    return int(passed[-1]) + 1 if passed.size else 0
+
+
 def checked_words(trace: specmath.IterationTrace, upto: int) -> list[tuple[int, str]]:
-    """The drafted words with the verdicts of positions 0 … ``upto``, the others as drafted."""
+    """The drafted words with the verdicts of positions 0 … ``upto``, the others as drafted.
+
+    Under block verification a word is accepted once a position at or after it passes, and
+    rejected only when the last position has been checked: until then it is still drafted."""
+    if is_block(trace):
+        kept, done = kept_after(trace, upto), upto >= trace.k - 1
+        styles = ["accepted" if i < kept else "rejected" if done else "drafted" for i in range(trace.k)]
+        return list(zip(trace.drafted.tolist(), styles, strict=True))
     return [
         (
             token,
@@ -222,29 +304,46 @@ def apart(a: float, b: float) -> tuple[str, str]:
 
 
 def build(
-    trace: specmath.IterationTrace, number: int, opening: np.ndarray, c: float, *, large: bool = False
+    trace: specmath.IterationTrace,
+    number: int,
+    opening: np.ndarray,
+    c: float,
+    *,
+    large: bool = False,
+    draft_chain: np.ndarray | None = None,
 ) -> StepView:
-    """What step ``number`` of the iteration ``trace`` (started after ``opening``) shows at cost ratio c."""
+    """What step ``number`` of the iteration ``trace`` (started after ``opening``) shows at cost ratio c.
+
+    ``draft_chain`` is given under greedy drafting: the draft's own chain, whose most likely word
+    it proposed at each position (the trace, run on :func:`greedy_draft` of it, has q = 1 there).
+    """
     k = trace.k
     step = step_at(number, k)
     total = total_steps(k)
     lead = f"Step {number} of {total} · "
     if step.phase == DRAFT:
-        return _draft(trace, step.position, opening, lead, large)
+        return _draft(trace, step.position, opening, lead, large, draft_chain)
     if step.phase == SCORE:
-        return _score(trace, opening, lead, large)
+        return _score(trace, opening, lead, large, draft_chain is not None)
+    if step.phase == CHECK and is_block(trace):
+        return _block_check(trace, step.position, opening, lead, large)
     if step.phase == CHECK:
-        return _check(trace, step.position, opening, lead, large)
+        return _check(trace, step.position, opening, lead, large, draft_chain is not None)
     if step.phase == FINISH:
-        return _finish(trace, opening, lead, large)
+        return _finish(trace, opening, lead, large, draft_chain is not None)
     return _outcome(trace, opening, c, lead, large)
 
 
-def _draft(trace, i: int, opening, lead: str, large: bool) -> StepView:
+def _draft(trace, i: int, opening, lead: str, large: bool, draft_chain) -> StepView:
     k = trace.k
     before = int(opening[-1]) if i == 0 else int(trace.drafted[i - 1])
-    word, q = int(trace.drafted[i]), trace.q[i]
+    word = int(trace.drafted[i])
+    q = trace.q[i] if draft_chain is None else draft_chain[before]
     how = "takes its most likely word" if trace.greedy else "draws one at random from it"
+    certain = ""
+    if draft_chain is not None:
+        how = "proposes its most likely word"
+        certain = " A greedy draft hands the target no q: the check takes the word as certain, q = 1."
     more = "Then it reads that word and drafts the next." if i + 1 < k else f"That is all {k} words of the draft."
     title = f"Draft word {i + 1} of {k}: q(· | {quoted(before)}), drawn {quoted(word)}"
     return StepView(
@@ -252,19 +351,21 @@ def _draft(trace, i: int, opening, lead: str, large: bool) -> StepView:
         sentence=sentence(opening, [(t, "drafted") for t in trace.drafted[:i]] + [(word, "current")]),
         text=(
             f"The draft has just read {quoted(before)}. It gives every word a probability "
-            f"q(· | {quoted(before)}) and {how}: {quoted(word)}, q = {q[word]:.3f}. {more}"
+            f"q(· | {quoted(before)}) and {how}: {quoted(word)}, q = {q[word]:.3f}.{certain} {more}"
         ),
         figure=charts.word_bars(WORDS, q, word, "draft q", title, large=large),
         name="draft",
     )
 
 
-def _score(trace, opening, lead: str, large: bool) -> StepView:
+def _score(trace, opening, lead: str, large: bool, greedy_draft: bool) -> StepView:
     k = trace.k
     positions = np.arange(k)
     labels = [f"{i + 1}<br>{WORDS[int(t)]}" for i, t in enumerate(trace.drafted)]
     q, p = trace.q[positions, trace.drafted], trace.p[positions, trace.drafted]
     title, subtitle = "The target's one pass", f"p and q of each of the {k} drafted words"
+    if greedy_draft:
+        subtitle += " (greedy draft: q = 1)"
     return StepView(
         heading=f"{lead}the target scores all {k + 1} positions at once",
         sentence=sentence(opening, [(t, "drafted") for t in trace.drafted]),
@@ -273,14 +374,15 @@ def _score(trace, opening, lead: str, large: bool) -> StepView:
             f"distribution p at every position at once: p(· | {quoted(opening[-1])}) for word 1, "
             f"p(· | word i) for word i + 1, and p(· | {quoted(trace.drafted[-1])}) at position {k + 1}, for a "
             f"bonus word should all {k} pass. This is where the time is saved: {k} words checked for the "
-            "price of one target step. The bars are each drafted word's probability under both models."
+            "price of one target step. The bars are each drafted word's probability under both models"
+            + (", q = 1 for a greedy draft's word." if greedy_draft else ".")
         ),
         figure=charts.position_scores(labels, q, p, title, subtitle=subtitle, large=large),
         name="score",
     )
 
 
-def _check(trace, j: int, opening, lead: str, large: bool) -> StepView:
+def _check(trace, j: int, opening, lead: str, large: bool, greedy_draft: bool) -> StepView:
     greedy = trace.greedy
     upto = min(j, trace.first_rejection)
     rows = np.arange(upto + 1)
@@ -291,8 +393,16 @@ def _check(trace, j: int, opening, lead: str, large: bool) -> StepView:
     else:
         accept = np.minimum(1.0, trace.ratio[rows])
         rule = "word i is accepted when u < min(1, p/q)"
+        if greedy_draft:
+            rule = "greedy draft, q = 1: word i is accepted when u < p"
     figure = charts.acceptance_checks(
-        labels, accept, trace.u[rows], "The checks, position by position", subtitle=rule, greedy=greedy, large=large
+        labels,
+        accept,
+        trace.u[rows],
+        "The checks, position by position",
+        subtitle=rule,
+        rule="greedy" if greedy else "token",
+        large=large,
     )
     words = checked_words(trace, upto)
     heading = f"{lead}the check of position {j + 1}"
@@ -319,19 +429,82 @@ def _check(trace, j: int, opening, lead: str, large: bool) -> StepView:
     stop = (
         "" if trace.accepted[j] else " The check stops here: the words drafted after it followed a word that is gone."
     )
+    certain = " So a greedy draft's word passes as often as the target would pick it, p." if greedy_draft else ""
+    gave = "the greedy draft proposed it as certain, q = 1" if greedy_draft else f"the draft gave it q = {q:.3f}"
     text = (
-        f"Position {j + 1}, {quoted(word)}: the target gives it p = {p:.3f}, the draft gave it q = {q:.3f}. "
+        f"Position {j + 1}, {quoted(word)}: the target gives it p = {p:.3f}, {gave}. "
         f"It is accepted with probability min(1, p/q) = min(1, {ratio:.3f}) = {accept_shown}: a uniform "
         f"u = {u_shown} is drawn, and u {'<' if trace.accepted[j] else '≥'} {accept_shown}, so it is "
-        f"**{verdict}**.{stop}"
+        f"**{verdict}**.{certain}{stop}"
     )
     metrics = [("p(word)", f"{p:.3f}"), ("q(word)", f"{q:.3f}"), ("p/q", f"{ratio:.3f}"), ("u", u_shown)]
     return StepView(heading, sentence(opening, words), text, figure, "check", [*metrics, ("Verdict", verdict)])
 
 
-def _finish(trace, opening, lead: str, large: bool) -> StepView:
+def _block_check(trace, j: int, opening, lead: str, large: bool) -> StepView:
+    """Position j under block verification: its weight w, its stopping chance h and its η."""
+    k, rows = trace.k, np.arange(j + 1)
+    labels = [f"{i + 1} · {WORDS[int(trace.drafted[i])]}" for i in rows]
+    h, eta, w = trace.block_stop[j], trace.u[j], trace.block_weight[j]
+    before = 1.0 if j == 0 else float(trace.block_weight[j - 1])
+    word, ratio = int(trace.drafted[j]), trace.ratio[j]
+    kept, passed = kept_after(trace, j), eta < h
+    figure = charts.acceptance_checks(
+        labels,
+        trace.block_stop[rows],
+        trace.u[rows],
+        "The block's checks, position by position",
+        subtitle="the prefix up to word i is kept when η < h(i); the last such i decides",
+        rule="block",
+        large=large,
+    )
+    eta_shown, h_shown = apart(eta, h)
+    if j < k - 1:
+        mass = float(np.maximum(w * trace.p[j + 1] - trace.q[j + 1], 0.0).sum())
+        chance = (
+            f"its chance to end the kept prefix here is h = m / (m + 1 − w) = {h_shown}, with "
+            f"m = Σ max(w·p − q, 0) = {mass:.3f} the residual weight of the position after it"
+        )
+    else:
+        chance = f"at the last position the chance to keep the whole block is h = w = {h_shown}"
+    if passed:
+        verdict = f"η = {eta_shown} < h: the prefix up to here is kept, any word before it that missed included"
+    else:
+        verdict = f"η = {eta_shown} ≥ h: not here; {_words(kept)} kept so far"
+        if j < k - 1:
+            verdict += ", and a later position can still keep this one"
+    if j == k - 1:
+        end = "all of them" if kept == k else f"{_words(kept)}; the rest is replaced from position {kept + 1}"
+        verdict += f". That was the last check: the block keeps **{end}**"
+    text = (
+        f"Block verification (Sun et al. 2024, Algorithm 2) checks the draft jointly. Position {j + 1}, "
+        f"{quoted(word)}: p/q = {ratio:.3f}, so the block's weight is w = min(1, {before:.3f} × {ratio:.3f}) "
+        f"= {w:.3f}; {chance}. {verdict}."
+    )
+    metrics = [
+        ("p/q", f"{ratio:.3f}"),
+        ("weight w", f"{w:.3f}"),
+        ("stop chance h", h_shown),
+        ("η", eta_shown),
+        ("Kept so far", f"{kept} of {k}"),
+    ]
+    return StepView(
+        f"{lead}the block check of position {j + 1}",
+        sentence(opening, checked_words(trace, j)),
+        text,
+        figure,
+        "check",
+        metrics,
+    )
+
+
+def _words(n: int) -> str:
+    return f"{n} word{'' if n == 1 else 's'}"
+
+
+def _finish(trace, opening, lead: str, large: bool, greedy_draft: bool) -> StepView:
     k = trace.k
-    words = [w for w in [*checked_words(trace, k), final_word(trace)] if w[1] != "drafted"]
+    words = [*checked_words(trace, k)[: trace.first_rejection + 1], final_word(trace)]
     if trace.all_accepted:
         token = trace.bonus_token
         how = "takes its most likely word" if trace.greedy else "draws from it"
@@ -356,20 +529,34 @@ def _finish(trace, opening, lead: str, large: bool) -> StepView:
             name="bonus",
         )
     j, token = trace.first_rejection, trace.residual_token
+    block = is_block(trace)
+    subtitle = "r = max(0, p − q), normalized"
     if trace.greedy:
         how = f"takes the target's most likely word there, {quoted(token)}"
     else:
-        how = (
-            "draws a word from the residual r = max(0, p − q) / Σ max(0, p − q): the probability the "
-            f"target gives and the draft did not. It draws {quoted(token)} (r = {trace.residual[token]:.3f})"
-        )
+        residual = "r = max(0, p − q) / Σ max(0, p − q): the probability the target gives and the draft did not"
+        if block:
+            w = 1.0 if j == 0 else float(trace.block_weight[j - 1])
+            residual = (
+                f"r ∝ max(0, w·p − q) with the kept prefix's weight w = {w:.3f}"
+                + (" (nothing kept: w = 1, the token rule's residual)" if j == 0 else "")
+                + ", the block residual"
+            )
+            subtitle = f"block residual: r ∝ max(0, w·p − q), w = {w:.3f}"
+        elif greedy_draft:
+            residual += f"; with the greedy draft's q = 1 on {quoted(trace.drafted[j])}, the target's p without it"
+        how = f"draws a word from the residual {residual}. It draws {quoted(token)} (r = {trace.residual[token]:.3f})"
+    cause = (
+        f"Block verification kept {_words(j)} and rejects {quoted(trace.drafted[j])} and the words after it."
+        if block
+        else f"Position {j + 1} rejected {quoted(trace.drafted[j])}, and the draft's words after it go with it."
+    )
     return StepView(
         heading=f"{lead}the correction at position {j + 1}",
         sentence=sentence(opening, words),
         text=(
-            f"Position {j + 1} rejected {quoted(trace.drafted[j])}, and the draft's words after it go with it. "
-            f"The iteration ends with a correction: it {how}. So every word comes out with the target's "
-            "probability, exactly."
+            f"{cause} The iteration ends with a correction: it {how}. So every word comes out with the "
+            "target's probability, exactly."
         ),
         figure=charts.word_bars(
             WORDS,
@@ -377,7 +564,7 @@ def _finish(trace, opening, lead: str, large: bool) -> StepView:
             token,
             "residual r",
             f"Position {j + 1}: the residual r, drawn {quoted(token)}",
-            subtitle="r = max(0, p − q), normalized",
+            subtitle=subtitle,
             role="resampled",
             markers={"target p": trace.p[j], "draft q": trace.q[j]},
             large=large,

@@ -59,7 +59,7 @@ def test_acceptance_checks_split_each_row_and_mark_u():
 
 
 def test_greedy_checks_have_no_uniform():
-    fig = charts.acceptance_checks(["1 · cat"], np.array([0.0]), np.array([np.nan]), "Checks", greedy=True)
+    fig = charts.acceptance_checks(["1 · cat"], np.array([0.0]), np.array([np.nan]), "Checks", rule="greedy")
     assert [t.name for t in fig.data] == [
         "accepted: the target's most likely word",
         "rejected: not its most likely word",
