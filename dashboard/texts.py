@@ -287,6 +287,18 @@ ACCEPT_RATE_EXPLAINER = (
     "in vLLM issue 26191). The **mean acceptance length** (tokens per target call, bonus included) is "
     "what sets the speedup; the conditional per-position rates say where along the draft it is lost."
 )
+#: The verification rule as a cause (issue 32): filled by ``features.calibrate.rule_cause``.
+ACCEPT_RATE_RULE = (
+    "**The verification rule is another cause.** The chapter's rule draws the draft's token from q "
+    "and keeps it with probability min(1, p/q), so α = Σ min(p, q). A *greedy draft* proposes its "
+    "most likely token and is checked as if q gave it probability 1: it is kept with probability "
+    "p(argmax q), however close q is to p. On the Verification rules page's {preset} pair at "
+    "temperature 1, Σ min(p, q) = {rejection:.3f} but p(argmax q) = {greedy:.3f}; at temperature 0 "
+    "both are {zero:g}. SGLang's target-only verification kernel checks a greedy draft this way "
+    "({sglang}). Which rule each engine runs by default, and the setting that switches it to "
+    "rejection sampling or block verification, is in the Verification rules page's table, with the "
+    "source each was read in."
+)
 TREE_WARNING = (
     "This SGLang run verified a **tree** of drafts (--speculative-eagle-topk {topk}): the accept length "
     "counts the best branch, so the chain α fitted from it is not the per-token acceptance and the k "
