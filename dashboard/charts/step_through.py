@@ -248,7 +248,7 @@ def acceptance_checks(
         subtitle=subtitle,
         margin={"l": 150, "r": 30, "t": 100, "b": 70},
         barmode="stack",
-        xaxis=axis("u ~ uniform on [0, 1]", range=[0, 1]),
+        xaxis=axis(f"{u_name.split()[-1]} ~ uniform on [0, 1]", range=[0, 1]),
         yaxis=axis("", autorange="reversed", type="category"),
     )
     return figure(traces, layout)
