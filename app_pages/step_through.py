@@ -2,15 +2,16 @@
 
 The iteration is ``specmath.speculative_iteration`` on the toy language's target and draft
 (``dashboard.toy_language``), token by token or block verified, the draft sampled or greedy
-(``step_through.run``); how the steps are numbered and what each shows from its trace is
-``dashboard.features.step_through``. The step is in the address like every setting, and Next and
-Back move it; so do a clicker's keys, wherever the focus is (``dashboard/js/step_keys.js``).
+(``step_through.run``); how the steps are numbered is ``dashboard.features.step_through``, and
+what each shows from its trace ``dashboard.features.step_views``. The step is in the address
+like every setting, and Next and Back move it; so do a clicker's keys, wherever the focus is
+(``dashboard/js/step_keys.js``).
 """
 
 import streamlit as st
 
 from dashboard import texts, ui
-from dashboard.features import step_through
+from dashboard.features import step_through, step_views
 from dashboard.params import PARAMS, STEP_MAX_K
 
 ctx = ui.page()
@@ -113,7 +114,7 @@ def view() -> None:
         kind, strength, k, seed, greedy=greedy, proposal=proposal, verification=verification
     )  # fmt: skip
     trace, opening = run.trace, run.opening
-    shown = step_through.build(
+    shown = step_views.build(
         trace, number, opening, c, large=ctx.values["presenter"], draft_chain=run.draft_chain
     )  # fmt: skip
     checked = step_through.last_checked(trace)
@@ -142,7 +143,7 @@ def view() -> None:
     else:
         chart, numbers = st.container(), st.container()
     metrics = numbers.container(horizontal=True)  # filled after the chart (see ui.interactive)
-    numbers.container(key="step_legend").markdown("  \n".join(step_through.legend()))
+    numbers.container(key="step_legend").markdown("  \n".join(step_views.legend()))
     numbers.markdown(shown.text)
     name = f"step{number}_{shown.name}_{kind}{strength:g}_k{k}_seed{seed}" + ("_greedy" if greedy else "")
     name += ("_greedydraft" if proposal == "greedy" else "") + ("_block" if verification == "block" else "")

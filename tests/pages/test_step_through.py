@@ -10,7 +10,7 @@ import specmath
 from dashboard import charts
 from dashboard import toy_language as tl
 from dashboard.charts.step_through import LARGE_FONT
-from dashboard.features import step_through
+from dashboard.features import step_through, step_views
 from dashboard.params import PARAMS
 from tests.app_helpers import metrics, open_page, page_charts, switch, trace, values, warnings
 
@@ -101,7 +101,7 @@ def test_the_page_opens_at_the_first_draft_word():
     assert_shows(at, 1, _iteration())
     assert dict(at.query_params) == {}
     assert _heading(at) == "#### Step 1 of 19 · the draft proposes word 1 of 8"
-    assert any(m.value == "#### … a small **dog** " + step_through.styled("current", "slept") for m in at.markdown)
+    assert any(m.value == "#### … a small **dog** " + step_views.styled("current", "slept") for m in at.markdown)
     assert any(c.value.startswith("Steps 1–8: the draft proposes 8 words") for c in at.caption)
     assert at.button(key="step_back").disabled and not at.button(key="step_next").disabled
 
@@ -117,7 +117,7 @@ def test_every_step_shows_the_iterations_numbers():
         assert_shows(at, step, it)
         assert at.query_params.get("step") == (None if step == 1 else str(step))
         assert [c.value for c in at.caption if c.value.startswith("Step")] == [outline]
-        assert metrics(at) == dict(step_through.build(it, step, tl.opening(42), PARAMS["c"].default).metrics)
+        assert metrics(at) == dict(step_views.build(it, step, tl.opening(42), PARAMS["c"].default).metrics)
 
 
 def test_next_and_back_move_the_step_and_the_address():
