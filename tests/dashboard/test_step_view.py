@@ -295,3 +295,13 @@ def test_every_step_builds_under_each_proposal_and_verification():
                 run = _run(proposal, verification, kind=kind, strength=strength, k=k, seed=3)
                 for number in range(1, step_through.total_steps(k) + 1):
                     assert step_views.build(run.trace, number, run.opening, 1.25, draft_chain=run.draft_chain).text
+
+
+def test_the_registered_block_view_keeps_four_words_where_token_verification_keeps_none():
+    """The README's picture: seed 0, a greedy draft, step 13 (the check of position 4)."""
+    block = step_through.run("noise", 0.3, 8, 0, proposal="greedy", verification="block").trace
+    token = step_through.run("noise", 0.3, 8, 0, proposal="greedy", verification="token").trace
+    np.testing.assert_array_equal(block.drafted, token.drafted)
+    passed = block.u < block.block_stop
+    assert passed[:4].tolist() == [False, False, False, True] and block.first_rejection == 4
+    assert token.first_rejection == 0
