@@ -85,6 +85,9 @@ def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
         shown = ", ".join(f"{x:.2f}" for x in conditional)
         st.caption(f"Conditional per-position rates P(token i accepted | tokens before it accepted): {shown}")
     st.markdown(texts.ACCEPT_RATE_EXPLAINER)
+    rule, query = calibrate.rule_cause()
+    st.markdown(rule)
+    navigation.page_link("verification", label="Open Verification rules on the close pair at T = 1", query_params=query)
 
 
 ctx = ui.page()

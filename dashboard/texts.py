@@ -149,7 +149,17 @@ STEP_EXPLAINER = (
     "max(0, p − q), normalized, and if all k pass the target adds a bonus word. Whatever the "
     "draft, each word comes out with the target's probability: a bad draft costs time, never "
     "quality. The seed draws the opening (three words of the target after a period) and the "
-    "iteration; the same link shows the same iteration at the same step."
+    "iteration; the same link shows the same iteration at the same step.\n\n"
+    "**Greedy decoding, a greedy draft, block verification.** *Greedy decoding* runs both models at "
+    "temperature 0: each takes its most likely word, and a draft word passes exactly when it is the "
+    "target's. With sampling, the draft may instead *propose greedily*: its most likely word, checked "
+    "as if q gave it probability 1, so it passes with probability p(word) however close q is to p, "
+    "and a rejection draws from p without that word. *Block verification* (Sun et al. 2024, "
+    "arXiv 2403.10444, Algorithm 2) checks the same draft jointly: a weight w = min(1, w · p/q) runs "
+    "along it, each position gets a chance h to end the kept prefix there, from the residual weight "
+    "of the next, and the prefix kept is the last position whose uniform η fell under its h, words "
+    "that missed their own check included. A rejection draws from max(w·p − q, 0), normalized. It "
+    "is lossless as well, and keeps at least as many words on average as the token rule."
 )
 
 #: The Draft trees page: the positional-acceptance model, its F(T), and its speedup.
@@ -276,6 +286,18 @@ ACCEPT_RATE_EXPLAINER = (
     "(α − α^(k+1)) / ((1 − α) k), which is α at k = 1 and about 36% for α = 0.74 at k = 7 (the counts "
     "in vLLM issue 26191). The **mean acceptance length** (tokens per target call, bonus included) is "
     "what sets the speedup; the conditional per-position rates say where along the draft it is lost."
+)
+#: The verification rule as a cause (issue 32): filled by ``features.calibrate.rule_cause``.
+ACCEPT_RATE_RULE = (
+    "**The verification rule is another cause.** The chapter's rule draws the draft's token from q "
+    "and keeps it with probability min(1, p/q), so α = Σ min(p, q). A *greedy draft* proposes its "
+    "most likely token and is checked as if q gave it probability 1: it is kept with probability "
+    "p(argmax q), however close q is to p. On the Verification rules page's {preset} pair at "
+    "temperature 1, Σ min(p, q) = {rejection:.3f} but p(argmax q) = {greedy:.3f}; at temperature 0 "
+    "both are {zero:g}. SGLang's target-only verification kernel checks a greedy draft this way "
+    "({sglang}). Which rule each engine runs by default, and the setting that switches it to "
+    "rejection sampling or block verification, is in the Verification rules page's table, with the "
+    "source each was read in."
 )
 TREE_WARNING = (
     "This SGLang run verified a **tree** of drafts (--speculative-eagle-topk {topk}): the accept length "

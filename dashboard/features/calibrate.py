@@ -17,7 +17,7 @@ import streamlit as st
 
 import specmath
 from dashboard import texts
-from dashboard.features import hardware
+from dashboard.features import hardware, verification_rules
 from dashboard.params import PARAMS, PRECISIONS
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
@@ -244,6 +244,33 @@ def recommendation_caveat(measurement: Measurement, result: Calibration) -> str 
 
 #: The keys of the typed-counts mode, which a link carries for a paste.
 COUNT_KEYS = ("k", "drafts", "accepted")
+
+
+#: The Verification rules page's pair on which Calibrate shows what a greedy draft costs.
+RULE_PRESET = "close"
+#: Where SGLang's target-only kernel is read (``verification_rules.ENGINE_RULES`` cites it).
+SGLANG_KERNEL = "sgl-kernel/csrc/speculative/speculative_sampling.cuh lines 78-103 at 120affb"
+
+
+def rule_cause() -> tuple[str, dict[str, str]]:
+    """The verification rule as a cause of low acceptance, with ``specmath``'s α of rejection
+    sampling and of a greedy draft on the Verification rules page's :data:`RULE_PRESET` pair at
+    temperatures 1 and 0; and the query of the link that opens that page on that pair at T = 1."""
+    logits = verification_rules.LOGIT_PRESETS[RULE_PRESET]
+    alpha = {
+        (rule, t): float(specmath.acceptance_probability(*verification_rules.pair(logits, t), rule))
+        for rule in ("rejection", "greedy_draft")
+        for t in (1.0, 0.0)
+    }
+    text = texts.ACCEPT_RATE_RULE.format(
+        preset=RULE_PRESET,
+        rejection=alpha["rejection", 1.0],
+        greedy=alpha["greedy_draft", 1.0],
+        zero=alpha["greedy_draft", 0.0],
+        sglang=f"`{SGLANG_KERNEL}`",
+    )
+    settings = {"vr_preset": RULE_PRESET, "vr_temperature": 1.0}
+    return text, {key: PARAMS[key].url_text(value) for key, value in settings.items()}
 
 
 def link_counts(measurement: Measurement) -> dict[str, int]:

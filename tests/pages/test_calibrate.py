@@ -2,6 +2,7 @@
 
 import json
 import re
+from urllib.parse import parse_qs
 
 import numpy as np
 import pytest
@@ -229,6 +230,14 @@ def test_why_is_my_acceptance_rate_so_low():
     assert m["Rate α predicts at k = 7"] == "36.2%"
     assert m["Mean length (sets the speedup)"] == "3.53"
     assert any("falls as k grows" in md.value for md in at.markdown)
+    # The verification rule is named as another cause, with a link to the page that shows it.
+    rule, query = calibrate.rule_cause()
+    assert rule in [md.value for md in at.markdown]
+    (link,) = [link.proto for link in at.get("page_link") if link.proto.label.startswith("Open Verification rules")]
+    assert link.page == "Verification_rules" and parse_qs(link.query_string) == {k: [v] for k, v in query.items()}
+    opened = open_page("verification", **query)
+    assert not opened.exception and not warnings(opened)
+    assert opened.selectbox(key="vr_preset").value == "close" and opened.slider(key="vr_temperature").value == 1.0
 
 
 def test_conditional_rates_and_tree_warning():
