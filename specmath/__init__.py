@@ -13,6 +13,7 @@ argument and what is wrong.
 
 from ._kernels import RESIDUAL_MASS_TOLERANCE
 from ._validate import SUM_TOLERANCE
+from .alpha_fit import fit_alpha
 from .calibration import (
     AlphaFit,
     RooflineFit,
@@ -164,6 +165,7 @@ __all__ = [
     "expected_tokens",
     "extend_profile",
     "first_token_distribution",
+    "fit_alpha",
     "fit_alpha_from_acceptance_length",
     "fit_roofline",
     "free_verification",

@@ -74,6 +74,7 @@ PUBLIC_NAMES = [
     "expected_tokens",
     "extend_profile",
     "first_token_distribution",
+    "fit_alpha",
     "fit_alpha_from_acceptance_length",
     "fit_roofline",
     "free_verification",
