@@ -190,7 +190,7 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
         if metrics.drafts and metrics.accepted is not None:
             return alpha_interval(metrics.accepted, metrics.drafts, k, confidence)._replace(notes=tuple(notes))
         alpha = float(fit_alpha_from_acceptance_length(mean, k))
-        return AlphaFit(alpha, alpha, alpha, k, False, tuple(notes))
+        return AlphaFit(alpha, alpha, alpha, k, has_interval=False, notes=tuple(notes))
 
     tokens = metrics.draft_tokens
     each = tokens / drafts
@@ -227,4 +227,4 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
         f"{each:.2f} tokens long) and {high:.3f} (drafts of 1 and {k} tokens only), whatever the mix; the "
         "interval is that range (sampling error not included)."
     )
-    return AlphaFit(0.5 * (low + high), low, high, k, True, tuple(notes))
+    return AlphaFit(0.5 * (low + high), low, high, k, notes=tuple(notes))

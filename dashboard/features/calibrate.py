@@ -46,6 +46,8 @@ class Measurement:
     tree_topk: int | None = None
     #: Whether k came from the user (the paste does not print it), not from the paste.
     k_given: bool = False
+    #: The i.i.d. alpha (:func:`specmath.fit_alpha`); None only for a measurement built by hand.
+    fit: specmath.AlphaFit | None = None
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,8 @@ def from_counts(k: int, drafts: int, accepted: int) -> Measurement | str:
             f"{accepted:,} accepted tokens in {drafts:,} drafting steps of k = {k} is impossible: "
             f"at most k × drafts = {k * drafts:,} draft tokens were proposed."
         )
-    return Measurement("counts you entered", k, 1.0 + accepted / drafts, drafts, accepted)
+    fit = specmath.alpha_interval(accepted, drafts, k)
+    return Measurement("counts you entered", k, 1.0 + accepted / drafts, drafts, accepted, fit=fit)
 
 
 def paste_tail(text: str) -> tuple[str, str | None]:
@@ -128,11 +131,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
     elif mean is None and per_position is not None:
         mean = 1.0 + float(per_position.sum())
     elif mean is None and metrics.accept_rate is not None and 0.0 <= metrics.accept_rate <= 1.0:
-        mean = 1.0 + k * metrics.accept_rate  # accepted / drafted with every draft k tokens long
-        notes.append(
-            f"The paste has accepted / drafted but no mean acceptance length: assuming every draft had k = {k} "
-            "tokens, the mean is 1 + k × accepted / drafted (shorter drafts would make it lower)."
-        )
+        mean = 1.0 + k * metrics.accept_rate  # accepted / drafted with every draft k tokens long (fit_alpha notes it)
     if mean is None:
         said = "The paste has no acceptance counts or mean acceptance length to fit from"
         return f"{said}: {'; '.join(notes)}." if notes else f"{said}."
@@ -140,6 +139,17 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         return f"The mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})."
     if drafts and accepted is not None and accepted > k * drafts:
         return f"{accepted:,} accepted tokens exceed k × drafts = {k * drafts:,}; check k."
+    try:
+        fit = specmath.fit_alpha(replace(metrics, k=int(k)))
+    except ValueError as exc:
+        return f"Could not fit α to the paste: {exc}"
+    notes.extend(fit.notes)
+    if per_position is not None and fit.k < min(k, per_position.size):
+        per_position = per_position[: fit.k]
+        notes.append(
+            f"The predictions use the per-position rates of positions 1 to {fit.k} only, which every draft "
+            "reached, and extrapolate past them (see the note above)."
+        )
     return Measurement(
         source,
         int(k),
@@ -151,6 +161,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         metrics.accept_rate,
         metrics.tree_topk,
         k_given=metrics.k is None,
+        fit=fit,
     )
 
 
@@ -178,12 +189,14 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
     acceptance changes along the draft), the i.i.d. fit otherwise.
     """
     k = measurement.k
-    if measurement.drafts and measurement.accepted is not None:
-        fit = specmath.alpha_interval(measurement.accepted, measurement.drafts, k)
-        has_interval = True
-    else:
-        alpha = float(specmath.fit_alpha_from_acceptance_length(measurement.mean_length, k))
-        fit, has_interval = specmath.AlphaFit(alpha, alpha, alpha), False
+    fit = measurement.fit
+    if fit is None:  # a measurement built by hand: the counts' fit, or the mean's
+        metrics = specmath.EngineMetrics(
+            measurement.source, "", k, measurement.drafts, None, measurement.accepted, None, measurement.mean_length,
+            None,
+        )  # fmt: skip
+        fit = specmath.fit_alpha(metrics)
+    has_interval = fit.has_interval
     k_axis = np.arange(1, max_k + 1)
     iid = specmath.speedup(fit.alpha, k_axis, c)
     band = (specmath.speedup(fit.low, k_axis, c), specmath.speedup(fit.high, k_axis, c))
@@ -248,18 +261,31 @@ COUNT_KEYS = ("k", "drafts", "accepted")
 
 def link_counts(measurement: Measurement) -> dict[str, int]:
     """What the address carries of ``measurement``: k, and the counts when the paste has them and the
-    widgets can hold them (opened as a link, these are the typed-counts mode of the same numbers)."""
-    values = {"k": measurement.k}
-    if measurement.drafts and measurement.accepted is not None:
-        values |= {"drafts": measurement.drafts, "accepted": measurement.accepted}
+    widgets can hold them (opened as a link, these are the typed-counts mode of the same numbers).
+
+    The counts are the ones the fit used (:attr:`specmath.AlphaFit.accepted`, ``drafts``, ``k``):
+    for drafts shorter than k, the drafts cut to the positions every draft reached, so that the
+    link gives the same α and interval.
+    """
+    fit = measurement.fit
+    if fit is not None and fit.drafts and fit.accepted is not None:
+        values = {"k": fit.k, "drafts": fit.drafts, "accepted": fit.accepted}
+    else:
+        values = {"k": measurement.k}
     return {key: v for key, v in values.items() if PARAMS[key].low <= v <= PARAMS[key].high}
 
 
 def link_note(measurement: Measurement) -> str:
     """A sentence saying what a copied link opens of a paste's view."""
     carried = link_counts(measurement)
+    fit = measurement.fit
     if "drafts" not in carried:
-        why = "it has no counts" if measurement.drafts is None else "its counts are beyond what the boxes take"
+        if fit is not None and fit.has_interval and fit.drafts is None:
+            why = "its α is a range over every mix of draft lengths, which counts cannot carry"
+        elif fit is not None and fit.drafts is None:
+            why = "it has no counts"
+        else:
+            why = "its counts are beyond what the boxes take"
         if "k" not in carried:
             return texts.CALIBRATE_LINK_NOTHING.format(why=why)
         return texts.CALIBRATE_LINK_K_ONLY.format(why=why, k=measurement.k)
@@ -268,7 +294,12 @@ def link_note(measurement: Measurement) -> str:
         lost.append("the per-position profile (and the recommendation and curve it gives)")
     if measurement.accept_rate is not None:
         lost.append("the engine's own acceptance rate")
-    said = texts.CALIBRATE_LINK_COUNTS.format(k=measurement.k, drafts=measurement.drafts, accepted=measurement.accepted)
+    said = texts.CALIBRATE_LINK_COUNTS.format(k=carried["k"], drafts=carried["drafts"], accepted=carried["accepted"])
+    if carried["k"] != measurement.k:
+        said += (
+            f" Those are the drafts cut to the {carried['k']} positions every draft reached, which give this α; "
+            f"the link shows them as drafts of k = {carried['k']}."
+        )
     return f"{said} It does not carry {' or '.join(lost)}." if lost else said
 
 

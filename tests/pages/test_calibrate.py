@@ -334,3 +334,55 @@ def test_a_drafter_name_goes_into_calibrates_configs():
     assert vllm_config(at)["model"] == head
     assert sglang_flags(at)["--speculative-draft-model-path"] == head
     assert not any("YOUR-EAGLE3-HEAD" in c.value for c in at.caption)
+
+
+# Issue 33: a vLLM V1 line from 300 drafts of 4 and 500 of 2 at α = 0.70, and the same run as a
+# Prometheus scrape (expected counts: 800 drafts, 2,200 draft tokens, per position 560, 392, 103, 72).
+MIXED_V1 = (
+    "INFO 11-29 10:15:01 [metrics.py:96] SpecDecoding metrics: Mean acceptance length: 2.43, "
+    "Accepted throughput: 11.44 tokens/s, Drafted throughput: 22.00 tokens/s, Accepted: 1144 tokens, "
+    "Drafted: 2200 tokens, Per-position acceptance rate: 0.696, 0.512, 0.133, 0.089, "
+    "Avg Draft acceptance rate: 52.0%\n"
+)
+MIXED_SCRAPE = (
+    'vllm:spec_decode_num_drafts_total{engine="0"} 800.0\n'
+    'vllm:spec_decode_num_draft_tokens_total{engine="0"} 2200.0\n'
+    'vllm:spec_decode_num_accepted_tokens_total{engine="0"} 1127.0\n'
+    + "".join(
+        f'vllm:spec_decode_num_accepted_tokens_per_pos_total{{engine="0",position="{i}"}} {n}.0\n'
+        for i, n in enumerate((560, 392, 103, 72))
+    )
+)
+
+
+def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said():
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(MIXED_V1).run()
+    assert not at.exception and not at.error
+    fit = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_V1))
+    assert abs(fit.alpha - 0.70) < 0.03
+    m = metrics(at)
+    assert m["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
+    assert m["95% interval for α"] == f"{fit.low:.3f} – {fit.high:.3f}"
+    captions = [c.value for c in at.caption]
+    assert any("fewer than k = 4" in c and "positions 1 to 2" in c for c in captions), captions
+    # The drafts, 800, come from the printed mean; the link carries them cut to two positions.
+    assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 966)
+    assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 966]
+
+
+def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha():
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(MIXED_SCRAPE).run()
+    assert not at.exception and not at.error
+    fit = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_SCRAPE))
+    assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 952)
+    assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 952]
+    assert any("cut to the 2 positions every draft reached" in c.value for c in at.caption)
+    reopened = open_page(CALIBRATE, **dict(at.query_params))
+    for label in ("Fitted i.i.d. α", "95% interval for α"):
+        assert (
+            metrics(reopened)[label]
+            == metrics(at)[label]
+            == (f"{fit.alpha:.3f}" if label.startswith("Fitted") else f"{fit.low:.3f} – {fit.high:.3f}")
+        )
