@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import llamacpp, llamacpp_server, sglang, sglang_prometheus, trtllm, vllm_prometheus, vllm_v0, vllm_v1
+from . import (
+    llamacpp,
+    llamacpp_prometheus,
+    llamacpp_server,
+    sglang,
+    sglang_prometheus,
+    trtllm,
+    vllm_prometheus,
+    vllm_v0,
+    vllm_v1,
+)
 from ._text import Doc, Found, ReportError
 from .record import EngineMetrics
 
@@ -13,7 +23,17 @@ from .record import EngineMetrics
 MAX_METRICS_CHARS = 2_000_000
 
 # The formats, in the order they are tried.
-_FORMATS = (vllm_v1, vllm_v0, vllm_prometheus, sglang, sglang_prometheus, llamacpp, llamacpp_server, trtllm)
+_FORMATS = (
+    vllm_v1,
+    vllm_v0,
+    vllm_prometheus,
+    sglang,
+    sglang_prometheus,
+    llamacpp,
+    llamacpp_server,
+    llamacpp_prometheus,
+    trtllm,
+)
 _PARSERS = tuple((f.FORMAT, f.parse) for f in _FORMATS)
 _LOOKED_FOR = ", ".join(f.LOOKED_FOR for f in _FORMATS)
 

@@ -764,3 +764,78 @@ def test_trtllm_iteration_stats_are_summed():
 def test_trtllm_bad_stats(text, message):
     with pytest.raises(ValueError, match=message):
         sm.parse_engine_metrics(text)
+
+
+# --- llama-server /metrics ----------------------------------------------------------------------
+
+
+def test_llama_server_metrics_scrape():
+    # 1,000 drafts of 8, 4 and 2 tokens (600, 300, 100) at alpha = 0.8: 6,200 draft tokens, per
+    # position round(600·0.8^i + 300·0.8^i [i <= 4] + 100·0.8^i [i <= 2]) = 800, 640, 461, 369, 197, …
+    m = sm.parse_engine_metrics(fixture("llamacpp_metrics.txt"))
+    check(
+        m,
+        engine="llama.cpp",
+        format="llama-server /metrics",
+        k=8,
+        drafts=1000,
+        draft_tokens=6200,
+        accepted=2851,
+        emitted=3851,
+        mean_acceptance_length=3.851,
+        per_position=(0.8, 0.64, 0.461, 0.369, 0.197, 0.157, 0.126, 0.101),
+        accept_rate=2851 / 6200,
+        notes=(),  # the prompt counter's 1.23457e+06 is not a speculative decoding count
+    )
+    fit = sm.fit_alpha(m)  # drafts of 6.2 tokens on average, some of 2: positions 1 and 2 only
+    assert fit.k == 2 and fit.alpha == pytest.approx(0.8, abs=1e-3)
+
+
+def test_llama_server_metrics_rounded_counts_are_said():
+    text = fixture("llamacpp_metrics.txt")
+    for name, old, new in (("drafts", "1000", "1.23457e+06"), ("draft_tokens", "6200", "7.65432e+06")):
+        text = text.replace(
+            f"llamacpp:spec_decode_num_{name}_total {old}", f"llamacpp:spec_decode_num_{name}_total {new}"
+        )
+    m = sm.parse_engine_metrics(text)
+    assert (m.drafts, m.draft_tokens) == (1_234_570, 7_654_320)
+    assert has_note(m, "llamacpp:spec_decode_num_drafts_total = 1.23457e+06", "6 significant digits")
+
+
+def test_llama_server_metrics_of_a_server_that_does_not_speculate():
+    zeros = "".join(
+        f"llamacpp:spec_decode_num_{name}_total 0\n" for name in ("draft_tokens", "accepted_tokens", "drafts")
+    )
+    with pytest.raises(ValueError, match="are all 0: speculative decoding is off or nothing was drafted yet"):
+        sm.parse_engine_metrics("llamacpp:prompt_tokens_total 1200\n" + zeros)
+
+
+def test_llama_server_metrics_cut_last_line_is_skipped():
+    m = sm.parse_engine_metrics(fixture("llamacpp_metrics.txt").rstrip("\n"))
+    assert m.k == 7 and has_note(m, "skipped the last line")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("llamacpp:spec_decode_num_drafts_total -3\n", r"llamacpp:spec_decode_num_drafts_total must be a non-negative"),
+        ("llamacpp:spec_decode_num_drafts_total 1e300\n", r"must be a non-negative whole count, got 1e300"),
+        (
+            "llamacpp:spec_decode_num_draft_tokens_total 10\nllamacpp:spec_decode_num_accepted_tokens_total 12\n",
+            r"llamacpp:spec_decode_num_accepted_tokens_total \(12\) exceeds llamacpp:spec_decode_num_draft_tokens_t",
+        ),
+        (
+            "llamacpp:spec_decode_num_drafts_total 10\n"
+            'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{position="x"} 3\n',
+            r'needs a label position="i" \(i = 0, 1, …\), got \'x\'',
+        ),
+        (
+            "llamacpp:spec_decode_num_drafts_total 10\n"
+            'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{position="0"} 30\n',
+            r"\(30\) exceeds llamacpp:spec_decode_num_drafts_total \(10\): a rate above 1",
+        ),
+    ],
+)
+def test_llama_server_metrics_impossible_values(text, message):
+    with pytest.raises(ValueError, match=message):
+        sm.parse_engine_metrics(text)
