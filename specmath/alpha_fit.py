@@ -131,7 +131,9 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
 
     **Shorter drafts** (draft tokens / drafts < k, drafts counted or inferred from the printed
     mean as accepted / (mean − 1) with its rounding): a position i is in every draft only if
-    :math:`i \le \lfloor \text{draft tokens} / \text{drafts} \rfloor`. With per-position rates
+    :math:`i \le \lfloor \text{draft tokens} / \text{drafts} \rfloor`; where the record says how
+    many drafts reached each position (``position_drafts``), the positions all of them reached are
+    used. Otherwise, with per-position rates
     :math:`u_i` (vLLM's and llama.cpp's P(at least i accepted)), the fit keeps the leading m
     positions up to that bound whose conditional rates :math:`u_i / u_{i-1}` do not fall
     significantly below the alpha of the positions before them (which shorter drafts would
@@ -204,16 +206,22 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
     if metrics.per_position:
         rates = np.asarray(metrics.per_position, dtype=float)
         bound = max(1, min(int(each + 1e-9), rates.size, k))
-        m, cut = _covered(rates, drafts, bound)
+        known = metrics.position_drafts
+        if known is not None:  # the engine said how long each draft was
+            m = max(1, next((i for i, n in enumerate(known) if n < drafts), len(known)))
+            cut = False
+        else:
+            m, cut = _covered(rates, drafts, bound)
         whole = max(1, round(drafts))
         accepted = min(round(float(rates[:m].sum()) * drafts), m * whole)
         fit = alpha_interval(accepted, whole, m, confidence)
         reached = "position 1" if m == 1 else f"positions 1 to {m}"
-        why = (
-            f"; the rate at position {m + 1} is too low for every draft to have reached it"
-            if cut
-            else f" (the counts allow at most {bound})"
-        )
+        if known is not None:
+            why = " (the engine's per-step drafted tokens say so)"
+        elif cut:
+            why = f"; the rate at position {m + 1} is too low for every draft to have reached it"
+        else:
+            why = f" (the counts allow at most {bound})"
         notes.append(
             f"{said} α is fitted from {reached}, which every draft reached{why}: {accepted:,} accepted tokens "
             f"in {whole:,} drafts cut to {m} token{'s' if m > 1 else ''}. The per-position rates past position "

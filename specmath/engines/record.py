@@ -15,8 +15,8 @@ class EngineMetrics:
         ``"vLLM"``, ``"SGLang"``, ``"llama.cpp"`` or ``"TensorRT-LLM"``.
     format : str
         ``"vLLM V1 log"``, ``"vLLM V0 log"``, ``"vLLM Prometheus"``, ``"SGLang log"``,
-        ``"SGLang Prometheus"``, ``"llama.cpp summary"``, ``"llama-server log"`` or
-        ``"TensorRT-LLM iteration stats"``.
+        ``"SGLang Prometheus"``, ``"llama.cpp summary"``, ``"llama-server log"``,
+        ``"llama-server /metrics"``, ``"vLLM per-request metrics"`` or ``"TensorRT-LLM iteration stats"``.
     k : int or None
         Draft length (speculative tokens per step), when printed or derivable: the number of
         per-position rates, V0's "Number of speculative tokens", llama.cpp's ``n_draft``, or
@@ -48,6 +48,10 @@ class EngineMetrics:
     tree_topk : int or None
         SGLang's ``--speculative-eagle-topk`` when the paste shows the server's arguments;
         above 1 each step verified a tree of drafts, not a chain.
+    position_drafts : tuple of int or None
+        Drafts that had a token at position i + 1 (i = 0 … k - 1), where the engine says each
+        draft's length (vLLM's detailed per-request metrics): how many drafts every per-position
+        rate is over.
     """
 
     engine: str
@@ -62,3 +66,4 @@ class EngineMetrics:
     notes: tuple[str, ...] = ()
     accept_rate: float | None = None
     tree_topk: int | None = None
+    position_drafts: tuple[int, ...] | None = None
