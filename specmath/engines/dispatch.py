@@ -9,6 +9,7 @@ from . import (
     llamacpp_prometheus,
     llamacpp_server,
     sglang,
+    sglang_bench,
     sglang_prometheus,
     trtllm,
     vllm_per_request,
@@ -17,7 +18,7 @@ from . import (
     vllm_v1,
 )
 from ._text import Doc, Found, ReportError
-from .record import EngineMetrics
+from .record import EngineMetrics, EngineSweep
 
 #: Only the last this many characters of a paste are read (bytes: the last four times as many
 #: bytes are decoded first), which bounds time and memory whatever is pasted.
@@ -146,3 +147,35 @@ def parse_engine_metrics(text) -> EngineMetrics:
         notes.append(f"the text also holds {names} data; used the {name} data, which comes last")
         notes.extend(f"ignored {n} data: {r}" for _, n, r in found[:-1] if isinstance(r, ReportError))
     return replace(result.metrics, notes=tuple(notes + read_notes))
+
+
+def parse_engine_sweep(text) -> EngineSweep:
+    """Read a benchmark sweep: one run per batch size and draft setting.
+
+    Reads SGLang's ``scripts/playground/bench_speculative.py`` output, one JSON object per line
+    with ``batch_size``, ``steps``, ``topk``, ``num_draft_tokens``, ``acc_length`` and
+    ``step_time`` (and ``completion_tokens``); other lines (the script's progress output) are
+    passed over, and a line that is not whole JSON is skipped with a note. A setting run twice
+    keeps its later run.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The pasted lines; as :func:`parse_engine_metrics`, only the last
+        :data:`MAX_METRICS_CHARS` characters are read.
+
+    Returns
+    -------
+    EngineSweep
+        The runs sorted by (batch, draft length, topk, draft tokens).
+
+    Raises
+    ------
+    ValueError
+        If no run is found, or a run's field is missing or impossible (a count that is not a whole
+        number, a time that is not above 0, an accept length outside 1 to the tokens verified):
+        the message names the field and the line.
+    """
+    text, read_notes = _read(text)
+    sweep = sglang_bench.parse_sweep(text)
+    return replace(sweep, notes=sweep.notes + tuple(read_notes))

@@ -67,3 +67,44 @@ class EngineMetrics:
     accept_rate: float | None = None
     tree_topk: int | None = None
     position_drafts: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True)
+class EngineSweep:
+    """A benchmark sweep of one engine: one run per (batch size, draft setting), in this library's terms.
+
+    Attributes
+    ----------
+    engine, format : str
+        ``"SGLang"``, ``"SGLang bench_speculative"``.
+    batch : tuple of int
+        Requests decoded together in each run.
+    draft_length : tuple of int
+        Draft tokens verified per step in each run as a chain would: 0 for a run without
+        speculative decoding (the baseline), else ``min(steps, num_draft_tokens - 1)``; for a
+        tree run (``topk`` above 1) the tree's depth, ``steps``.
+    topk : tuple of int
+        Branching of each run's draft tree: 1 a chain, 0 no speculation.
+    draft_tokens : tuple of int
+        Tokens each run verified per step (SGLang's ``--speculative-num-draft-tokens``).
+    mean_acceptance_length : tuple of float
+        Tokens per verification step, bonus token included (1 for the baseline).
+    step_time_s : tuple of float
+        Seconds per decoding step at that batch: one draft-and-verify iteration, or one plain
+        step for the baseline.
+    output_tokens : tuple of float or None
+        Mean tokens generated per request in each run (None where the run does not say).
+    notes : tuple of str
+        Caveats, as :class:`EngineMetrics` has them.
+    """
+
+    engine: str
+    format: str
+    batch: tuple[int, ...]
+    draft_length: tuple[int, ...]
+    topk: tuple[int, ...]
+    draft_tokens: tuple[int, ...]
+    mean_acceptance_length: tuple[float, ...]
+    step_time_s: tuple[float, ...]
+    output_tokens: tuple[float | None, ...]
+    notes: tuple[str, ...] = ()
