@@ -5,7 +5,7 @@ import streamlit as st
 import specmath
 from dashboard import charts, navigation, texts, ui
 from dashboard.address import literal
-from dashboard.features import calibrate
+from dashboard.features import calibrate, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
@@ -107,7 +107,10 @@ def view() -> None:
 
     paste_column, counts_column = st.columns([3, 2])
     with paste_column:
-        st.markdown("**Paste your engine's output** (log lines or a `/metrics` scrape), or load an example:")
+        st.markdown(
+            "**Paste your engine's output** (log lines, a `/metrics` scrape, vLLM's per-request metrics or a "
+            "`bench_speculative.py` sweep), or load an example:"
+        )
         # A row that wraps: in five equal columns the names were cut to "vL…" at 1024 px.
         examples = st.container(horizontal=True, wrap=True)
         for name in calibrate.EXAMPLES:
@@ -128,6 +131,16 @@ def view() -> None:
 
     pasted = bool(text) and not text.isspace()  # no copy of a long paste, as strip() would make
     if pasted:
+        tail, read = calibrate.paste_tail(text)
+        if calibrate_sweep.is_sweep(tail):  # a sweep of runs, not one report: its own view
+            if read:
+                st.caption(read)
+            result = calibrate_sweep.sweep_result(tail)
+            if isinstance(result, str):
+                st.error(literal(result, limit=MESSAGE_LIMIT))
+            else:
+                calibrate_sweep.show(result)
+            return
         measurement = calibrate.from_paste(text)
         if isinstance(measurement, calibrate.KUnknown):
             given = _ask_k(measurement, paste_column)

@@ -361,6 +361,58 @@ EXAMPLES = {
 }
 
 
+# llama-server's /metrics (specmath/engines/llamacpp_prometheus.py cites it): counters, gauges, then
+# the per-position counter, no labels, whole numbers as a C++ stream writes them. The same run.
+EXAMPLES["llama-server /metrics"] = (
+    "# HELP llamacpp:tokens_predicted_total Number of generation tokens processed\n"
+    "# TYPE llamacpp:tokens_predicted_total counter\n"
+    "llamacpp:tokens_predicted_total 2850\n"
+    + "".join(
+        f"# HELP llamacpp:spec_decode_{name}_total Speculative: {about}\n"
+        f"# TYPE llamacpp:spec_decode_{name}_total counter\n"
+        f"llamacpp:spec_decode_{name}_total {value}\n"
+        for name, about, value in (
+            ("num_draft_tokens", "Total draft tokens generated", 3000),
+            ("num_accepted_tokens", "Total draft tokens accepted by the target model", 1850),
+            ("num_drafts", "Total speculative decoding verification steps", 1000),
+        )
+    )
+    + "# HELP llamacpp:requests_processing Number of requests processing\n"
+    "# TYPE llamacpp:requests_processing gauge\n"
+    "llamacpp:requests_processing 0\n"
+    "# HELP llamacpp:spec_decode_num_accepted_tokens_per_pos_total Accepted tokens per draft position\n"
+    "# TYPE llamacpp:spec_decode_num_accepted_tokens_per_pos_total counter\n"
+    + "".join(
+        f'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{{position="{i}"}} {n}\n'
+        for i, n in enumerate((810, 640, 400))
+    )
+)
+# vLLM's per-request metrics (specmath/engines/vllm_per_request.py cites them), two responses of 500
+# steps each: histograms [100, 80, 120, 200] and [90, 90, 120, 200] add up to the same run's 1,000
+# drafts with 810, 640 and 400 reaching positions 1, 2 and 3.
+EXAMPLES["vLLM per-request"] = "".join(
+    f'{{"id": "cmpl-{i}", "object": "text_completion", "model": "llama", "choices": [], "metrics": '
+    f'{{"speculative_decoding": {{"mean_acceptance_length": {1 + accepted / 500}, "draft_acceptance_rate": '
+    f'{accepted / 1500}, "acceptance_histogram": {hist}, "num_spec_steps": 500, "num_accepted_draft_tokens": '
+    f'{accepted}, "num_draft_tokens": 1500, "num_spec_tokens": 3}}}}}}\n'
+    for i, (hist, accepted) in enumerate((([100, 80, 120, 200], 920), ([90, 90, 120, 200], 930)), start=1)
+)
+#: A sweep, not one run: SGLang's bench_speculative.py lines (specmath/engines/sglang_bench.py cites
+#: them) at batch 1, 16 and 64, chains of 1 to 3 steps at accept lengths near α = 0.8's; invented
+#: step times, long enough at 64 for speculation to stop paying.
+SWEEP_EXAMPLE = "SGLang sweep"
+EXAMPLES[SWEEP_EXAMPLE] = "".join(
+    f'{{"batch_size": {b}, "steps": {k}, "topk": {min(k, 1)}, "num_draft_tokens": {k + 1 if k else 0}, '
+    f'"acc_length": {length}, "step_time": {time}, "speed": {round(length / time, 3)}, "completion_tokens": 512.0}}\n'
+    for b, runs in (
+        (1, ((0, 1.0, 0.0076), (1, 1.801, 0.0092), (2, 2.437, 0.0105), (3, 2.951, 0.0119))),
+        (16, ((0, 1.0, 0.0082), (1, 1.795, 0.0105), (2, 2.446, 0.0124), (3, 2.938, 0.0149))),
+        (64, ((0, 1.0, 0.0101), (1, 1.806, 0.0196), (2, 2.44, 0.0290), (3, 2.957, 0.0391))),
+    )
+    for k, length, time in runs
+)
+
+
 @st.cache_data(max_entries=32, show_spinner=False)
 def calibration(measurement: Measurement, c: float) -> Calibration:
     """:func:`calibrate`, kept: the interval's two bisections (120 evaluations of the i.i.d. model)
