@@ -85,6 +85,19 @@ def parse_engine_metrics(text) -> EngineMetrics:
     * **llama.cpp summary** — ``n_draft``, ``n_predict``, ``n_drafted``, ``n_accept``,
       ``accept = X%`` of the speculative examples; the **latest** summary is used, with
       drafts = n_predict - n_accept target steps.
+    * **llama-server log** — ``draft acceptance rate = X (N accepted / N generated)`` per
+      finished request (``, mean len = X`` and the trace line ``acc per pos = (…)`` in newer
+      builds), **summed** over requests.
+    * **llama-server /metrics** — ``llamacpp:spec_decode_num_drafts_total``,
+      ``…_num_draft_tokens_total``, ``…_num_accepted_tokens_total`` and
+      ``…_num_accepted_tokens_per_pos_total{position="i"}``, read as vLLM's scrape; all of them 0
+      (a server that does not speculate) is no report. Counts of a million or more are printed to
+      6 significant digits, which the notes say.
+    * **vLLM per-request metrics** — ``"speculative_decoding": {"acceptance_histogram": […], …}``
+      of each response (``--per-request-spec-decode-metrics``): the histograms are **summed**, so
+      the per-position rates are exact; with ``detailed``'s ``per_step_drafted``, the drafts that
+      reached each position are kept (``position_drafts``).
+    * **TensorRT-LLM iteration stats** — ``specDecodingStats`` of each iteration, **summed**.
 
     If several formats occur, the one whose data comes last in the text is used, and the notes
     say so. A mean acceptance length is computed from counts where they allow (1 + accepted /
