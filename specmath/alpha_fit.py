@@ -203,8 +203,8 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
         + ": some were shorter (a per-batch-size schedule, or an engine that drafts less when unsure). "
         f"Fitting the mean {mean:.2f} at k = {k} would give α = {naive:.3f}, too low."
     )
-    if metrics.per_position:
-        rates = np.asarray(metrics.per_position, dtype=float)
+    rates = np.asarray(metrics.per_position or (), dtype=float)
+    if rates.size and np.isfinite(rates).all() and ((rates >= 0) & (rates <= 1)).all():
         bound = max(1, min(int(each + 1e-9), rates.size, k))
         known = metrics.position_drafts
         if known is not None:  # the engine said how long each draft was

@@ -21,14 +21,15 @@ ENGINE = "vLLM"
 LOOKED_FOR = 'vLLM per-request metrics \'"speculative_decoding": {"acceptance_histogram": […], …}\''
 
 # vllm-project/vllm PR #48915 ("Per-request acceptance stats in OpenAI API responses", merged
-# July 2026; in vLLM 0.27): `--per-request-spec-decode-metrics summary|detailed` puts under the
-# response's top-level "metrics" an object "speculative_decoding" with mean_acceptance_length
-# (1 + accepted / steps), draft_acceptance_rate (accepted / drafted), acceptance_histogram (a
-# dense list of num_spec_tokens + 1 entries: index j counts the verify steps that accepted
-# exactly j draft tokens), num_spec_steps, num_accepted_draft_tokens, num_draft_tokens and
-# num_spec_tokens; "detailed" adds per_step_accepted and per_step_drafted, one entry a step.
-# Read from the PR's description and the copy of its RequestSpecDecodeMetrics.to_dict in
-# vllm-project/vllm-omni; vLLM's own file at a commit could not be read. The issue's
+# July 2026; a vLLM 0.27.2rc1 dev build's response shows it in mostlygeek/llama-swap issue 1032):
+# `--per-request-spec-decode-metrics summary|detailed` puts under the response's top-level
+# "metrics" an object "speculative_decoding" with mean_acceptance_length (1 + accepted / steps),
+# draft_acceptance_rate (accepted / drafted), acceptance_histogram (a dense list of
+# num_spec_tokens + 1 entries: index j counts the verify steps that accepted exactly j draft
+# tokens), num_spec_steps, num_accepted_draft_tokens, num_draft_tokens and num_spec_tokens;
+# "detailed" adds per_step_accepted and per_step_drafted, one entry a step. Read from the PR's
+# description and a copy of its RequestSpecDecodeMetrics.to_dict in the vLLM-Omni project's
+# source; vLLM's own file at a commit could not be read. The issue's
 # "acceptance_histogram_by_draft_length" is PR #56278, open (not merged) when this was written:
 # not read here.
 _MARKER = '"speculative_decoding"'

@@ -152,3 +152,10 @@ def test_confidence_is_validated():
     metrics = sm.EngineMetrics("x", "y", 3, 10, 30, 12, None, None, None)
     with pytest.raises(ValueError, match=r"^confidence must be within \(0, 1\), got 1"):
         sm.fit_alpha(metrics, confidence=1)
+
+
+def test_rates_that_are_not_numbers_leave_the_mix_unknown():
+    # A V1 interval can print "nan" rates; they say nothing of where drafts ended.
+    record = replace(mixture_record(0.7, {4: 300, 2: 500}), per_position=(float("nan"),) * 4)
+    fit = sm.fit_alpha(record)
+    assert "whatever the mix" in fit.notes[0] and fit.low <= 0.7 + 2e-3 and 0.7 - 2e-3 <= fit.high
