@@ -1,12 +1,15 @@
 """fit_alpha: the i.i.d. alpha of one engine record, from drafts of k tokens or of a mix of lengths."""
 
+import doctest
 from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import specmath
 import specmath as sm
+import specmath.alpha_fit
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "engine_metrics"
 
@@ -159,3 +162,8 @@ def test_rates_that_are_not_numbers_leave_the_mix_unknown():
     record = replace(mixture_record(0.7, {4: 300, 2: 500}), per_position=(float("nan"),) * 4)
     fit = sm.fit_alpha(record)
     assert "whatever the mix" in fit.notes[0] and fit.low <= 0.7 + 2e-3 and 0.7 - 2e-3 <= fit.high
+
+
+def test_the_docstring_example_holds():
+    result = doctest.testmod(specmath.alpha_fit)
+    assert result.attempted >= 1 and result.failed == 0
