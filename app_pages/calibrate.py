@@ -1,5 +1,6 @@
 """Calibrate: from what a serving engine printed to the real α, the profile and the k to use."""
 
+import numpy as np
 import streamlit as st
 
 import specmath
@@ -215,6 +216,17 @@ def view() -> None:
             )
     else:
         st.info("This measurement has no per-position rates; the prediction uses the i.i.d. fit only.")
+    curve = measurement.by_draft_length
+    if curve is not None:
+        every = np.arange(1, int(curve.k[-1]) + 1)
+        ui.chart(
+            charts.acceptance_length_curve(
+                curve.k, curve.mean_length, curve.low, curve.high, specmath.expected_tokens(fit.alpha, every),
+                f"i.i.d. at fitted α = {fit.alpha:.3f}",
+            ),
+            f"acceptance_by_draft_length_k{int(curve.k[-1])}",
+        )  # fmt: skip
+        st.caption(texts.CALIBRATE_BY_DRAFT_LENGTH)
     if chosen is not None:
         step_times = (target_ms, draft_ms) if target_ms > 0 and draft_ms > 0 else None
         calibrate.schedule(measurement, result, chosen, step_times)

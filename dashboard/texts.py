@@ -413,3 +413,8 @@ SWEEP_SCHEDULE = (
     "of the GPU. The best measured k at each batch makes the schedule; where none beats plain decoding it "
     "is 0. Only the k that were run are considered."
 )
+CALIBRATE_BY_DRAFT_LENGTH = (
+    "The engine said how many tokens each step drafted: each point is the mean acceptance length of the "
+    "steps of that draft length, with the interval i.i.d. acceptance allows for their count. Points on the "
+    "dotted i.i.d. line at the fitted α say the drafts of every length were accepted alike."
+)

@@ -23,7 +23,7 @@ import numpy as np
 from . import _kernels
 from ._validate import as_draft_length, as_float_array, shown_first
 from .calibration import alpha_interval
-from .engines.record import EngineSweep
+from .engines.record import EngineMetrics, EngineSweep
 from .schedule import batch_k_schedule
 from .speedup import MAX_DRAFT_LENGTH
 
@@ -86,8 +86,31 @@ def _as_sweep(sweep) -> EngineSweep:
     return sweep
 
 
-def acceptance_curve(sweep, confidence=0.95) -> AcceptanceCurve:
-    r"""The mean acceptance length at each draft length a sweep ran as a chain, with its interval.
+def _by_draft_length(metrics: EngineMetrics, confidence) -> AcceptanceCurve:
+    """The curve of one record whose engine said each step's draft length: exact counts per length."""
+    if not metrics.by_draft_length:
+        raise ValueError(
+            "measured has no acceptance by draft length (by_draft_length is None): the engine did not say "
+            "each step's draft length"
+        )
+    ks, steps, accepted = (np.array(column, dtype=np.int64) for column in zip(*metrics.by_draft_length, strict=True))
+    low, high = np.empty(ks.size), np.empty(ks.size)
+    for i, (k, n, a) in enumerate(zip(ks, steps, accepted, strict=True)):
+        fit = alpha_interval(int(a), int(n), int(k), confidence)
+        low[i], high[i] = _kernels.expected_tokens(np.array([fit.low, fit.high]), int(k))
+    return AcceptanceCurve(ks, 1.0 + accepted / steps, low, high, steps.astype(float))
+
+
+def acceptance_curve(measured, confidence=0.95) -> AcceptanceCurve:
+    r"""The mean acceptance length at each draft length measured, with its interval.
+
+    **A record** (:class:`EngineMetrics`) whose engine said each step's draft length
+    (``by_draft_length``, vLLM's detailed per-request metrics) gives
+    :math:`L(d) = 1 + \text{accepted}_d / \text{steps}_d` for each length d drafted, with the
+    interval of :func:`alpha_interval` of those exact counts mapped through
+    :math:`\mathbb{E}_\alpha[N]`.
+
+    **A sweep** (:class:`EngineSweep`): the runs of each draft length that ran as a chain.
 
     The chain runs (``topk`` 1) of one k are pooled over batch sizes: a run of b requests of
     :math:`t` output tokens each and mean length :math:`L` made at least :math:`n = b t / L`
@@ -100,15 +123,19 @@ def acceptance_curve(sweep, confidence=0.95) -> AcceptanceCurve:
 
     Parameters
     ----------
-    sweep : EngineSweep
+    measured : EngineSweep or EngineMetrics
     confidence : float, default 0.95
 
     Returns
     -------
     AcceptanceCurve
-        Empty (size 0) when the sweep has no chain run.
+        Empty (size 0) when a sweep has no chain run.
     """
-    sweep = _as_sweep(sweep)
+    if isinstance(measured, EngineMetrics):
+        return _by_draft_length(measured, confidence)
+    if not isinstance(measured, EngineSweep):
+        raise ValueError(f"measured must be an EngineSweep or an EngineMetrics, got {type(measured).__name__}")
+    sweep = measured
     k = np.asarray(sweep.draft_length, dtype=np.int64)
     length = np.asarray(sweep.mean_acceptance_length, dtype=float)
     chain = (np.asarray(sweep.topk) == 1) & (k >= 1)

@@ -9,10 +9,15 @@ from dashboard.charts.style import PALETTE, axis, base_layout, figure
 
 
 def acceptance_length_curve(
-    k: np.ndarray, mean_length: np.ndarray, low: np.ndarray, high: np.ndarray, profile_tokens: np.ndarray
+    k: np.ndarray,
+    mean_length: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    profile_tokens: np.ndarray,
+    line_name: str = "1 + Σ u_i of the profile",
 ) -> go.Figure:
-    """Measured L(k) with its interval as error bars, and the expected tokens the derived profile gives at
-    every k from 1 to the longest measured (``profile_tokens[i]`` at k = i + 1).
+    """Measured L(k) with its interval as error bars, and the expected tokens a model gives at every k
+    from 1 to the longest measured (``profile_tokens[i]`` at k = i + 1), named ``line_name``.
 
     Points without an interval (NaN ends) are drawn without bars.
     """
@@ -31,9 +36,9 @@ def acceptance_length_curve(
             "x": every,
             "y": profile_tokens,
             "mode": "lines",
-            "name": "1 + Σ u_i of the profile",
+            "name": line_name,
             "line": {"color": PALETTE[2], "dash": "dot", "width": 3},
-            "hovertemplate": "k = %{x}<br>%{y:.3f} tokens a step from the profile<extra></extra>",
+            "hovertemplate": "k = %{x}<br>%{y:.3f} tokens a step<extra></extra>",
         },
         {
             "type": "scatter",

@@ -48,6 +48,8 @@ class Measurement:
     k_given: bool = False
     #: The i.i.d. alpha (:func:`specmath.fit_alpha`); None only for a measurement built by hand.
     fit: specmath.AlphaFit | None = None
+    #: L(d) for each draft length d the engine drafted, where it said each step's (vLLM's detailed metrics).
+    by_draft_length: specmath.AcceptanceCurve | None = None
 
 
 @dataclass(frozen=True)
@@ -162,6 +164,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         metrics.tree_topk,
         k_given=metrics.k is None,
         fit=fit,
+        by_draft_length=specmath.acceptance_curve(metrics) if metrics.by_draft_length else None,
     )
 
 

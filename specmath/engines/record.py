@@ -52,6 +52,10 @@ class EngineMetrics:
         Drafts that had a token at position i + 1 (i = 0 … k - 1), where the engine says each
         draft's length (vLLM's detailed per-request metrics): how many drafts every per-position
         rate is over.
+    by_draft_length : tuple of (int, int, int) or None
+        ``(d, steps, accepted)``: the verification steps that drafted d tokens and the draft tokens
+        they accepted, for each d drafted, where the engine says each step's (vLLM's detailed
+        per-request metrics); :func:`specmath.acceptance_curve` turns them into L(d).
     """
 
     engine: str
@@ -67,6 +71,7 @@ class EngineMetrics:
     accept_rate: float | None = None
     tree_topk: int | None = None
     position_drafts: tuple[int, ...] | None = None
+    by_draft_length: tuple[tuple[int, int, int], ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,8 @@ def _counts(value, name: str, line: int, pos: int, most: int) -> list[int]:
     return [_count(v, f"{name}[{i}]", line, pos) for i, v in enumerate(value)]
 
 
-def _request(stats: dict, line: int, pos: int) -> tuple[list[int], int, int, list[int] | None]:
-    """One request's histogram, its drafted tokens and k, and each step's drafted tokens (detailed)."""
+def _request(stats: dict, line: int, pos: int) -> tuple[list[int], int, int, tuple[list[int], list[int]] | None]:
+    """One request's histogram, its drafted tokens and k, and each step's drafted and accepted tokens (detailed)."""
     k = _count(stats.get("num_spec_tokens"), "num_spec_tokens", line, pos)
     if not 1 <= k <= MAX_SPEC_TOKENS:
         raise ReportError(f"num_spec_tokens must be within 1 to {MAX_SPEC_TOKENS}, got {k} (line {line})", pos)
@@ -91,7 +91,8 @@ def _request(stats: dict, line: int, pos: int) -> tuple[list[int], int, int, lis
             )
         if any(not a <= d <= k for a, d in zip(done, per_step, strict=True)):
             raise ReportError(f"a step accepted more than it drafted, or drafted more than k = {k} (line {line})", pos)
-    return hist, drafted, k, per_step
+        return hist, drafted, k, (per_step, done)
+    return hist, drafted, k, None
 
 
 def parse(doc: Doc) -> Found | str | None:
@@ -141,10 +142,15 @@ def parse(doc: Doc) -> Found | str | None:
     accepted = sum(j * n for j, n in enumerate(hist))
     draft_tokens = sum(req[1] for _, _, req in used)
     tail = [sum(hist[i:]) for i in range(1, k + 1)]  # drafts with at least i accepted
-    reached = None
+    reached = by_length = None
     if all(req[3] is not None for _, _, req in used):
-        lengths = [d for _, _, req in used for d in req[3]]
+        lengths = [d for _, _, req in used for d in req[3][0]]
+        done = [a for _, _, req in used for a in req[3][1]]
         reached = tuple(sum(1 for d in lengths if d >= i) for i in range(1, k + 1))
+        by_length = tuple(
+            (d, lengths.count(d), sum(a for a, n in zip(done, lengths, strict=True) if n == d))
+            for d in sorted(set(lengths))
+        )
         notes.append(f"each step's drafted tokens (detailed): drafts of {min(lengths)} to {max(lengths)} tokens")
     return Found(
         used[-1][0],
@@ -161,5 +167,6 @@ def parse(doc: Doc) -> Found | str | None:
             tuple(notes),
             accepted / draft_tokens if draft_tokens else None,
             position_drafts=reached,
+            by_draft_length=by_length,
         ),
     )

@@ -447,3 +447,20 @@ def test_bad_sweeps_and_new_formats_are_explained(paste, message):
     at.text_area(key="engine_paste").set_value(paste).run()
     assert not at.exception
     assert any(message in shown(e.value) for e in at.error), [e.value for e in at.error]
+
+
+def test_detailed_per_request_metrics_draw_the_acceptance_of_each_draft_length():
+    text = (FIXTURES / "vllm_per_request.jsonl").read_text()
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(text).run()
+    assert not at.exception and not at.error
+    metrics_ = specmath.parse_engine_metrics(text)
+    fit, curve = specmath.fit_alpha(metrics_), specmath.acceptance_curve(metrics_)
+    assert metrics(at)["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
+    lengths = page_charts(at)[2]
+    measured = trace(lengths, "measured, 95% interval")
+    np.testing.assert_allclose(values(measured["x"]), [2, 4])
+    np.testing.assert_allclose(values(measured["y"]), curve.mean_length)
+    iid = trace(lengths, f"i.i.d. at fitted α = {fit.alpha:.3f}")
+    np.testing.assert_allclose(values(iid["y"]), specmath.expected_tokens(fit.alpha, np.arange(1, 5)))
+    assert any("each step drafted" in c.value for c in at.caption)

@@ -864,6 +864,7 @@ def test_vllm_per_request_metrics_are_summed_over_requests():
         per_position=(146 / 205, 104 / 205, 32 / 205, 23 / 205),
         accept_rate=305 / 620,
         position_drafts=(205, 205, 105, 105),
+        by_draft_length=((2, 100, 131), (4, 105, 174)),  # the steps of each length and what they accepted
     )
     assert has_note(m, "3 requests found") and has_note(m, "drafts of 2 to 4 tokens")
     fit = sm.fit_alpha(m)  # every draft reached positions 1 and 2, as each step's drafted tokens say

@@ -142,7 +142,7 @@ def test_a_schedule_needs_a_baseline():
     sweep = sm.parse_engine_sweep("\n".join(lines))
     with pytest.raises(ValueError, match="no batch size with both a run without speculation and a chain run"):
         sm.measured_schedule(sweep, sm.acceptance_curve(sweep))
-    with pytest.raises(ValueError, match=r"^sweep must be an EngineSweep, got str"):
+    with pytest.raises(ValueError, match=r"^measured must be an EngineSweep or an EngineMetrics, got str"):
         sm.acceptance_curve("a sweep")
 
 
@@ -192,3 +192,17 @@ def test_a_cut_line_is_skipped_and_a_repeat_replaces():
     assert sweep.mean_acceptance_length == (2.6,)
     assert any("not whole JSON (line 3)" in note for note in sweep.notes)
     assert any("repeat an earlier setting" in note for note in sweep.notes)
+
+
+def test_a_record_that_says_each_steps_draft_length_gives_its_curve():
+    # vLLM's detailed per-request metrics (the fixture of test_engine_metrics): 100 steps drafted 2
+    # tokens and accepted 131, 105 drafted 4 and accepted 174.
+    metrics = sm.parse_engine_metrics((FIXTURE.parent / "vllm_per_request.jsonl").read_text(encoding="utf-8"))
+    curve = sm.acceptance_curve(metrics)
+    np.testing.assert_array_equal(curve.k, [2, 4])
+    np.testing.assert_allclose(curve.mean_length, [1 + 131 / 100, 1 + 174 / 105])
+    for i, (k, n, a) in enumerate(((2, 100, 131), (4, 105, 174))):
+        fit = sm.alpha_interval(a, n, k)
+        assert (curve.low[i], curve.high[i]) == pytest.approx(tuple(sm.expected_tokens([fit.low, fit.high], k)))
+    with pytest.raises(ValueError, match=r"^measured has no acceptance by draft length"):
+        sm.acceptance_curve(sm.parse_engine_metrics((FIXTURE.parent / "vllm_v1_single.txt").read_text()))
