@@ -401,8 +401,8 @@ EXAMPLES["vLLM per-request"] = "".join(
     for i, (hist, accepted) in enumerate((([100, 80, 120, 200], 920), ([90, 90, 120, 200], 930)), start=1)
 )
 #: A sweep, not one run: SGLang's bench_speculative.py lines (specmath/engines/sglang_bench.py cites
-#: them) at batch 1, 16 and 64, chains of 1 to 3 steps at accept lengths near α = 0.8's; invented
-#: step times, long enough at 64 for speculation to stop paying.
+#: them) at batch 1, 16, 64 and 128, chains of 1 to 3 steps at accept lengths near α = 0.8's; invented
+#: step times, long enough from 64 on for speculation to stop paying.
 SWEEP_EXAMPLE = "SGLang sweep"
 EXAMPLES[SWEEP_EXAMPLE] = "".join(
     f'{{"batch_size": {b}, "steps": {k}, "topk": {min(k, 1)}, "num_draft_tokens": {k + 1 if k else 0}, '
@@ -411,6 +411,7 @@ EXAMPLES[SWEEP_EXAMPLE] = "".join(
         (1, ((0, 1.0, 0.0076), (1, 1.801, 0.0092), (2, 2.437, 0.0105), (3, 2.951, 0.0119))),
         (16, ((0, 1.0, 0.0082), (1, 1.795, 0.0105), (2, 2.446, 0.0124), (3, 2.938, 0.0149))),
         (64, ((0, 1.0, 0.0101), (1, 1.806, 0.0196), (2, 2.44, 0.0290), (3, 2.957, 0.0391))),
+        (128, ((0, 1.0, 0.0124), (1, 1.799, 0.0302), (2, 2.45, 0.0455), (3, 2.946, 0.0611))),
     )
     for k, length, time in runs
 )

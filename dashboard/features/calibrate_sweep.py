@@ -99,7 +99,7 @@ def show(result: SweepResult) -> None:
     sweep, curve = result.sweep, result.curve
     batches = sorted(set(sweep.batch))
     st.success(
-        f"Read a {sweep.engine} {sweep.format} sweep: {len(sweep.batch)} runs at batch sizes "
+        f"Read a {sweep.format} sweep: {len(sweep.batch)} runs at batch sizes "
         f"{', '.join(str(b) for b in batches)}; chains of k = {', '.join(str(k) for k in curve.k)}."
     )
     st.caption(texts.CALIBRATE_LINK_SWEEP)
@@ -137,8 +137,8 @@ def show(result: SweepResult) -> None:
                 schedule.best_k,
                 schedule.best_speedup,
                 schedule.schedule,
-                "measured accept lengths and step times",
-                f"{sweep.engine} {sweep.format} sweep",
+                "measured",
+                f"{sweep.format} sweep, measured step times",
             ),
             f"sweep_k_schedule_maxbatch{int(schedule.batch[-1])}",
         )

@@ -411,15 +411,15 @@ def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
     curve = specmath.acceptance_curve(sweep)
     profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
     schedule = specmath.measured_schedule(sweep, curve)
-    assert any("12 runs at batch sizes 1, 16, 64; chains of k = 1, 2, 3" in s.value for s in at.success)
+    assert any("16 runs at batch sizes 1, 16, 64, 128; chains of k = 1, 2, 3" in s.value for s in at.success)
     lengths, positions, scheduled = page_charts(at)
     measured = trace(lengths, "measured, 95% interval")
     np.testing.assert_allclose(values(measured["y"]), curve.mean_length)
     np.testing.assert_allclose(values(measured["error_y"]["array"]), curve.high - curve.mean_length)
     np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), profile)
-    np.testing.assert_array_equal(values(trace(scheduled, "k in the schedule")["y"]), [3, 3, 0])
-    assert schedule.schedule == [(1, 63, 3), (64, 64, 0)]
-    assert any("batch 1–63: k = 3; batch 64–64: k = 0" in c.value for c in at.caption)
+    np.testing.assert_array_equal(values(trace(scheduled, "k in the schedule")["y"]), [3, 3, 0, 0])
+    assert schedule.schedule == [(1, 63, 3), (64, 128, 0)]
+    assert any("batch 1–63: k = 3; batch 64–128: k = 0" in c.value for c in at.caption)
     # The link cannot carry a sweep, says so, and the typed counts it holds are left as they were.
     assert any("The address cannot carry a sweep" in c.value for c in at.caption)
     assert [at.query_params.get(key) for key in ("k", "drafts", "accepted")] == ["5", "700", "1500"]
