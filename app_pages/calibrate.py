@@ -162,7 +162,8 @@ def view() -> None:
     st.success(f"Measured from the {measurement.source}: k = {measurement.k}.")
     if pasted:
         st.caption(calibrate.link_note(measurement))
-        if not measurement.k_given:
+        # With drafts shorter than k the slider holds the cut drafts' k, which the link note explains.
+        if not measurement.k_given and calibrate.link_counts(measurement).get("k") == measurement.k:
             st.caption(texts.CALIBRATE_K_FIXED.format(k=measurement.k))
     for note in measurement.notes:
         st.caption(literal(note, limit=MESSAGE_LIMIT))

@@ -381,6 +381,7 @@ def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said
     assert m["95% interval for α"] == f"{fit.low:.3f} – {fit.high:.3f}"
     captions = [c.value for c in at.caption]
     assert any("fewer than k = 4" in c and "positions 1 to 2" in c for c in captions), captions
+    assert not any("The paste fixes k" in c for c in captions)  # the slider holds the cut drafts' k = 2
     # The drafts, 800, come from the printed mean; the link carries them cut to two positions.
     assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 966)
     assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 966]
