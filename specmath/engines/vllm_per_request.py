@@ -117,7 +117,7 @@ def parse(doc: Doc) -> Found | str | None:
     if not used:
         return (
             f'the "speculative_decoding" object at line {lines_list(bad)} is not a whole JSON object with an '
-            '"acceptance_histogram" (cut off, or not vLLM\'s per-request metrics)'
+            '"acceptance_histogram" (cut off, longer than 256 KiB, or not vLLM\'s per-request metrics)'
         )
     notes = []
     if len(used) > 1:
