@@ -49,7 +49,10 @@ def from_sweep(text: str) -> SweepResult | str:
         sweep = specmath.parse_engine_sweep(text)
     except ValueError as exc:
         return f"Could not read the sweep: {exc}"
-    curve = specmath.acceptance_curve(sweep)
+    try:
+        curve = specmath.acceptance_curve(sweep)
+    except ValueError as exc:
+        return f"The sweep's acceptance lengths give no curve: {exc}"
     if curve.k.size == 0:
         return "The sweep has no chain run (topk = 1, steps at least 1): there is no acceptance length against k."
     try:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 
+from .._validate import MAX_DRAFT_LENGTH
 from ._text import MAX_REPORTS, clipped
 from .record import EngineSweep
 
@@ -57,6 +58,10 @@ def _run(record: dict, line: int) -> tuple:
             f"(all 0, or all at least 1 with steps × topk + 1 >= num_draft_tokens) (line {line})"
         )
     k = 0 if baseline else (min(steps, verified - 1) if topk == 1 else steps)
+    if k > MAX_DRAFT_LENGTH:
+        raise ValueError(
+            f"steps = {steps} is a draft longer than this library takes, {MAX_DRAFT_LENGTH:,} (line {line})"
+        )
     length = _real(record, "acc_length", line)
     top = 1.0 if baseline else verified
     if not 1.0 - 5e-4 <= length <= top + 5e-4:

@@ -164,6 +164,7 @@ GOOD = {"batch_size": 4, "steps": 3, "topk": 1, "num_draft_tokens": 4, "acc_leng
         (GOOD | {"num_draft_tokens": 9}, r"is not a run bench_speculative makes"),
         (GOOD | {"completion_tokens": -3}, r"completion_tokens must be a finite number above 0"),
         (GOOD | {"batch_size": 10**30}, r"batch_size must be a whole number from 1 to 1,000,000"),
+        (GOOD | {"steps": 5000, "num_draft_tokens": 5001}, r"steps = 5000 is a draft longer than this library takes"),
     ],
 )
 def test_impossible_runs_name_the_field_and_line(line, message):
