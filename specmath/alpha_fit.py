@@ -1,11 +1,12 @@
 r"""The i.i.d. alpha of one engine record, drafts shorter than k included.
 
 An engine that changes its draft length as it runs (vLLM's
-``num_speculative_tokens_per_batch_size``, llama.cpp's ``--draft-min`` and ``--spec-draft-p-min``)
-reports counts over drafts of several lengths, while its record names one k, the longest. The
-mean acceptance length of such a mix is below what i.i.d. acceptance gives at k, and inverting it
-at k underestimates alpha. :func:`fit_alpha` sees the mix in the counts (draft tokens / drafts <
-k) and fits from the draft positions every draft reached instead.
+``num_speculative_tokens_per_batch_size``, see :mod:`specmath.schedule`; llama.cpp, which drafts
+fewer tokens when its draft model is unsure) reports counts over drafts of several lengths,
+while its record names one k, the longest. The mean acceptance length of such a mix is below
+what i.i.d. acceptance gives at k, and inverting it at k underestimates alpha. :func:`fit_alpha`
+sees the mix in the counts (draft tokens / drafts < k) and fits from the draft positions every
+draft reached instead.
 """
 
 from __future__ import annotations

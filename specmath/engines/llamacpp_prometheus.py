@@ -3,10 +3,10 @@
 One llama-server has one label set (no engine or model labels), and its counters are cumulative
 since start, so the latest sample of each is used, as for vLLM's scrape
 (:mod:`specmath.engines.vllm_prometheus`, whose reader this is). The per-position counter means
-what vLLM's does: drafts whose first i + 1 tokens were accepted. llama-server drafts up to
-``--draft-max`` tokens and fewer when the draft model is unsure (``--draft-p-min``) or at the end
-of a request, so draft tokens / drafts is often below k; :func:`specmath.fit_alpha` fits such a
-mix from the positions every draft reached.
+what vLLM's does: drafts whose first i + 1 tokens were accepted (llama.cpp PR #24536 took vLLM's
+definitions). llama-server drafts fewer tokens than its maximum when the draft model is unsure or
+a request nears its end, so draft tokens / drafts is often below k; :func:`specmath.fit_alpha`
+fits such a mix from the positions every draft reached.
 """
 
 from __future__ import annotations
