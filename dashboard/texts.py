@@ -404,3 +404,39 @@ CALIBRATE_ASK_K_SGLANG = (
     "÷ (k + 1), so accept len ÷ accept rate ≈ k + 1 (specmath/engines/sglang.py cites both)."
 )
 CALIBRATE_WAITING_FOR_K = "No fit until the draft length is given: α depends on it."
+
+# The Calibrate page's sweep view (dashboard/features/calibrate_sweep.py).
+CALIBRATE_LINK_SWEEP = (
+    "The address cannot carry a sweep: a copied link opens the typed counts, not this view. Share the "
+    "sweep's lines themselves."
+)
+SWEEP_TREES = (
+    "{runs} tree run(s) (topk above 1) are left out of the curve, the profile and the schedule: a tree's "
+    "accept length is not a chain's at any k (see the Draft trees page)."
+)
+SWEEP_PROFILE_ADJUSTED = (
+    "The rises of the measured lengths from one k to the next were not a profile (above 1, below 0, or "
+    "growing with position); the profile is the closest one that is, in least squares."
+)
+SWEEP_NO_INTERVAL = "Runs without completion_tokens do not say how many steps they made: their points have no interval."
+SWEEP_NO_BASELINE = (
+    "Batch sizes {batches} have no run without speculation (steps = topk = num_draft_tokens = 0), so no "
+    "speedup there: they are left out of the schedule."
+)
+SWEEP_PROFILE = (
+    "Each point is the mean acceptance length of the chain runs of that k, pooled over batch sizes "
+    "(acceptance does not depend on the batch), with the interval i.i.d. acceptance allows for the steps "
+    "they surely made. The profile u_i is the rise L(i) − L(i − 1), spread evenly over the draft lengths "
+    "not run, up to k = {k}: the dotted line is the expected tokens it gives back."
+)
+SWEEP_SCHEDULE = (
+    "At each batch b the speedup of draft length k is **L(k) × T_b(0) / T_b(k)**, from the measured step "
+    "times of the run without speculation and of the chain of k: measured, with no roofline and no model "
+    "of the GPU. The best measured k at each batch makes the schedule; where none beats plain decoding it "
+    "is 0. Only the k that were run are considered."
+)
+CALIBRATE_BY_DRAFT_LENGTH = (
+    "The engine said how many tokens each step drafted: each point is the mean acceptance length of the "
+    "steps of that draft length, with the interval i.i.d. acceptance allows for their count. Points on the "
+    "dotted i.i.d. line at the fitted α say the drafts of every length were accepted alike."
+)
