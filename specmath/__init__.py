@@ -13,6 +13,7 @@ argument and what is wrong.
 
 from ._kernels import RESIDUAL_MASS_TOLERANCE
 from ._validate import SUM_TOLERANCE
+from .alpha_fit import fit_alpha
 from .calibration import (
     AlphaFit,
     RooflineFit,
@@ -60,7 +61,7 @@ from .distributions import (
     tv_distance,
 )
 from .eagle import eagle_tree
-from .engines import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
+from .engines import MAX_METRICS_CHARS, EngineMetrics, EngineSweep, parse_engine_metrics, parse_engine_sweep
 from .engines.configs import METHODS as SPECULATIVE_METHODS
 from .engines.configs import ConfigBlock, EngineConfig, SyntheticRun, engine_configs, synthetic_runs, tree_configs
 from .general import general_speedup, operations_factor, optimal_k_general, tree_speedup
@@ -88,6 +89,7 @@ from .speedup import (
     speedup,
     to_leviathan_cost,
 )
+from .sweep import AcceptanceCurve, MeasuredSchedule, acceptance_curve, measured_schedule, profile_from_curve
 from .trees import (
     MAX_TREE_BUDGET,
     MAX_TREE_DEPTH,
@@ -135,6 +137,7 @@ __all__ = [
     "SPECULATIVE_METHODS",
     "START",
     "SUM_TOLERANCE",
+    "AcceptanceCurve",
     "AlphaFit",
     "BatchSweep",
     "ConfigBlock",
@@ -143,15 +146,18 @@ __all__ = [
     "Divergences",
     "EngineConfig",
     "EngineMetrics",
+    "EngineSweep",
     "FreeVerification",
     "GPUSpec",
     "IterationTrace",
     "LinearOverhead",
+    "MeasuredSchedule",
     "ModelSpec",
     "Roofline",
     "RooflineFit",
     "SyntheticRun",
     "Tabulated",
+    "acceptance_curve",
     "acceptance_from_pair",
     "acceptance_probability",
     "alpha_interval",
@@ -171,6 +177,7 @@ __all__ = [
     "expected_tokens",
     "extend_profile",
     "first_token_distribution",
+    "fit_alpha",
     "fit_alpha_from_acceptance_length",
     "fit_roofline",
     "free_verification",
@@ -178,15 +185,18 @@ __all__ = [
     "general_speedup",
     "kl_divergence",
     "linear_overhead",
+    "measured_schedule",
     "operations_factor",
     "optimal_k",
     "optimal_k_general",
     "optimal_tree",
     "optimal_tree_table",
     "parse_engine_metrics",
+    "parse_engine_sweep",
     "pinsker_bound",
     "profile_batch_sweep",
     "profile_expected_tokens",
+    "profile_from_curve",
     "profile_speedup",
     "random_distribution_pairs",
     "random_transition_matrix",

@@ -14,6 +14,7 @@ import numpy as np
 
 import specmath
 from dashboard import limits
+from dashboard.features.verification_rules import LOGIT_PRESETS  # the page's preset pairs: data
 from dashboard.params import PARAMS
 from dashboard.toy_language import PERIOD, WORDS, target_chain  # the Step through page's language: data
 from tests.helpers import printed
@@ -427,13 +428,16 @@ def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None
 
     The page's iteration starts after an opening of three words drawn from the target after a
     period with ``default_rng([seed, 1])``, from its last word, with ``rng=seed``; the draft is
-    specmath's noise, temperature or merged draft of the target. Steps: 1 … k draft the words,
+    specmath's noise, temperature or merged draft of the target; a greedy draft (sampling only)
+    is that draft's rows as point masses on their argmax, and block verification (sampling only)
+    is ``verification="block"``. Steps: 1 … k draft the words,
     k + 1 is the target's pass, k + 2 … 2k + 1 the checks, 2k + 2 the residual or bonus word,
     2k + 3 the timeline (k is the shared k, at most 8).
     """
     s = settings(params, ("step", "k", "c", "step_draft", "step_noise", "step_temperature", "step_contexts"))
-    s |= settings(params, ("greedy", "seed"))
+    s |= settings(params, ("greedy", "step_proposal", "step_verification", "seed"))
     k, c, seed, step = min(int(s["k"]), STEP_MAX_K), float(s["c"]), int(s["seed"]), int(s["step"])
+    greedy = s["greedy"] == "true"
     target = target_chain()
     if s["step_draft"] == "noise":
         draft = specmath.draft_by_noise(target, float(s["step_noise"]))
@@ -442,20 +446,29 @@ def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None
     else:
         assert s["step_draft"] == "merged", s["step_draft"]
         draft = specmath.draft_by_merging(target, min(int(s["step_contexts"]), len(WORDS)))
+    own = draft  # the rows a greedy draft takes its most likely word from
+    if s["step_proposal"] == "greedy" and not greedy:
+        draft = np.eye(len(WORDS))[np.argmax(draft, axis=1)]  # checked as q = 1, ties to the lowest index
+    verification = "token" if greedy else s["step_verification"]
     rng, word = np.random.default_rng([seed, 1]), PERIOD
     for _ in range(OPENING_WORDS):
         word = int(rng.choice(len(WORDS), p=target[word]))
-    it = specmath.speculative_iteration(target, draft, word, k, rng=seed, greedy=s["greedy"] == "true")
+    it = specmath.speculative_iteration(target, draft, word, k, rng=seed, greedy=greedy, verification=verification)
 
     (chart,) = charts
     if step <= k:
         bars = _named(chart, "draft q")
         assert list(bars["y"]) == list(WORDS)
-        assert_close(bars["x"], it.q[step - 1], f"the draft's row q at position {step}")
+        context = word if step == 1 else int(it.drafted[step - 2])
+        assert_close(bars["x"], own[context], f"the draft's row q at position {step}")
     elif step == k + 1:
         positions = np.arange(k)
         assert_close(_named(chart, "draft q(xᵢ)")["y"], it.q[positions, it.drafted], "q of each drafted word")
         assert_close(_named(chart, "target p(xᵢ)")["y"], it.p[positions, it.drafted], "p of each drafted word")
+    elif step <= 2 * k + 1 and verification == "block":
+        rows = np.arange(step - k - 1)
+        assert_close(_named(chart, "keeps the prefix: η < h")["x"], it.block_stop[rows], "stopping chances h")
+        assert_close(_named(chart, "uniform η")["x"], it.u[rows], "the uniforms η")
     elif step <= 2 * k + 1:
         rows = np.arange(min(step - k - 2, it.first_rejection) + 1)
         if it.greedy:
@@ -569,6 +582,88 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
     )
 
 
+#: The Verification rules page's temperature grid, the most draft blocks it enumerates exactly
+#: (specmath.verification.MAX_BLOCK_ENUMERATION), and the toy language's draft (the Step through
+#: page's default, the target blurred toward uniform).
+VERIFICATION_TEMPERATURES = np.round(np.linspace(0.0, 2.0, 41), 2)
+MAX_BLOCKS = 10**6
+TOY_NOISE = 0.3
+RULE_NAMES = {"rejection": "rejection sampling", "greedy_draft": "greedy draft", "exact_match": "exact match"}
+
+
+def _row_at_temperature(row: np.ndarray, temperature: float) -> np.ndarray:
+    """A toy-language row raised to 1/T and renormalized; at T = 0 its most likely word."""
+    if temperature == 0:
+        return np.eye(row.size)[np.argmax(row)]
+    powered = (row / row.max()) ** (1 / temperature)
+    return powered / powered.sum()
+
+
+def verification_pair(s: dict, params: dict[str, list[str]], temperature: float) -> tuple[np.ndarray, np.ndarray]:
+    """The page's p and q at ``temperature``: a preset's or typed logits, or a toy-language row."""
+    if s["vr_preset"] == "toy":
+        row = WORDS.index(s["vr_context"])
+        target, draft = target_chain()[row], specmath.draft_by_noise(target_chain(), TOY_NOISE)[row]
+        return _row_at_temperature(target, temperature), _row_at_temperature(draft, temperature)
+    if s["vr_preset"] == "typed" and "lp" in params:
+        logits = [[float(x) for x in params[key][-1].split(",")] for key in ("lp", "lq")]
+    else:
+        preset = "binary" if s["vr_preset"] == "typed" else s["vr_preset"]
+        logits = LOGIT_PRESETS[preset]
+    return specmath.with_temperature(logits[0], temperature), specmath.with_temperature(logits[1], temperature)
+
+
+def check_verification(charts: list[dict], params: dict[str, list[str]]) -> None:
+    """The link's pair at its temperature: α of each lossless rule, α against T, the first token's
+    law under each rule beside p (the lossy ones at the link's settings), block against token
+    verification over k."""
+    keys = ("vr_preset", "vr_context", "vr_temperature", "vr_epsilon", "vr_delta", "vr_threshold_single")
+    s = settings(params, (*keys, "vr_threshold_acc", "vr_relaxed_topk", "vr_relaxed_delta", "k"))
+    temperature = float(s["vr_temperature"])
+    p, q = verification_pair(s, params, temperature)
+
+    bars = _named(_chart_with(charts, "α"), "α")
+    assert list(bars["x"]) == list(RULE_NAMES.values()), bars["x"]
+    alphas = [specmath.acceptance_probability(p, q, rule) for rule in RULE_NAMES]
+    assert_close(bars["y"], alphas, "α of each rule")
+
+    laws = _chart_with(charts, "target p")
+    (lines,) = [c for c in charts if c is not laws and any(t.get("name") == "exact match" for t in c["data"])]
+    pairs = [verification_pair(s, params, t) for t in VERIFICATION_TEMPERATURES]
+    P, Q = np.stack([pair[0] for pair in pairs]), np.stack([pair[1] for pair in pairs])
+    for rule, name in RULE_NAMES.items():
+        assert_close(_named(lines, name)["x"], VERIFICATION_TEMPERATURES, f"{name}: temperatures")
+        assert_close(_named(lines, name)["y"], specmath.acceptance_probability(P, Q, rule), f"{name}: α against T")
+
+    assert_close(_named(laws, "target p")["y"], p, "target p")
+    epsilon, delta = float(s["vr_epsilon"]), float(s["vr_delta"])
+    single, acc = float(s["vr_threshold_single"]), float(s["vr_threshold_acc"])
+    topk, gap = min(int(s["vr_relaxed_topk"]), p.size), float(s["vr_relaxed_delta"])
+    lossy = {
+        f"typical (Medusa, ε {epsilon:g}, δ {delta:g})": ("typical", {"epsilon": epsilon, "delta": delta}),
+        f"SGLang thresholds ({single:g}, {acc:g})": (
+            "sglang_threshold",
+            {"threshold_single": single, "threshold_acc": acc},
+        ),
+        f"TensorRT-LLM relaxed (top-{topk}, Δ {gap:g})": (
+            "trtllm_relaxed",
+            {"relaxed_topk": topk, "relaxed_delta": gap},
+        ),
+    }
+    for name, (rule, rule_params) in {**{n: (r, {}) for r, n in RULE_NAMES.items()}, **lossy}.items():
+        law = specmath.first_token_distribution(p, q, rule, **rule_params)
+        assert_close(_named(laws, name)["y"], law, f"first-token law, {name}")
+
+    k = int(s["k"])
+    longest = max(n for n in range(k + 1) if p.size**n <= MAX_BLOCKS)
+    block = _chart_with(charts, "block verification")
+    for verification in ("token", "block"):
+        trace = _named(block, f"{verification} verification")
+        assert_close(trace["x"], np.arange(1, longest + 1), f"{verification}: k axis")
+        accepted = [specmath.expected_accepted_tokens(p, q, n, verification) for n in range(1, longest + 1)]
+        assert_close(trace["y"], accepted, f"{verification} verification: accepted tokens")
+
+
 CHECKS = {
     "speedup": check_speedup,
     "optimal_k": check_optimal_k,
@@ -579,4 +674,5 @@ CHECKS = {
     "calibrate": check_calibrate,
     "hardware": check_hardware,
     "trees": check_trees,
+    "verification": check_verification,
 }

@@ -168,3 +168,20 @@ def test_each_engines_tab_shows_its_config_and_its_synthetic_run(tab: AppTab):
     select_tab(tab, "SGLang", 1)
     assert any(text.startswith("SGLANG_SIMULATE_ACC_LEN=") for text in visible_codes(tab))
     assert tab.exceptions() == []
+
+
+def test_calibrates_rule_link_opens_the_verification_rules_page_on_its_pair(tab: AppTab):
+    """The paragraph on the verification rule links to the page that shows it, set up for the point."""
+    (name,) = [name for name, text in EXAMPLES.items() if "Avg Draft acceptance rate" in text]
+    tab.open(PAGES["calibrate"])
+    before = tab.signature()
+    tab.page.get_by_role("button", name=name, exact=True).click()
+    tab.settle(changed_from=before)
+    before = tab.signature()
+    tab.page.get_by_role("link", name="Open Verification rules on the close pair at T = 1").click()
+    tab.page.wait_for_url(lambda url: "/Verification_rules?" in url)
+    tab.settle(changed_from=before)
+    assert tab.exceptions() == [] and tab.warnings() == []
+    # The link's T = 1 is the default, which the address leaves out once the page binds it.
+    assert tab.params() == {"vr_preset": ["close"]}
+    assert tab.slider_values()[PARAMS["vr_temperature"].label] == "1.00"
