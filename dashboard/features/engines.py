@@ -15,12 +15,14 @@ import specmath
 from dashboard import texts
 
 
-def show_configs(configs: Sequence[specmath.EngineConfig]) -> None:
+def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None = None) -> None:
     """One tab per engine: its warnings, each block to paste under its title, then its notes.
 
-    A config with nothing to paste shows its notes as the reason (an info box), so a tab is never empty.
+    A config with nothing to paste shows its notes as the reason (an info box), so a tab is never
+    empty. ``default`` names the engine whose tab opens first (the first one if None).
     """
-    for tab, config in zip(st.tabs([config.engine for config in configs]), configs, strict=True):
+    tabs = st.tabs([config.engine for config in configs], default=default)
+    for tab, config in zip(tabs, configs, strict=True):
         with tab:
             for warning in config.warnings:
                 st.warning(warning, icon=":material/rule:")
