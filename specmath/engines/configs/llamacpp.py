@@ -9,7 +9,8 @@ llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's fil
   (line 4197, alias ``--draft-p-min``, default 0.0, line 332: drafting stops where the draft's top
   token has a lower probability), ``--spec-draft-model FNAME`` (line 4241, aliases ``-md``,
   ``--model-draft``: a GGUF file) and ``--spec-type`` (line 4249; ``draft-simple``,
-  ``draft-eagle3``, ``draft-mtp``, ``ngram-*``, ``common/speculative.cpp`` lines 34-44).
+  ``draft-eagle3``, ``draft-mtp``, ``ngram-*``, ``common/speculative.cpp`` lines 34-44);
+  ``draft-mtp`` loads the MTP layers of the target model (``common/common.cpp`` line 1625).
 - The issue's ``--draft-max`` and ``--draft-min`` are removed at this commit: they stop the
   server with "the argument has been removed. use --spec-draft-n-max …" (``common/arg.cpp``
   lines 4386-4399). ``--spec-draft-p-min`` is as the issue names it.
@@ -63,6 +64,8 @@ def llamacpp_config(method: str, model: str | None, fixed_k: int, batch: int) ->
         flags.append(("--spec-draft-model", f"YOUR-{'DRAFT' if method == 'draft_model' else 'EAGLE3-HEAD'}.gguf"))
         named = f" (`{model}`)" if model else ""
         notes.append(f"llama.cpp loads GGUF files: give the {kind}{named} converted to GGUF.")
+    elif method == "mtp":
+        notes.append("`draft-mtp` drafts with the MTP layers of the target's own GGUF, which must carry them.")
     flags += [("--spec-draft-n-max", fixed_k), ("--spec-draft-n-min", 0), ("--spec-draft-p-min", 0.0)]
     notes.append(
         "`--spec-draft-n-min 0` keeps every draft and `--spec-draft-p-min 0.0` never cuts one short, so "
