@@ -197,6 +197,20 @@ def test_the_yaml_writer_round_trips_through_its_reader(mapping):
     assert yaml_text.read(yaml_text.write(mapping)) == mapping
 
 
+_KEYS = st.one_of(st.integers(-(10**6), 10**6), st.text(max_size=12))
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**12), 10**12), st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=20), st.sampled_from(["inf", "nan", "yes", "No", "null", "1e5", "0x1f", "a: b", "- x", "#c"]),
+)  # fmt: skip
+
+
+@given(
+    st.recursive(st.dictionaries(_KEYS, _SCALARS, max_size=4), lambda inner: st.dictionaries(_KEYS, inner, max_size=3))
+)
+def test_any_mapping_of_plain_scalars_round_trips(mapping):
+    assert yaml_text.read(yaml_text.write(mapping)) == mapping
+
+
 def test_the_yaml_reader_refuses_what_the_writer_does_not_write():
     with pytest.raises(ValueError, match="line 1"):
         yaml_text.read("- a list item\n")

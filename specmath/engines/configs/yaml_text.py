@@ -10,11 +10,14 @@ takes exactly what :func:`write` writes, so each round trip can be tested; it is
 from __future__ import annotations
 
 import json
+import math
 import re
 
 # Plain strings that no YAML reader takes for a number, a boolean, null or a date.
 _PLAIN = re.compile(r"[A-Za-z][A-Za-z0-9._/-]*")
 _WORDS = {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "~"}
+# What repr writes for a finite float: 0.25, -3.0, 1e-07, 1.5e+16.
+_FLOAT = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]\d+)?")
 
 
 def _scalar(value) -> str:
@@ -25,6 +28,8 @@ def _scalar(value) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"value must be a finite number, got {value!r}")
         return repr(value)
     if isinstance(value, str):
         plain = _PLAIN.fullmatch(value) and value.lower() not in _WORDS
@@ -57,10 +62,9 @@ def _read_scalar(text: str):
         return None
     if re.fullmatch(r"-?\d+", text):
         return int(text)
-    try:
+    if _FLOAT.fullmatch(text):
         return float(text)
-    except ValueError:
-        return text
+    return text
 
 
 def read(text: str) -> dict:
