@@ -155,6 +155,8 @@ PAGES: dict[str, PageInfo] = {
                 "cal_max_batch",
                 "cal_method",
                 "cal_drafter",
+                "cal_data_parallel",
+                "cal_n_predict",
             ),
             "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
             "profile, the draft length to use, and a batch-size schedule of it for your GPU.",
@@ -184,6 +186,8 @@ PAGES: dict[str, PageInfo] = {
                 "max_batch",
                 "method",
                 "drafter",
+                "data_parallel",
+                "n_predict",
             ),
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
