@@ -4,7 +4,8 @@ With the flag, each OpenAI-API response carries ``"metrics": {"speculative_decod
 request's histogram of verification steps by accepted draft tokens, so the per-position counts
 are exact (drafts with at least i accepted = the histogram's tail from i), with the steps, the
 accepted and the drafted tokens. ``detailed`` adds each step's accepted and drafted tokens, which
-say how long every draft was.
+say how long every draft was. Only a finished request of one sequence carries it; read from vLLM
+0.34.0's source, file and line below.
 """
 
 from __future__ import annotations
@@ -20,18 +21,32 @@ ENGINE = "vLLM"
 #: What the dispatcher's error message says it looked for.
 LOOKED_FOR = 'vLLM per-request metrics \'"speculative_decoding": {"acceptance_histogram": […], …}\''
 
-# vllm-project/vllm PR #48915 ("Per-request acceptance stats in OpenAI API responses", merged
-# July 2026; a vLLM 0.27.2rc1 dev build's response shows it in mostlygeek/llama-swap issue 1032):
-# `--per-request-spec-decode-metrics summary|detailed` puts under the response's top-level
-# "metrics" an object "speculative_decoding" with mean_acceptance_length (1 + accepted / steps),
-# draft_acceptance_rate (accepted / drafted), acceptance_histogram (a dense list of
-# num_spec_tokens + 1 entries: index j counts the verify steps that accepted exactly j draft
-# tokens), num_spec_steps, num_accepted_draft_tokens, num_draft_tokens and num_spec_tokens;
-# "detailed" adds per_step_accepted and per_step_drafted, one entry a step. Read from the PR's
-# description and a copy of its RequestSpecDecodeMetrics.to_dict in the vLLM-Omni project's
-# source; vLLM's own file at a commit could not be read. The issue's
-# "acceptance_histogram_by_draft_length" is PR #56278, open (not merged) when this was written:
-# not read here.
+# Read from vLLM 0.34.0's wheel (vllm/_version.py: commit 62d4bc3c7); "line N" is a line of that
+# release's file. The feature came with vllm-project/vllm PR #48915; the first release wheel that
+# has it is 0.29.0 (0.27.1 and 0.28.0 have neither the flag nor the class).
+# * vllm/engine/arg_utils.py:1713 adds `--per-request-spec-decode-metrics`, one of none (the
+#   default), summary or detailed (vllm/config/observability.py:52); vllm/config/vllm.py:1665-1672
+#   refuses it without --speculative-config.
+# * vllm/v1/metrics/stats.py:350 RequestSpecDecodeMetrics: one a request, its histogram
+#   num_speculative_tokens + 1 long (vllm/v1/core/sched/scheduler.py:3087-3090 and 299). Each
+#   verify step adds 1 to histogram[j] for its j accepted draft tokens and its drafted tokens,
+#   less those the grammar invalidated, to num_draft_tokens; "detailed" appends both to
+#   per_step_accepted and per_step_drafted (stats.py:388-395, called at scheduler.py:2418-2431).
+# * stats.py:397-422 to_dict writes mean_acceptance_length, draft_acceptance_rate,
+#   acceptance_histogram, num_spec_steps (the histogram's sum), num_accepted_draft_tokens
+#   (sum of j × histogram[j]), num_draft_tokens and num_spec_tokens, and the per-step arrays only
+#   when they are not empty (line 419), so never for "summary" nor for a request with no step.
+# * vllm/entrypoints/generate/base/protocol.py:100-119 SpeculativeDecodingMetrics gives the
+#   per-step arrays a default of None, and a response is written with model_dump()
+#   (vllm/entrypoints/openai/chat_completion/api_router.py:75-76, completion/api_router.py:67-68),
+#   so a whole response has "per_step_accepted": null, "per_step_drafted": null where they are
+#   missing; a stream's last chunk, the only one with metrics and only with
+#   stream_options.include_usage (chat_completion/serving.py:894-923), leaves them out (its
+#   model_dump_json(exclude_none=True) for a chunk with no choices, serving.py:498-501).
+# * The object sits under the response's "metrics" (protocol.py:122-129), for a request of one
+#   sequence only, n == 1 (chat_completion/serving.py:1136; completions of one prompt,
+#   completion/serving.py:752), once the request has finished (vllm/v1/engine/output_processor.py:530).
+# The issue's "acceptance_histogram_by_draft_length" (PR #56278) is not in 0.34.0: not read here.
 _MARKER = '"speculative_decoding"'
 _OBJECT = re.compile(r'"speculative_decoding"[ \t\r\n]*:[ \t\r\n]*(\{[^{}]{0,262144}+\})')
 #: Longest draft length read: the per-position rates are the histogram's, one a position.
@@ -79,20 +94,30 @@ def _request(stats: dict, line: int, pos: int) -> tuple[list[int], int, int, tup
             f"(line {line})",
             pos,
         )
-    per_step = None
-    if "per_step_drafted" in stats:
-        per_step = _counts(stats["per_step_drafted"], "per_step_drafted", line, pos, 10**7)
-        done = _counts(stats.get("per_step_accepted"), "per_step_accepted", line, pos, 10**7)
-        if len(per_step) != steps or len(done) != steps or sum(per_step) != drafted:
-            raise ReportError(
-                f"per_step_drafted and per_step_accepted must have num_spec_steps = {steps} entries adding up to "
-                f"num_draft_tokens and the histogram (line {line})",
-                pos,
-            )
-        if any(not a <= d <= k for a, d in zip(done, per_step, strict=True)):
-            raise ReportError(f"a step accepted more than it drafted, or drafted more than k = {k} (line {line})", pos)
-        return hist, drafted, k, (per_step, done)
-    return hist, drafted, k, None
+    if stats.get("per_step_drafted") is None and stats.get("per_step_accepted") is None:
+        # "summary" writes no per-step arrays (null in a whole response), nor does "detailed" for a
+        # request with no step, which has none to give.
+        return hist, drafted, k, (([], []) if steps == 0 else None)
+    per_step = _counts(stats.get("per_step_drafted"), "per_step_drafted", line, pos, 10**7)
+    done = _counts(stats.get("per_step_accepted"), "per_step_accepted", line, pos, 10**7)
+    if len(per_step) != steps or len(done) != steps or sum(per_step) != drafted:
+        raise ReportError(
+            f"per_step_drafted and per_step_accepted must have num_spec_steps = {steps} entries adding up to "
+            f"num_draft_tokens and the histogram (line {line})",
+            pos,
+        )
+    if any(not a <= d <= k for a, d in zip(done, per_step, strict=True)):
+        raise ReportError(f"a step accepted more than it drafted, or drafted more than k = {k} (line {line})", pos)
+    tally = [0] * (k + 1)
+    for a in done:
+        tally[a] += 1
+    if tally != hist:  # vLLM adds each step to both (vllm/v1/metrics/stats.py:391 and 394)
+        raise ReportError(
+            f"per_step_accepted counts {clipped(repr(tally))} steps by accepted tokens, not acceptance_histogram's "
+            f"{clipped(repr(hist))} (line {line})",
+            pos,
+        )
+    return hist, drafted, k, (per_step, done)
 
 
 def parse(doc: Doc) -> Found | str | None:

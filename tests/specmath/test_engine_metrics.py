@@ -889,6 +889,31 @@ def test_vllm_per_request_summary_mode_and_a_streamed_chunk():
     assert sm.fit_alpha(m)[:3] == sm.alpha_interval(10, 43, 3)[:3]  # 129 = 43 × 3: full drafts
 
 
+def test_vllm_per_request_whole_responses_with_nulls():
+    # A whole response is written with model_dump() (vllm 0.34.0, chat_completion/api_router.py:75-76):
+    # the per-step arrays missing from to_dict are null, at the summary level and for a detailed
+    # request with no verify step (stats.py:419), and so are the timing metrics when off.
+    def response(**stats):
+        base = {"per_step_accepted": None, "per_step_drafted": None}
+        timing = dict.fromkeys(("time_to_first_token_ms", "generation_time_ms", "queue_time_ms"))
+        return json.dumps({"id": "cmpl-1", "metrics": timing | {"speculative_decoding": base | stats}}) + "\n"
+
+    summary = response(acceptance_histogram=[1, 2, 1], num_spec_steps=4, num_draft_tokens=8, num_spec_tokens=2)
+    m = sm.parse_engine_metrics(summary)
+    check(m, k=2, drafts=4, draft_tokens=8, accepted=4, per_position=(3 / 4, 1 / 4))
+    assert m.position_drafts is None and m.by_draft_length is None
+    detailed = response(
+        acceptance_histogram=[1, 2, 1],
+        num_draft_tokens=5,
+        num_spec_tokens=2,
+        per_step_accepted=[1, 0, 2, 1],
+        per_step_drafted=[1, 1, 2, 1],
+    )
+    no_step = response(acceptance_histogram=[0, 0, 0], num_spec_steps=0, num_draft_tokens=0, num_spec_tokens=2)
+    m = sm.parse_engine_metrics(detailed + no_step)
+    assert m.drafts == 4 and m.position_drafts == (4, 1) and m.by_draft_length == ((1, 3, 2), (2, 1, 2))
+
+
 def _per_request(**stats):
     base = {"acceptance_histogram": [2, 1, 1], "num_draft_tokens": 8, "num_spec_tokens": 2}
     return '{"metrics": {"speculative_decoding": ' + json.dumps(base | stats) + "}}\n"
@@ -912,6 +937,10 @@ def _per_request(**stats):
         (
             _per_request(per_step_accepted=[0, 1, 2, 0], per_step_drafted=[2, 2, 1, 3]),
             r"a step accepted more than it drafted, or drafted more than k = 2",
+        ),
+        (
+            _per_request(per_step_accepted=[0, 1, 1, 0], per_step_drafted=[2, 2, 2, 2]),
+            r"per_step_accepted counts \[2, 2, 0\] steps by accepted tokens, not acceptance_histogram's \[2, 1, 1\]",
         ),
         ('{"metrics": {"speculative_decoding": {"acceptance_histogram": [2, 1', r"is not a whole JSON object"),
         (
