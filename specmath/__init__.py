@@ -74,6 +74,7 @@ from .markov import (
     stationary_distribution,
     two_regime_transition_matrix,
 )
+from .moe import MAX_EXPERTS, MAX_TOKENS, expected_active_experts
 from .presets import GPU_PRESETS, MODEL_PRESETS, SEQUOIA_ACCEPTANCE, SEQUOIA_ACCEPTANCE_SOURCE, GPUSpec, ModelSpec
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
 from .schedule import MAX_SWEEP_POINTS, BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
@@ -114,12 +115,14 @@ __all__ = [
     "MAX_CONTEXT",
     "MAX_DECODE_TOKENS",
     "MAX_DRAFT_LENGTH",
+    "MAX_EXPERTS",
     "MAX_ITERATIONS",
     "MAX_METRICS_CHARS",
     "MAX_PAIR_ELEMENTS",
     "MAX_SAMPLES",
     "MAX_SWEEP_POINTS",
     "MAX_TABULATED_WIDTHS",
+    "MAX_TOKENS",
     "MAX_TREE_BUDGET",
     "MAX_TREE_DEPTH",
     "MAX_TREE_NODES",
@@ -161,6 +164,7 @@ __all__ = [
     "draft_by_temperature",
     "eagle_tree",
     "expected_accepted_tokens",
+    "expected_active_experts",
     "expected_tokens",
     "extend_profile",
     "first_token_distribution",
