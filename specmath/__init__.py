@@ -28,6 +28,7 @@ from .costs import (
     MAX_BATCH,
     MAX_CONTEXT,
     MAX_TABULATED_WIDTHS,
+    MAX_TP,
     FreeVerification,
     LinearOverhead,
     Roofline,
@@ -75,9 +76,18 @@ from .markov import (
     two_regime_transition_matrix,
 )
 from .moe import MAX_EXPERTS, MAX_TOKENS, expected_active_experts
-from .presets import GPU_PRESETS, MODEL_PRESETS, SEQUOIA_ACCEPTANCE, SEQUOIA_ACCEPTANCE_SOURCE, GPUSpec, ModelSpec
+from .presets import (
+    GPU_PRESETS,
+    INTERCONNECT_PRESETS,
+    MODEL_PRESETS,
+    SEQUOIA_ACCEPTANCE,
+    SEQUOIA_ACCEPTANCE_SOURCE,
+    GPUSpec,
+    ModelSpec,
+)
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
 from .schedule import MAX_SWEEP_POINTS, BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
+from .specs import Interconnect
 from .speedup import (
     MAX_DRAFT_LENGTH,
     draft_acceptance_rate,
@@ -109,6 +119,7 @@ __all__ = [
     "ACCEPTED",
     "BONUS",
     "GPU_PRESETS",
+    "INTERCONNECT_PRESETS",
     "MAX_BATCH",
     "MAX_BLOCK_ENUMERATION",
     "MAX_CHAIN_VOCAB",
@@ -123,6 +134,7 @@ __all__ = [
     "MAX_SWEEP_POINTS",
     "MAX_TABULATED_WIDTHS",
     "MAX_TOKENS",
+    "MAX_TP",
     "MAX_TREE_BUDGET",
     "MAX_TREE_DEPTH",
     "MAX_TREE_NODES",
@@ -143,6 +155,7 @@ __all__ = [
     "EngineMetrics",
     "FreeVerification",
     "GPUSpec",
+    "Interconnect",
     "IterationTrace",
     "LinearOverhead",
     "ModelSpec",

@@ -79,12 +79,17 @@ def expected_active_experts(num_experts, experts_per_token, tokens):
             f"experts_per_token must be <= num_experts, got {shown(k.flat[where].item())} "
             f"for {shown(e.flat[where].item())} experts"
         )
-    ef = e.astype(float)
-    # 1 - (1 - k/E)^T through log1p/expm1 keeps its digits when k/E is small and T large.
-    with np.errstate(divide="ignore", invalid="ignore"):
-        missed_log = t * np.log1p(-k / ef)
-        active = -ef * np.expm1(missed_log)
+    active = _active(e, k, t)
     active = np.where(t == 0, 0.0, active)
     active = np.where(t == 1, k.astype(float), active)
-    active = np.where((k == e) & (t >= 1), ef, active)
+    active = np.where((k == e) & (t >= 1), e.astype(float), active)
     return scalar_or_array(active)
+
+
+def _active(e, k, t):
+    """The formula unchecked, for any real ``t >= 0`` (the roofline's ridge solves for a real width)."""
+    e = np.asarray(e, dtype=float)
+    # 1 - (1 - k/E)^T through log1p/expm1 keeps its digits when k/E is small and T large.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        active = -e * np.expm1(t * np.log1p(-k / e))
+    return np.where(np.asarray(k) == e, np.where(np.asarray(t) > 0, e, 0.0), active)
