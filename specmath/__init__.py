@@ -62,7 +62,7 @@ from .distributions import (
 )
 from .eagle import eagle_tree
 from .engines import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
-from .general import general_speedup, operations_factor, optimal_k_general, tree_speedup
+from .general import DRAFTERS, general_speedup, operations_factor, optimal_k_general, tree_speedup
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import IterationTrace, speculative_iteration
 from .markov import (
@@ -118,6 +118,7 @@ from .verification import (
 __all__ = [
     "ACCEPTED",
     "BONUS",
+    "DRAFTERS",
     "GPU_PRESETS",
     "INTERCONNECT_PRESETS",
     "MAX_BATCH",

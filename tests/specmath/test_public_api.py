@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PUBLIC_NAMES = [
     "ACCEPTED",
     "BONUS",
+    "DRAFTERS",
     "GPU_PRESETS",
     "INTERCONNECT_PRESETS",
     "MAX_BATCH",
