@@ -61,3 +61,62 @@ def test_bad_drafter_named(bad):
         sm.general_speedup(0.5, 3, 0.1, 1.0, drafter=bad)
     with pytest.raises(ValueError, match=r"^drafter must be one of"):
         sm.optimal_k_general(0.5, 0.1, 1.0, drafter=bad)
+
+
+# --- the batch sweeps take the kind, tensor parallelism and mixtures of experts -------------
+
+NVLINK = sm.INTERCONNECT_PRESETS["NVLink (H100 SXM)"]
+MOE = sm.ModelSpec(
+    "moe", 2e9 + 48 * 128 * 4_718_592, 48, 2048, 4, 128, routed_experts=128, experts_per_token=8,
+    expert_parameters=4_718_592,
+)  # fmt: skip
+
+
+@given(
+    alpha=st.sampled_from([0.0, 0.6, 0.9, 1.0]),
+    drafter=st.sampled_from(sm.DRAFTERS),
+    target=st.sampled_from([MOE, sm.MODEL_PRESETS["Llama-3.1-8B"]]),
+    tp=st.sampled_from([1, 2, 8]),
+    draft_tp=st.sampled_from([1, 2]),
+    context=st.sampled_from([0, 4096]),
+    overhead_s=st.sampled_from([0.0, 5e-5]),
+    batches=st.lists(st.integers(1, 4096), min_size=1, max_size=6),
+)
+def test_batch_sweep_rows_are_one_roofline_and_optimal_k_general(
+    alpha, drafter, target, tp, draft_tp, context, overhead_s, batches
+):
+    draft = 3e-5 if drafter == "model_free" else sm.MODEL_PRESETS["Llama-3.2-1B"]
+    kwargs = {"drafter": drafter, "tp": tp, "draft_tp": draft_tp, "interconnect": NVLINK}
+    sweep = sm.roofline_batch_sweep(alpha, draft, target, H100, batches, context, overhead_s, 16, **kwargs)
+    for row, b in enumerate(sweep.batch):
+        t_target = sm.roofline(target, H100, int(b), context, overhead_s, tp, NVLINK)
+        t_draft = (
+            draft
+            if drafter == "model_free"
+            else sm.roofline(draft, H100, int(b), context, overhead_s, draft_tp, NVLINK)
+        )
+        k, s = sm.optimal_k_general(alpha, t_draft, t_target, 16, drafter=drafter)
+        assert (sweep.k[row], sweep.speedup[row]) == (k, s)
+        assert sweep.verify_ratio[row] == float(t_target(k + 1)) / float(t_target(1))
+        assert sweep.target_fits[row] == t_target.fits
+    profile = sm.profile_batch_sweep([alpha] * 3, draft, target, H100, batches, context, overhead_s, 16, **kwargs)
+    assert profile.batch.tolist() == sweep.batch.tolist()
+
+
+@pytest.mark.parametrize(
+    ("call", "pattern"),
+    [
+        (lambda: sm.roofline_batch_sweep(0.5, 1e-4, MOE, H100, [1]), "^draft must be a ModelSpec, got float"),
+        (
+            lambda: sm.roofline_batch_sweep(0.5, MOE, MOE, H100, [1], drafter="model_free"),
+            "^draft must be a lookup time in seconds for a model-free drafter",
+        ),
+        (lambda: sm.roofline_batch_sweep(0.5, -1.0, MOE, H100, [1], drafter="model_free"), "^draft must be >= 0"),
+        (lambda: sm.roofline_batch_sweep(0.5, MOE, MOE, H100, [1], tp=2), "^interconnect must be given when tp > 1"),
+        (lambda: sm.roofline_batch_sweep(0.5, MOE, MOE, H100, [1], draft_tp=0), "^tp must be >= 1"),
+        (lambda: sm.roofline_batch_sweep(0.5, MOE, MOE, H100, [1], drafter="tree"), "^drafter must be one of"),
+    ],
+)
+def test_bad_sweep_arguments_named(call, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        call()
