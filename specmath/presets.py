@@ -12,6 +12,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from . import serving_presets
 from .specs import GPUSpec, Interconnect, ModelSpec
 
 # --------------------------------------------------------------------------------------------
@@ -138,6 +139,8 @@ _GPUS = [
         # without sparsity"): 989.5 dense (NVIDIA's Hopper whitepaper prints 989.4).
         peak_flops=989.5e12,
         memory_bytes=80e9,  # same datasheet: "GPU memory 80GB"
+        # Same datasheet: "FP8 Tensor Core 3,958 teraFLOPS*", * = with sparsity: 1,979 dense.
+        peak_flops_fp8=3958e12 / 2,
         source="NVIDIA H100 datasheet (H100 SXM column)",
     ),
     GPUSpec(
@@ -182,11 +185,12 @@ _INTERCONNECTS = [
     ),
 ]
 
-#: Model presets by name (read-only; edit a copy with :func:`dataclasses.replace`).
-MODEL_PRESETS = MappingProxyType({m.name: m for m in _MODELS})
+#: Model presets by name (read-only; edit a copy with :func:`dataclasses.replace`): the dense
+#: models above, then today's mixture-of-experts targets and their drafters (:mod:`specmath.serving_presets`).
+MODEL_PRESETS = MappingProxyType({m.name: m for m in (*_MODELS, *serving_presets.MODELS)})
 
 #: GPU presets by name (read-only; edit a copy with :func:`dataclasses.replace`).
-GPU_PRESETS = MappingProxyType({g.name: g for g in _GPUS})
+GPU_PRESETS = MappingProxyType({g.name: g for g in (*_GPUS, *serving_presets.GPUS)})
 
 #: Interconnect presets by name, for tensor parallelism (read-only; type others as :class:`Interconnect`).
 INTERCONNECT_PRESETS = MappingProxyType({i.name: i for i in _INTERCONNECTS})

@@ -39,10 +39,14 @@ def old_roofline_times(model, gpu, batch, context, overhead_s, w):
     return np.maximum(memory, batch * w * flops / gpu.peak_flops) + overhead_s
 
 
-@pytest.mark.parametrize("name", sorted(n for n, m in sm.MODEL_PRESETS.items() if not m.is_moe))
+#: The dense presets main had before mixtures of experts.
+MAIN_DENSE = ["Llama-3.1-70B", "Llama-3.1-8B", "Llama-3.2-1B", "Llama-2-7B", "LLaMA-68M", "Qwen2.5-7B", "Qwen2.5-0.5B"]
+
+
+@pytest.mark.parametrize("name", MAIN_DENSE)
 def test_dense_presets_unchanged_bit_for_bit(name):
     model, w = sm.MODEL_PRESETS[name], np.arange(1, 34)
-    for gpu in sm.GPU_PRESETS.values():
+    for gpu in (sm.GPU_PRESETS[g] for g in ("A100 80GB SXM", "H100 SXM", "L4", "RTX 4090")):
         for batch in (1, 7, 64, 1024):
             for context in (0, 1000, 32768):
                 for overhead in (0.0, 2e-4):
