@@ -138,6 +138,19 @@ HARDWARE_EXPLAINER = (
     "system, or calibrate c on the Calibrate page."
 )
 
+HARDWARE_MOE = (
+    "**Mixtures of experts.** Each token uses k of a layer's E experts, so a decoding step reads "
+    "the experts its batch's tokens woke, E (1 − (1 − k/E)^T) of them on average for T tokens "
+    "routed uniformly. Verifying k + 1 positions per sequence wakes more, and the pass reads more "
+    "weights long before compute binds: left, the verify pass against one step for the target "
+    "and for a dense model of its active size (which reads the same weights at one token). At "
+    "large batches every expert is awake at one position already and the two meet. **Tensor "
+    "parallelism** splits weights, KV cache and arithmetic over the GPUs but adds two all-reduces "
+    "a layer whose latency does not shrink with the batch. **Long contexts** (right; MagicDec, "
+    "Chen et al. 2024, arXiv 2408.11049): the KV cache grows with batch × context and outweighs "
+    "the weights, so a step stays memory-bound and speculation pays again at large batches."
+)
+
 STEP_EXPLAINER = (
     "**What the steps show.** One iteration of speculative decoding (Leviathan et al. 2023, "
     "Algorithm 1) on a toy language of 21 words whose target chain is written by hand: each word's "
