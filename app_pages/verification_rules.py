@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from dashboard import charts, ui
+from dashboard import charts, toy_language, ui
 from dashboard.features import verification_rules as vr
 from dashboard.presets import token_labels
 from specmath.verification import MAX_BLOCK_ENUMERATION
@@ -14,27 +14,43 @@ ctx = ui.page()
 def view() -> None:
     st.sidebar.subheader("Pair")
     preset = ctx.widget("vr_preset")
+    if preset == "toy":
+        word = ctx.widget("vr_context")
+        logits, labels, source = vr.toy_logits(word), toy_language.WORDS, f"toy language after “{word}”"
+        name = f"toy_{toy_language.WORDS.index(word)}"
+    else:
+        logits = vr.typed_logits(ctx) if preset == "typed" else vr.LOGIT_PRESETS[preset]
+        labels, source, name = token_labels(len(logits[0])), f"preset {preset}", preset
     temperature = ctx.widget("vr_temperature")
+    st.sidebar.subheader("Lossy rules")
+    lossy_values = {key: ctx.widget(key) for keys in vr.LOSSY_KEYS.values() for key in keys.values()}
+    lossy = vr.lossy_settings(lossy_values, len(labels))
     k, c = ctx.values["k"], ctx.values["c"]
-    logits = vr.typed_logits(ctx) if preset == "typed" else vr.LOGIT_PRESETS[preset]
     p, q = vr.pair(logits, temperature)
-    labels = token_labels(p.size)
-    subtitle = f"preset {preset}, T = {temperature:g}"
-    st.caption(f"p = ({', '.join(f'{x:.3f}' for x in p)}), q = ({', '.join(f'{x:.3f}' for x in q)})")
+    subtitle = f"{source}, T = {temperature:g}"
+    if preset == "toy":
+        st.caption(
+            "The toy language's rows as log-probabilities: T divides them, so p and q are the rows raised "
+            f"to 1/T and renormalized, and a word impossible after “{word}” stays impossible. The draft is "
+            f"the Step through page's default, the target blurred toward uniform with weight {vr.TOY_DRAFT[1]:g}."
+        )
+        st.caption(vr.toy_pair_caption(word, p, q))
+    else:
+        st.caption(f"p = ({', '.join(f'{x:.3f}' for x in p)}), q = ({', '.join(f'{x:.3f}' for x in q)})")
 
     left, right = ui.side_by_side()
     with left:
-        ui.chart(charts.rule_alphas(vr.alphas(p, q), subtitle), f"verification_alpha_{preset}_T{temperature:g}")
+        ui.chart(charts.rule_alphas(vr.alphas(p, q), subtitle), f"verification_alpha_{name}_T{temperature:g}")
     with right:
         ui.chart(
             charts.alpha_against_temperature(
-                vr.TEMPERATURE_GRID, vr.alphas_over_temperature(logits), temperature, f"preset {preset}"
+                vr.TEMPERATURE_GRID, vr.alphas_over_temperature(logits), temperature, source
             ),
-            f"verification_alpha_vs_T_{preset}",
+            f"verification_alpha_vs_T_{name}",
         )
 
-    laws = vr.first_token_laws(p, q)
-    ui.chart(charts.first_token_laws(labels, p, laws, subtitle), f"verification_laws_{preset}_T{temperature:g}")
+    laws = vr.first_token_laws(p, q, lossy)
+    ui.chart(charts.first_token_laws(labels, p, laws, subtitle), f"verification_laws_{name}_T{temperature:g}")
     st.dataframe(vr.law_table(p, laws), hide_index=True)
 
     st.subheader(f"Tokens per iteration and speedup at k = {k}, c = {c:g}")
@@ -48,7 +64,7 @@ def view() -> None:
     curves = vr.block_against_token(tuple(p), tuple(q), k_max)
     ui.chart(
         charts.block_against_token(curves["k"], curves["token"], curves["block"], f"{subtitle}, k = 1 … {k_max}"),
-        f"verification_block_{preset}_T{temperature:g}_k{k_max}",
+        f"verification_block_{name}_T{temperature:g}_k{k_max}",
     )
 
 
@@ -57,8 +73,10 @@ st.subheader("What engines run")
 # A static table wraps the sources; a data grid would hide its columns beyond the screen.
 st.table(pd.DataFrame(vr.ENGINE_RULES), hide_index=True)
 st.markdown(
-    "Lossless rules (rejection sampling, greedy draft, exact match, SGLang's thresholds at their "
-    "defaults 1 and 1) emit exactly p; they differ in how often the draft token survives. Medusa's "
-    "typical acceptance, shown at its defaults, emits a point mass and is off p unless p is one-hot. "
+    "Lossless rules (rejection sampling, greedy draft, exact match, SGLang's thresholds at 1 and 1) "
+    "emit exactly p; they differ in how often the draft token survives. The lossy rules follow the "
+    "sidebar: SGLang's thresholds below 1 keep the draft token more often than p allows; Medusa's "
+    "typical acceptance and TensorRT-LLM's relaxed acceptance emit a point mass (the draft token or "
+    "the target's most likely one), off p at every setting unless p is one-hot (T = 0). "
     "Tokens per iteration = 1 + expected accepted tokens; speedup = tokens per iteration / (k/c + 1)."
 )

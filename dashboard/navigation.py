@@ -2,10 +2,10 @@
 
 ``app.py`` hands :func:`st_pages` to ``st.navigation`` and calls :func:`prepare` with the page
 it returned before running that page. :func:`prepare` configures the page, draws its title and
-the sidebar's links, warns about link parameters the page does not have, and creates the
-widgets of the parameters several pages read (``registry.APP_KEYS``). Those widgets belong to
-the entry script, which Streamlit documents as common to all pages; a parameter only one page
-reads keeps its widget on that page.
+the sidebar's links (in a closed expander), warns about link parameters the page does not have,
+and creates the widgets of the parameters several pages read (``registry.APP_KEYS``). Those
+widgets belong to the entry script, which Streamlit documents as common to all pages; a
+parameter only one page reads keeps its widget on that page.
 
 The shared α, k, c last set on any page stay with the session, and the navigation links carry
 them to the next page.
@@ -31,6 +31,10 @@ SHARED_STORE = "shared_values"
 #: here would make the browser fetch the SVG from Google's font servers (no network at a
 #: workshop, and a request the offline test forbids).
 FAVICON = "⚡"
+
+#: The sidebar's list of the pages: an expander, closed (see :func:`_draw_navigation`).
+PAGES_LABEL = "Pages"
+PAGES_ICON = ":material/menu:"
 
 #: Unknown link parameters named in the warning at most; the rest are counted.
 MAX_NAMED = 3
@@ -93,8 +97,10 @@ def page_link(
 
 def _draw_navigation(nav: Container) -> None:
     nav.markdown(f"### :material/bolt: {APP_NAME}")
+    # Closed: the twelve links open filled a 1024 × 768 screen, and α, k, c started below it.
+    links = nav.expander(PAGES_LABEL, icon=PAGES_ICON)
     for other in PAGES:
-        page_link(other, nav)
+        page_link(other, links)
     nav.caption("The address bar always links to exactly this view: copy it to share.")
     scripts = workarounds.sidebar_html()
     if scripts is not None:

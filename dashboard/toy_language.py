@@ -118,3 +118,14 @@ def opening(seed: int) -> np.ndarray:
 def text(tokens) -> str:
     """Word indices as the text they spell, words separated by spaces."""
     return " ".join(WORDS[int(t)] for t in tokens)
+
+
+def row_log_probabilities(word: str, kind: str, strength: float) -> tuple[np.ndarray, np.ndarray]:
+    """The target's and a draft's next-word log-probabilities after ``word``: −inf where impossible.
+
+    As logits they give the rows back under a softmax at temperature 1, and at temperature T
+    the rows raised to 1/T and renormalized, impossible words staying impossible.
+    """
+    row = WORDS.index(word)
+    with np.errstate(divide="ignore"):  # log 0 = -inf: an impossible word
+        return np.log(target_chain()[row]), np.log(draft_chain(kind, strength)[row])

@@ -18,6 +18,7 @@ from ._kernels import RESIDUAL_MASS_TOLERANCE
 from ._validate import (
     MAX_DRAFT_LENGTH,
     SUM_TOLERANCE,
+    as_count,
     as_distribution,
     as_distribution_pair,
     as_draft_length,
@@ -31,7 +32,7 @@ from ._validate import (
 #: Rules :func:`acceptance_probability` computes alpha for; all three are lossless.
 ACCEPTANCE_RULES = ("rejection", "greedy_draft", "exact_match")
 #: Rules :func:`first_token_distribution` gives the law of the first emitted token for.
-FIRST_TOKEN_RULES = (*ACCEPTANCE_RULES, "typical", "sglang_threshold")
+FIRST_TOKEN_RULES = (*ACCEPTANCE_RULES, "typical", "sglang_threshold", "trtllm_relaxed")
 #: Verification schemes of :func:`expected_accepted_tokens` and the Markov-chain decoders.
 VERIFICATIONS = ("token", "block")
 
@@ -46,6 +47,11 @@ SGLANG_MIN_THRESHOLD_ACC = 1e-9
 #: Medusa's ``medusa_generate`` defaults: ``posterior_threshold=0.09`` (epsilon) and
 #: ``posterior_alpha=0.3`` (delta), ``medusa/model/medusa_model.py`` lines 244-246 at e2a5d20.
 MEDUSA_EPSILON, MEDUSA_DELTA = 0.09, 0.3
+
+#: TensorRT-LLM's ``MTPDecodingConfig`` defaults: ``relaxed_topk: int = 1`` and
+#: ``relaxed_delta: float = 0.`` (``tensorrt_llm/llmapi/llm_args.py`` lines 796-797 at 23ee85ee),
+#: with ``use_relaxed_acceptance_for_thinking: bool = False`` beside them (line 795).
+TRTLLM_RELAXED_TOPK, TRTLLM_RELAXED_DELTA = 1, 0.0
 
 
 def _as_choice(value, name: str, choices: tuple[str, ...]) -> str:
@@ -124,7 +130,11 @@ def acceptance_probability(p, q, rule="rejection"):
     .. math:: \alpha = p(x^*)
 
     This is also SGLang's default target-only verification at thresholds 1 (see
-    :func:`first_token_distribution`, ``"sglang_threshold"``).
+    :func:`first_token_distribution`, ``"sglang_threshold"``), and vLLM's default at temperature
+    > 0: ``draft_sample_method = "greedy"`` treats the draft as one-hot and the standard rejection
+    sampler keeps it when ``target_logprob > log(u) + draft_logprob`` with ``draft_logprob = 0``
+    (vllm 0.34.0: ``vllm/config/speculative.py`` line 682,
+    ``vllm/v1/worker/gpu/spec_decode/rejection_sampler_utils.py`` lines 200-201 and 716).
 
     ``"exact_match"``: the draft token is sampled, :math:`x \sim q`, the target draws its own
     :math:`y \sim p` independently, and :math:`x` is kept when :math:`y = x` (the emitted token
@@ -180,6 +190,24 @@ def _as_threshold(params: dict, name: str, default: float, upper: float | None =
     return x
 
 
+def _as_topk(params: dict, vocab: int) -> int:
+    value = params.pop("relaxed_topk", TRTLLM_RELAXED_TOPK)
+    k = as_count(value, "relaxed_topk", cap=2**62)
+    if k > vocab:
+        raise ValueError(f"relaxed_topk must be <= the vocabulary size V = {vocab} (a top-K of V), got {shown(value)}")
+    return k
+
+
+def _relaxed_keeps(P: np.ndarray, Q: np.ndarray, p_star: np.ndarray, topk: int, gap: float) -> np.ndarray:
+    """Whether TensorRT-LLM's relaxed acceptance keeps the draft argmax, shape (..., 1)."""
+    index = np.arange(P.shape[-1])
+    star_index = np.argmax(Q, axis=-1)[..., None]
+    # Rank of the draft token in p, descending, ties to the lowest index.
+    ahead = (P > p_star) | ((P == p_star) & (index < star_index))
+    rank = ahead.sum(axis=-1, keepdims=True)
+    return (rank < topk) & ((rank == 0) | (p_star >= P.max(axis=-1, keepdims=True) - gap))
+
+
 #: The parameters each rule of :func:`first_token_distribution` takes.
 _RULE_PARAMS = {
     "rejection": (),
@@ -187,6 +215,7 @@ _RULE_PARAMS = {
     "exact_match": (),
     "typical": ("epsilon", "delta"),
     "sglang_threshold": ("threshold_single", "threshold_acc"),
+    "trtllm_relaxed": ("relaxed_topk", "relaxed_delta"),
 }
 
 
@@ -239,17 +268,49 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
       ``relu(target_probs - draft_probs)`` (line 103 on), i.e. from p without :math:`x^*`
       (the caller's other ``draft_probs`` entries are taken as 0, the kernel's intent: the SGLang
       caller read, ``EagleVerifyInput.sample``, allocates them with ``torch.empty_like`` and the
-      comment "This is currently not used", so in that version they are whatever memory held). Law:
+      comment "This is currently not used", so in that version they are whatever memory held;
+      sglang 0.5.23 passes ``torch.zeros_like(target_probs)``,
+      ``sglang/srt/speculative/eagle_utils.py`` lines 745-749). Law:
       :math:`a\,\delta_{x^*} + (1 - a)\, p\,[x \ne x^*] / (1 - p(x^*))`. Parameters
       ``threshold_single`` and ``threshold_acc`` in [0, 1] (``--speculative-accept-threshold-single``,
-      ``--speculative-accept-threshold-acc``, default 1.0 each); at 1 and 1 it is
-      ``"greedy_draft"`` and gives p.
+      ``--speculative-accept-threshold-acc``, default 1.0 each, ``sglang/srt/arg_groups/fields/spec.py``
+      lines 109-116 in sglang 0.5.23, whose help says "greater than" threshold_single where the
+      kernel keeps at ``>=``); at 1 and 1 it is ``"greedy_draft"`` and gives p.
+    - ``"trtllm_relaxed"``, TensorRT-LLM's relaxed acceptance for MTP and EAGLE-3 inside a
+      thinking span (NVIDIA/TensorRT-LLM, ``mtpRelaxedAcceptanceKernel``,
+      ``cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu`` lines 453-543 at commit
+      b35ac1b). The draft token is the draft's argmax :math:`x^*` (``MTPWorker.draft_sampler``,
+      ``torch.argmax``, ``tensorrt_llm/_torch/speculative/mtp.py`` line 1144 at 23ee85ee); the
+      target's top ``relaxed_topk`` tokens by probability (``torch.topk`` of ``torch.softmax`` of
+      the target's logits, ``topk_kernel`` and ``process_generation_logits``, lines 710-728, called
+      at lines 847-857) are its candidates, walked in order;
+      the walk stops at the first candidate after the top one whose probability is below
+      :math:`p_{\max} - \delta` (lines 488-494), and the draft token is kept if it is a candidate
+      met before that (lines 495-500). So with :math:`r(x^*)` the rank of :math:`x^*` in p
+      (0 for the top; ties to the lowest index here, which ``torch.topk`` leaves unspecified), it is
+      kept when
+
+      .. math:: r(x^*) < K \ \text{and}\ \big(r(x^*) = 0 \ \text{or}\
+                p(x^*) \ge \max p - \delta\big)
+
+      and otherwise the emitted token is the target's top candidate :math:`\arg\max p` (the
+      "golden token", line 516), not a sample. Law: a point mass on :math:`x^*` or on
+      :math:`\arg\max p`. Parameters ``relaxed_topk`` K, an integer in [1, V] (default
+      :data:`TRTLLM_RELAXED_TOPK`), and ``relaxed_delta`` :math:`\delta`, a probability gap in
+      [0, 1] (default :data:`TRTLLM_RELAXED_DELTA`; the kernel takes any float, and a gap of
+      1 or more keeps every top-K token). TensorRT-LLM applies ``relaxed_delta`` only between
+      the thinking span's begin and end tokens and a gap of 0 elsewhere (lines 522-542), and its
+      probabilities are the softmax of the logits without the request's temperature; here p is
+      whatever distribution is given. At ``relaxed_topk = 1`` (or a gap of 0 with a single top
+      token) it is an exact match against the target's argmax, i.e. greedy decoding: no setting
+      gives p unless p is a point mass, and at temperature 0 (p one-hot) every gap below 1
+      gives p.
 
     Parameters
     ----------
     p, q : array_like, shape (V,) or (..., V)
         Target and draft distributions along the last axis, stacks of one shape.
-    rule : {"rejection", "greedy_draft", "exact_match", "typical", "sglang_threshold"}
+    rule : {"rejection", "greedy_draft", "exact_match", "typical", "sglang_threshold", "trtllm_relaxed"}
     **params
         The rule's parameters, as above; others are refused.
 
@@ -272,6 +333,9 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
     elif rule == "sglang_threshold":
         single = _as_threshold(params, "threshold_single", 1.0, upper=1.0)
         acc = _as_threshold(params, "threshold_acc", 1.0, upper=1.0)
+    elif rule == "trtllm_relaxed":
+        topk = _as_topk(params, P.shape[-1])
+        gap = _as_threshold(params, "relaxed_delta", TRTLLM_RELAXED_DELTA, upper=1.0)
     if params:
         allowed = ", ".join(_RULE_PARAMS[rule]) or "none"
         raise ValueError(f"{sorted(params)[0]} is not a parameter of rule {rule!r} (it takes: {allowed})")
@@ -287,6 +351,8 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
     if rule == "typical":
         threshold = np.minimum(epsilon, delta * np.exp(-_entropy(P)))[..., None]
         return np.where(p_star > threshold, star, _one_hot_argmax(P))
+    if rule == "trtllm_relaxed":
+        return np.where(_relaxed_keeps(P, Q, p_star, topk, gap), star, _one_hot_argmax(P))
     # sglang_threshold
     keep = np.where(p_star >= single, 1.0, np.minimum(1.0, p_star / max(acc, SGLANG_MIN_THRESHOLD_ACC)))
     others, rest = P * (1.0 - star), 1.0 - p_star  # p off the draft token, and its mass

@@ -67,6 +67,18 @@ def speedup_contours(
     return [lines, _contour_labels(alpha_grid, c_grid, best, levels)]
 
 
+#: How near the map's left or right edge, as a fraction of its width, a label may be centred: the
+#: widest label is about 30 px wide with its halo, the map about 350 px at 1024 px with the sidebar
+#: open. (The c axis is autoranged, and plotly.js's autorange makes room for the text.)
+EDGE = 0.06
+
+
+def _inwards(x: float) -> str:
+    """Plotly's ``textposition`` for a label at ``x``, 0 to 1 across the map: centred on its point,
+    or beside it on the inner side where it is within :data:`EDGE` of the left or right edge."""
+    return "middle " + ("left" if x > 1 - EDGE else "right" if x < EDGE else "center")
+
+
 #: A dark halo that keeps white text readable on the light end of a colour scale.
 LABEL_SHADOW = "0 0 3px #000000, 0 0 3px #000000, 0 0 1px #000000"
 
@@ -79,7 +91,9 @@ def _contour_labels(
     The best speedup grows with both α and c, so along the diagonal from (α, c) = (first, first)
     to (last, last) it never decreases and each contour level in its range crosses it exactly
     once. A label closer than ``min_gap`` (a fraction of the diagonal) to the previous one is left
-    out, so the crowded high levels near α = 1 do not overprint.
+    out, so the crowded high levels near α = 1 do not overprint. A label centred near the map's
+    edge would be clipped there (the highest, "15×", sits in the top right corner): it is drawn on
+    the inner side of its point instead (:func:`_inwards`; the map's α axis spans the grid).
     """
     steps = min(alpha_grid.size, c_grid.size)
     rows = np.linspace(0, c_grid.size - 1, steps).round().astype(int)
@@ -105,6 +119,7 @@ def _contour_labels(
         "x": x,
         "y": y,
         "text": text,
+        "textposition": [_inwards((at - alpha_grid[0]) / (alpha_grid[-1] - alpha_grid[0])) for at in x],
         "mode": "text",
         "textfont": {"color": "#FFFFFF", "size": 14, "weight": "bold", "shadow": LABEL_SHADOW},
         "hoverinfo": "skip",

@@ -28,8 +28,12 @@ if TYPE_CHECKING:  # the rows' type only: the builders take what the page read
     from dashboard.features.speedup import PublishedResult
 
 
-#: The speedup chart's height, and with the published points.
-DEFAULT_HEIGHT, PUBLISHED_HEIGHT = 560, 680
+#: The speedup chart's height and bottom margin, and with the published points. The legend is
+#: under the plot, so that the plot starts right under the title, on the first screen of a
+#: 1024 × 768 projector; each bottom margin holds its legend as it wraps at the tests' 1600 px
+#: (one row, and two for the points' two-line entries).
+DEFAULT_HEIGHT, PUBLISHED_HEIGHT = 560, 620
+DEFAULT_BOTTOM, PUBLISHED_BOTTOM = 130, 170
 
 
 def best_k_stars(optima: Mapping, curves: list, name: str, hovertemplate: str) -> dict:
@@ -133,10 +137,10 @@ def speedup_curves(
     )
     layout = base_layout(
         "Speedup vs draft length",
-        # The points' two legend entries are its longest: where the legend wraps into a column on
-        # a narrow screen, the extra height keeps the plot as tall as without them.
         PUBLISHED_HEIGHT if published else DEFAULT_HEIGHT,
         subtitle=subtitle,
+        legend="below",
+        margin={"b": PUBLISHED_BOTTOM if published else DEFAULT_BOTTOM},
         shapes=shapes,
         annotations=annotations,
         xaxis=axis("draft length k", range=[0.5, float(k.max()) + 0.5]),
@@ -199,8 +203,9 @@ def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | 
 
     ``rows`` are results with a draft length k (rows without one cannot be placed on a k axis);
     ``formula[i]`` is the i.i.d. speedup at row i's own α, k and c, ``None`` where the source
-    lacks one of them. Each source's legend entry names it and the c its points were measured at
-    (not the user's c), and each point's hover gives its citation (:func:`published_hover`).
+    lacks one of them. Each source's legend entry names it and, on a second line (the legend's
+    longest entries, which set its column width), the c its points were measured at (not the user's
+    c); each point's hover gives its citation (:func:`published_hover`).
     """
     if len(formula) != len(rows):
         raise ValueError(f"{len(rows)} rows but {len(formula)} formula values")
@@ -219,7 +224,7 @@ def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | 
                 "x": [r.k for r in group],
                 "y": [r.speedup for r in group],
                 "mode": "markers",
-                "name": f"{group[0].authors}, {_c_range(group)}",
+                "name": f"{html.escape(group[0].authors, quote=False)}<br>{_c_range(group)}",
                 "customdata": [published_hover(rows[i], formula[i]) for i in picked],
                 "marker": {
                     "symbol": symbol,

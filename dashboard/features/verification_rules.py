@@ -9,7 +9,8 @@ import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import pq_input
+from dashboard import pq_input, toy_language
+from dashboard.params import PARAMS
 from dashboard.ui import PageContext
 from specmath.verification import MAX_BLOCK_ENUMERATION
 
@@ -22,8 +23,16 @@ LOGIT_PRESETS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
 
 #: The lossless rules, with the names the page shows.
 LOSSLESS = {"rejection": "rejection sampling", "greedy_draft": "greedy draft", "exact_match": "exact match"}
-#: Lossy rules at fixed settings: Medusa's defaults, and SGLang's defaults (1, 1: lossless).
-LOSSY = {"typical": "typical (Medusa defaults ε 0.09, δ 0.3)", "sglang_threshold": "SGLang thresholds (1, 1)"}
+
+#: Each lossy rule's parameters (specmath's names) and the page's parameter (URL key) for each.
+LOSSY_KEYS = {
+    "typical": {"epsilon": "vr_epsilon", "delta": "vr_delta"},
+    "sglang_threshold": {"threshold_single": "vr_threshold_single", "threshold_acc": "vr_threshold_acc"},
+    "trtllm_relaxed": {"relaxed_topk": "vr_relaxed_topk", "relaxed_delta": "vr_relaxed_delta"},
+}
+
+#: The toy language's draft: the Step through page's default, the target blurred toward uniform.
+TOY_DRAFT = ("noise", PARAMS["step_noise"].default)
 
 #: The temperature grid of the α-against-T chart.
 TEMPERATURE_GRID = np.round(np.linspace(0.0, 2.0, 41), 2)
@@ -61,10 +70,36 @@ def typed_logits(ctx: PageContext) -> tuple[tuple[float, ...], tuple[float, ...]
     return read[0][0], read[1][0]
 
 
+def toy_logits(word: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The toy language's target and :data:`TOY_DRAFT` after ``word``, as log-probabilities (−inf: impossible)."""
+    target, draft = toy_language.row_log_probabilities(word, *TOY_DRAFT)
+    return tuple(target), tuple(draft)
+
+
+def toy_pair_caption(word: str, p: np.ndarray, q: np.ndarray) -> str:
+    """The words the target allows after ``word``, most likely first, with p and q; q's mass elsewhere."""
+    allowed = [int(i) for i in np.argsort(-p, kind="stable") if p[i] > 0]
+    words = ", ".join(f"“{toy_language.WORDS[i]}” {p[i]:.3f} ({q[i]:.3f})" for i in allowed)
+    elsewhere = 1.0 - float(q[allowed].sum())
+    return (
+        f"After “{word}” the target allows: {words} (p, and the draft's q in brackets); the draft puts "
+        f"{elsewhere:.3f} on the {len(p) - len(allowed)} words the target never says there."
+    )
+
+
+def at_temperature(logits, temperature: float) -> np.ndarray:
+    """``specmath.with_temperature`` over the finite logits; a −inf logit is a token of probability 0 at every T."""
+    arr = np.asarray(logits, dtype=float)
+    possible = np.isfinite(arr)
+    out = np.zeros(arr.shape)
+    out[possible] = specmath.with_temperature(arr[possible], temperature)
+    return out
+
+
 def pair(logits: tuple[tuple[float, ...], tuple[float, ...]], temperature: float) -> tuple[np.ndarray, np.ndarray]:
     """Target p and draft q of ``logits`` at ``temperature``."""
     target, draft = logits
-    return specmath.with_temperature(target, temperature), specmath.with_temperature(draft, temperature)
+    return at_temperature(target, temperature), at_temperature(draft, temperature)
 
 
 def alphas(p: np.ndarray, q: np.ndarray) -> dict[str, float]:
@@ -75,16 +110,33 @@ def alphas(p: np.ndarray, q: np.ndarray) -> dict[str, float]:
 @st.cache_data(max_entries=16, show_spinner=False)
 def alphas_over_temperature(logits: tuple[tuple[float, ...], tuple[float, ...]]) -> dict[str, np.ndarray]:
     """α of each lossless rule over :data:`TEMPERATURE_GRID`."""
-    target, draft = logits
-    P = np.stack([specmath.with_temperature(target, t) for t in TEMPERATURE_GRID])
-    Q = np.stack([specmath.with_temperature(draft, t) for t in TEMPERATURE_GRID])
+    pairs = [pair(logits, t) for t in TEMPERATURE_GRID]
+    P, Q = np.stack([p for p, _ in pairs]), np.stack([q for _, q in pairs])
     return {name: np.asarray(specmath.acceptance_probability(P, Q, rule)) for rule, name in LOSSLESS.items()}
 
 
-def first_token_laws(p: np.ndarray, q: np.ndarray) -> dict[str, np.ndarray]:
-    """The first emitted token's law under each rule (lossy ones at the settings :data:`LOSSY` names)."""
-    rules = LOSSLESS | LOSSY
-    return {name: specmath.first_token_distribution(p, q, rule) for rule, name in rules.items()}
+def lossy_settings(values: dict[str, float], vocab: int) -> dict[str, dict[str, float]]:
+    """Each lossy rule's parameters from the page's values; relaxed_topk at most the vocabulary size."""
+    settings = {rule: {name: values[key] for name, key in keys.items()} for rule, keys in LOSSY_KEYS.items()}
+    settings["trtllm_relaxed"]["relaxed_topk"] = min(int(settings["trtllm_relaxed"]["relaxed_topk"]), vocab)
+    return settings
+
+
+def lossy_name(rule: str, params: dict[str, float]) -> str:
+    """The name a lossy rule's law goes by on the page, with its settings."""
+    if rule == "typical":
+        return f"typical (Medusa, ε {params['epsilon']:g}, δ {params['delta']:g})"
+    if rule == "sglang_threshold":
+        return f"SGLang thresholds ({params['threshold_single']:g}, {params['threshold_acc']:g})"
+    return f"TensorRT-LLM relaxed (top-{params['relaxed_topk']}, Δ {params['relaxed_delta']:g})"
+
+
+def first_token_laws(p: np.ndarray, q: np.ndarray, lossy: dict[str, dict[str, float]]) -> dict[str, np.ndarray]:
+    """The first emitted token's law under each lossless rule and each lossy one at its ``lossy`` settings."""
+    laws = {name: specmath.first_token_distribution(p, q, rule) for rule, name in LOSSLESS.items()}
+    for rule, params in lossy.items():
+        laws[lossy_name(rule, params)] = specmath.first_token_distribution(p, q, rule, **params)
+    return laws
 
 
 def law_table(p: np.ndarray, laws: dict[str, np.ndarray]) -> pd.DataFrame:
@@ -133,33 +185,62 @@ def block_against_token(p: tuple[float, ...], q: tuple[float, ...], k_max: int) 
     }
 
 
-#: What each engine verifies with by default and what switches it, with the source each fact was
-#: read in; "not verified" where no one has read it in the engine's source yet.
+#: What each engine verifies with by default and what switches it, each fact with the engine's
+#: file and lines at the version read (vLLM and SGLang as their PyPI releases ship them; GitHub
+#: commits otherwise), and where a fact could not be read at a commit, why.
 ENGINE_RULES: tuple[dict[str, str], ...] = (
     {
-        "engine": "SGLang (target-only kernel)",
-        "default": "greedy draft x* = argmax q, kept with probability 1 at thresholds 1 and 1 (lossless)",
-        "switch": "--speculative-accept-threshold-single, --speculative-accept-threshold-acc (lossy below 1); "
-        "the flag to rejection sampling: not verified",
-        "source": "sgl-kernel/csrc/speculative/speculative_sampling.cuh lines 78-103 at 120affb "
-        "(read for specmath.first_token_distribution); server_args.py line: not verified",
+        "engine": "vLLM 0.34.0",
+        "default": 'greedy draft: draft_sample_method "greedy" proposes argmax q, treated as one-hot; '
+        'rejection_sample_method "standard" keeps it when p(x) > u·q(x) with q(x) = 1, i.e. with '
+        "probability p(argmax q), and resamples from p without it (lossless: α = greedy draft's); "
+        "at temperature 0 kept when it equals the target's argmax",
+        "switch": 'in --speculative-config: draft_sample_method "probabilistic" (x ~ q, the full ratio '
+        'test: rejection sampling); rejection_sample_method "block" (Sun et al.), "synthetic" (fixed '
+        'acceptance rates, for benchmarks) or "fly" (lossy, an entropy-gated deferred window)',
+        "source": "vllm/config/speculative.py lines 98-99, 610-617, 682-688; "
+        "vllm/v1/worker/gpu/spec_decode/speculator.py lines 248-250, 627; "
+        "vllm/v1/worker/gpu/spec_decode/rejection_sampler_utils.py lines 200-201, 589, 634, 646-676, "
+        "716, 990-1000 (vllm 0.34.0 wheel)",
     },
     {
-        "engine": "Medusa (typical acceptance)",
-        "default": "typical acceptance, posterior_threshold 0.09, posterior_alpha 0.3 (lossy)",
-        "switch": "not verified",
-        "source": "medusa/model/medusa_model.py lines 244-249, medusa/model/utils.py lines 474-487 at e2a5d20",
+        "engine": "SGLang 0.5.23 (EAGLE)",
+        "default": "the draft's top-k (argmax q at top-k 1); the target-only kernel keeps x* with probability "
+        "min(1, p(x*)/threshold_acc), always when p(x*) ≥ threshold_single, and otherwise samples p "
+        "without x*: at the defaults 1 and 1 the greedy draft's rule (lossless); all-greedy batches "
+        "keep it when it equals the target's argmax",
+        "switch": "--speculative-use-rejection-sampling (default false; x ~ q at the request's temperature, "
+        "top-k 1), --speculative-use-block-verification (default false, with it); "
+        "--speculative-accept-threshold-single and --speculative-accept-threshold-acc (default 1.0; "
+        "lossy below 1)",
+        "source": "sglang/srt/arg_groups/fields/spec.py lines 109-124; sglang/srt/speculative/eagle_utils.py "
+        "lines 640-651, 713-718, 745-749; sglang/srt/speculative/eagle_worker_v2.py lines 1077-1085 "
+        "(sglang 0.5.23 wheel); sgl-kernel/csrc/speculative/speculative_sampling.cuh lines 78-103 at "
+        "120affb (the kernel)",
     },
     {
-        "engine": "vLLM",
-        "default": "not verified",
-        "switch": "not verified (leads: draft_sample_method, rejection_sample_method)",
-        "source": "not verified",
+        "engine": "TensorRT-LLM (MTP)",
+        "default": "draft argmax q; kept when it equals the target's argmax (exact match; at 23ee85ee MTP "
+        "“only support[s] greedy sampling”); later versions take the target's own sample for "
+        "non-greedy batches instead (exact match) unless use_rejection_sampling",
+        "switch": "use_rejection_sampling (speculative config, default false; later versions); "
+        "use_relaxed_acceptance_for_thinking (default false) with relaxed_topk (default 1) and "
+        "relaxed_delta (default 0): lossy, inside a thinking span",
+        "source": "tensorrt_llm/llmapi/llm_args.py lines 793-797; tensorrt_llm/_torch/speculative/mtp.py "
+        "lines 710-728, 730-888 (relaxed 819-857, strict 859-886), 1103-1146 at 23ee85ee; "
+        "cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu lines 249-311 (exact match), 453-543 "
+        "(relaxed) at b35ac1b; use_rejection_sampling and exact match on non-greedy batches: "
+        "NVIDIA/TensorRT-LLM pull request 15775 (merged), its diff of "
+        "tensorrt_llm/_torch/speculative/interface.py line 1894, not read at a commit",
     },
     {
-        "engine": "TensorRT-LLM",
-        "default": "not verified",
-        "switch": "not verified (lead: use_rejection_sampling)",
-        "source": "not verified",
+        "engine": "Medusa (FasterDecoding)",
+        "default": "medusa_generate temperature 0.0: a candidate kept when it equals the target's argmax; "
+        'at T > 0 sampling "typical" (posterior_threshold 0.09, posterior_alpha 0.3, fast): typical '
+        "acceptance (lossy)",
+        "switch": 'sampling "nucleus" (top_p 0.8): a candidate kept when it equals the target\'s own '
+        "top-p sample (exact match); no rejection-sampling switch",
+        "source": "medusa/model/medusa_model.py lines 235-250; medusa/model/utils.py lines 350-402, 459-472, "
+        "474-500, 517-529 at e2a5d20",
     },
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from dashboard.params import chapter, serving, simulation
+from dashboard.params import chapter, serving, simulation, verification
 from dashboard.params.base import DEFAULT_WIDGETS, Param, format_count, format_number
 from dashboard.params.chapter import ALPHA_CHOICES, C_OPTIONS, SAMPLE_COUNTS
 from dashboard.params.serving import (
@@ -26,7 +26,9 @@ from dashboard.params.serving import (
 from dashboard.params.simulation import SIMULATOR_SEQUENCE, STEP_COUNT, STEP_MAX_K, TEMPERATURES, TOKEN_COUNTS
 
 #: Every parameter by its key (= widget key = URL key), one module per page family.
-PARAMS: dict[str, Param] = {p.key: p for p in (*chapter.PARAMS, *simulation.PARAMS, *serving.PARAMS)}
+PARAMS: dict[str, Param] = {
+    p.key: p for p in (*chapter.PARAMS, *simulation.PARAMS, *serving.PARAMS, *verification.PARAMS)
+}
 
 # The Step through page's draft strengths are the Simulator's, under keys of their own in the URL.
 PARAMS |= {

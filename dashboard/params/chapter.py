@@ -151,29 +151,3 @@ PARAMS: tuple[Param, ...] = (
         widget="radio",
     ),
 )
-
-#: The Verification rules page's logit pairs (dashboard/features/verification_rules.py).
-VERIFICATION_PRESETS = ("binary", "close", "overconfident", "typed")
-
-PARAMS += (
-    Param(
-        "vr_preset",
-        "Logit pair",
-        "choice",
-        "binary",
-        "binary: Sun et al.'s p = (1/3, 2/3), q = (2/3, 1/3) at T = 1. close: a draft near the "
-        "target. overconfident: a draft sharper than the target. typed: your own logits.",
-        options=VERIFICATION_PRESETS,
-        widget="selectbox",
-    ),
-    Param(
-        "vr_temperature",
-        "Temperature T (both models)",
-        "float",
-        1.0,
-        "Both models' logits are divided by T before the softmax; T = 0 is the argmax.",
-        low=0.0,
-        high=2.0,
-        step=0.05,
-    ),
-)

@@ -14,6 +14,7 @@ import numpy as np
 
 import specmath
 from dashboard import limits
+from dashboard.features.verification_rules import LOGIT_PRESETS  # the page's preset pairs: data
 from dashboard.params import PARAMS
 from dashboard.toy_language import PERIOD, WORDS, target_chain  # the Step through page's language: data
 from tests.helpers import printed
@@ -569,6 +570,88 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
     )
 
 
+#: The Verification rules page's temperature grid, the most draft blocks it enumerates exactly
+#: (specmath.verification.MAX_BLOCK_ENUMERATION), and the toy language's draft (the Step through
+#: page's default, the target blurred toward uniform).
+VERIFICATION_TEMPERATURES = np.round(np.linspace(0.0, 2.0, 41), 2)
+MAX_BLOCKS = 10**6
+TOY_NOISE = 0.3
+RULE_NAMES = {"rejection": "rejection sampling", "greedy_draft": "greedy draft", "exact_match": "exact match"}
+
+
+def _row_at_temperature(row: np.ndarray, temperature: float) -> np.ndarray:
+    """A toy-language row raised to 1/T and renormalized; at T = 0 its most likely word."""
+    if temperature == 0:
+        return np.eye(row.size)[np.argmax(row)]
+    powered = (row / row.max()) ** (1 / temperature)
+    return powered / powered.sum()
+
+
+def verification_pair(s: dict, params: dict[str, list[str]], temperature: float) -> tuple[np.ndarray, np.ndarray]:
+    """The page's p and q at ``temperature``: a preset's or typed logits, or a toy-language row."""
+    if s["vr_preset"] == "toy":
+        row = WORDS.index(s["vr_context"])
+        target, draft = target_chain()[row], specmath.draft_by_noise(target_chain(), TOY_NOISE)[row]
+        return _row_at_temperature(target, temperature), _row_at_temperature(draft, temperature)
+    if s["vr_preset"] == "typed" and "lp" in params:
+        logits = [[float(x) for x in params[key][-1].split(",")] for key in ("lp", "lq")]
+    else:
+        preset = "binary" if s["vr_preset"] == "typed" else s["vr_preset"]
+        logits = LOGIT_PRESETS[preset]
+    return specmath.with_temperature(logits[0], temperature), specmath.with_temperature(logits[1], temperature)
+
+
+def check_verification(charts: list[dict], params: dict[str, list[str]]) -> None:
+    """The link's pair at its temperature: α of each lossless rule, α against T, the first token's
+    law under each rule beside p (the lossy ones at the link's settings), block against token
+    verification over k."""
+    keys = ("vr_preset", "vr_context", "vr_temperature", "vr_epsilon", "vr_delta", "vr_threshold_single")
+    s = settings(params, (*keys, "vr_threshold_acc", "vr_relaxed_topk", "vr_relaxed_delta", "k"))
+    temperature = float(s["vr_temperature"])
+    p, q = verification_pair(s, params, temperature)
+
+    bars = _named(_chart_with(charts, "α"), "α")
+    assert list(bars["x"]) == list(RULE_NAMES.values()), bars["x"]
+    alphas = [specmath.acceptance_probability(p, q, rule) for rule in RULE_NAMES]
+    assert_close(bars["y"], alphas, "α of each rule")
+
+    laws = _chart_with(charts, "target p")
+    (lines,) = [c for c in charts if c is not laws and any(t.get("name") == "exact match" for t in c["data"])]
+    pairs = [verification_pair(s, params, t) for t in VERIFICATION_TEMPERATURES]
+    P, Q = np.stack([pair[0] for pair in pairs]), np.stack([pair[1] for pair in pairs])
+    for rule, name in RULE_NAMES.items():
+        assert_close(_named(lines, name)["x"], VERIFICATION_TEMPERATURES, f"{name}: temperatures")
+        assert_close(_named(lines, name)["y"], specmath.acceptance_probability(P, Q, rule), f"{name}: α against T")
+
+    assert_close(_named(laws, "target p")["y"], p, "target p")
+    epsilon, delta = float(s["vr_epsilon"]), float(s["vr_delta"])
+    single, acc = float(s["vr_threshold_single"]), float(s["vr_threshold_acc"])
+    topk, gap = min(int(s["vr_relaxed_topk"]), p.size), float(s["vr_relaxed_delta"])
+    lossy = {
+        f"typical (Medusa, ε {epsilon:g}, δ {delta:g})": ("typical", {"epsilon": epsilon, "delta": delta}),
+        f"SGLang thresholds ({single:g}, {acc:g})": (
+            "sglang_threshold",
+            {"threshold_single": single, "threshold_acc": acc},
+        ),
+        f"TensorRT-LLM relaxed (top-{topk}, Δ {gap:g})": (
+            "trtllm_relaxed",
+            {"relaxed_topk": topk, "relaxed_delta": gap},
+        ),
+    }
+    for name, (rule, rule_params) in {**{n: (r, {}) for r, n in RULE_NAMES.items()}, **lossy}.items():
+        law = specmath.first_token_distribution(p, q, rule, **rule_params)
+        assert_close(_named(laws, name)["y"], law, f"first-token law, {name}")
+
+    k = int(s["k"])
+    longest = max(n for n in range(k + 1) if p.size**n <= MAX_BLOCKS)
+    block = _chart_with(charts, "block verification")
+    for verification in ("token", "block"):
+        trace = _named(block, f"{verification} verification")
+        assert_close(trace["x"], np.arange(1, longest + 1), f"{verification}: k axis")
+        accepted = [specmath.expected_accepted_tokens(p, q, n, verification) for n in range(1, longest + 1)]
+        assert_close(trace["y"], accepted, f"{verification} verification: accepted tokens")
+
+
 CHECKS = {
     "speedup": check_speedup,
     "optimal_k": check_optimal_k,
@@ -579,4 +662,5 @@ CHECKS = {
     "calibrate": check_calibrate,
     "hardware": check_hardware,
     "trees": check_trees,
+    "verification": check_verification,
 }

@@ -18,6 +18,16 @@ CHART_COUNTS = {"home": 0, "speedup": 1, "sampling": 1, "kl": 1, "exercises": 0}
 PREFERRED_SLIDERS = {"speedup": "k", "optimal_k": "max_k", "sampling": "n", "kl": "pairs", "trees": "budget"}
 
 
+#: The sidebar's list of pages: an expander, closed when a page opens (``dashboard.navigation``).
+NAVIGATION = '[data-testid="stSidebar"] [data-testid="stExpander"]:has([data-testid="stPageLink-NavLink"])'
+#: The list is open and done opening: Streamlit animates the expander's content in.
+NAVIGATION_OPEN_JS = """(selector) => {
+  const expander = document.querySelector(selector);
+  return expander !== null && expander.querySelector('details').open
+    && expander.getAnimations({ subtree: true }).every((a) => a.playState !== 'running' && !a.pending);
+}"""
+
+
 @dataclass(frozen=True)
 class PageSpec:
     """A page as a visitor sees it: URL path, charts, the query parameters it reads."""
@@ -137,21 +147,30 @@ class AppTab:
         box.press("Enter")
         self.settle(changed_from=before)
 
+    def open_navigation(self) -> None:
+        """Open the sidebar's list of pages (a closed expander) and wait until it has finished
+        opening: a click on a link still sliding in can land beside it."""
+        details = self.page.locator(f"{NAVIGATION} details")
+        if details.get_attribute("open") is None:
+            details.locator("summary").click()
+        self.page.wait_for_function(NAVIGATION_OPEN_JS, arg=NAVIGATION)
+
     def follow_link(self, label: str, spec: PageSpec) -> None:
         """Click the sidebar navigation link ``label`` and wait until page ``spec`` has drawn."""
         before = self.signature()
-        link = self.page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]', has_text=label)
+        self.open_navigation()
+        link = self.page.locator(f'{NAVIGATION} [data-testid="stPageLink-NavLink"]', has_text=label)
         link.click()
         self.page.wait_for_url(re.compile(rf"^{re.escape(self.base_url)}/{re.escape(spec.path)}(\?.*)?$"))
         self.spec = spec
         self.settle(changed_from=before)
 
     def nav_links(self) -> dict[str, str]:
-        """The sidebar navigation: link text -> href."""
+        """The sidebar navigation, open or closed: link text -> href."""
         return self.page.evaluate(
             """() => Object.fromEntries([...document.querySelectorAll(
                  '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')]
-                 .map((a) => [a.innerText.trim(), a.getAttribute('href')]))"""
+                 .map((a) => [a.textContent.trim(), a.getAttribute('href')]))"""
         )
 
     # --- reading the page ---

@@ -4,6 +4,7 @@ import numpy as np
 
 from dashboard import charts
 from dashboard.features import verification_rules as vr
+from dashboard.params import PARAMS
 
 
 def _by_name(figure):
@@ -12,7 +13,8 @@ def _by_name(figure):
 
 def test_first_token_laws_draws_p_and_each_rule_and_lossless_bars_equal_p():
     p, q = vr.pair(vr.LOGIT_PRESETS["close"], 1.0)
-    laws = vr.first_token_laws(p, q)
+    defaults = {key: PARAMS[key].default for keys in vr.LOSSY_KEYS.values() for key in keys.values()}
+    laws = vr.first_token_laws(p, q, vr.lossy_settings(defaults, p.size))
     figure = charts.first_token_laws(["a", "b", "c", "d", "e"], p, laws, "x")
     traces = _by_name(figure)
     assert set(traces) == {"target p", *laws}

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from dashboard import charts, workarounds
+from dashboard import charts, navigation, workarounds
 from dashboard.address import check_url_value
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
@@ -137,9 +137,13 @@ def test_minus_zero_in_a_link_is_zero(page_id):
 
 @pytest.mark.parametrize("page_id", PAGES)
 def test_every_page_carries_the_navigation(page_id):
-    """The sidebar links every page of the registry, in its order, with its title."""
+    """The sidebar links every page of the registry, in its order, with its title, in a closed
+    expander: open, the links filled a 1024 × 768 screen and pushed α, k, c below it."""
     at = open_page(page_id)
-    links = [element.proto for element in at.sidebar.get("page_link")]
+    (expander,) = at.sidebar.expander
+    assert (expander.label, expander.proto.expanded) == (navigation.PAGES_LABEL, False)
+    links = [element.proto for element in expander.get("page_link")]
+    assert len(links) == len(at.sidebar.get("page_link"))
     assert [link.label for link in links] == [page.title for page in PAGES.values()]
     assert [link.page for link in links] == [page.url_path for page in PAGES.values()]
 

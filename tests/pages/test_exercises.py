@@ -38,9 +38,10 @@ def test_every_exercise_has_its_question_link_and_answer(shown):
         {key: [value] for key, value in e.query().items()} for e in EXERCISES
     ]
     # Each answer behind a click, in an expander of its own, closed.
-    assert [e.label for e in shown.expander] == ["Answer"] * len(EXERCISES)
-    assert not any(e.proto.expanded for e in shown.expander)
-    for expander, exercise in zip(shown.expander, EXERCISES, strict=True):
+    answers = shown.main.expander  # the sidebar's list of pages is one too
+    assert [e.label for e in answers] == ["Answer"] * len(EXERCISES)
+    assert not any(e.proto.expanded for e in answers)
+    for expander, exercise in zip(answers, EXERCISES, strict=True):
         assert [m.value for m in expander.markdown] == [exercise.answer_text()]
 
 

@@ -115,7 +115,7 @@ def test_published_results_toggle_on_draws_exactly_the_csv_rows_with_a_k():
     figure = page_charts(at)[0]
     points = _published_traces(figure)
     drawn = sorted(
-        (t["name"].split(", ")[0], int(x), float(y)) for t in points for x, y in zip(t["x"], t["y"], strict=True)
+        (t["name"].split("<br>")[0], int(x), float(y)) for t in points for x, y in zip(t["x"], t["y"], strict=True)
     )
     rows = [r for r in _csv_rows() if r["k"]]
     expected = sorted((r["paper"].split(",")[0], int(r["k"]), float(r["speedup"])) for r in rows)

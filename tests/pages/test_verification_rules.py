@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+from dashboard import toy_language
+from dashboard.features.verification_rules import LOGIT_PRESETS
 from tests.app_helpers import open_page, page_charts, trace, values, warnings
 
 PAGE = "verification"
@@ -33,12 +35,69 @@ def test_at_temperature_zero_greedy_draft_accepts_as_rejection_sampling():
     assert alpha["greedy draft"] == alpha["rejection sampling"]
 
 
-def test_lossless_rules_sit_on_p_and_typical_acceptance_does_not():
+def _laws(at, preset):
+    """The law table by rule, p as the law chart drew it, and the draft's argmax (the same at every T > 0)."""
+    p = values(trace(page_charts(at)[2], "target p")["y"])
+    return _table(at, 0).set_index("rule"), p, int(np.argmax(LOGIT_PRESETS[preset][1]))
+
+
+def test_at_the_defaults_lossless_rules_and_sglangs_thresholds_sit_on_p_and_the_point_masses_do_not():
     at = open_page(PAGE, vr_preset="close", vr_temperature="1")
-    laws = _table(at, 0).set_index("rule")
+    assert not at.exception
+    laws, p, _ = _laws(at, "close")
     for rule in ("rejection sampling", "greedy draft", "exact match", "SGLang thresholds (1, 1)"):
         assert laws.loc[rule, "TV(law, p)"] < 1e-12, rule
-    assert laws.loc["typical (Medusa defaults ε 0.09, δ 0.3)", "TV(law, p)"] > 0.1
+    # Medusa's defaults and TensorRT-LLM's top-1 emit a point mass: TV = 1 - p(that token).
+    assert laws.loc["typical (Medusa, ε 0.09, δ 0.3)", "TV(law, p)"] > 0.1
+    assert laws.loc["TensorRT-LLM relaxed (top-1, Δ 0)", "TV(law, p)"] == pytest.approx(1 - p.max(), abs=1e-12)
+
+
+def test_sglangs_threshold_acc_moves_the_law_off_p_by_its_formula():
+    at = open_page(PAGE, vr_preset="close", vr_temperature="1", vr_threshold_acc="0.5")
+    laws, p, star = _laws(at, "close")
+    # Kept with a = min(1, p(x*)/0.5); the rest of p scaled down: TV = a - p(x*).
+    keep = min(1.0, p[star] / 0.5)
+    assert laws.loc["SGLang thresholds (1, 0.5)", "TV(law, p)"] == pytest.approx(keep - p[star], abs=1e-12)
+    # p(x*) = 0.45 here: at or above threshold_single 0.4 the draft token is always kept.
+    assert 0.4 <= p[star] < 0.5
+    at = open_page(PAGE, vr_preset="close", vr_temperature="1", vr_threshold_single="0.4")
+    laws, _, _ = _laws(at, "close")
+    assert laws.loc["SGLang thresholds (0.4, 1)", "TV(law, p)"] == pytest.approx(1 - p[star], abs=1e-12)
+
+
+def test_medusas_epsilon_and_delta_move_the_threshold_as_the_formula_says():
+    for epsilon, delta in (("0", "0"), ("1", "1"), ("0.2", "0.9")):
+        at = open_page(PAGE, vr_preset="overconfident", vr_temperature="1", vr_epsilon=epsilon, vr_delta=delta)
+        laws, p, star = _laws(at, "overconfident")
+        entropy = -(p * np.log(p)).sum()
+        emitted = star if p[star] > min(float(epsilon), float(delta) * np.exp(-entropy)) else int(np.argmax(p))
+        tv = laws.loc[f"typical (Medusa, ε {float(epsilon):g}, δ {float(delta):g})", "TV(law, p)"]
+        assert tv == pytest.approx(1 - p[emitted], abs=1e-12), (epsilon, delta)
+
+
+def test_trtllm_relaxed_keeps_the_draft_token_within_top_k_and_delta():
+    at = open_page(PAGE, vr_preset="overconfident", vr_temperature="1", vr_relaxed_topk="5", vr_relaxed_delta="1")
+    laws, p, star = _laws(at, "overconfident")
+    assert laws.loc["TensorRT-LLM relaxed (top-5, Δ 1)", "TV(law, p)"] == pytest.approx(1 - p[star], abs=1e-12)
+    # The binary pair has two tokens: a top-K of 10 is cut to V = 2.
+    at = open_page(PAGE, vr_preset="binary", vr_relaxed_topk="10", vr_relaxed_delta="0.5")
+    laws, p, _ = _laws(at, "binary")
+    assert laws.loc["TensorRT-LLM relaxed (top-2, Δ 0.5)", "TV(law, p)"] == pytest.approx(2 / 3, abs=1e-12)
+
+
+def test_toy_language_rows_at_a_temperature_are_the_rows_to_the_power_one_over_t():
+    target = toy_language.target_chain()[toy_language.WORDS.index("cat")]
+    draft = toy_language.draft_chain("noise", 0.3)[toy_language.WORDS.index("cat")]
+    for temperature in (1.0, 0.5):
+        at = open_page(PAGE, vr_preset="toy", vr_context="cat", vr_temperature=f"{temperature:g}")
+        assert not at.exception and not warnings(at)
+        p = values(trace(page_charts(at)[2], "target p")["y"])
+        expected_p, expected_q = target ** (1 / temperature), draft ** (1 / temperature)
+        expected_p, expected_q = expected_p / expected_p.sum(), expected_q / expected_q.sum()
+        np.testing.assert_allclose(p, expected_p, rtol=1e-12)
+        bars = trace(page_charts(at)[0], "α")
+        alpha = dict(zip(bars["x"], values(bars["y"]), strict=True))
+        assert alpha["rejection sampling"] == pytest.approx(np.minimum(expected_p, expected_q).sum(), rel=1e-12)
 
 
 def test_block_verification_stops_at_the_enumeration_cap():

@@ -149,6 +149,56 @@ def test_typical_is_lossy_at_temperature_one_and_exact_at_temperature_zero():
             np.testing.assert_array_equal(law, p0)
 
 
+def relaxed_kernel_token(p, q, topk, gap):
+    """The token TensorRT-LLM's relaxed acceptance emits first, walked as its kernel walks.
+
+    Exact fractions: the draft argmax, the target's top ``topk`` candidates by probability (ties
+    to the lowest index), the walk that stops below ``max p - gap`` after the top one, the top
+    candidate when the draft token is not met.
+    """
+    star = max(range(len(q)), key=lambda x: (q[x], -x))
+    candidates = sorted(range(len(p)), key=lambda x: (-p[x], x))[:topk]
+    threshold = p[candidates[0]] - gap
+    for rank, token in enumerate(candidates):
+        if rank > 0 and threshold > p[token]:
+            break
+        if token == star:
+            return star
+    return candidates[0]
+
+
+def test_trtllm_relaxed_law_is_the_kernels_walk_on_exact_fractions():
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        size = int(rng.integers(2, 6))
+        # Sixteenths: exact in binary floating point, and ties among them are common.
+        p = [Fraction(int(w), 16) for w in rng.multinomial(16, np.full(size, 1 / size))]
+        q = [Fraction(int(w), 16) for w in rng.multinomial(16, np.full(size, 1 / size))]
+        topk = int(rng.integers(1, size + 1))
+        gap = Fraction(int(rng.integers(0, 17)), 16)
+        law = sm.first_token_distribution(
+            [float(x) for x in p], [float(x) for x in q], "trtllm_relaxed", relaxed_topk=topk, relaxed_delta=float(gap)
+        )
+        np.testing.assert_array_equal(law, np.eye(size)[relaxed_kernel_token(p, q, topk, gap)])
+
+
+def test_trtllm_relaxed_at_top_one_is_greedy_decoding_and_lossy_at_temperature_one():
+    rng = np.random.default_rng(13)
+    for _ in range(50):
+        target_logits, draft_logits = rng.normal(size=(2, 8)) * 2
+        p, q = sm.with_temperature(target_logits, 1.0), sm.with_temperature(draft_logits, 1.0)
+        greedy = np.eye(8)[np.argmax(p)]
+        for gap in (0.0, 0.5, 1.0):
+            law = sm.first_token_distribution(p, q, "trtllm_relaxed", relaxed_delta=gap)
+            np.testing.assert_array_equal(law, greedy)
+        law = sm.first_token_distribution(p, q, "trtllm_relaxed", relaxed_topk=8, relaxed_delta=1.0)
+        np.testing.assert_array_equal(law, np.eye(8)[np.argmax(q)])  # every token a candidate: the draft's
+        p0, q0 = sm.with_temperature(target_logits, 0), sm.with_temperature(draft_logits, 0)
+        for topk, gap in [(1, 0.0), (8, 0.0), (8, 0.99)]:
+            law = sm.first_token_distribution(p0, q0, "trtllm_relaxed", relaxed_topk=topk, relaxed_delta=gap)
+            np.testing.assert_array_equal(law, p0)
+
+
 def test_first_token_laws_are_distributions_for_every_rule():
     P, Q = random_pairs(100, 5, seed=9)
     for rule in sm.verification.FIRST_TOKEN_RULES:
@@ -342,6 +392,18 @@ def test_block_verification_is_lossless_exactly():
             r"^epsilon is not a parameter of rule 'rejection'",
         ),
         (lambda: sm.first_token_distribution(BINARY_P, BINARY_Q, "medusa"), r"^rule must be one of"),
+        (
+            lambda: sm.first_token_distribution(BINARY_P, BINARY_Q, "trtllm_relaxed", relaxed_topk=3),
+            r"^relaxed_topk must be <= the vocabulary size V = 2 .*, got 3",
+        ),
+        (
+            lambda: sm.first_token_distribution(BINARY_P, BINARY_Q, "trtllm_relaxed", relaxed_topk=0.5),
+            r"^relaxed_topk must be an integer, got 0.5",
+        ),
+        (
+            lambda: sm.first_token_distribution(BINARY_P, BINARY_Q, "trtllm_relaxed", relaxed_delta=-0.1),
+            r"^relaxed_delta must be >= 0, got -0.1",
+        ),
         (lambda: sm.with_temperature([1.0, np.nan], 1.0), r"^logits must be finite, got nan"),
         (lambda: sm.with_temperature([], 1.0), r"^logits must be an array"),
         (lambda: sm.with_temperature([1.0, 2.0], -0.5), r"^temperature must be >= 0, got -0.5"),

@@ -1,0 +1,24 @@
+() => {
+  // Boxes in viewport pixels at the page's first screen (nothing scrolled).
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return { left: r.left, top: r.top, right: r.right, bottom: r.bottom };
+  };
+  // Each sidebar slider by its label: the label, the value above the thumb and the track.
+  const sliders = Object.fromEntries(
+    [...document.querySelectorAll('[data-testid="stSidebar"] [data-testid="stSlider"]')].map((el) => [
+      el.querySelector('input[type=range]').getAttribute('aria-label'),
+      box(el),
+    ]),
+  );
+  // Each chart: the figure, its plot area (the drag layer spans it exactly), its legend and the
+  // text its text traces draw, which plotly.js clips at the plot area.
+  const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')].map((gd) => ({
+    title: gd.querySelector('.g-gtitle')?.textContent ?? null,
+    box: box(gd.querySelector('.svg-container')),
+    plot: box(gd.querySelector('.draglayer .xy .nsewdrag')),
+    legend: gd.querySelector('.legend') ? box(gd.querySelector('.legend')) : null,
+    labels: [...gd.querySelectorAll('.scatterlayer .textpoint text')].map((t) => ({ text: t.textContent, box: box(t) })),
+  }));
+  return { sliders, charts };
+}
