@@ -26,7 +26,39 @@ _SLIME = "zyzshishui/slime, scripts/models/qwen3-235B-A22B.sh at a29386384f6fa74
 _GPT_OSS = "openai/gpt-oss, gpt_oss/torch/model.py (ModelConfig) at 7b583341fe16729127f6d5b94a7b09ccae97e1a1"
 _SPECFORGE = "sgl-project/SpecForge at a6b6b0230009d15ec2a97a57384e6f53f0f96946"
 
+# Small dense drafters first: the page's model lists open on them after the dense presets.
 MODELS = [
+    ModelSpec(
+        "Qwen3-4B",
+        # config.json: vocab_size 151936, hidden_size 2560, intermediate_size 9728,
+        # num_hidden_layers 36, num_attention_heads 32, num_key_value_heads 8, head_dim 128,
+        # tie_word_embeddings true, bos 151643, eos 151645.
+        parameters=4_022_468_096,  # Qwen: 4.0B
+        layers=36,
+        hidden=2560,
+        kv_heads=8,
+        head_dim=128,
+        vocab_size=151936,
+        tie_word_embeddings=True,
+        tokenizer="Qwen3",
+        attention_dim=32 * 128,
+        source=f"huggingface.co/Qwen/Qwen3-4B, config.json (read from {_LLM_PROF})",
+    ),
+    ModelSpec(
+        "Mistral-7B",
+        # Jiang et al. 2023, "Mistral 7B" (arXiv 2310.06825), Table 1: dim 4096, n_layers 32,
+        # head_dim 128, hidden_dim 14336, n_heads 32, n_kv_heads 8, vocab_size 32000. Mixtral's
+        # own vocabulary: a separate draft model for it.
+        parameters=7_241_732_096,
+        layers=32,
+        hidden=4096,
+        kv_heads=8,
+        head_dim=128,
+        vocab_size=32000,
+        tie_word_embeddings=False,
+        tokenizer="Mistral",
+        source="huggingface.co/mistralai/Mistral-7B-v0.1 (numbers from its paper, arXiv 2310.06825, Table 1)",
+    ),
     ModelSpec(
         "DeepSeek-V3",
         # inference/configs/config_671B.json: vocab_size 129280, dim 7168, inter_dim 18432,
@@ -137,21 +169,6 @@ MODELS = [
         source="huggingface.co/mistralai/Mixtral-8x7B-v0.1 (numbers from the Mixtral paper, arXiv 2401.04088, Table 1)",
     ),
     ModelSpec(
-        "Mistral-7B",
-        # Jiang et al. 2023, "Mistral 7B" (arXiv 2310.06825), Table 1: dim 4096, n_layers 32,
-        # head_dim 128, hidden_dim 14336, n_heads 32, n_kv_heads 8, vocab_size 32000. Mixtral's
-        # own vocabulary: a separate draft model for it.
-        parameters=7_241_732_096,
-        layers=32,
-        hidden=4096,
-        kv_heads=8,
-        head_dim=128,
-        vocab_size=32000,
-        tie_word_embeddings=False,
-        tokenizer="Mistral",
-        source="huggingface.co/mistralai/Mistral-7B-v0.1 (numbers from its paper, arXiv 2310.06825, Table 1)",
-    ),
-    ModelSpec(
         "gpt-oss-120b",
         # ModelConfig defaults (the 120b): num_hidden_layers 36, num_experts 128,
         # experts_per_token 4, vocab_size 201088, hidden_size 2880, intermediate_size 2880,
@@ -171,22 +188,6 @@ MODELS = [
         expert_parameters=3 * 2880 * 2880 + 2 * 2880 + 2880,  # mlp1 (2 x inter) and mlp2, with biases
         attention_dim=64 * 64,
         source=f"huggingface.co/openai/gpt-oss-120b, config.json (read from {_GPT_OSS})",
-    ),
-    ModelSpec(
-        "Qwen3-4B",
-        # config.json: vocab_size 151936, hidden_size 2560, intermediate_size 9728,
-        # num_hidden_layers 36, num_attention_heads 32, num_key_value_heads 8, head_dim 128,
-        # tie_word_embeddings true, bos 151643, eos 151645.
-        parameters=4_022_468_096,  # Qwen: 4.0B
-        layers=36,
-        hidden=2560,
-        kv_heads=8,
-        head_dim=128,
-        vocab_size=151936,
-        tie_word_embeddings=True,
-        tokenizer="Qwen3",
-        attention_dim=32 * 128,
-        source=f"huggingface.co/Qwen/Qwen3-4B, config.json (read from {_LLM_PROF})",
     ),
 ]
 

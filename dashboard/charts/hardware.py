@@ -320,7 +320,7 @@ def batch_context_map(
         "zmin": 0.0,
         "zmax": top,
         "colorbar": {"title": {"text": "speedup ×"}},
-        "name": "best speedup",
+        "name": "best speedup by batch and context",
     }
     layout = base_layout(
         f"Best k and speedup over batch and context · α = {format_number(alpha)}",
