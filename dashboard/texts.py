@@ -26,9 +26,13 @@ FORMULAS = {
     "optimal_k": r"k^\ast = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k, c)",
     "residual": r"r(x) = \frac{\max\bigl(0,\, p(x) - q(x)\bigr)}{\sum_y \max\bigl(0,\, p(y) - q(y)\bigr)}",
     "lossless": r"\underbrace{\min(p, q)}_{\text{accepted}} + \underbrace{(1 - \alpha)\, r}_{\text{resampled}} = p",
-    "general_speedup": r"S = \frac{\mathbb{E}[N]\; T_t(1)}{k\, T_d(1) + T_t(k+1)}",
-    "roofline": r"T(w) = \max\Bigl(\frac{\text{weights} + \text{KV cache}}{\text{bandwidth}},\; "
-    r"\frac{2 P\, w\, \text{batch}}{\text{peak}}\Bigr) + \text{overhead}",
+    # The drafting time D(k) of each drafter kind.
+    "general_speedup": r"S = \frac{\mathbb{E}[N]\; T_t(1)}{D(k) + T_t(k+1)}, \quad D(k) = k\, T_d(1) "
+    r"\text{ (sequential)},\; T_d(k) \text{ (parallel)},\; t_{\text{lookup}} \text{ (model-free)}",
+    # Weights read: the dense part and the experts batch × w tokens wake; tp GPUs and their all-reduces.
+    "roofline": r"T(w) = \frac{1}{\text{tp}} \max\Bigl(\frac{P_{\text{dense}} b + L_e E\bigl(1 - (1 - k_e/E)^{"
+    r"\text{batch}\, w}\bigr) P_e b + \text{KV}}{\text{bandwidth}},\; \frac{2 P_{\text{active}} w\, "
+    r"\text{batch}}{\text{peak}}\Bigr) + 2 L\, t_{\text{all-reduce}} + \text{overhead}",
     "pinsker": r"\alpha \ge 1 - \sqrt{\mathrm{KL}(p \,\|\, q) / 2} \quad \text{(Pinsker)}",
     "bretagnolle_huber": r"\alpha \ge 1 - \sqrt{1 - e^{-\mathrm{KL}(p \,\|\, q)}} \quad \text{(Bretagnolle–Huber)}",
 }
