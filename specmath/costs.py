@@ -141,6 +141,24 @@ class Tabulated:
 MAX_TP = 1024
 
 
+def kv_shards(model: ModelSpec, tp: int) -> int:
+    """GPUs the KV cache is split over under tensor parallelism: ``min(tp, kv_heads)``.
+
+    Query heads split evenly over the ``tp`` GPUs; key/value heads too while there are at least
+    as many, else each is replicated on ``tp / kv_heads`` GPUs (vLLM's ``QKVParallelLinear``,
+    ``vllm/model_executor/layers/linear.py`` at commit 0036d38de46c5d48fdedeb658dedc0fc0f95677d:
+    ``if tp_size >= self.total_num_kv_heads: self.num_kv_heads = 1; self.num_kv_head_replicas =
+    divide(tp_size, self.total_num_kv_heads)``). A latent cache (MLA, written as one head) is
+    then whole on every GPU.
+    """
+    return min(tp, model.kv_heads)
+
+
+def _per_gpu(weights, kv, model: ModelSpec, tp: int):
+    """Bytes on (or read by) each GPU: weights split over ``tp``, the KV cache over :func:`kv_shards`."""
+    return weights + kv if tp == 1 else weights / tp + kv / kv_shards(model, tp)
+
+
 def _pass_times(model: ModelSpec, gpu: GPUSpec, batch, context: int, widths, overhead_s: float = 0.0, tp: int = 1,
                interconnect: Interconnect | None = None) -> np.ndarray:  # fmt: skip
     """Roofline times of passes over ``widths`` positions for ``batch`` sequences (arrays that
@@ -148,13 +166,8 @@ def _pass_times(model: ModelSpec, gpu: GPUSpec, batch, context: int, widths, ove
     the batch sweeps, whose figures are therefore the same bit for bit. Formula in :class:`Roofline`."""
     batch, widths = np.asarray(batch), np.asarray(widths)
     kv = batch * context * model.kv_bytes_per_token
-    if model.is_moe:
-        memory = model.weight_bytes_read_at(batch * widths) + kv
-    else:
-        memory = model.weight_bytes_read + kv
-    if tp > 1:
-        memory = memory / tp
-    memory = memory / gpu.memory_bandwidth
+    weights = model.weight_bytes_read_at(batch * widths) if model.is_moe else model.weight_bytes_read
+    memory = _per_gpu(weights, kv, model, tp) / gpu.memory_bandwidth
     compute = batch * widths * model.flops_per_position(context) / gpu.peak_flops
     if tp > 1:
         compute = compute / tp
@@ -198,10 +211,11 @@ class Roofline:
     ``k + 1`` positions wakes more experts than decoding one. For a dense model :math:`B` does
     not depend on ``w``.
 
-    **Tensor parallelism** over ``tp`` GPUs splits the weights, the KV cache and the FLOPs
-    evenly (Megatron-style column and row splits; replicated KV heads when ``tp`` exceeds
-    ``kv_heads`` are left out) and adds two all-reduces per layer (after attention and after the
-    MLP) of the ``batch * w`` positions' hidden states in BF16, each costing
+    **Tensor parallelism** over ``tp`` GPUs splits the weights and the FLOPs evenly
+    (Megatron-style column and row splits) and the KV cache over :func:`kv_shards` of them (KV
+    heads are replicated once ``tp`` exceeds ``kv_heads``), and adds two all-reduces per layer
+    (after attention and after the MLP) of the ``batch * w`` positions' hidden states in BF16,
+    each costing
     :meth:`Interconnect.all_reduce_time`: a latency that does not shrink with the batch. At
     ``tp = 1`` there is none and the formula is the single GPU's, bit for bit.
 
@@ -294,11 +308,15 @@ class Roofline:
         return float(self.memory_time_at(1))
 
     def memory_time_at(self, w):
-        """Seconds to read :meth:`bytes_read_at` ``w`` at peak bandwidth, split over ``tp`` GPUs."""
+        """Seconds for each GPU to read its share of :meth:`bytes_read_at` ``w`` at peak bandwidth:
+        the weights over ``tp`` GPUs, the KV cache over :func:`kv_shards` of them."""
         w = _as_widths(w)
-        memory = np.asarray(self.bytes_read_at(w)) if self.model.is_moe else np.full(w.shape, self.bytes_read)
-        if self.tp > 1:
-            memory = memory / self.tp
+        if self.tp == 1:
+            memory = np.asarray(self.bytes_read_at(w)) if self.model.is_moe else np.full(w.shape, self.bytes_read)
+        else:
+            kv = self.batch * self.context * self.model.kv_bytes_per_token
+            weights = np.asarray(self.bytes_read_at(w)) - kv
+            memory = _per_gpu(weights, kv, self.model, self.tp)
         return scalar_or_array(memory / self.gpu.memory_bandwidth)
 
     def flops(self, w):
@@ -334,10 +352,10 @@ class Roofline:
 
     @property
     def memory_needed(self) -> float:
-        """Bytes resident on each GPU: all weights plus the KV cache of every sequence, over ``tp``
-        GPUs (activations left out)."""
-        total = self.model.weight_bytes + self.batch * self.context * self.model.kv_bytes_per_token
-        return total / self.tp if self.tp > 1 else total
+        """Bytes resident on each GPU: all weights over ``tp`` GPUs plus the KV cache of every
+        sequence over :func:`kv_shards` of them (activations left out)."""
+        kv = self.batch * self.context * self.model.kv_bytes_per_token
+        return _per_gpu(self.model.weight_bytes, kv, self.model, self.tp)
 
     @property
     def fits(self) -> bool:
@@ -355,15 +373,14 @@ class Roofline:
 
 def _moe_ridge(roofline: Roofline, slope: float) -> float:
     """The real width where a mixture of experts' memory time meets its compute time ``w * slope``."""
-    model, per_byte = roofline.model, 1.0 / (roofline.gpu.memory_bandwidth * roofline.tp)
+    model = roofline.model
     kv = roofline.batch * roofline.context * model.kv_bytes_per_token
     dense = model.matmul_parameters - model.routed_parameters
 
     def memory(w: float) -> float:
         active = float(_active(model.routed_experts, model.experts_per_token, roofline.batch * w))
-        return (
-            (dense + model.expert_layers * active * model.expert_parameters) * model.bytes_per_parameter + kv
-        ) * per_byte
+        weights = (dense + model.expert_layers * active * model.expert_parameters) * model.bytes_per_parameter
+        return _per_gpu(weights, kv, model, roofline.tp) / roofline.gpu.memory_bandwidth
 
     low, high = memory(0.0) / slope, memory(np.inf) / slope  # M(w)/w = slope lies between
     for _ in range(200):

@@ -31,7 +31,7 @@ from ._validate import (
     shown_first,
 )
 from .calibration import profile_expected_tokens
-from .costs import MAX_BATCH, Roofline, _pass_times
+from .costs import MAX_BATCH, Roofline, _pass_times, _per_gpu
 from .general import as_drafter
 from .specs import ModelSpec
 
@@ -222,8 +222,7 @@ def _sweep(tokens: np.ndarray, alpha, draft, target, gpu, batches, context, over
         k[free] = k_free
         s[free] = _kernels.expected_tokens(alpha, k_free) / (k_free / c[free] + 1.0)
     ratio = np.take_along_axis(ratios, (k - 1)[:, None], axis=1)[:, 0]
-    memory = target.weight_bytes + sizes * context * target.kv_bytes_per_token
-    fits = (memory / tp if tp > 1 else memory) <= gpu.memory_bytes
+    fits = _per_gpu(target.weight_bytes, sizes * context * target.kv_bytes_per_token, target, tp) <= gpu.memory_bytes
     slower = sizes[s < 1.0]
     return BatchSweep(
         batch=sizes,

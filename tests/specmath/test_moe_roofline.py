@@ -181,3 +181,18 @@ def test_ring_all_reduce_closed_form():
 def test_bad_tp_arguments_named(make, pattern):
     with pytest.raises(ValueError, match=pattern):
         make()
+
+
+def test_tp_splits_the_kv_cache_over_at_most_kv_heads_gpus():
+    # Llama-3.1-70B has 8 KV heads: 8 GPUs hold an eighth of the cache each, 16 GPUs too (each
+    # head on two). DeepSeek-V3's latent cache is one head: whole on every GPU.
+    llama, deepseek = LLAMA_70B, sm.MODEL_PRESETS["DeepSeek-V3"]
+    assert [sm.kv_shards(llama, tp) for tp in (1, 2, 8, 16)] == [1, 2, 8, 8]
+    assert sm.kv_shards(deepseek, 8) == 1
+    for model, tp in ((llama, 8), (llama, 16), (deepseek, 8)):
+        t = sm.roofline(model, H100, batch=64, context=8192, tp=tp, interconnect=NVLINK)
+        kv = 64 * 8192 * model.kv_bytes_per_token
+        weights = model.weight_bytes_read_at(64) if model.is_moe else model.weight_bytes_read
+        expected = weights / tp + kv / sm.kv_shards(model, tp)
+        assert t.memory_time == pytest.approx(float(expected) / H100.memory_bandwidth, rel=1e-14)
+        assert t.memory_needed == pytest.approx(model.weight_bytes / tp + kv / sm.kv_shards(model, tp), rel=1e-14)

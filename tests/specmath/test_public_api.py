@@ -87,6 +87,7 @@ PUBLIC_NAMES = [
     "from_leviathan_cost",
     "general_speedup",
     "kl_divergence",
+    "kv_shards",
     "linear_overhead",
     "operations_factor",
     "optimal_k",
