@@ -1,11 +1,12 @@
 """Calibrate: from what a serving engine printed to the real α, the profile and the k to use."""
 
+import numpy as np
 import streamlit as st
 
 import specmath
 from dashboard import charts, navigation, texts, ui
 from dashboard.address import literal
-from dashboard.features import calibrate
+from dashboard.features import calibrate, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
@@ -85,6 +86,9 @@ def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
         shown = ", ".join(f"{x:.2f}" for x in conditional)
         st.caption(f"Conditional per-position rates P(token i accepted | tokens before it accepted): {shown}")
     st.markdown(texts.ACCEPT_RATE_EXPLAINER)
+    rule, query = calibrate.rule_cause()
+    st.markdown(rule)
+    navigation.page_link("verification", label="Open Verification rules on the close pair at T = 1", query_params=query)
 
 
 ctx = ui.page()
@@ -107,7 +111,10 @@ def view() -> None:
 
     paste_column, counts_column = st.columns([3, 2])
     with paste_column:
-        st.markdown("**Paste your engine's output** (log lines or a `/metrics` scrape), or load an example:")
+        st.markdown(
+            "**Paste your engine's output** (log lines, a `/metrics` scrape, vLLM's per-request metrics or a "
+            "`bench_speculative.py` sweep), or load an example:"
+        )
         # A row that wraps: in five equal columns the names were cut to "vL…" at 1024 px.
         examples = st.container(horizontal=True, wrap=True)
         for name in calibrate.EXAMPLES:
@@ -128,6 +135,16 @@ def view() -> None:
 
     pasted = bool(text) and not text.isspace()  # no copy of a long paste, as strip() would make
     if pasted:
+        tail, read = calibrate.paste_tail(text)
+        if calibrate_sweep.is_sweep(tail):  # a sweep of runs, not one report: its own view
+            if read:
+                st.caption(read)
+            result = calibrate_sweep.sweep_result(tail)
+            if isinstance(result, str):
+                st.error(literal(result, limit=MESSAGE_LIMIT))
+            else:
+                calibrate_sweep.show(result)
+            return
         measurement = calibrate.from_paste(text)
         if isinstance(measurement, calibrate.KUnknown):
             given = _ask_k(measurement, paste_column)
@@ -148,7 +165,8 @@ def view() -> None:
     st.success(f"Measured from the {measurement.source}: k = {measurement.k}.")
     if pasted:
         st.caption(calibrate.link_note(measurement))
-        if not measurement.k_given:
+        # With drafts shorter than k the slider holds the cut drafts' k, which the link note explains.
+        if not measurement.k_given and calibrate.link_counts(measurement).get("k") == measurement.k:
             st.caption(texts.CALIBRATE_K_FIXED.format(k=measurement.k))
     for note in measurement.notes:
         st.caption(literal(note, limit=MESSAGE_LIMIT))
@@ -202,6 +220,17 @@ def view() -> None:
             )
     else:
         st.info("This measurement has no per-position rates; the prediction uses the i.i.d. fit only.")
+    curve = measurement.by_draft_length
+    if curve is not None:
+        every = np.arange(1, int(curve.k[-1]) + 1)
+        ui.chart(
+            charts.acceptance_length_curve(
+                curve.k, curve.mean_length, curve.low, curve.high, specmath.expected_tokens(fit.alpha, every),
+                f"i.i.d. at fitted α = {fit.alpha:.3f}",
+            ),
+            f"acceptance_by_draft_length_k{int(curve.k[-1])}",
+        )  # fmt: skip
+        st.caption(texts.CALIBRATE_BY_DRAFT_LENGTH)
     if chosen is not None:
         step_times = (target_ms, draft_ms) if target_ms > 0 and draft_ms > 0 else None
         calibrate.schedule(measurement, result, chosen, step_times)

@@ -1,17 +1,17 @@
 """Step through: one speculative iteration, a step at a time, on a toy language that reads.
 
 The iteration is ``specmath.speculative_iteration`` on the toy language's target and draft
-(``dashboard.toy_language``); how the steps are numbered and what each shows from its trace is
-``dashboard.features.step_through``. The step is in the address like every setting, and Next and
-Back move it; so do a clicker's keys, wherever the focus is (``dashboard/js/step_keys.js``).
+(``dashboard.toy_language``), token by token or block verified, the draft sampled or greedy
+(``step_through.run``); how the steps are numbered is ``dashboard.features.step_through``, and
+what each shows from its trace ``dashboard.features.step_views``. The step is in the address
+like every setting, and Next and Back move it; so do a clicker's keys, wherever the focus is
+(``dashboard/js/step_keys.js``).
 """
 
 import streamlit as st
 
-import specmath
 from dashboard import texts, ui
-from dashboard import toy_language as tl
-from dashboard.features import step_through
+from dashboard.features import step_through, step_views
 from dashboard.params import PARAMS, STEP_MAX_K
 
 ctx = ui.page()
@@ -97,6 +97,9 @@ def view() -> None:
     st.sidebar.subheader("Iteration")
     number = _step(k, total)
     greedy = ctx.widget("greedy")
+    # Sampling only: at temperature 0 the draft proposes its argmax and block keeps what token keeps.
+    proposal = "sampled" if greedy else ctx.widget("step_proposal")
+    verification = "token" if greedy else ctx.widget("step_verification")
     st.sidebar.subheader("Toy language")
     kind = ctx.widget("step_draft")
     strength = ctx.widget(STRENGTH_KEYS[kind])
@@ -107,13 +110,16 @@ def view() -> None:
             icon="ℹ️",
         )
 
-    opening = tl.opening(seed)
-    trace = specmath.speculative_iteration(
-        tl.target_chain(), tl.draft_chain(kind, float(strength)), int(opening[-1]), k, rng=seed, greedy=greedy
-    )
-    shown = step_through.build(trace, number, opening, c, large=ctx.values["presenter"])
-    back = step_through.previous_step(number, k, trace.first_rejection)
-    forward = step_through.next_step(number, k, trace.first_rejection)
+    run = step_through.run(
+        kind, strength, k, seed, greedy=greedy, proposal=proposal, verification=verification
+    )  # fmt: skip
+    trace, opening = run.trace, run.opening
+    shown = step_views.build(
+        trace, number, opening, c, large=ctx.values["presenter"], draft_chain=run.draft_chain
+    )  # fmt: skip
+    checked = step_through.last_checked(trace)
+    back = step_through.previous_step(number, k, checked)
+    forward = step_through.next_step(number, k, checked)
 
     buttons = st.container(horizontal=True, vertical_alignment="center")
     buttons.button(
@@ -137,14 +143,15 @@ def view() -> None:
     else:
         chart, numbers = st.container(), st.container()
     metrics = numbers.container(horizontal=True)  # filled after the chart (see ui.interactive)
-    numbers.container(key="step_legend").markdown("  \n".join(step_through.legend()))
+    numbers.container(key="step_legend").markdown("  \n".join(step_views.legend()))
     numbers.markdown(shown.text)
     name = f"step{number}_{shown.name}_{kind}{strength:g}_k{k}_seed{seed}" + ("_greedy" if greedy else "")
+    name += ("_greedydraft" if proposal == "greedy" else "") + ("_block" if verification == "block" else "")
     with chart:
         ui.chart(shown.figure, name)
     for label, value in shown.metrics:
         metrics.metric(label, value)
-    st.caption(step_through.outline(k))
+    st.caption(step_through.outline(k, block=step_through.is_block(trace)))
 
 
 st.html(PAGE_CSS)

@@ -115,17 +115,21 @@ PAGES: dict[str, PageInfo] = {
                 "step_temperature",
                 "step_contexts",
                 "greedy",
+                "step_proposal",
+                "step_verification",
                 "seed",
                 "presenter",
             ),
             "Watch one iteration on words you can read, a step at a time: the draft proposes, the "
             "target scores every position at once, each word is checked, the last word is drawn.",
-            # Each phase after the first (drafting, the default) at the longest draft.
+            # Each phase after the first (drafting, the default) at the longest draft, and a block check.
             views=(
                 ("score", "k=8&step=9"),
                 ("check", "k=8&step=10"),
                 ("finish", "k=8&step=18"),
                 ("outcome", "k=8&step=19"),
+                # Block verification keeping four words of a greedy draft, the first three having missed.
+                ("block", "k=8&step=13&step_verification=block&step_proposal=greedy&seed=0"),
             ),
         ),
         PageInfo(

@@ -166,7 +166,17 @@ STEP_EXPLAINER = (
     "max(0, p − q), normalized, and if all k pass the target adds a bonus word. Whatever the "
     "draft, each word comes out with the target's probability: a bad draft costs time, never "
     "quality. The seed draws the opening (three words of the target after a period) and the "
-    "iteration; the same link shows the same iteration at the same step."
+    "iteration; the same link shows the same iteration at the same step.\n\n"
+    "**Greedy decoding, a greedy draft, block verification.** *Greedy decoding* runs both models at "
+    "temperature 0: each takes its most likely word, and a draft word passes exactly when it is the "
+    "target's. With sampling, the draft may instead *propose greedily*: its most likely word, checked "
+    "as if q gave it probability 1, so it passes with probability p(word) however close q is to p, "
+    "and a rejection draws from p without that word. *Block verification* (Sun et al. 2024, "
+    "arXiv 2403.10444, Algorithm 2) checks the same draft jointly: a weight w = min(1, w · p/q) runs "
+    "along it, each position gets a chance h to end the kept prefix there, from the residual weight "
+    "of the next, and the prefix kept is the last position whose uniform η fell under its h, words "
+    "that missed their own check included. A rejection draws from max(w·p − q, 0), normalized. It "
+    "is lossless as well, and keeps at least as many words on average as the token rule."
 )
 
 #: The Draft trees page: the positional-acceptance model, its F(T), and its speedup.
@@ -294,6 +304,18 @@ ACCEPT_RATE_EXPLAINER = (
     "in vLLM issue 26191). The **mean acceptance length** (tokens per target call, bonus included) is "
     "what sets the speedup; the conditional per-position rates say where along the draft it is lost."
 )
+#: The verification rule as a cause (issue 32): filled by ``features.calibrate.rule_cause``.
+ACCEPT_RATE_RULE = (
+    "**The verification rule is another cause.** The chapter's rule draws the draft's token from q "
+    "and keeps it with probability min(1, p/q), so α = Σ min(p, q). A *greedy draft* proposes its "
+    "most likely token and is checked as if q gave it probability 1: it is kept with probability "
+    "p(argmax q), however close q is to p. On the Verification rules page's {preset} pair at "
+    "temperature 1, Σ min(p, q) = {rejection:.3f} but p(argmax q) = {greedy:.3f}; at temperature 0 "
+    "both are {zero:g}. SGLang's target-only verification kernel checks a greedy draft this way "
+    "({sglang}). Which rule each engine runs by default, and the setting that switches it to "
+    "rejection sampling or block verification, is in the Verification rules page's table, with the "
+    "source each was read in."
+)
 TREE_WARNING = (
     "This SGLang run verified a **tree** of drafts (--speculative-eagle-topk {topk}): the accept length "
     "counts the best branch, so the chain α fitted from it is not the per-token acceptance and the k "
@@ -399,3 +421,39 @@ CALIBRATE_ASK_K_SGLANG = (
     "÷ (k + 1), so accept len ÷ accept rate ≈ k + 1 (specmath/engines/sglang.py cites both)."
 )
 CALIBRATE_WAITING_FOR_K = "No fit until the draft length is given: α depends on it."
+
+# The Calibrate page's sweep view (dashboard/features/calibrate_sweep.py).
+CALIBRATE_LINK_SWEEP = (
+    "The address cannot carry a sweep: a copied link opens the typed counts, not this view. Share the "
+    "sweep's lines themselves."
+)
+SWEEP_TREES = (
+    "{runs} tree run(s) (topk above 1) are left out of the curve, the profile and the schedule: a tree's "
+    "accept length is not a chain's at any k (see the Draft trees page)."
+)
+SWEEP_PROFILE_ADJUSTED = (
+    "The rises of the measured lengths from one k to the next were not a profile (above 1, below 0, or "
+    "growing with position); the profile is the closest one that is, in least squares."
+)
+SWEEP_NO_INTERVAL = "Runs without completion_tokens do not say how many steps they made: their points have no interval."
+SWEEP_NO_BASELINE = (
+    "Batch sizes {batches} have no run without speculation (steps = topk = num_draft_tokens = 0), so no "
+    "speedup there: they are left out of the schedule."
+)
+SWEEP_PROFILE = (
+    "Each point is the mean acceptance length of the chain runs of that k, pooled over batch sizes "
+    "(acceptance does not depend on the batch), with the interval i.i.d. acceptance allows for the steps "
+    "they surely made. The profile u_i is the rise L(i) − L(i − 1), spread evenly over the draft lengths "
+    "not run, up to k = {k}: the dotted line is the expected tokens it gives back."
+)
+SWEEP_SCHEDULE = (
+    "At each batch b the speedup of draft length k is **L(k) × T_b(0) / T_b(k)**, from the measured step "
+    "times of the run without speculation and of the chain of k: measured, with no roofline and no model "
+    "of the GPU. The best measured k at each batch makes the schedule; where none beats plain decoding it "
+    "is 0. Only the k that were run are considered."
+)
+CALIBRATE_BY_DRAFT_LENGTH = (
+    "The engine said how many tokens each step drafted: each point is the mean acceptance length of the "
+    "steps of that draft length, with the interval i.i.d. acceptance allows for their count. Points on the "
+    "dotted i.i.d. line at the fitted α say the drafts of every length were accepted alike."
+)

@@ -13,6 +13,7 @@ argument and what is wrong.
 
 from ._kernels import RESIDUAL_MASS_TOLERANCE
 from ._validate import SUM_TOLERANCE
+from .alpha_fit import fit_alpha
 from .calibration import (
     AlphaFit,
     RooflineFit,
@@ -62,7 +63,7 @@ from .distributions import (
     tv_distance,
 )
 from .eagle import eagle_tree
-from .engines import MAX_METRICS_CHARS, EngineMetrics, parse_engine_metrics
+from .engines import MAX_METRICS_CHARS, EngineMetrics, EngineSweep, parse_engine_metrics, parse_engine_sweep
 from .general import DRAFTERS, general_speedup, operations_factor, optimal_k_general, tree_speedup
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import IterationTrace, speculative_iteration
@@ -98,6 +99,7 @@ from .speedup import (
     speedup,
     to_leviathan_cost,
 )
+from .sweep import AcceptanceCurve, MeasuredSchedule, acceptance_curve, measured_schedule, profile_from_curve
 from .trees import (
     MAX_TREE_BUDGET,
     MAX_TREE_DEPTH,
@@ -149,21 +151,25 @@ __all__ = [
     "SEQUOIA_ACCEPTANCE_SOURCE",
     "START",
     "SUM_TOLERANCE",
+    "AcceptanceCurve",
     "AlphaFit",
     "BatchSweep",
     "DecodeRecords",
     "DecodeSummary",
     "Divergences",
     "EngineMetrics",
+    "EngineSweep",
     "FreeVerification",
     "GPUSpec",
     "Interconnect",
     "IterationTrace",
     "LinearOverhead",
+    "MeasuredSchedule",
     "ModelSpec",
     "Roofline",
     "RooflineFit",
     "Tabulated",
+    "acceptance_curve",
     "acceptance_from_pair",
     "acceptance_probability",
     "alpha_interval",
@@ -183,6 +189,7 @@ __all__ = [
     "expected_tokens",
     "extend_profile",
     "first_token_distribution",
+    "fit_alpha",
     "fit_alpha_from_acceptance_length",
     "fit_roofline",
     "free_verification",
@@ -191,15 +198,18 @@ __all__ = [
     "kl_divergence",
     "kv_shards",
     "linear_overhead",
+    "measured_schedule",
     "operations_factor",
     "optimal_k",
     "optimal_k_general",
     "optimal_tree",
     "optimal_tree_table",
     "parse_engine_metrics",
+    "parse_engine_sweep",
     "pinsker_bound",
     "profile_batch_sweep",
     "profile_expected_tokens",
+    "profile_from_curve",
     "profile_speedup",
     "random_distribution_pairs",
     "random_transition_matrix",

@@ -34,11 +34,32 @@ from .speedup import MAX_DRAFT_LENGTH
 
 
 class AlphaFit(NamedTuple):
-    """An i.i.d. alpha and its confidence interval."""
+    """An i.i.d. alpha and its confidence interval.
+
+    Attributes
+    ----------
+    alpha, low, high : float
+        The point estimate and the interval's ends, ``low <= alpha <= high``.
+    k : int or None
+        The draft length the fit treats the drafts as having: the engine's k, or fewer
+        positions when the drafts were shorter (:func:`fit_alpha`).
+    accepted, drafts : int or None
+        The counts fitted, when the fit is :func:`alpha_interval`'s: ``alpha_interval(accepted,
+        drafts, k)`` gives this fit again.
+    has_interval : bool
+        False when only a mean acceptance length was known: then ``low == alpha == high``.
+    notes : tuple of str
+        How the fit was made, when that is not the plain i.i.d. inversion at k.
+    """
 
     alpha: float
     low: float
     high: float
+    k: int | None = None
+    accepted: int | None = None
+    drafts: int | None = None
+    has_interval: bool = True
+    notes: tuple[str, ...] = ()
 
 
 def _tokens_variance(alpha: np.ndarray, k: int) -> np.ndarray:
@@ -106,7 +127,7 @@ def alpha_interval(accepted, drafts, k, confidence=0.95) -> AlphaFit:
             a, b = (a, mid) if outside(np.array(mid)) else (mid, b)
         return a
 
-    return AlphaFit(alpha, edge(alpha, 0.0), edge(alpha, 1.0))
+    return AlphaFit(alpha, edge(alpha, 0.0), edge(alpha, 1.0), k, accepted, drafts)
 
 
 def _normal_quantile(p: float) -> float:

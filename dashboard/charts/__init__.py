@@ -13,6 +13,7 @@ Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)`
 """
 
 from dashboard.charts.acceptance_vs_kl import alpha_vs_kl
+from dashboard.charts.calibrate import acceptance_length_curve
 from dashboard.charts.contours import monotone_contours, speedup_contours
 from dashboard.charts.draft_trees import tree_layout, tree_picture, tree_speedups, tree_tokens
 from dashboard.charts.hardware import (
@@ -41,6 +42,7 @@ __all__ = [
     "ROLE_COLOURS",
     "TRACE_TYPES",
     "acceptance_checks",
+    "acceptance_length_curve",
     "alpha_against_temperature",
     "alpha_vs_kl",
     "batch_context_map",

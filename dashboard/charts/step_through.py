@@ -3,8 +3,8 @@
 - :func:`word_bars`: a distribution over the words (the draft's q, the residual, the bonus row),
   the word drawn from it highlighted;
 - :func:`position_scores`: the target's one pass, p beside q of each drafted word;
-- :func:`acceptance_checks`: position by position, the acceptance probability min(1, p/q) as a
-  stretch of [0, 1] and the uniform u as a marker on it;
+- :func:`acceptance_checks`: position by position, the acceptance probability min(1, p/q) (or
+  block verification's stopping chance h) as a stretch of [0, 1] and the uniform as a marker on it;
 - :func:`timeline`: the iteration's k short draft steps and one target step against the same
   words decoded one target step each.
 
@@ -43,6 +43,12 @@ PLAIN_COLOUR = "#8C8C8C"
 REJECT_FILL = "rgba(179, 38, 30, 0.22)"
 #: The ticks of the target's p and the draft's q drawn beside the residual.
 MARKER_COLOURS = (TARGET_COLOUR, ROLE_COLOURS["drafted"])
+#: Each rule's names of the checks' accepting and rejecting stretches and of the uniform.
+CHECK_NAMES = {
+    "token": ("accepts: u < min(1, p/q)", "rejects", "uniform u"),
+    "greedy": ("accepted: the target's most likely word", "rejected: not its most likely word", "uniform u"),
+    "block": ("keeps the prefix: η < h", "does not stop here", "uniform η"),
+}
 U_MARKER = {"symbol": "diamond", "size": 18, "color": "#000000", "line": {"width": 2, "color": "#FFFFFF"}}
 
 
@@ -187,21 +193,23 @@ def acceptance_checks(
     title: str,
     *,
     subtitle: str | None = None,
-    greedy: bool = False,
+    rule: str = "token",
     large: bool = False,
 ) -> go.Figure:
     """The checks so far, one row per position from the top: [0, 1] split where u accepts and rejects.
 
-    Row i's green stretch is [0, min(1, p/q)), where a uniform u accepts the word; the rest rejects.
-    ``u`` (NaN where none was drawn, as when greedy) is drawn as a marker on its row. Greedy, a
-    word passes exactly when it is the target's most likely word: ``accept_probability`` is then
-    1 or 0, the whole row accepting or rejecting.
+    ``rule`` ``"token"``: row i's stretch is [0, min(1, p/q)), where a uniform u accepts the word;
+    the rest rejects. ``"greedy"``: a word passes exactly when it is the target's most likely
+    word, so ``accept_probability`` is 1 or 0, the whole row accepting or rejecting. ``"block"``:
+    the stretch is [0, h), the stopping chance of block verification (Sun et al. 2024), where the
+    uniform η keeps the prefix up to that word. ``u`` (NaN where none was drawn, as when greedy) is
+    drawn as a marker on its row.
     """
     accept = np.asarray(accept_probability, dtype=float)
     u = np.asarray(u, dtype=float)
     rows = list(labels)
-    accept_name = "accepted: the target's most likely word" if greedy else "accepts: u < min(1, p/q)"
-    reject_name = "rejected: not its most likely word" if greedy else "rejects"
+    accept_name, reject_name, u_name = CHECK_NAMES[rule]
+    chance = "stop chance h =" if rule == "block" else "accepts with probability"
     traces = [
         {
             "type": "bar",
@@ -210,7 +218,7 @@ def acceptance_checks(
             "y": rows,
             "name": accept_name,
             "marker": {"color": ROLE_COLOURS["accepted"]},
-            "hovertemplate": "%{y}<br>accepts with probability %{x:.3f}<extra></extra>",
+            "hovertemplate": f"%{{y}}<br>{chance} %{{x:.3f}}<extra></extra>",
         },
         {
             "type": "bar",
@@ -229,9 +237,9 @@ def acceptance_checks(
                 "x": u,
                 "y": rows,
                 "mode": "markers",
-                "name": "uniform u",
+                "name": u_name,
                 "marker": U_MARKER,
-                "hovertemplate": "%{y}<br>u = %{x:.3f}<extra></extra>",
+                "hovertemplate": f"%{{y}}<br>{u_name.split()[-1]} = %{{x:.3f}}<extra></extra>",
             }
         )
     layout = _layout(
@@ -240,7 +248,7 @@ def acceptance_checks(
         subtitle=subtitle,
         margin={"l": 150, "r": 30, "t": 100, "b": 70},
         barmode="stack",
-        xaxis=axis("u ~ uniform on [0, 1]", range=[0, 1]),
+        xaxis=axis(f"{u_name.split()[-1]} ~ uniform on [0, 1]", range=[0, 1]),
         yaxis=axis("", autorange="reversed", type="category"),
     )
     return figure(traces, layout)

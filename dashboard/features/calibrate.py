@@ -17,7 +17,7 @@ import streamlit as st
 
 import specmath
 from dashboard import texts
-from dashboard.features import hardware
+from dashboard.features import hardware, verification_rules
 from dashboard.params import PARAMS, PRECISIONS
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
@@ -46,6 +46,10 @@ class Measurement:
     tree_topk: int | None = None
     #: Whether k came from the user (the paste does not print it), not from the paste.
     k_given: bool = False
+    #: The i.i.d. alpha (:func:`specmath.fit_alpha`); None only for a measurement built by hand.
+    fit: specmath.AlphaFit | None = None
+    #: L(d) for each draft length d the engine drafted, where it said each step's (vLLM's detailed metrics).
+    by_draft_length: specmath.AcceptanceCurve | None = None
 
 
 @dataclass(frozen=True)
@@ -68,7 +72,8 @@ def from_counts(k: int, drafts: int, accepted: int) -> Measurement | str:
             f"{accepted:,} accepted tokens in {drafts:,} drafting steps of k = {k} is impossible: "
             f"at most k × drafts = {k * drafts:,} draft tokens were proposed."
         )
-    return Measurement("counts you entered", k, 1.0 + accepted / drafts, drafts, accepted)
+    fit = specmath.alpha_interval(accepted, drafts, k)
+    return Measurement("counts you entered", k, 1.0 + accepted / drafts, drafts, accepted, fit=fit)
 
 
 def paste_tail(text: str) -> tuple[str, str | None]:
@@ -128,11 +133,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
     elif mean is None and per_position is not None:
         mean = 1.0 + float(per_position.sum())
     elif mean is None and metrics.accept_rate is not None and 0.0 <= metrics.accept_rate <= 1.0:
-        mean = 1.0 + k * metrics.accept_rate  # accepted / drafted with every draft k tokens long
-        notes.append(
-            f"The paste has accepted / drafted but no mean acceptance length: assuming every draft had k = {k} "
-            "tokens, the mean is 1 + k × accepted / drafted (shorter drafts would make it lower)."
-        )
+        mean = 1.0 + k * metrics.accept_rate  # accepted / drafted with every draft k tokens long (fit_alpha notes it)
     if mean is None:
         said = "The paste has no acceptance counts or mean acceptance length to fit from"
         return f"{said}: {'; '.join(notes)}." if notes else f"{said}."
@@ -140,6 +141,17 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         return f"The mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})."
     if drafts and accepted is not None and accepted > k * drafts:
         return f"{accepted:,} accepted tokens exceed k × drafts = {k * drafts:,}; check k."
+    try:
+        fit = specmath.fit_alpha(replace(metrics, k=int(k)))
+    except ValueError as exc:
+        return f"Could not fit α to the paste: {exc}"
+    notes.extend(fit.notes)
+    if per_position is not None and fit.k < min(k, per_position.size):
+        per_position = per_position[: fit.k]
+        notes.append(
+            f"The predictions use the per-position rates of positions 1 to {fit.k} only, which every draft "
+            "reached, and extrapolate past them (see the note above)."
+        )
     return Measurement(
         source,
         int(k),
@@ -151,6 +163,8 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         metrics.accept_rate,
         metrics.tree_topk,
         k_given=metrics.k is None,
+        fit=fit,
+        by_draft_length=specmath.acceptance_curve(metrics) if metrics.by_draft_length else None,
     )
 
 
@@ -178,12 +192,14 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
     acceptance changes along the draft), the i.i.d. fit otherwise.
     """
     k = measurement.k
-    if measurement.drafts and measurement.accepted is not None:
-        fit = specmath.alpha_interval(measurement.accepted, measurement.drafts, k)
-        has_interval = True
-    else:
-        alpha = float(specmath.fit_alpha_from_acceptance_length(measurement.mean_length, k))
-        fit, has_interval = specmath.AlphaFit(alpha, alpha, alpha), False
+    fit = measurement.fit
+    if fit is None:  # a measurement built by hand: the counts' fit, or the mean's
+        metrics = specmath.EngineMetrics(
+            measurement.source, "", k, measurement.drafts, None, measurement.accepted, None, measurement.mean_length,
+            None,
+        )  # fmt: skip
+        fit = specmath.fit_alpha(metrics)
+    has_interval = fit.has_interval
     k_axis = np.arange(1, max_k + 1)
     iid = specmath.speedup(fit.alpha, k_axis, c)
     band = (specmath.speedup(fit.low, k_axis, c), specmath.speedup(fit.high, k_axis, c))
@@ -246,20 +262,60 @@ def recommendation_caveat(measurement: Measurement, result: Calibration) -> str 
 COUNT_KEYS = ("k", "drafts", "accepted")
 
 
+#: The Verification rules page's pair on which Calibrate shows what a greedy draft costs.
+RULE_PRESET = "close"
+#: Where SGLang's target-only kernel is read (``verification_rules.ENGINE_RULES`` cites it).
+SGLANG_KERNEL = "sgl-kernel/csrc/speculative/speculative_sampling.cuh lines 78-103 at 120affb"
+
+
+def rule_cause() -> tuple[str, dict[str, str]]:
+    """The verification rule as a cause of low acceptance, with ``specmath``'s α of rejection
+    sampling and of a greedy draft on the Verification rules page's :data:`RULE_PRESET` pair at
+    temperatures 1 and 0; and the query of the link that opens that page on that pair at T = 1."""
+    logits = verification_rules.LOGIT_PRESETS[RULE_PRESET]
+    alpha = {
+        (rule, t): float(specmath.acceptance_probability(*verification_rules.pair(logits, t), rule))
+        for rule in ("rejection", "greedy_draft")
+        for t in (1.0, 0.0)
+    }
+    text = texts.ACCEPT_RATE_RULE.format(
+        preset=RULE_PRESET,
+        rejection=alpha["rejection", 1.0],
+        greedy=alpha["greedy_draft", 1.0],
+        zero=alpha["greedy_draft", 0.0],
+        sglang=f"`{SGLANG_KERNEL}`",
+    )
+    settings = {"vr_preset": RULE_PRESET, "vr_temperature": 1.0}
+    return text, {key: PARAMS[key].url_text(value) for key, value in settings.items()}
+
+
 def link_counts(measurement: Measurement) -> dict[str, int]:
     """What the address carries of ``measurement``: k, and the counts when the paste has them and the
-    widgets can hold them (opened as a link, these are the typed-counts mode of the same numbers)."""
-    values = {"k": measurement.k}
-    if measurement.drafts and measurement.accepted is not None:
-        values |= {"drafts": measurement.drafts, "accepted": measurement.accepted}
+    widgets can hold them (opened as a link, these are the typed-counts mode of the same numbers).
+
+    The counts are the ones the fit used (:attr:`specmath.AlphaFit.accepted`, ``drafts``, ``k``):
+    for drafts shorter than k, the drafts cut to the positions every draft reached, so that the
+    link gives the same α and interval.
+    """
+    fit = measurement.fit
+    if fit is not None and fit.drafts and fit.accepted is not None:
+        values = {"k": fit.k, "drafts": fit.drafts, "accepted": fit.accepted}
+    else:
+        values = {"k": measurement.k}
     return {key: v for key, v in values.items() if PARAMS[key].low <= v <= PARAMS[key].high}
 
 
 def link_note(measurement: Measurement) -> str:
     """A sentence saying what a copied link opens of a paste's view."""
     carried = link_counts(measurement)
+    fit = measurement.fit
     if "drafts" not in carried:
-        why = "it has no counts" if measurement.drafts is None else "its counts are beyond what the boxes take"
+        if fit is not None and fit.has_interval and fit.drafts is None:
+            why = "its α is a range over every mix of draft lengths, which counts cannot carry"
+        elif fit is not None and fit.drafts is None:
+            why = "it has no counts"
+        else:
+            why = "its counts are beyond what the boxes take"
         if "k" not in carried:
             return texts.CALIBRATE_LINK_NOTHING.format(why=why)
         return texts.CALIBRATE_LINK_K_ONLY.format(why=why, k=measurement.k)
@@ -268,7 +324,12 @@ def link_note(measurement: Measurement) -> str:
         lost.append("the per-position profile (and the recommendation and curve it gives)")
     if measurement.accept_rate is not None:
         lost.append("the engine's own acceptance rate")
-    said = texts.CALIBRATE_LINK_COUNTS.format(k=measurement.k, drafts=measurement.drafts, accepted=measurement.accepted)
+    said = texts.CALIBRATE_LINK_COUNTS.format(k=carried["k"], drafts=carried["drafts"], accepted=carried["accepted"])
+    if carried["k"] != measurement.k:
+        said += (
+            f" Those are the drafts cut to the {carried['k']} positions every draft reached, which give this α; "
+            f"the link shows them as drafts of k = {carried['k']}."
+        )
     return f"{said} It does not carry {' or '.join(lost)}." if lost else said
 
 
@@ -328,6 +389,59 @@ EXAMPLES = {
         + "]\n"
     ),
 }
+
+
+# llama-server's /metrics (specmath/engines/llamacpp_prometheus.py cites it): counters, gauges, then
+# the per-position counter, no labels, whole numbers as a C++ stream writes them. The same run.
+EXAMPLES["llama-server /metrics"] = (
+    "# HELP llamacpp:tokens_predicted_total Number of generation tokens processed\n"
+    "# TYPE llamacpp:tokens_predicted_total counter\n"
+    "llamacpp:tokens_predicted_total 2850\n"
+    + "".join(
+        f"# HELP llamacpp:spec_decode_{name}_total Speculative: {about}\n"
+        f"# TYPE llamacpp:spec_decode_{name}_total counter\n"
+        f"llamacpp:spec_decode_{name}_total {value}\n"
+        for name, about, value in (
+            ("num_draft_tokens", "Total draft tokens generated", 3000),
+            ("num_accepted_tokens", "Total draft tokens accepted by the target model", 1850),
+            ("num_drafts", "Total speculative decoding verification steps", 1000),
+        )
+    )
+    + "# HELP llamacpp:requests_processing Number of requests processing\n"
+    "# TYPE llamacpp:requests_processing gauge\n"
+    "llamacpp:requests_processing 0\n"
+    "# HELP llamacpp:spec_decode_num_accepted_tokens_per_pos_total Accepted tokens per draft position\n"
+    "# TYPE llamacpp:spec_decode_num_accepted_tokens_per_pos_total counter\n"
+    + "".join(
+        f'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{{position="{i}"}} {n}\n'
+        for i, n in enumerate((810, 640, 400))
+    )
+)
+# vLLM's per-request metrics (specmath/engines/vllm_per_request.py cites them), two responses of 500
+# steps each: histograms [100, 80, 120, 200] and [90, 90, 120, 200] add up to the same run's 1,000
+# drafts with 810, 640 and 400 reaching positions 1, 2 and 3.
+EXAMPLES["vLLM per-request"] = "".join(
+    f'{{"id": "cmpl-{i}", "object": "text_completion", "model": "llama", "choices": [], "metrics": '
+    f'{{"speculative_decoding": {{"mean_acceptance_length": {1 + accepted / 500}, "draft_acceptance_rate": '
+    f'{accepted / 1500}, "acceptance_histogram": {hist}, "num_spec_steps": 500, "num_accepted_draft_tokens": '
+    f'{accepted}, "num_draft_tokens": 1500, "num_spec_tokens": 3}}}}}}\n'
+    for i, (hist, accepted) in enumerate((([100, 80, 120, 200], 920), ([90, 90, 120, 200], 930)), start=1)
+)
+#: A sweep, not one run: SGLang's bench_speculative.py lines (specmath/engines/sglang_bench.py cites
+#: them) at batch 1, 16, 64 and 128, chains of 1 to 3 steps at accept lengths near α = 0.8's; invented
+#: step times, long enough from 64 on for speculation to stop paying.
+SWEEP_EXAMPLE = "SGLang sweep"
+EXAMPLES[SWEEP_EXAMPLE] = "".join(
+    f'{{"batch_size": {b}, "steps": {k}, "topk": {min(k, 1)}, "num_draft_tokens": {k + 1 if k else 0}, '
+    f'"acc_length": {length}, "step_time": {time}, "speed": {round(length / time, 3)}, "completion_tokens": 512.0}}\n'
+    for b, runs in (
+        (1, ((0, 1.0, 0.0076), (1, 1.801, 0.0092), (2, 2.437, 0.0105), (3, 2.951, 0.0119))),
+        (16, ((0, 1.0, 0.0082), (1, 1.795, 0.0105), (2, 2.446, 0.0124), (3, 2.938, 0.0149))),
+        (64, ((0, 1.0, 0.0101), (1, 1.806, 0.0196), (2, 2.44, 0.0290), (3, 2.957, 0.0391))),
+        (128, ((0, 1.0, 0.0124), (1, 1.799, 0.0302), (2, 2.45, 0.0455), (3, 2.946, 0.0611))),
+    )
+    for k, length, time in runs
+)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

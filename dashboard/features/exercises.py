@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,7 @@ import streamlit as st
 import specmath
 from dashboard import presets
 from dashboard.address import check_url_value
+from dashboard.features import verification_rules
 from dashboard.params import PARAMS, format_number
 from dashboard.registry import PAGES, PageInfo
 
@@ -246,6 +248,79 @@ def kl_floor(v: Mapping[str, Any]) -> str:
     )
 
 
+def greedy_draft(v: Mapping[str, Any]) -> str:
+    """Why a greedy draft keeps p(argmax q), not Σ min(p, q), at T = 1; and why the two agree at T = 0."""
+    logits = verification_rules.LOGIT_PRESETS[v["vr_preset"]]
+    k, c, t = v["k"], v["c"], v["vr_temperature"]
+    p, q = verification_rules.pair(logits, t)
+    rejection = float(specmath.acceptance_probability(p, q))
+    greedy = float(specmath.acceptance_probability(p, q, "greedy_draft"))
+    tv = float(specmath.tv_distance(p, q))
+    star = int(np.argmax(q))
+    p0, q0 = verification_rules.pair(logits, 0.0)
+    cold = [float(specmath.acceptance_probability(p0, q0, rule)) for rule in ("rejection", "greedy_draft")]
+    per_rule = {
+        name: (float(specmath.expected_tokens(alpha, k)), float(specmath.speedup(alpha, k, c)))
+        for name, alpha in (("rejection sampling", rejection), ("the greedy draft", greedy))
+    }
+    tokens = " against ".join(f"{n:.2f} tokens per iteration, {x:.2f}×, for {who}" for who, (n, x) in per_rule.items())
+    both = f"α = {cold[0]:g} under both" if cold[0] == cold[1] else f"α = {cold[0]:g} and {cold[1]:g}"
+    return (
+        f"**A greedy draft is checked as if it were certain of its token.** It proposes x* = argmax q "
+        f"(token {presets.token_labels(p.size)[star]}) and the target treats q(x*) as 1, so x* is kept "
+        f"with probability min(1, p(x*)/1) = p(x*) = **{greedy:.3f}**: the target's probability of that "
+        f"one token, however well q matches p. Rejection sampling draws x ~ q and keeps it with "
+        f"probability min(1, p/q): α = Σ min(p, q) = 1 − TV(p, q) = **{rejection:.3f}**. The pair is close "
+        f"(TV = {tv:.3f}), but at T = {format_number(t)} p is spread out, its largest probability "
+        f"{float(p.max()):.3f}, and a greedy draft is rejected whenever the target would have picked another "
+        f"token. At k = {k}, c = {format_number(c)}: {tokens}. **At T = 0 the two are one rule**: both "
+        f"models put all their mass on their argmax, the same token here, so both keep it: {both}. "
+        f"The α-against-T chart shows the gap open as T rises; the engine "
+        f"table at the page's foot says which engines draft greedily by default and how to switch to a "
+        f"sampled draft."
+    )
+
+
+def _ninths(x: float) -> str:
+    """``x`` as "10/9 ≈ 1.111" when it is a whole number of ninths, as on Sun et al.'s pair."""
+    ninths = Fraction(x).limit_denominator(1000) * 9
+    return f"{ninths.numerator}/9 ≈ {x:.3f}" if ninths.denominator == 1 else f"{x:.3f}"
+
+
+def _ideal_accepted(p: np.ndarray, q: np.ndarray, k: int) -> float:
+    """Σ over t = 1 … k of Σ min(p^⊗t, q^⊗t): a verifier that sees the blocks' joint laws keeps the
+    first t tokens at most that often (the overlap of the two laws of t-token prefixes)."""
+    total, P, Q = 0.0, np.ones(1), np.ones(1)
+    for _ in range(k):
+        P, Q = np.outer(P, p).ravel(), np.outer(Q, q).ravel()
+        total += float(np.minimum(P, Q).sum())
+    return total
+
+
+def block_against_token(v: Mapping[str, Any]) -> str:
+    """Sun et al.'s binary example: token 10/9, block 11/9, ideal 12/9 accepted tokens at k = 2."""
+    p, q = verification_rules.pair(verification_rules.LOGIT_PRESETS[v["vr_preset"]], v["vr_temperature"])
+    k = v["k"]
+    token = float(specmath.expected_accepted_tokens(p, q, k))
+    block = float(specmath.expected_accepted_tokens(p, q, k, verification="block"))
+    ideal = _ideal_accepted(p, q, k)
+    a, b = q / p  # draft's over target's: how much each token is over- or under-proposed
+    w1 = min(1.0, p[0] / q[0])
+    w2 = min(1.0, w1 * p[1] / q[1])
+    return (
+        f"**Token by token: {_ninths(token)} accepted tokens per iteration; block verification: "
+        f"{_ninths(block)}; no lossless verifier can beat {_ninths(ideal)}** (Σ over t of the overlap "
+        f"of the two models' laws of t-token prefixes). Sun et al. (2024) give the same 10/9, 11/9 and "
+        f"12/9. Token verification judges each token alone: the draft proposes a {a:.0f}× as often as the "
+        f"target wants it, so an a in first place is rejected half the time and the iteration ends, whatever follows. "
+        f"But the block “a b” is exactly as likely under both models (1/3 · 2/3 = 2/3 · 1/3 = 2/9): block "
+        f"verification carries the weight w₁ = min(1, p(a)/q(a)) = {w1:.2f} on to "
+        f"w₂ = min(1, w₁ · p(b)/q(b)) = {w2:.2f} and keeps “a b” whole, the a included, since the b "
+        f"that the draft under-proposes ({b:.1f}× as often as the target) pays for it. The output is still "
+        f"exactly the target's. At k = 1 the two rules are the same: the gain needs a block to judge."
+    )
+
+
 # --- The exercises ---------------------------------------------------------------------------
 
 EXERCISES: tuple[Exercise, ...] = (
@@ -305,6 +380,27 @@ EXERCISES: tuple[Exercise, ...] = (
         {"logx": True},
         kl_floor,
         given={"kl": 0.1},
+    ),
+    Exercise(
+        "greedy_draft",
+        "Why a greedy draft loses at temperature 1",
+        "The {vr_preset} pair: a draft whose logits are within 0.2 of the target's. At temperature "
+        "**T = {vr_temperature}** an engine whose draft proposes its most likely token accepts far fewer "
+        "draft tokens than rejection sampling would, though p ≈ q. Why? And what changes at T = 0?",
+        "verification",
+        {"vr_preset": "close", "vr_temperature": 1.0},
+        greedy_draft,
+    ),
+    Exercise(
+        "block_against_token",
+        "Block against token verification",
+        "Sun et al.'s binary pair (tokens a and b, t0 and t1 on the page): the target prefers b, "
+        "p = (1/3, 2/3); the draft prefers a, "
+        "q = (2/3, 1/3). With **k = {k}** draft tokens, how many does token-by-token verification accept "
+        "per iteration, how many block verification, and how many could any lossless verifier?",
+        "verification",
+        {"vr_preset": "binary", "k": 2},
+        block_against_token,
     ),
 )
 

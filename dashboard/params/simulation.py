@@ -131,6 +131,33 @@ PARAMS: tuple[Param, ...] = (
         "Both models take their most likely word (temperature 0): a draft word passes exactly "
         "when it is the target's most likely word. Off: both sample, as in the papers.",
     ),
+    # Both only while sampling: at temperature 0 a greedy draft is the draft, and block
+    # verification of point masses keeps the same words as token verification.
+    Param(
+        "step_proposal",
+        "Draft proposes",
+        "choice",
+        "sampled",
+        "sampled: a word drawn from q, as in the papers. greedy: the draft's most likely word, "
+        "checked as if q gave it probability 1 (q one-hot), so accepted with probability p(word); "
+        "the target still samples.",
+        options=("sampled", "greedy"),
+        widget="radio",
+        shown_when=("greedy", False),
+    ),
+    Param(
+        "step_verification",
+        "Verification",
+        "choice",
+        "token",
+        "token: each word kept with probability min(1, p/q), in order, up to the first rejection "
+        "(Leviathan et al. 2023). block: the draft checked jointly (Sun et al. 2024, arXiv 2403.10444, "
+        "Algorithm 2); the kept prefix is decided from the block's residual weights, never fewer words "
+        "on average.",
+        options=("token", "block"),
+        widget="radio",
+        shown_when=("greedy", False),
+    ),
     Param(
         "presenter",
         "Presenter mode",

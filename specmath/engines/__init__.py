@@ -21,7 +21,7 @@ The engines define their numbers differently; the record reconciles them:
   each target step emits its accepted tokens plus one, so steps = n_predict - n_accept.
 """
 
-from .dispatch import MAX_METRICS_CHARS, parse_engine_metrics
-from .record import EngineMetrics
+from .dispatch import MAX_METRICS_CHARS, parse_engine_metrics, parse_engine_sweep
+from .record import EngineMetrics, EngineSweep
 
-__all__ = ["MAX_METRICS_CHARS", "EngineMetrics", "parse_engine_metrics"]
+__all__ = ["MAX_METRICS_CHARS", "EngineMetrics", "EngineSweep", "parse_engine_metrics", "parse_engine_sweep"]

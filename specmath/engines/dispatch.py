@@ -4,16 +4,39 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import llamacpp, llamacpp_server, sglang, sglang_prometheus, trtllm, vllm_prometheus, vllm_v0, vllm_v1
+from . import (
+    llamacpp,
+    llamacpp_prometheus,
+    llamacpp_server,
+    sglang,
+    sglang_bench,
+    sglang_prometheus,
+    trtllm,
+    vllm_per_request,
+    vllm_prometheus,
+    vllm_v0,
+    vllm_v1,
+)
 from ._text import Doc, Found, ReportError
-from .record import EngineMetrics
+from .record import EngineMetrics, EngineSweep
 
 #: Only the last this many characters of a paste are read (bytes: the last four times as many
 #: bytes are decoded first), which bounds time and memory whatever is pasted.
 MAX_METRICS_CHARS = 2_000_000
 
 # The formats, in the order they are tried.
-_FORMATS = (vllm_v1, vllm_v0, vllm_prometheus, sglang, sglang_prometheus, llamacpp, llamacpp_server, trtllm)
+_FORMATS = (
+    vllm_v1,
+    vllm_v0,
+    vllm_prometheus,
+    vllm_per_request,
+    sglang,
+    sglang_prometheus,
+    llamacpp,
+    llamacpp_server,
+    llamacpp_prometheus,
+    trtllm,
+)
 _PARSERS = tuple((f.FORMAT, f.parse) for f in _FORMATS)
 _LOOKED_FOR = ", ".join(f.LOOKED_FOR for f in _FORMATS)
 
@@ -62,6 +85,19 @@ def parse_engine_metrics(text) -> EngineMetrics:
     * **llama.cpp summary** — ``n_draft``, ``n_predict``, ``n_drafted``, ``n_accept``,
       ``accept = X%`` of the speculative examples; the **latest** summary is used, with
       drafts = n_predict - n_accept target steps.
+    * **llama-server log** — ``draft acceptance rate = X (N accepted / N generated)`` per
+      finished request (``, mean len = X`` and the trace line ``acc per pos = (…)`` in newer
+      builds), **summed** over requests.
+    * **llama-server /metrics** — ``llamacpp:spec_decode_num_drafts_total``,
+      ``…_num_draft_tokens_total``, ``…_num_accepted_tokens_total`` and
+      ``…_num_accepted_tokens_per_pos_total{position="i"}``, read as vLLM's scrape; all of them 0
+      (a server that does not speculate) is no report. Counts of a million or more are printed to
+      6 significant digits, which the notes say.
+    * **vLLM per-request metrics** — ``"speculative_decoding": {"acceptance_histogram": […], …}``
+      of each response (``--per-request-spec-decode-metrics``): the histograms are **summed**, so
+      the per-position rates are exact; with ``detailed``'s ``per_step_drafted``, the drafts that
+      reached each position are kept (``position_drafts``).
+    * **TensorRT-LLM iteration stats** — ``specDecodingStats`` of each iteration, **summed**.
 
     If several formats occur, the one whose data comes last in the text is used, and the notes
     say so. A mean acceptance length is computed from counts where they allow (1 + accepted /
@@ -124,3 +160,35 @@ def parse_engine_metrics(text) -> EngineMetrics:
         notes.append(f"the text also holds {names} data; used the {name} data, which comes last")
         notes.extend(f"ignored {n} data: {r}" for _, n, r in found[:-1] if isinstance(r, ReportError))
     return replace(result.metrics, notes=tuple(notes + read_notes))
+
+
+def parse_engine_sweep(text) -> EngineSweep:
+    """Read a benchmark sweep: one run per batch size and draft setting.
+
+    Reads SGLang's ``scripts/playground/bench_speculative.py`` output, one JSON object per line
+    with ``batch_size``, ``steps``, ``topk``, ``num_draft_tokens``, ``acc_length`` and
+    ``step_time`` (and ``completion_tokens``); other lines (the script's progress output) are
+    passed over, and a line that is not whole JSON is skipped with a note. A setting run twice
+    keeps its later run.
+
+    Parameters
+    ----------
+    text : str or bytes
+        The pasted lines; as :func:`parse_engine_metrics`, only the last
+        :data:`MAX_METRICS_CHARS` characters are read.
+
+    Returns
+    -------
+    EngineSweep
+        The runs sorted by (batch, draft length, topk, draft tokens).
+
+    Raises
+    ------
+    ValueError
+        If no run is found, or a run's field is missing or impossible (a count that is not a whole
+        number, a time that is not above 0, an accept length outside 1 to the tokens verified):
+        the message names the field and the line.
+    """
+    text, read_notes = _read(text)
+    sweep = sglang_bench.parse_sweep(text)
+    return replace(sweep, notes=sweep.notes + tuple(read_notes))

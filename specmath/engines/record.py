@@ -15,8 +15,8 @@ class EngineMetrics:
         ``"vLLM"``, ``"SGLang"``, ``"llama.cpp"`` or ``"TensorRT-LLM"``.
     format : str
         ``"vLLM V1 log"``, ``"vLLM V0 log"``, ``"vLLM Prometheus"``, ``"SGLang log"``,
-        ``"SGLang Prometheus"``, ``"llama.cpp summary"``, ``"llama-server log"`` or
-        ``"TensorRT-LLM iteration stats"``.
+        ``"SGLang Prometheus"``, ``"llama.cpp summary"``, ``"llama-server log"``,
+        ``"llama-server /metrics"``, ``"vLLM per-request metrics"`` or ``"TensorRT-LLM iteration stats"``.
     k : int or None
         Draft length (speculative tokens per step), when printed or derivable: the number of
         per-position rates, V0's "Number of speculative tokens", llama.cpp's ``n_draft``, or
@@ -48,6 +48,14 @@ class EngineMetrics:
     tree_topk : int or None
         SGLang's ``--speculative-eagle-topk`` when the paste shows the server's arguments;
         above 1 each step verified a tree of drafts, not a chain.
+    position_drafts : tuple of int or None
+        Drafts that had a token at position i + 1 (i = 0 … k - 1), where the engine says each
+        draft's length (vLLM's detailed per-request metrics): how many drafts every per-position
+        rate is over.
+    by_draft_length : tuple of (int, int, int) or None
+        ``(d, steps, accepted)``: the verification steps that drafted d tokens and the draft tokens
+        they accepted, for each d drafted, where the engine says each step's (vLLM's detailed
+        per-request metrics); :func:`specmath.acceptance_curve` turns them into L(d).
     """
 
     engine: str
@@ -62,3 +70,46 @@ class EngineMetrics:
     notes: tuple[str, ...] = ()
     accept_rate: float | None = None
     tree_topk: int | None = None
+    position_drafts: tuple[int, ...] | None = None
+    by_draft_length: tuple[tuple[int, int, int], ...] | None = None
+
+
+@dataclass(frozen=True)
+class EngineSweep:
+    """A benchmark sweep of one engine: one run per (batch size, draft setting), in this library's terms.
+
+    Attributes
+    ----------
+    engine, format : str
+        ``"SGLang"``, ``"SGLang bench_speculative"``.
+    batch : tuple of int
+        Requests decoded together in each run.
+    draft_length : tuple of int
+        Draft tokens verified per step in each run as a chain would: 0 for a run without
+        speculative decoding (the baseline), else ``min(steps, num_draft_tokens - 1)``; for a
+        tree run (``topk`` above 1) the tree's depth, ``steps``.
+    topk : tuple of int
+        Branching of each run's draft tree: 1 a chain, 0 no speculation.
+    draft_tokens : tuple of int
+        Tokens each run verified per step (SGLang's ``--speculative-num-draft-tokens``).
+    mean_acceptance_length : tuple of float
+        Tokens per verification step, bonus token included (1 for the baseline).
+    step_time_s : tuple of float
+        Seconds per decoding step at that batch: one draft-and-verify iteration, or one plain
+        step for the baseline.
+    output_tokens : tuple of float or None
+        Mean tokens generated per request in each run (None where the run does not say).
+    notes : tuple of str
+        Caveats, as :class:`EngineMetrics` has them.
+    """
+
+    engine: str
+    format: str
+    batch: tuple[int, ...]
+    draft_length: tuple[int, ...]
+    topk: tuple[int, ...]
+    draft_tokens: tuple[int, ...]
+    mean_acceptance_length: tuple[float, ...]
+    step_time_s: tuple[float, ...]
+    output_tokens: tuple[float | None, ...]
+    notes: tuple[str, ...] = ()

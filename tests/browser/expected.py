@@ -487,13 +487,16 @@ def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None
 
     The page's iteration starts after an opening of three words drawn from the target after a
     period with ``default_rng([seed, 1])``, from its last word, with ``rng=seed``; the draft is
-    specmath's noise, temperature or merged draft of the target. Steps: 1 … k draft the words,
+    specmath's noise, temperature or merged draft of the target; a greedy draft (sampling only)
+    is that draft's rows as point masses on their argmax, and block verification (sampling only)
+    is ``verification="block"``. Steps: 1 … k draft the words,
     k + 1 is the target's pass, k + 2 … 2k + 1 the checks, 2k + 2 the residual or bonus word,
     2k + 3 the timeline (k is the shared k, at most 8).
     """
     s = settings(params, ("step", "k", "c", "step_draft", "step_noise", "step_temperature", "step_contexts"))
-    s |= settings(params, ("greedy", "seed"))
+    s |= settings(params, ("greedy", "step_proposal", "step_verification", "seed"))
     k, c, seed, step = min(int(s["k"]), STEP_MAX_K), float(s["c"]), int(s["seed"]), int(s["step"])
+    greedy = s["greedy"] == "true"
     target = target_chain()
     if s["step_draft"] == "noise":
         draft = specmath.draft_by_noise(target, float(s["step_noise"]))
@@ -502,20 +505,29 @@ def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None
     else:
         assert s["step_draft"] == "merged", s["step_draft"]
         draft = specmath.draft_by_merging(target, min(int(s["step_contexts"]), len(WORDS)))
+    own = draft  # the rows a greedy draft takes its most likely word from
+    if s["step_proposal"] == "greedy" and not greedy:
+        draft = np.eye(len(WORDS))[np.argmax(draft, axis=1)]  # checked as q = 1, ties to the lowest index
+    verification = "token" if greedy else s["step_verification"]
     rng, word = np.random.default_rng([seed, 1]), PERIOD
     for _ in range(OPENING_WORDS):
         word = int(rng.choice(len(WORDS), p=target[word]))
-    it = specmath.speculative_iteration(target, draft, word, k, rng=seed, greedy=s["greedy"] == "true")
+    it = specmath.speculative_iteration(target, draft, word, k, rng=seed, greedy=greedy, verification=verification)
 
     (chart,) = charts
     if step <= k:
         bars = _named(chart, "draft q")
         assert list(bars["y"]) == list(WORDS)
-        assert_close(bars["x"], it.q[step - 1], f"the draft's row q at position {step}")
+        context = word if step == 1 else int(it.drafted[step - 2])
+        assert_close(bars["x"], own[context], f"the draft's row q at position {step}")
     elif step == k + 1:
         positions = np.arange(k)
         assert_close(_named(chart, "draft q(xᵢ)")["y"], it.q[positions, it.drafted], "q of each drafted word")
         assert_close(_named(chart, "target p(xᵢ)")["y"], it.p[positions, it.drafted], "p of each drafted word")
+    elif step <= 2 * k + 1 and verification == "block":
+        rows = np.arange(step - k - 1)
+        assert_close(_named(chart, "keeps the prefix: η < h")["x"], it.block_stop[rows], "stopping chances h")
+        assert_close(_named(chart, "uniform η")["x"], it.u[rows], "the uniforms η")
     elif step <= 2 * k + 1:
         rows = np.arange(min(step - k - 2, it.first_rejection) + 1)
         if it.greedy:

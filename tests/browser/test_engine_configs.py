@@ -121,3 +121,20 @@ def test_calibrate_example_with_vllms_acceptance_rate_explains_it(tab: AppTab):
     metric = tab.page.locator('[data-testid="stMetric"]', has_text="Engine's draft acceptance rate")
     shown = metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
     assert shown == f"{100 * accepted / drafted:.1f}%", shown
+
+
+def test_calibrates_rule_link_opens_the_verification_rules_page_on_its_pair(tab: AppTab):
+    """The paragraph on the verification rule links to the page that shows it, set up for the point."""
+    (name,) = [name for name, text in EXAMPLES.items() if "Avg Draft acceptance rate" in text]
+    tab.open(PAGES["calibrate"])
+    before = tab.signature()
+    tab.page.get_by_role("button", name=name, exact=True).click()
+    tab.settle(changed_from=before)
+    before = tab.signature()
+    tab.page.get_by_role("link", name="Open Verification rules on the close pair at T = 1").click()
+    tab.page.wait_for_url(lambda url: "/Verification_rules?" in url)
+    tab.settle(changed_from=before)
+    assert tab.exceptions() == [] and tab.warnings() == []
+    # The link's T = 1 is the default, which the address leaves out once the page binds it.
+    assert tab.params() == {"vr_preset": ["close"]}
+    assert tab.slider_values()[PARAMS["vr_temperature"].label] == "1.00"

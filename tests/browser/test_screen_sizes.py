@@ -35,13 +35,17 @@ AT_LEAST = {
 
 
 #: Views beyond a page's defaults whose charts and titles differ: the registry's (the Step
-#: through page's phases), and for that page greedy checks and presenter mode's larger type.
+#: through page's phases), and for that page greedy checks, block checks, a greedy draft's
+#: check and presenter mode's larger type.
 VIEWS = {page_id: tuple(query for _, query in page.views) for page_id, page in REGISTRY.items()}
 VIEWS["step_through"] += (
     "k=8&step=10&greedy=true",
     "k=8&step=9&presenter=true",
     "k=8&step=10&greedy=true&presenter=true",
     "k=8&step=19&presenter=true",
+    "k=8&step=17&step_verification=block",
+    "k=8&step=17&step_verification=block&step_proposal=greedy&presenter=true",
+    "k=8&step=11&step_proposal=greedy&presenter=true",
 )
 
 #: Each view is loaded once, at the first size, then measured at each size in turn: a page load

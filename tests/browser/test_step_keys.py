@@ -48,18 +48,23 @@ def _rgb(colour: str) -> str:
     return "rgb({}, {}, {})".format(*(int(colour[i : i + 2], 16) for i in (1, 3, 5)))
 
 
-@pytest.mark.parametrize("greedy", [False, True])
+#: Greedy decoding, and block verification of a greedy draft, beside the default (sampling, token by token).
+VARIANTS = {"sampled": "", "greedy": "&greedy=true", "block": "&step_verification=block&step_proposal=greedy"}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("phase", PHASES)
-def test_presenter_mode_shows_each_phases_chart_and_numbers_on_a_projectors_first_screen(sized, phase, greedy):
-    """Greedy, every check passes: the last steps are the bonus word's."""
-    query = f"presenter=true&step={PHASES[phase]}" + ("&greedy=true" if greedy else "")
+def test_presenter_mode_shows_each_phases_chart_and_numbers_on_a_projectors_first_screen(sized, phase, variant):
+    """Greedy, every check passes: the last steps are the bonus word's. Under block verification
+    every position is checked: the "never checked" step is a check with its numbers."""
+    query = f"presenter=true&step={PHASES[phase]}" + VARIANTS[variant]
     tab = sized(1024, 768).open(STEP, query)
     fit = tab.page.evaluate(STEP_FIT_JS)
     assert fit["chart"] is not None and _inside(fit["chart"], fit["viewport"]), fit
     assert fit["titleTop"] >= fit["headerBottom"], fit  # the page's title is not under Streamlit's header
     assert all(_inside(metric, fit["viewport"]) for metric in fit["metrics"]), fit
     assert fit["titles"] and all(title[2] <= fit["chart"][2] for title in fit["titles"]), fit  # titles not cut
-    if phase in ("check", "outcome"):
+    if phase in ("check", "outcome") or (phase == "never checked" and variant == "block"):
         assert fit["metrics"], "this step has metrics"
     # The legend is drawn opaque, each line in its role's colour (their contrast: a unit test).
     shown = {line["text"]: (line["color"], line["opacity"]) for line in fit["legend"]}

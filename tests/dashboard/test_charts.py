@@ -381,3 +381,15 @@ def test_the_speedup_map_is_lighter_where_faster_and_marks_break_even():
     ]  # fmt: skip
     assert at_line and np.allclose(at_line, 1.0)
     assert list(_trace(fig, "best speedup labels").text) == ["1×"]
+
+
+def test_acceptance_length_curve_draws_asymmetric_bars_and_none_where_unknown():
+    k = np.array([1, 3])
+    figure = charts.acceptance_length_curve(
+        k, np.array([1.8, 2.9]), np.array([1.7, np.nan]), np.array([1.85, np.nan]), np.array([1.8, 2.4, 2.9])
+    )
+    profile, measured = figure.data
+    np.testing.assert_allclose(measured.error_y.array, [0.05, 0.0])
+    np.testing.assert_allclose(measured.error_y.arrayminus, [0.1, 0.0])
+    np.testing.assert_array_equal(profile.x, [1, 2, 3])
+    assert "2 draft lengths measured" in figure.layout.title.text

@@ -24,8 +24,8 @@ def _answer(exercise_id: str) -> str:
     return BY_ID[exercise_id].answer_text()
 
 
-def test_five_or_six_exercises_each_with_a_good_link():
-    assert 5 <= len(EXERCISES) <= 6
+def test_eight_exercises_each_with_a_good_link():
+    assert len(EXERCISES) == 8
     assert len({e.id for e in EXERCISES}) == len(EXERCISES)
     for exercise in EXERCISES:
         assert problems(exercise) == []
@@ -183,3 +183,54 @@ def test_kl_floor_answer():
     close = result.kl <= 0.1
     assert f"the {close.sum()} with KL ≤ 0.1 all have α ≥ {result.alpha[close].min():.3f}" in text
     assert result.alpha[close].min() >= pinsker  # the bound holds for every pair
+
+
+# --- Verification rules --------------------------------------------------------------------------
+
+
+def _softmax(logits, temperature):
+    weights = np.exp(np.asarray(logits, dtype=float) / temperature)
+    return weights / weights.sum()
+
+
+def test_greedy_draft_keeps_p_of_the_drafts_argmax_and_agrees_at_temperature_zero():
+    exercise = BY_ID["greedy_draft"]
+    assert exercise.query() == {"vr_preset": "close", "vr_temperature": "1"}
+    target, draft = (2.0, 1.5, 1.0, 0.2, -0.5), (1.8, 1.6, 0.9, 0.3, -0.4)  # the page's close pair
+    p, q = _softmax(target, 1), _softmax(draft, 1)
+    greedy, overlap = p[np.argmax(q)], np.minimum(p, q).sum()
+    text = exercise.answer_text()
+    assert f"p(x*) = **{greedy:.3f}**" in text and f"= 1 − TV(p, q) = **{overlap:.3f}**" in text
+    assert (round(greedy, 3), round(overlap, 3)) == (0.450, 0.934)
+    k, c = PARAMS["k"].default, PARAMS["c"].default
+    for alpha in (overlap, greedy):
+        tokens = (1 - alpha ** (k + 1)) / (1 - alpha)
+        assert f"{tokens:.2f} tokens per iteration, {tokens / (1 + k / c):.2f}×" in text
+    # At T = 0 both models are point masses on token 0: every rule keeps it.
+    assert np.argmax(target) == np.argmax(draft) == 0 and "α = 1 under both" in text
+    assert "**T = 1**" in exercise.question_text()
+
+
+def test_block_against_token_quotes_sun_et_al_s_ninths():
+    exercise = BY_ID["block_against_token"]
+    assert exercise.query() == {"vr_preset": "binary", "k": "2"}
+    text = exercise.answer_text()
+    # Token: α = 2/3, accepted α + α² = 10/9. Block: 11/9 (Sun et al. 2024). Ideal, Σ over t of the
+    # overlap of the t-token prefix laws: 2/3 + (1/9 + 2/9 + 2/9 + 1/9) = 12/9.
+    assert "**Token by token: 10/9 ≈ 1.111 accepted tokens per iteration; block verification: 11/9 ≈ 1.222" in text
+    assert "no lossless verifier can beat 12/9 ≈ 1.333**" in text
+    assert "w₁ = min(1, p(a)/q(a)) = 0.50" in text and "w₂ = min(1, w₁ · p(b)/q(b)) = 1.00" in text
+    assert "**k = 2**" in exercise.question_text()
+
+
+def test_the_ideal_verifiers_bound_is_the_overlap_of_the_prefix_laws():
+    p, q = np.array([1 / 3, 2 / 3]), np.array([2 / 3, 1 / 3])
+    assert exercises._ideal_accepted(p, q, 1) == pytest.approx(2 / 3)
+    assert exercises._ideal_accepted(p, q, 2) == pytest.approx(12 / 9)
+    # Never below block verification's (a lossless rule keeps t tokens at most that often).
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        p, q = rng.dirichlet(np.ones(3)), rng.dirichlet(np.ones(3))
+        for k in (1, 2, 3):
+            block = specmath.expected_accepted_tokens(p, q, k, verification="block")
+            assert exercises._ideal_accepted(p, q, k) >= block - 1e-12

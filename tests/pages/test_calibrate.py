@@ -2,6 +2,7 @@
 
 import json
 import re
+from urllib.parse import parse_qs
 
 import numpy as np
 import pytest
@@ -99,6 +100,8 @@ def test_profile_drives_the_recommendation():
 def test_every_example_is_read():
     """The examples are one run of k = 3: each reads to its mean length; only SGLang's lacks k."""
     for name, text in calibrate.EXAMPLES.items():
+        if name == calibrate.SWEEP_EXAMPLE:
+            continue  # a sweep of runs, not one (test_the_sweep_example_…)
         measurement = calibrate.from_paste(text)
         if name == "SGLang log":
             assert isinstance(measurement, calibrate.KUnknown) and measurement.mean_length == 2.85
@@ -121,14 +124,16 @@ def _click(at, name):
     return at
 
 
-@pytest.mark.parametrize("name", [name for name in calibrate.EXAMPLES if name != "SGLang log"])
+@pytest.mark.parametrize(
+    "name", [name for name in calibrate.EXAMPLES if name not in ("SGLang log", calibrate.SWEEP_EXAMPLE)]
+)
 def test_example_buttons_fill_the_paste_and_calibrate(name):
     at = _click(open_page(CALIBRATE, k="3"), name)
     assert not at.exception and not at.error
     assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[name]
     assert metrics(at)["Mean acceptance length"] == "2.850"
     assert any(name.split()[0] in s.value for s in at.success)
-    with_profile = name in ("vLLM V1 log", "vLLM /metrics")
+    with_profile = name in ("vLLM V1 log", "vLLM /metrics", "llama-server /metrics", "vLLM per-request")
     assert len(page_charts(at)) == (2 if with_profile else 1)
     # A band only where there is an interval: a mean acceptance length alone has none.
     band = [t for t in page_charts(at)[0]["data"] if t.get("name", "").startswith("α interval")]
@@ -193,7 +198,18 @@ def test_sglang_asks_for_k_and_then_fits_the_runs_alpha():
     assert any("using the k you gave (k = 3)" in shown(c.value) for c in at.caption)
 
 
-@pytest.mark.parametrize("name", ["vLLM V1 log", "vLLM V0 log", "vLLM /metrics", "llama.cpp", "TensorRT-LLM /metrics"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "vLLM V1 log",
+        "vLLM V0 log",
+        "vLLM /metrics",
+        "vLLM per-request",
+        "llama.cpp",
+        "llama-server /metrics",
+        "TensorRT-LLM /metrics",
+    ],
+)
 def test_a_pastes_counts_go_to_the_address_and_reopen_the_same_alpha(name):
     """The address after a paste carries the counts it reduced to; that link shows the same α, and
     the k slider stays at the paste's k (the one the view uses)."""
@@ -229,6 +245,14 @@ def test_why_is_my_acceptance_rate_so_low():
     assert m["Rate α predicts at k = 7"] == "36.2%"
     assert m["Mean length (sets the speedup)"] == "3.53"
     assert any("falls as k grows" in md.value for md in at.markdown)
+    # The verification rule is named as another cause, with a link to the page that shows it.
+    rule, query = calibrate.rule_cause()
+    assert rule in [md.value for md in at.markdown]
+    (link,) = [link.proto for link in at.get("page_link") if link.proto.label.startswith("Open Verification rules")]
+    assert link.page == "Verification_rules" and parse_qs(link.query_string) == {k: [v] for k, v in query.items()}
+    opened = open_page("verification", **query)
+    assert not opened.exception and not warnings(opened)
+    assert opened.selectbox(key="vr_preset").value == "close" and opened.slider(key="vr_temperature").value == 1.0
 
 
 def test_conditional_rates_and_tree_warning():
@@ -334,3 +358,119 @@ def test_a_drafter_name_goes_into_calibrates_configs():
     assert vllm_config(at)["model"] == head
     assert sglang_flags(at)["--speculative-draft-model-path"] == head
     assert not any("YOUR-EAGLE3-HEAD" in c.value for c in at.caption)
+
+
+# Issue 33: a vLLM V1 line from 300 drafts of 4 and 500 of 2 at α = 0.70, and the same run as a
+# Prometheus scrape (expected counts: 800 drafts, 2,200 draft tokens, per position 560, 392, 103, 72).
+MIXED_V1 = (
+    "INFO 11-29 10:15:01 [metrics.py:96] SpecDecoding metrics: Mean acceptance length: 2.43, "
+    "Accepted throughput: 11.44 tokens/s, Drafted throughput: 22.00 tokens/s, Accepted: 1144 tokens, "
+    "Drafted: 2200 tokens, Per-position acceptance rate: 0.696, 0.512, 0.133, 0.089, "
+    "Avg Draft acceptance rate: 52.0%\n"
+)
+MIXED_SCRAPE = (
+    'vllm:spec_decode_num_drafts_total{engine="0"} 800.0\n'
+    'vllm:spec_decode_num_draft_tokens_total{engine="0"} 2200.0\n'
+    'vllm:spec_decode_num_accepted_tokens_total{engine="0"} 1127.0\n'
+    + "".join(
+        f'vllm:spec_decode_num_accepted_tokens_per_pos_total{{engine="0",position="{i}"}} {n}.0\n'
+        for i, n in enumerate((560, 392, 103, 72))
+    )
+)
+
+
+def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said():
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(MIXED_V1).run()
+    assert not at.exception and not at.error
+    fit = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_V1))
+    assert abs(fit.alpha - 0.70) < 0.03
+    m = metrics(at)
+    assert m["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
+    assert m["95% interval for α"] == f"{fit.low:.3f} – {fit.high:.3f}"
+    captions = [c.value for c in at.caption]
+    assert any("fewer than k = 4" in c and "positions 1 to 2" in c for c in captions), captions
+    assert not any("The paste fixes k" in c for c in captions)  # the slider holds the cut drafts' k = 2
+    # The drafts, 800, come from the printed mean; the link carries them cut to two positions.
+    assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 966)
+    assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 966]
+
+
+def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha():
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(MIXED_SCRAPE).run()
+    assert not at.exception and not at.error
+    fit = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_SCRAPE))
+    assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 952)
+    assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 952]
+    assert any("cut to the 2 positions every draft reached" in c.value for c in at.caption)
+    reopened = open_page(CALIBRATE, **dict(at.query_params))
+    for label in ("Fitted i.i.d. α", "95% interval for α"):
+        assert (
+            metrics(reopened)[label]
+            == metrics(at)[label]
+            == (f"{fit.alpha:.3f}" if label.startswith("Fitted") else f"{fit.low:.3f} – {fit.high:.3f}")
+        )
+
+
+def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
+    at = _click(open_page(CALIBRATE, k="5", drafts="700", accepted="1500"), calibrate.SWEEP_EXAMPLE)
+    assert not at.exception and not at.error
+    assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[calibrate.SWEEP_EXAMPLE]
+    sweep = specmath.parse_engine_sweep(calibrate.EXAMPLES[calibrate.SWEEP_EXAMPLE])
+    curve = specmath.acceptance_curve(sweep)
+    profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
+    schedule = specmath.measured_schedule(sweep, curve)
+    assert any("16 runs at batch sizes 1, 16, 64, 128; chains of k = 1, 2, 3" in s.value for s in at.success)
+    lengths, positions, scheduled = page_charts(at)
+    measured = trace(lengths, "measured, 95% interval")
+    np.testing.assert_allclose(values(measured["y"]), curve.mean_length)
+    np.testing.assert_allclose(values(measured["error_y"]["array"]), curve.high - curve.mean_length)
+    np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), profile)
+    np.testing.assert_array_equal(values(trace(scheduled, "k in the schedule")["y"]), [3, 3, 0, 0])
+    assert schedule.schedule == [(1, 63, 3), (64, 128, 0)]
+    assert any("batch 1–63: k = 3; batch 64–128: k = 0" in c.value for c in at.caption)
+    # The link cannot carry a sweep, says so, and the typed counts it holds are left as they were.
+    assert any("The address cannot carry a sweep" in c.value for c in at.caption)
+    assert [at.query_params.get(key) for key in ("k", "drafts", "accepted")] == ["5", "700", "1500"]
+
+
+@pytest.mark.parametrize(
+    ("paste", "message"),
+    [
+        ('{"batch_size": 1, "acc_length": 2.0, "step_time": 0.01}', "Could not read the sweep: a run needs"),
+        (
+            '{"batch_size": 1, "steps": 2, "topk": 1, "num_draft_tokens": 3, "acc_length": 9, "step_time": 0.01}',
+            "acc_length must be within [1, 3]",
+        ),
+        ('"acc_length" "step_time" ' + "[" * 100_000, "Could not read the sweep: no bench_speculative.py runs found"),
+        (
+            '{"batch_size": 1, "steps": 0, "topk": 0, "num_draft_tokens": 0, "acc_length": 1, "step_time": 0.01}',
+            "The sweep has no chain run",
+        ),
+        ("llamacpp:spec_decode_num_drafts_total 0\nllamacpp:spec_decode_num_draft_tokens_total 0\n", "are all 0"),
+        ('{"metrics": {"speculative_decoding": {"acceptance_histogram": [1, 2', "is not a whole JSON object"),
+    ],
+)
+def test_bad_sweeps_and_new_formats_are_explained(paste, message):
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(paste).run()
+    assert not at.exception
+    assert any(message in shown(e.value) for e in at.error), [e.value for e in at.error]
+
+
+def test_detailed_per_request_metrics_draw_the_acceptance_of_each_draft_length():
+    text = (FIXTURES / "vllm_per_request.jsonl").read_text()
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(text).run()
+    assert not at.exception and not at.error
+    metrics_ = specmath.parse_engine_metrics(text)
+    fit, curve = specmath.fit_alpha(metrics_), specmath.acceptance_curve(metrics_)
+    assert metrics(at)["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
+    lengths = page_charts(at)[2]
+    measured = trace(lengths, "measured, 95% interval")
+    np.testing.assert_allclose(values(measured["x"]), [2, 4])
+    np.testing.assert_allclose(values(measured["y"]), curve.mean_length)
+    iid = trace(lengths, f"i.i.d. at fitted α = {fit.alpha:.3f}")
+    np.testing.assert_allclose(values(iid["y"]), specmath.expected_tokens(fit.alpha, np.arange(1, 5)))
+    assert any("each step drafted" in c.value for c in at.caption)

@@ -129,3 +129,23 @@ def test_kl_floor_view_draws_the_answers_pairs_on_a_log_axis():
     assert at.toggle(key="logx").value is True
     (figure,) = page_charts(at)
     assert figure["layout"]["xaxis"]["type"] == "log"
+
+
+def _tokens_per_iteration(at) -> dict[str, float]:
+    (table,) = [d.value for d in at.dataframe if "tokens per iteration" in d.value.columns]
+    return dict(zip(table["rule"], table["tokens per iteration"], strict=True))
+
+
+def test_greedy_draft_view_shows_the_answers_tokens_per_iteration():
+    at = _open("greedy_draft")
+    rows = _tokens_per_iteration(at)
+    answer = BY_ID["greedy_draft"].answer_text()
+    assert f"{rows['rejection sampling']:.2f} tokens per iteration" in answer
+    assert f"{rows['greedy draft']:.2f} tokens per iteration" in answer
+
+
+def test_block_against_token_view_shows_the_ninths():
+    at = _open("block_against_token")
+    rows = _tokens_per_iteration(at)
+    assert rows["rejection sampling"] == pytest.approx(1 + 10 / 9)
+    assert rows["block verification"] == pytest.approx(1 + 11 / 9)

@@ -10,7 +10,7 @@ import specmath
 from dashboard import charts
 from dashboard import toy_language as tl
 from dashboard.charts.step_through import LARGE_FONT
-from dashboard.features import step_through
+from dashboard.features import step_through, step_views
 from dashboard.params import PARAMS
 from tests.app_helpers import metrics, open_page, page_charts, switch, trace, values, warnings
 
@@ -18,15 +18,19 @@ STEP = "step_through"
 DRAFTS = {"noise": specmath.draft_by_noise, "temperature": specmath.draft_by_temperature}
 
 
-def _iteration(k=8, kind="noise", strength=0.3, seed=42, greedy=False):
-    """The page's iteration, run here: the opening's last word, then ``speculative_iteration``."""
+def _iteration(k=8, kind="noise", strength=0.3, seed=42, greedy=False, proposal="sampled", verification="token"):
+    """The page's iteration, run here: the opening's last word, then ``speculative_iteration``;
+    a greedy proposal is the draft's rows as point masses on their argmax (ties to the lowest
+    index, as specmath's ``"greedy_draft"`` rule)."""
     target = tl.target_chain()
     draft = specmath.draft_by_merging(target, strength) if kind == "merged" else DRAFTS[kind](target, strength)
+    if proposal == "greedy":
+        draft = np.eye(tl.V)[np.argmax(draft, axis=1)]
     rng = np.random.default_rng([seed, 1])
     word = tl.PERIOD
     for _ in range(3):
         word = int(rng.choice(tl.V, p=target[word]))
-    return specmath.speculative_iteration(target, draft, word, k, rng=seed, greedy=greedy)
+    return specmath.speculative_iteration(target, draft, word, k, rng=seed, greedy=greedy, verification=verification)
 
 
 def _chart(at) -> dict:
@@ -38,8 +42,10 @@ def _heading(at) -> str:
     return next(m.value for m in at.markdown if m.value.startswith("#### Step "))
 
 
-def assert_shows(at, step: int, it: specmath.IterationTrace) -> None:
-    """The page shows step ``step`` of the iteration ``it``, with its numbers."""
+def assert_shows(at, step: int, it: specmath.IterationTrace, proposed_from: np.ndarray | None = None) -> None:
+    """The page shows step ``step`` of the iteration ``it``, with its numbers; ``proposed_from``
+    are a greedy draft's own rows q at each position, whose argmax it proposed (``it.q`` are then
+    point masses)."""
     k = it.k
     figure = _chart(at)
     assert _heading(at).startswith(f"#### Step {step} of {2 * k + 3} · ")
@@ -47,13 +53,18 @@ def assert_shows(at, step: int, it: specmath.IterationTrace) -> None:
     if step <= k:
         i = step - 1
         bars = trace(figure, "draft q")
-        np.testing.assert_array_equal(values(bars["x"]), it.q[i])
+        np.testing.assert_array_equal(values(bars["x"]), it.q[i] if proposed_from is None else proposed_from[i])
         assert bars["y"] == list(tl.WORDS)
         assert f"drawn “{tl.WORDS[int(it.drafted[i])]}”" in figure["layout"]["title"]["text"]
     elif step == k + 1:
         positions = np.arange(k)
         np.testing.assert_array_equal(values(trace(figure, "draft q(xᵢ)")["y"]), it.q[positions, it.drafted])
         np.testing.assert_array_equal(values(trace(figure, "target p(xᵢ)")["y"]), it.p[positions, it.drafted])
+    elif step <= 2 * k + 1 and it.verification == "block":
+        j = step - k - 2
+        np.testing.assert_array_equal(values(trace(figure, "keeps the prefix: η < h")["x"]), it.block_stop[: j + 1])
+        np.testing.assert_array_equal(values(trace(figure, "uniform η")["x"]), it.u[: j + 1])
+        assert metrics(at)["weight w"] == f"{it.block_weight[j]:.3f}"
     elif step <= 2 * k + 1:
         j = step - k - 2
         rows = np.arange(min(j, it.first_rejection) + 1)
@@ -90,7 +101,7 @@ def test_the_page_opens_at_the_first_draft_word():
     assert_shows(at, 1, _iteration())
     assert dict(at.query_params) == {}
     assert _heading(at) == "#### Step 1 of 19 · the draft proposes word 1 of 8"
-    assert any(m.value == "#### … a small **dog** " + step_through.styled("current", "slept") for m in at.markdown)
+    assert any(m.value == "#### … a small **dog** " + step_views.styled("current", "slept") for m in at.markdown)
     assert any(c.value.startswith("Steps 1–8: the draft proposes 8 words") for c in at.caption)
     assert at.button(key="step_back").disabled and not at.button(key="step_next").disabled
 
@@ -106,7 +117,7 @@ def test_every_step_shows_the_iterations_numbers():
         assert_shows(at, step, it)
         assert at.query_params.get("step") == (None if step == 1 else str(step))
         assert [c.value for c in at.caption if c.value.startswith("Step")] == [outline]
-        assert metrics(at) == dict(step_through.build(it, step, tl.opening(42), PARAMS["c"].default).metrics)
+        assert metrics(at) == dict(step_views.build(it, step, tl.opening(42), PARAMS["c"].default).metrics)
 
 
 def test_next_and_back_move_the_step_and_the_address():
@@ -270,3 +281,47 @@ def test_the_page_runs_the_clickers_key_script():
     (script,) = [h.proto for h in at.get("html") if 'id="sde-step-keys"' in h.proto.body]
     assert script.unsafe_allow_javascript
     assert step_through.KEYS_JS.read_text(encoding="utf-8") in script.body
+
+
+@pytest.mark.parametrize("proposal", ["sampled", "greedy"])
+@pytest.mark.parametrize("verification", ["token", "block"])
+def test_the_pages_iteration_is_specmaths_under_each_proposal_and_verification(proposal, verification):
+    """Every step the page stops at shows the numbers of the iteration specmath runs on the same
+    inputs, and the outcome emits its words."""
+    it = _iteration(proposal=proposal, verification=verification)
+    own = None
+    if proposal == "greedy":
+        contexts = np.append(tl.opening(42)[-1], it.drafted[:-1])
+        own = specmath.draft_by_noise(tl.target_chain(), 0.3)[contexts]
+        np.testing.assert_array_equal(it.drafted, np.argmax(own, axis=1))
+    query = {"step_proposal": proposal, "step_verification": verification}
+    at = open_page(STEP, **{key: value for key, value in query.items() if value != PARAMS[key].default})
+    assert not at.exception and not warnings(at)
+    visited = [1]
+    assert_shows(at, 1, it, own)
+    while not at.button(key="step_next").disabled:
+        at.button(key="step_next").click().run()
+        visited.append(int(at.query_params["step"]))
+        assert_shows(at, visited[-1], it, own)
+    checks = range(10, 18) if verification == "block" else range(10, 10 + min(it.first_rejection + 1, 8))
+    assert visited == [*range(1, 10), *checks, 18, 19]
+    assert metrics(at)["Words emitted"] == str(it.emitted.size)
+    assert _chart(at)["data"][2]["text"] == [tl.WORDS[int(t)] for t in it.emitted]
+
+
+def test_block_verification_and_a_greedy_draft_are_chosen_in_the_sidebar():
+    at = open_page(STEP, step="19")
+    at.radio(key="step_verification").set_value("block").run()
+    at.radio(key="step_proposal").set_value("greedy").run()
+    assert not at.exception and not warnings(at)
+    assert_shows(at, 19, _iteration(proposal="greedy", verification="block"))
+    assert any("the kept prefix decided after the last" in c.value for c in at.caption)
+
+
+def test_greedy_decoding_hides_the_proposal_and_the_verification():
+    """At temperature 0 the draft proposes its argmax and block keeps what token keeps: no choice."""
+    at = open_page(STEP, step="19", step_verification="block")
+    assert [r.key for r in at.radio] == ["step_proposal", "step_verification"]
+    at.toggle(key="greedy").set_value(True).run()
+    assert not at.radio and not warnings(at)
+    assert_shows(at, 19, _iteration(greedy=True))

@@ -4,6 +4,7 @@ The fixtures under tests/fixtures/engine_metrics/ are written in each engine's f
 made-up numbers; every expected record below is worked out by hand in the comments.
 """
 
+import json
 import random
 import re
 from pathlib import Path
@@ -762,5 +763,164 @@ def test_trtllm_iteration_stats_are_summed():
     ],
 )
 def test_trtllm_bad_stats(text, message):
+    with pytest.raises(ValueError, match=message):
+        sm.parse_engine_metrics(text)
+
+
+# --- llama-server /metrics ----------------------------------------------------------------------
+
+
+def test_llama_server_metrics_scrape():
+    # 1,000 drafts of 8, 4 and 2 tokens (600, 300, 100) at alpha = 0.8: 6,200 draft tokens, per
+    # position round(600·0.8^i + 300·0.8^i [i <= 4] + 100·0.8^i [i <= 2]) = 800, 640, 461, 369, 197, …
+    m = sm.parse_engine_metrics(fixture("llamacpp_metrics.txt"))
+    check(
+        m,
+        engine="llama.cpp",
+        format="llama-server /metrics",
+        k=8,
+        drafts=1000,
+        draft_tokens=6200,
+        accepted=2851,
+        emitted=3851,
+        mean_acceptance_length=3.851,
+        per_position=(0.8, 0.64, 0.461, 0.369, 0.197, 0.157, 0.126, 0.101),
+        accept_rate=2851 / 6200,
+        notes=(),  # the prompt counter's 1.23457e+06 is not a speculative decoding count
+    )
+    fit = sm.fit_alpha(m)  # drafts of 6.2 tokens on average, some of 2: positions 1 and 2 only
+    assert fit.k == 2 and fit.alpha == pytest.approx(0.8, abs=1e-3)
+
+
+def test_llama_server_metrics_rounded_counts_are_said():
+    text = fixture("llamacpp_metrics.txt")
+    for name, old, new in (("drafts", "1000", "1.23457e+06"), ("draft_tokens", "6200", "7.65432e+06")):
+        text = text.replace(
+            f"llamacpp:spec_decode_num_{name}_total {old}", f"llamacpp:spec_decode_num_{name}_total {new}"
+        )
+    m = sm.parse_engine_metrics(text)
+    assert (m.drafts, m.draft_tokens) == (1_234_570, 7_654_320)
+    assert has_note(m, "llamacpp:spec_decode_num_drafts_total = 1.23457e+06", "6 significant digits")
+
+
+def test_llama_server_metrics_of_a_server_that_does_not_speculate():
+    zeros = "".join(
+        f"llamacpp:spec_decode_num_{name}_total 0\n" for name in ("draft_tokens", "accepted_tokens", "drafts")
+    )
+    with pytest.raises(ValueError, match="are all 0: speculative decoding is off or nothing was drafted yet"):
+        sm.parse_engine_metrics("llamacpp:prompt_tokens_total 1200\n" + zeros)
+
+
+def test_llama_server_metrics_cut_last_line_is_skipped():
+    m = sm.parse_engine_metrics(fixture("llamacpp_metrics.txt").rstrip("\n"))
+    assert m.k == 7 and has_note(m, "skipped the last line")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("llamacpp:spec_decode_num_drafts_total -3\n", r"llamacpp:spec_decode_num_drafts_total must be a non-negative"),
+        ("llamacpp:spec_decode_num_drafts_total 1e300\n", r"must be a non-negative whole count, got 1e300"),
+        (
+            "llamacpp:spec_decode_num_draft_tokens_total 10\nllamacpp:spec_decode_num_accepted_tokens_total 12\n",
+            r"llamacpp:spec_decode_num_accepted_tokens_total \(12\) exceeds llamacpp:spec_decode_num_draft_tokens_t",
+        ),
+        (
+            "llamacpp:spec_decode_num_drafts_total 10\n"
+            'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{position="x"} 3\n',
+            r'needs a label position="i" \(i = 0, 1, …\), got \'x\'',
+        ),
+        (
+            "llamacpp:spec_decode_num_drafts_total 10\n"
+            'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{position="0"} 30\n',
+            r"\(30\) exceeds llamacpp:spec_decode_num_drafts_total \(10\): a rate above 1",
+        ),
+    ],
+)
+def test_llama_server_metrics_impossible_values(text, message):
+    with pytest.raises(ValueError, match=message):
+        sm.parse_engine_metrics(text)
+
+
+# --- vLLM per-request metrics --------------------------------------------------------------------
+
+
+def test_vllm_per_request_metrics_are_summed_over_requests():
+    # Three requests' histograms, [21, 12, 21, 4, 7] + [19, 15, 30, 4, 7] + [19, 15, 21, 1, 9]
+    # = [59, 42, 72, 9, 23]: 205 steps, 0·59 + 42 + 2·72 + 3·9 + 4·23 = 305 accepted; drafted 210 +
+    # 210 + 200; drafts with at least 1, 2, 3, 4 accepted: 146, 104, 32, 23. Each step drafted 4 or
+    # 2 tokens: 105 drafts of 4, 100 of 2.
+    m = sm.parse_engine_metrics(fixture("vllm_per_request.jsonl"))
+    check(
+        m,
+        engine="vLLM",
+        format="vLLM per-request metrics",
+        k=4,
+        drafts=205,
+        draft_tokens=620,
+        accepted=305,
+        emitted=510,
+        mean_acceptance_length=1 + 305 / 205,
+        per_position=(146 / 205, 104 / 205, 32 / 205, 23 / 205),
+        accept_rate=305 / 620,
+        position_drafts=(205, 205, 105, 105),
+        by_draft_length=((2, 100, 131), (4, 105, 174)),  # the steps of each length and what they accepted
+    )
+    assert has_note(m, "3 requests found") and has_note(m, "drafts of 2 to 4 tokens")
+    fit = sm.fit_alpha(m)  # every draft reached positions 1 and 2, as each step's drafted tokens say
+    assert fit.k == 2 and (fit.accepted, fit.drafts) == (146 + 104, 205) and fit.low < 0.7 < fit.high
+    assert "per-step drafted tokens say so" in fit.notes[0]
+
+
+def test_vllm_per_request_summary_mode_and_a_streamed_chunk():
+    stats = {
+        "mean_acceptance_length": 1.2325581395348837,
+        "draft_acceptance_rate": 0.07751937984496124,
+        "acceptance_histogram": [39, 1, 0, 3],
+        "num_spec_steps": 43,
+        "num_accepted_draft_tokens": 10,
+        "num_draft_tokens": 129,
+        "num_spec_tokens": 3,
+    }  # PR #48915's example
+    chunk = 'data: {"choices": [], "metrics": {"speculative_decoding": ' + json.dumps(stats) + "}}\n\ndata: [DONE]\n"
+    m = sm.parse_engine_metrics(chunk)
+    check(m, k=3, drafts=43, draft_tokens=129, accepted=10, per_position=(4 / 43, 3 / 43, 3 / 43))
+    assert m.position_drafts is None and m.notes == ()
+    assert sm.fit_alpha(m)[:3] == sm.alpha_interval(10, 43, 3)[:3]  # 129 = 43 × 3: full drafts
+
+
+def _per_request(**stats):
+    base = {"acceptance_histogram": [2, 1, 1], "num_draft_tokens": 8, "num_spec_tokens": 2}
+    return '{"metrics": {"speculative_decoding": ' + json.dumps(base | stats) + "}}\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (_per_request(acceptance_histogram=[2, 1]), r"acceptance_histogram has 2 entries; num_spec_tokens = 2 needs 3"),
+        (_per_request(num_spec_steps=5), r"num_spec_steps = 5 is not what acceptance_histogram counts, 4"),
+        (_per_request(acceptance_histogram=[2, -1, 1]), r"acceptance_histogram\[1\] must be a whole count"),
+        (_per_request(acceptance_histogram=[2, 1.5, 1]), r"acceptance_histogram\[1\] must be a whole count"),
+        (_per_request(acceptance_histogram=[2, True, 1]), r"acceptance_histogram\[1\] must be a whole count"),
+        (_per_request(num_draft_tokens=2), r"num_draft_tokens = 2 must be within \[accepted, steps × k\] = \[3, 8\]"),
+        (_per_request(num_spec_tokens=0), r"num_spec_tokens must be within 1 to 1024, got 0"),
+        (_per_request(num_spec_tokens="2"), r"num_spec_tokens must be a whole count"),
+        (
+            _per_request(per_step_accepted=[0, 1, 2, 0], per_step_drafted=[2, 2, 2]),
+            r"per_step_drafted and per_step_accepted must have num_spec_steps = 4 entries",
+        ),
+        (
+            _per_request(per_step_accepted=[0, 1, 2, 0], per_step_drafted=[2, 2, 1, 3]),
+            r"a step accepted more than it drafted, or drafted more than k = 2",
+        ),
+        ('{"metrics": {"speculative_decoding": {"acceptance_histogram": [2, 1', r"is not a whole JSON object"),
+        (
+            '"speculative_decoding": {"acceptance_histogram": ' + "[" * 100_000 + "]" * 100_000 + "}\n",
+            r"is not a whole JSON object",
+        ),
+        (_per_request(acceptance_histogram=[0, 0, 0], num_draft_tokens=0), r"show no verification steps"),
+    ],
+)
+def test_vllm_per_request_bad_values(text, message):
     with pytest.raises(ValueError, match=message):
         sm.parse_engine_metrics(text)

@@ -1,0 +1,239 @@
+r"""The i.i.d. alpha of one engine record, drafts shorter than k included.
+
+An engine that changes its draft length as it runs (vLLM's
+``num_speculative_tokens_per_batch_size``, see :mod:`specmath.schedule`; llama.cpp, which drafts
+fewer tokens when its draft model is unsure) reports counts over drafts of several lengths,
+while its record names one k, the longest. The mean acceptance length of such a mix is below
+what i.i.d. acceptance gives at k, and inverting it at k underestimates alpha. :func:`fit_alpha`
+sees the mix in the counts (draft tokens / drafts < k) and fits from the draft positions every
+draft reached instead.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import _kernels
+from ._validate import as_number, shown
+from .calibration import AlphaFit, alpha_interval
+from .engines.record import EngineMetrics
+from .iid_blocks import fit_alpha_from_acceptance_length
+from .speedup import MAX_DRAFT_LENGTH
+
+#: Half a unit in the last decimal of a mean acceptance length printed to two decimals (vLLM V1
+#: ``%.2f``, llama-server ``%5.2f``): how far drafts inferred from a printed mean can be off.
+HALF_MEAN = 0.005
+#: One-sided z of the test that a position was reached by fewer drafts than the one before it
+#: (level 5 × 10⁻⁴): a conditional rate this far below alpha ends the positions every draft reached.
+Z_SHORTER = 3.29
+
+
+def _mean_length(metrics: EngineMetrics, k: int) -> tuple[float | None, list[str]]:
+    """The mean acceptance length the record gives, most exact source first, and what was assumed."""
+    if metrics.drafts and metrics.accepted is not None:
+        return 1.0 + metrics.accepted / metrics.drafts, []
+    if metrics.mean_acceptance_length is not None and math.isfinite(metrics.mean_acceptance_length):
+        return float(metrics.mean_acceptance_length), []
+    if metrics.per_position:
+        return 1.0 + float(sum(metrics.per_position)), []
+    rate = metrics.accept_rate
+    if rate is not None and 0.0 <= rate <= 1.0:
+        return 1.0 + k * rate, [
+            f"The record has accepted / drafted but no mean acceptance length: assuming every draft had k = {k} "
+            "tokens, the mean is 1 + k × accepted / drafted (shorter drafts would make it lower)."
+        ]
+    return None, []
+
+
+def _drafts(metrics: EngineMetrics, mean: float) -> tuple[float | None, bool]:
+    """The number of drafts, and whether it was counted (True) or inferred from a printed mean (False)."""
+    if metrics.drafts:
+        return float(metrics.drafts), True
+    if metrics.accepted and mean > 1.0:
+        return metrics.accepted / (mean - 1.0), False
+    return None, False
+
+
+def _shorter(metrics: EngineMetrics, k: int, drafts: float | None, counted: bool, mean: float) -> bool:
+    """Whether the counts show drafts shorter than k: draft tokens / drafts < k, beyond the rounding of the mean."""
+    tokens = metrics.draft_tokens
+    if tokens is None or drafts is None:
+        return False
+    if counted:
+        return tokens < drafts * k
+    fewest = metrics.accepted / (mean - 1.0 + HALF_MEAN)  # the fewest drafts the printed mean allows
+    return tokens < fewest * k
+
+
+def _covered(per_position: np.ndarray, drafts: float, most: int) -> tuple[int, bool]:
+    """How many leading positions every draft reached, at most ``most``; and whether a rate cut it short.
+
+    Under i.i.d. acceptance, of the a_{i-1} drafts that accepted i - 1 tokens and all reached
+    position i, a Binomial(a_{i-1}, alpha) number accept the i-th; a count more than
+    :data:`Z_SHORTER` standard deviations below that, at the alpha the positions before fit,
+    says some drafts ended before position i.
+    """
+    counts = per_position * drafts
+    for i in range(1, most):
+        alpha = float(fit_alpha_from_acceptance_length(1.0 + counts[:i].sum() / drafts, i))
+        trials = counts[i - 1]
+        expected = trials * alpha
+        if counts[i] < expected - Z_SHORTER * math.sqrt(trials * alpha * (1.0 - alpha)) - 1.0:
+            return i, True  # the 1.0: rates printed to three decimals move a count by up to drafts / 2000
+    return most, False
+
+
+def _bisect(gap, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """The root of increasing ``gap`` on [low, high], to full double precision."""
+    for _ in range(64):
+        mid = 0.5 * (low + high)
+        below = gap(mid) < 0
+        low, high = np.where(below, mid, low), np.where(below, high, mid)
+    return 0.5 * (low + high)
+
+
+def _bracket(per_draft: float, mean_tokens: float, k: int) -> tuple[float, float]:
+    r"""The alphas that give ``per_draft`` accepted tokens a draft when the drafts average
+    ``mean_tokens`` tokens: all of that length (the least alpha), and of 1 and k tokens only (the most).
+
+    Accepted tokens of a draft of L tokens, :math:`f(L) = \sum_{i \le L} \alpha^i`, are concave
+    in L (each position adds less than the one before), so by Jensen's inequality any mix of
+    lengths with mean :math:`\bar L` gives at most :math:`f(\bar L)` (interpolated between whole
+    lengths) and at least the mix of the two extreme lengths with that mean.
+    """
+    whole = min(int(mean_tokens), k)
+    part = mean_tokens - whole
+    share_one = (k - mean_tokens) / (k - 1)
+
+    def f(alpha, length):
+        return _kernels.expected_tokens(alpha, length) - 1.0
+
+    def equal(alpha):
+        return f(alpha, whole) + part * alpha ** (whole + 1) - per_draft
+
+    def extremes(alpha):
+        return share_one * alpha + (1.0 - share_one) * f(alpha, k) - per_draft
+
+    zeros, ones = np.zeros(()), np.ones(())
+    return float(_bisect(equal, zeros, ones)), float(_bisect(extremes, zeros, ones))
+
+
+def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
+    r"""The i.i.d. alpha, with its interval, of one engine record.
+
+    **Drafts of length k** (the usual case, or a record that cannot tell): the mean acceptance
+    length is inverted at k, :math:`\mathbb{E}[N] = (1 - \alpha^{k+1})/(1 - \alpha)`, with the
+    score interval of :func:`alpha_interval` when the counts are known, no interval from a mean
+    alone. The mean is 1 + accepted / drafts from counts, else the printed mean, else 1 + the sum
+    of the per-position rates, else 1 + k × the engine's accepted / drafted share (noted: it
+    assumes every draft was k long).
+
+    **Shorter drafts** (draft tokens / drafts < k, drafts counted or inferred from the printed
+    mean as accepted / (mean − 1) with its rounding): a position i is in every draft only if
+    :math:`i \le \lfloor \text{draft tokens} / \text{drafts} \rfloor`; where the record says how
+    many drafts reached each position (``position_drafts``), the positions all of them reached are
+    used. Otherwise, with per-position rates
+    :math:`u_i` (vLLM's and llama.cpp's P(at least i accepted)), the fit keeps the leading m
+    positions up to that bound whose conditional rates :math:`u_i / u_{i-1}` do not fall
+    significantly below the alpha of the positions before them (which shorter drafts would
+    cause), and fits the drafts cut to m positions: :math:`\sum_{i \le m} u_i \times` drafts
+    accepted tokens in drafts of length m, an i.i.d. draft of length m whatever the longer
+    drafts did. Without rates the mix is unknown, and the interval is the range of alphas the
+    counts allow over every mix of lengths with that mean (:func:`_bracket`; sampling error not
+    included). Either way the notes say so.
+
+    Parameters
+    ----------
+    metrics : EngineMetrics
+        One record (:func:`parse_engine_metrics`); its ``k`` must be known (``dataclasses.replace``
+        one in when the engine does not print it).
+    confidence : float, default 0.95
+        Level of the interval, in (0, 1).
+
+    Returns
+    -------
+    AlphaFit
+        ``k`` is the draft length fitted at (m for shorter drafts); ``notes`` say how.
+
+    Examples
+    --------
+    The V1 line of 300 drafts of 4 and 500 of 2 at alpha = 0.70 (issue 33):
+
+    >>> from specmath import EngineMetrics
+    >>> line = EngineMetrics("vLLM", "vLLM V1 log", 4, None, 2200, 1144, None, 2.43, (0.696, 0.512, 0.133, 0.089))
+    >>> fit = fit_alpha(line)
+    >>> fit.k, round(fit.alpha, 3)
+    (2, 0.707)
+    """
+    if not isinstance(metrics, EngineMetrics):
+        raise ValueError(f"metrics must be an EngineMetrics, got {type(metrics).__name__}")
+    given_confidence, confidence = confidence, as_number(confidence, "confidence")
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be within (0, 1), got {shown(given_confidence)}")
+    k = metrics.k
+    if k is None:
+        raise ValueError("metrics.k is None: the record does not say its draft length; replace one in to fit")
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_DRAFT_LENGTH:
+        raise ValueError(f"metrics.k must be a whole number within 1 to {MAX_DRAFT_LENGTH}, got {shown(k)}")
+    k = int(k)
+    mean, notes = _mean_length(metrics, k)
+    if mean is None:
+        raise ValueError(
+            "metrics has no acceptance counts, mean acceptance length, per-position rates or "
+            "acceptance rate to fit from"
+        )
+    if not 1.0 <= mean <= k + 1:
+        raise ValueError(
+            f"the mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})"
+        )
+    drafts, counted = _drafts(metrics, mean)
+    if not _shorter(metrics, k, drafts, counted, mean):
+        if metrics.drafts and metrics.accepted is not None:
+            return alpha_interval(metrics.accepted, metrics.drafts, k, confidence)._replace(notes=tuple(notes))
+        alpha = float(fit_alpha_from_acceptance_length(mean, k))
+        return AlphaFit(alpha, alpha, alpha, k, has_interval=False, notes=tuple(notes))
+
+    tokens = metrics.draft_tokens
+    each = tokens / drafts
+    naive = float(fit_alpha_from_acceptance_length(mean, k))
+    said = (
+        f"Drafts averaged {each:.2f} tokens, fewer than k = {k}"
+        + ("" if counted else f" (drafts inferred from the mean: {drafts:,.0f})")
+        + ": some were shorter (a per-batch-size schedule, or an engine that drafts less when unsure). "
+        f"Fitting the mean {mean:.2f} at k = {k} would give α = {naive:.3f}, too low."
+    )
+    rates = np.asarray(metrics.per_position or (), dtype=float)
+    if rates.size and np.isfinite(rates).all() and ((rates >= 0) & (rates <= 1)).all():
+        bound = max(1, min(int(each + 1e-9), rates.size, k))
+        known = metrics.position_drafts
+        if known is not None:  # the engine said how long each draft was
+            m = max(1, next((i for i, n in enumerate(known) if n < drafts), len(known)))
+            cut = False
+        else:
+            m, cut = _covered(rates, drafts, bound)
+        whole = max(1, round(drafts))
+        accepted = min(round(float(rates[:m].sum()) * drafts), m * whole)
+        fit = alpha_interval(accepted, whole, m, confidence)
+        reached = "position 1" if m == 1 else f"positions 1 to {m}"
+        if known is not None:
+            why = " (the engine's per-step drafted tokens say so)"
+        elif cut:
+            why = f"; the rate at position {m + 1} is too low for every draft to have reached it"
+        else:
+            why = f" (the counts allow at most {bound})"
+        notes.append(
+            f"{said} α is fitted from {reached}, which every draft reached{why}: {accepted:,} accepted tokens "
+            f"in {whole:,} drafts cut to {m} token{'s' if m > 1 else ''}. The per-position rates past position "
+            f"{m} count drafts that never got there."
+        )
+        return fit._replace(notes=tuple(notes))
+    per_draft = metrics.accepted / drafts if metrics.accepted is not None else mean - 1.0
+    low, high = _bracket(min(per_draft, each), each, k)
+    notes.append(
+        f"{said} With no per-position rates the mix of lengths is unknown: α is between {low:.3f} (every draft "
+        f"{each:.2f} tokens long) and {high:.3f} (drafts of 1 and {k} tokens only), whatever the mix; the "
+        "interval is that range (sampling error not included)."
+    )
+    return AlphaFit(0.5 * (low + high), low, high, k, notes=tuple(notes))

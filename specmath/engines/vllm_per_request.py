@@ -1,0 +1,172 @@
+"""vLLM's per-request acceptance statistics (``--per-request-spec-decode-metrics``), summed over requests.
+
+With the flag, each OpenAI-API response carries ``"metrics": {"speculative_decoding": {…}}``: the
+request's histogram of verification steps by accepted draft tokens, so the per-position counts
+are exact (drafts with at least i accepted = the histogram's tail from i), with the steps, the
+accepted and the drafted tokens. ``detailed`` adds each step's accepted and drafted tokens, which
+say how long every draft was.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from ._text import MAX_REPORTS, Doc, Found, ReportError, clipped, lines_list
+from .record import EngineMetrics
+
+FORMAT = "vLLM per-request metrics"
+ENGINE = "vLLM"
+#: What the dispatcher's error message says it looked for.
+LOOKED_FOR = 'vLLM per-request metrics \'"speculative_decoding": {"acceptance_histogram": […], …}\''
+
+# vllm-project/vllm PR #48915 ("Per-request acceptance stats in OpenAI API responses", merged
+# July 2026; a vLLM 0.27.2rc1 dev build's response shows it in mostlygeek/llama-swap issue 1032):
+# `--per-request-spec-decode-metrics summary|detailed` puts under the response's top-level
+# "metrics" an object "speculative_decoding" with mean_acceptance_length (1 + accepted / steps),
+# draft_acceptance_rate (accepted / drafted), acceptance_histogram (a dense list of
+# num_spec_tokens + 1 entries: index j counts the verify steps that accepted exactly j draft
+# tokens), num_spec_steps, num_accepted_draft_tokens, num_draft_tokens and num_spec_tokens;
+# "detailed" adds per_step_accepted and per_step_drafted, one entry a step. Read from the PR's
+# description and a copy of its RequestSpecDecodeMetrics.to_dict in the vLLM-Omni project's
+# source; vLLM's own file at a commit could not be read. The issue's
+# "acceptance_histogram_by_draft_length" is PR #56278, open (not merged) when this was written:
+# not read here.
+_MARKER = '"speculative_decoding"'
+_OBJECT = re.compile(r'"speculative_decoding"[ \t\r\n]*:[ \t\r\n]*(\{[^{}]{0,262144}+\})')
+#: Longest draft length read: the per-position rates are the histogram's, one a position.
+MAX_SPEC_TOKENS = 1024
+
+
+def _count(value, name: str, line: int, pos: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**15:
+        raise ReportError(
+            f"{name} must be a whole count from 0 to 10^15 − 1, got {clipped(repr(value))} (line {line})", pos
+        )
+    return value
+
+
+def _counts(value, name: str, line: int, pos: int, most: int) -> list[int]:
+    if not isinstance(value, list) or not value or len(value) > most:
+        raise ReportError(
+            f"{name} must be a list of 1 to {most:,} counts, got {clipped(repr(value))} (line {line})", pos
+        )
+    return [_count(v, f"{name}[{i}]", line, pos) for i, v in enumerate(value)]
+
+
+def _request(stats: dict, line: int, pos: int) -> tuple[list[int], int, int, tuple[list[int], list[int]] | None]:
+    """One request's histogram, its drafted tokens and k, and each step's drafted and accepted tokens (detailed)."""
+    k = _count(stats.get("num_spec_tokens"), "num_spec_tokens", line, pos)
+    if not 1 <= k <= MAX_SPEC_TOKENS:
+        raise ReportError(f"num_spec_tokens must be within 1 to {MAX_SPEC_TOKENS}, got {k} (line {line})", pos)
+    hist = _counts(stats.get("acceptance_histogram"), "acceptance_histogram", line, pos, MAX_SPEC_TOKENS + 1)
+    if len(hist) != k + 1:
+        raise ReportError(
+            f"acceptance_histogram has {len(hist)} entries; num_spec_tokens = {k} needs {k + 1} (0 to {k} accepted) "
+            f"(line {line})",
+            pos,
+        )
+    steps = sum(hist)
+    accepted = sum(j * n for j, n in enumerate(hist))
+    drafted = _count(stats.get("num_draft_tokens"), "num_draft_tokens", line, pos)
+    for name, counted in (("num_spec_steps", steps), ("num_accepted_draft_tokens", accepted)):
+        value = stats.get(name)
+        if value is not None and _count(value, name, line, pos) != counted:
+            raise ReportError(f"{name} = {value} is not what acceptance_histogram counts, {counted} (line {line})", pos)
+    if not accepted <= drafted <= steps * k:
+        raise ReportError(
+            f"num_draft_tokens = {drafted} must be within [accepted, steps × k] = [{accepted}, {steps * k}] "
+            f"(line {line})",
+            pos,
+        )
+    per_step = None
+    if "per_step_drafted" in stats:
+        per_step = _counts(stats["per_step_drafted"], "per_step_drafted", line, pos, 10**7)
+        done = _counts(stats.get("per_step_accepted"), "per_step_accepted", line, pos, 10**7)
+        if len(per_step) != steps or len(done) != steps or sum(per_step) != drafted:
+            raise ReportError(
+                f"per_step_drafted and per_step_accepted must have num_spec_steps = {steps} entries adding up to "
+                f"num_draft_tokens and the histogram (line {line})",
+                pos,
+            )
+        if any(not a <= d <= k for a, d in zip(done, per_step, strict=True)):
+            raise ReportError(f"a step accepted more than it drafted, or drafted more than k = {k} (line {line})", pos)
+        return hist, drafted, k, (per_step, done)
+    return hist, drafted, k, None
+
+
+def parse(doc: Doc) -> Found | str | None:
+    text = doc.text
+    first, dropped = doc.tail(_MARKER)
+    at = text.find(_MARKER, first)
+    if at == -1:
+        return None
+    used, bad = [], []
+    while at != -1:
+        m = _OBJECT.match(text, at)
+        line = doc.line_of(at)
+        try:
+            stats = json.loads(m.group(1)) if m else None
+        except (ValueError, RecursionError):
+            stats = None
+        if isinstance(stats, dict) and "acceptance_histogram" in stats:
+            used.append((at, line, _request(stats, line, at)))
+        else:
+            bad.append(line)
+        at = text.find(_MARKER, at + len(_MARKER))
+    if not used:
+        return (
+            f'the "speculative_decoding" object at line {lines_list(bad)} is not a whole JSON object with an '
+            '"acceptance_histogram" (cut off, longer than 256 KiB, or not vLLM\'s per-request metrics)'
+        )
+    notes = []
+    if len(used) > 1:
+        notes.append(f"{len(used)} requests found; their histograms are summed")
+    if bad:
+        notes.append(
+            f'skipped {len(bad)} unreadable or cut-off "speculative_decoding" object(s) (line {lines_list(bad)})'
+        )
+    if dropped:
+        notes.append(f"only the last {MAX_REPORTS:,} requests were read")
+    ks = sorted({req[2] for _, _, req in used})
+    k = ks[-1]
+    if len(ks) > 1:
+        notes.append(f"the requests report different draft lengths {ks}; k is the longest")
+    hist = [0] * (k + 1)
+    for _, _, (h, _, _, _) in used:
+        for j, n in enumerate(h):
+            hist[j] += n
+    drafts = sum(hist)
+    if drafts == 0:
+        return "vLLM's per-request metrics show no verification steps (num_spec_steps is 0 in every request)"
+    accepted = sum(j * n for j, n in enumerate(hist))
+    draft_tokens = sum(req[1] for _, _, req in used)
+    tail = [sum(hist[i:]) for i in range(1, k + 1)]  # drafts with at least i accepted
+    reached = by_length = None
+    if all(req[3] is not None for _, _, req in used):
+        lengths = [d for _, _, req in used for d in req[3][0]]
+        done = [a for _, _, req in used for a in req[3][1]]
+        reached = tuple(sum(1 for d in lengths if d >= i) for i in range(1, k + 1))
+        by_length = tuple(
+            (d, lengths.count(d), sum(a for a, n in zip(done, lengths, strict=True) if n == d))
+            for d in sorted(set(lengths))
+        )
+        notes.append(f"each step's drafted tokens (detailed): drafts of {min(lengths)} to {max(lengths)} tokens")
+    return Found(
+        used[-1][0],
+        EngineMetrics(
+            ENGINE,
+            FORMAT,
+            k,
+            drafts,
+            draft_tokens,
+            accepted,
+            accepted + drafts,
+            1.0 + accepted / drafts,
+            tuple(t / drafts for t in tail),
+            tuple(notes),
+            accepted / draft_tokens if draft_tokens else None,
+            position_drafts=reached,
+            by_draft_length=by_length,
+        ),
+    )
