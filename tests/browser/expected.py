@@ -323,7 +323,7 @@ def _check_calibrate_schedule(chart: dict, params: dict, alpha: float, target_ms
         dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=BYTES_PER_PARAMETER[s["cal_precision"]])
         for key in ("cal_target_model", "cal_draft_model")
     )
-    gpu, overhead_s = specmath.GPU_PRESETS[s["cal_gpu"]], 0.0
+    gpu, overhead_s = _datasheet(s["cal_gpu"], BYTES_PER_PARAMETER[s["cal_precision"]]), 0.0
     batch, context = int(s["cal_batch"]), sample_count(s["cal_context"])
     if target_ms > 0 and draft_ms > 0:
         fit = specmath.fit_roofline(target_ms / 1e3, draft_ms / 1e3, target_spec, draft_spec, gpu, batch, context)
@@ -340,17 +340,24 @@ HARDWARE_K = np.arange(1, 33)
 BYTES_PER_PARAMETER = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}
 
 
+def _datasheet(name: str, bytes_per_parameter: float) -> specmath.GPUSpec:
+    """A GPU preset as the serving pages use it: FP8 weights at its dense FP8 peak where it has one."""
+    gpu = specmath.GPU_PRESETS[name]
+    if bytes_per_parameter == 1.0 and gpu.peak_flops_fp8 > 0:
+        gpu = dataclasses.replace(gpu, peak_flops=gpu.peak_flops_fp8)
+    return gpu
+
+
 def _hardware_models(s: dict) -> tuple:
     """The Hardware page's models from its settings: the GPU (FP8 weights at its FP8 peak, the
     overrides), the target and draft specs, the drafter kind, the draft (or lookup seconds),
     the tensor-parallel degrees and the interconnect, each overridden where set."""
-    gpu = specmath.GPU_PRESETS[s["gpu"]]
     bandwidth, peak, precision = float(s["bandwidth"]), float(s["peak"]), BYTES_PER_PARAMETER[s["precision"]]
-    datasheet = gpu.peak_flops_fp8 if precision == 1.0 and gpu.peak_flops_fp8 > 0 else gpu.peak_flops
+    gpu = _datasheet(s["gpu"], precision)
     gpu = dataclasses.replace(
         gpu,
         memory_bandwidth=bandwidth * 1e9 if bandwidth > 0 else gpu.memory_bandwidth,
-        peak_flops=peak * 1e12 if peak > 0 else datasheet,
+        peak_flops=peak * 1e12 if peak > 0 else gpu.peak_flops,
     )
     target_spec, draft_spec = (
         dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=precision)
@@ -597,9 +604,8 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
     elif s["tree_cost"] == "linear":
         target = specmath.linear_overhead(1.0, float(s["tree_beta"]))
     else:
-        target = specmath.roofline(
-            spec, specmath.GPU_PRESETS[s["tree_gpu"]], int(s["tree_batch"]), sample_count(s["tree_context"])
-        )
+        gpu = _datasheet(s["tree_gpu"], BYTES_PER_PARAMETER[s["tree_precision"]])
+        target = specmath.roofline(spec, gpu, int(s["tree_batch"]), sample_count(s["tree_context"]))
     table = specmath.optimal_tree_table(a, int(TREE_BUDGETS[-1]), TREE_DEPTH)
     eagle = np.full(TREE_BUDGETS.size, np.nan)
     for n in TREE_BUDGETS:
