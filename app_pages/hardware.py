@@ -167,6 +167,6 @@ def view() -> None:
 
 
 ui.interactive(ctx, view)
-st.latex(texts.FORMULAS["general_speedup"])
-st.latex(texts.FORMULAS["roofline"])
+for formula in ("general_speedup", "drafting", "roofline", "roofline_memory", "roofline_experts", "roofline_compute"):
+    st.latex(texts.FORMULAS[formula])
 st.markdown(texts.HARDWARE_EXPLAINER)

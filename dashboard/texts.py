@@ -26,13 +26,16 @@ FORMULAS = {
     "optimal_k": r"k^\ast = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k, c)",
     "residual": r"r(x) = \frac{\max\bigl(0,\, p(x) - q(x)\bigr)}{\sum_y \max\bigl(0,\, p(y) - q(y)\bigr)}",
     "lossless": r"\underbrace{\min(p, q)}_{\text{accepted}} + \underbrace{(1 - \alpha)\, r}_{\text{resampled}} = p",
-    # The drafting time D(k) of each drafter kind.
-    "general_speedup": r"S = \frac{\mathbb{E}[N]\; T_t(1)}{D(k) + T_t(k+1)}, \quad D(k) = k\, T_d(1) "
-    r"\text{ (sequential)},\; T_d(k) \text{ (parallel)},\; t_{\text{lookup}} \text{ (model-free)}",
-    # Weights read: the dense part and the experts batch × w tokens wake; tp GPUs and their all-reduces.
-    "roofline": r"T(w) = \frac{1}{\text{tp}} \max\Bigl(\frac{P_{\text{dense}} b + L_e E\bigl(1 - (1 - k_e/E)^{"
-    r"\text{batch}\, w}\bigr) P_e b + \text{KV}}{\text{bandwidth}},\; \frac{2 P_{\text{active}} w\, "
-    r"\text{batch}}{\text{peak}}\Bigr) + 2 L\, t_{\text{all-reduce}} + \text{overhead}",
+    "general_speedup": r"S = \frac{\mathbb{E}[N]\; T_t(1)}{D(k) + T_t(k+1)}",
+    # The drafting time of each drafter kind.
+    "drafting": r"D(k) = \begin{cases} k\, T_d(1) & \text{sequential} \\ T_d(k) & \text{parallel} \\ "
+    r"t_{\text{lookup}} & \text{model-free} \end{cases}",
+    # The roofline with tensor parallelism, line by line: narrow enough for a 1024-pixel screen.
+    "roofline": r"T(w) = \max\bigl(M(w),\, C(w)\bigr) + 2L\, t_{\text{all-reduce}}(w) + \text{overhead}",
+    "roofline_memory": r"M(w) = \frac{W(\text{batch}\cdot w)/\text{tp} + \text{KV}/\min(\text{tp}, h_{kv})}"
+    r"{\text{bandwidth}}",
+    "roofline_experts": r"W(T) = \bigl(P_{\text{dense}} + L_e\, E\,(1 - (1 - k_e/E)^T)\, P_e\bigr)\, b",
+    "roofline_compute": r"C(w) = \frac{2 P_{\text{active}}\; w \cdot \text{batch}}{\text{tp} \cdot \text{peak}}",
     "pinsker": r"\alpha \ge 1 - \sqrt{\mathrm{KL}(p \,\|\, q) / 2} \quad \text{(Pinsker)}",
     "bretagnolle_huber": r"\alpha \ge 1 - \sqrt{1 - e^{-\mathrm{KL}(p \,\|\, q)}} \quad \text{(Bretagnolle–Huber)}",
 }

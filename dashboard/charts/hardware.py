@@ -325,9 +325,9 @@ def batch_context_map(
     layout = base_layout(
         f"Best k and speedup over batch and context · α = {format_number(alpha)}",
         height=520,
-        subtitle=f"{setup_label}; – no k pays, * does not fit",
+        subtitle=setup_label,
         legend="none",
-        xaxis=axis("batch size", type="category"),
+        xaxis=axis("batch size  (–: no k pays, *: does not fit)", type="category"),
         yaxis=axis("context (cached tokens)", type="category"),
         margin={"r": 90},
     )
