@@ -327,8 +327,10 @@ def batch_context_map(
         height=520,
         subtitle=setup_label,
         legend="none",
-        xaxis=axis("batch size  (–: no k pays, *: does not fit)", type="category"),
+        # Rotated batch labels, six-digit contexts and the colour bar: margins that hold them at
+        # half of 1600 px, so plotly.js lays the chart out once.
+        xaxis=axis("batch size  (–: no k pays, *: does not fit)", type="category", tickangle=-90),
         yaxis=axis("context (cached tokens)", type="category"),
-        margin={"r": 90},
+        margin={"l": 130, "r": 160, "b": 170},
     )
     return figure([heat], layout)
