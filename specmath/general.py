@@ -72,8 +72,8 @@ def _costs(t_draft, t_target, widths: np.ndarray):
 
 
 #: Drafter kinds: ``"sequential"`` runs the draft once per drafted token (a draft model, EAGLE,
-#: MTP heads chained), ``"parallel"`` proposes the whole block in one pass of width k (PARD,
-#: DFlash: mask tokens or a block-diffusion drafter), ``"model_free"`` looks the block up
+#: MTP heads chained), ``"parallel"`` proposes the whole block in one pass of width k (PARD;
+#: DFlash, SpecForge's DFlashDraftModel), ``"model_free"`` looks the block up
 #: (n-gram or suffix matching), paying a fixed lookup time.
 DRAFTERS = ("sequential", "parallel", "model_free")
 
@@ -111,7 +111,9 @@ def general_speedup(alpha, k, t_draft, t_target, drafter="sequential"):
     free verification, :math:`T_t(k+1) = T_t(1)`, this is the chapter's
     :math:`\mathbb{E}[N] / (1 + k/c)`, computed so that it equals :func:`~specmath.speedup` bit
     for bit. A *parallel* (block) drafter proposes all k in one pass over k positions (PARD,
-    An et al. 2025, arXiv 2504.18583; DFlash's block diffusion): on its memory-bound plateau
+    An et al. 2025, arXiv 2504.18583, "predicting multiple future tokens within a single forward
+    pass"; DFlash, ``DFlashDraftModel`` with ``block_size`` 16 in sgl-project/SpecForge
+    ``configs/qwen3-8b-dflash.json`` at a6b6b0230009d15ec2a97a57384e6f53f0f96946): on its memory-bound plateau
     :math:`D(k) = T_d(1)` and :math:`S = \mathbb{E}[N] / (1/c + T_t(k+1)/T_t(1))`. A
     *model-free* drafter (n-gram, suffix) pays one lookup, ``t_draft``, whatever k. The
     drafts' quality is in alpha alone, whichever the kind. ``k = 0`` gives 1.
