@@ -46,9 +46,11 @@ MODELS = [
     ),
     ModelSpec(
         "Mistral-7B",
-        # Jiang et al. 2023, "Mistral 7B" (arXiv 2310.06825), Table 1: dim 4096, n_layers 32,
-        # head_dim 128, hidden_dim 14336, n_heads 32, n_kv_heads 8, vocab_size 32000. Mixtral's
-        # own vocabulary: a separate draft model for it.
+        # The Mixtral paper's abstract (arXiv 2401.04088): "Mixtral has the same architecture as
+        # Mistral 7B, with the difference that each layer is composed of 8 feedforward blocks":
+        # Mixtral's Table 1 below with one MLP a layer. A separate draft model for Mixtral with
+        # its vocab_size (that the two share one tokenizer is Mistral AI's release, not read
+        # here); its 4,096-token sliding window is counted as full attention.
         parameters=7_241_732_096,
         layers=32,
         hidden=4096,
@@ -57,7 +59,7 @@ MODELS = [
         vocab_size=32000,
         tie_word_embeddings=False,
         tokenizer="Mistral",
-        source="huggingface.co/mistralai/Mistral-7B-v0.1 (numbers from its paper, arXiv 2310.06825, Table 1)",
+        source="huggingface.co/mistralai/Mistral-7B-v0.1 (numbers from the Mixtral paper, arXiv 2401.04088)",
     ),
     ModelSpec(
         "DeepSeek-V3",
@@ -154,7 +156,8 @@ MODELS = [
         "Mixtral-8x7B",
         # Jiang et al. 2024, "Mixtral of Experts" (arXiv 2401.04088), Table 1: dim 4096,
         # n_layers 32, head_dim 128, hidden_dim 14336, n_heads 32, n_kv_heads 8, vocab_size
-        # 32000, num_experts 8, top_k_experts 2; untied embedding and head (Mistral's layout).
+        # 32000, num_experts 8, top_k_experts 2. Untied embedding and head: the count that
+        # gives the published 46.7B (tied, it would be 46.57B).
         parameters=46_702_792_704,  # the paper: 47B total, 13B active (46.7B and 12.9B)
         layers=32,
         hidden=4096,
@@ -182,7 +185,7 @@ MODELS = [
         head_dim=64,
         vocab_size=201088,
         tie_word_embeddings=False,
-        tokenizer="o200k_harmony",
+        tokenizer="o200k_harmony",  # gpt_oss/tokenizer.py, line 6: name="o200k_harmony"
         routed_experts=128,
         experts_per_token=4,
         expert_parameters=3 * 2880 * 2880 + 2 * 2880 + 2880,  # mlp1 (2 x inter) and mlp2, with biases

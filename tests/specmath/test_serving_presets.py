@@ -32,7 +32,7 @@ MOE_CONFIGS = {
 # num_attention_heads, num_key_value_heads, head_dim, tied, draft_vocab_size (EAGLE-3 only).
 DENSE_CONFIGS = {
     "Qwen3-4B": (151936, 2560, 9728, 36, 32, 8, 128, True, None),  # LLM-Prof copy
-    "Mistral-7B": (32000, 4096, 14336, 32, 32, 8, 128, False, None),  # Mistral 7B paper, Table 1
+    "Mistral-7B": (32000, 4096, 14336, 32, 32, 8, 128, False, None),  # Mixtral's Table 1, one MLP a layer
     # sgl-project/SpecForge configs/*-eagle3.json
     "DeepSeek-V3 EAGLE-3": (0, 7168, 40960, 1, 56, 8, 128, True, 32000),
     "Qwen3-30B-A3B EAGLE-3": (0, 2048, 12288, 1, 32, 4, 128, True, 32000),
