@@ -5,7 +5,7 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, engine_config, texts, ui
-from dashboard.features import draft_trees, hardware
+from dashboard.features import draft_trees, engines, hardware
 from dashboard.params import PRECISIONS, TREE_MAX_BUDGET, TREE_MAX_DEPTH
 
 ctx = ui.page()
@@ -149,7 +149,8 @@ def sglang_section(key, eagle, eagle_s, t_draft, target, best_tree) -> None:
     model = ctx.values.get("tree_target_model") if ctx.values["tree_cost"] == "roofline" else None
     head = draft_trees.draft_head_placeholder(engine_config.hub_name(specmath.MODEL_PRESETS[model]) if model else None)
     best = draft_trees.EagleSettings(eagle.steps, eagle.topk, n)
-    st.code(draft_trees.sglang_flags(best, head), language="bash")
+    # SGLang's tab first: it is the engine that builds this tree.
+    engines.show_configs(specmath.tree_configs(best.steps, best.topk, best.num_draft_tokens, head), default="SGLang")
     f_best = draft_trees.eagle_curve(key, eagle.steps, eagle.topk)[n]
     st.caption(
         f"{texts.TREES_FLAGS.format(head=head, topk=eagle.topk, steps=eagle.steps)} Their tree: "

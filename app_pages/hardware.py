@@ -27,6 +27,7 @@ def view() -> None:
     bandwidth, peak = ctx.widget("bandwidth"), ctx.widget("peak")
     st.sidebar.subheader("Schedule for your engine")
     max_batch, method, drafter = ctx.widget("max_batch"), ctx.widget("method"), ctx.widget("drafter")
+    data_parallel, n_predict = ctx.widget("data_parallel"), ctx.widget("n_predict")
 
     settings = (names["gpu"], PRECISIONS[names["precision"]])
     setup = hardware.hardware_setup(
@@ -140,7 +141,6 @@ def view() -> None:
         alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak, max_batch,
         serving,
     )  # fmt: skip
-    gpu = specmath.GPU_PRESETS[names["gpu"]]
     setting = hardware.Setting(
         acceptance=f"α = {alpha:g}",
         target_model=names["target_model"],
@@ -151,6 +151,8 @@ def view() -> None:
         method=method,
         sglang_batch=batch,
         drafter=drafter,
+        data_parallel=data_parallel,
+        n_predict=n_predict,
         chart_file=f"k_schedule_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}",
         json_file=f"k_schedule_{method}_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}.json",
     )
@@ -160,10 +162,12 @@ def view() -> None:
         "overhead_ms_per_pass": overhead_ms,
         "drafter_kind": kind,
         "tensor_parallel": {"target": tp, "draft": draft_tp, "interconnect": link},
-        "memory_bandwidth_gb_s": bandwidth or gpu.memory_bandwidth / 1e9,
-        "peak_tflop_s": peak or gpu.peak_flops / 1e12,
+        # What the roofline used: the overrides, else the datasheet's (its FP8 peak for FP8 weights).
+        "memory_bandwidth_gb_s": setup.target.gpu.memory_bandwidth / 1e9,
+        "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
     }
-    hardware.show(schedule_sweep, setting, best_roof[0] if best_roof[1] > 1 else 0, inputs)
+    chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
+    hardware.show(schedule_sweep, setting, chosen, alpha, inputs)
 
 
 ui.interactive(ctx, view)

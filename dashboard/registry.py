@@ -155,6 +155,8 @@ PAGES: dict[str, PageInfo] = {
                 "cal_max_batch",
                 "cal_method",
                 "cal_drafter",
+                "cal_data_parallel",
+                "cal_n_predict",
             ),
             "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
             "profile, the draft length to use, and a batch-size schedule of it for your GPU.",
@@ -191,6 +193,8 @@ PAGES: dict[str, PageInfo] = {
                 "max_batch",
                 "method",
                 "drafter",
+                "data_parallel",
+                "n_predict",
             ),
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
@@ -201,7 +205,7 @@ PAGES: dict[str, PageInfo] = {
                 ("schedule", "context=0&max_batch=1024#a-batch-size-schedule-of-k-for-your-engine"),
                 (
                     "experts",
-                    "target_model=Qwen3-30B-A3B&draft_model=Qwen3-30B-A3B+EAGLE-3&method=eagle3&gpu=H200+SXM&tp=2"
+                    "target_model=Qwen3-30B-A3B&draft_model=Qwen3-30B-A3B-EAGLE-3&method=eagle3&gpu=H200+SXM&tp=2"
                     "#experts-tensor-parallelism-and-long-contexts",
                 ),
             ),

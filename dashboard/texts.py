@@ -235,11 +235,9 @@ TREES_SLOWER = (
 )
 
 SCHEDULE_INTRO = (
-    "vLLM can change the draft length with the batch size: its speculative config takes "
-    "`num_speculative_tokens_per_batch_size`, a list of `[first batch, last batch, k]` ranges, "
-    "k = 0 meaning no speculation at those batch sizes. Below is that list for the settings above: "
-    "at each batch size from 1 up, the k with the best roofline speedup, and 0 where no k beats "
-    "plain decoding."
+    "vLLM and TensorRT-LLM can change the draft length with the batch size, and SGLang's adaptive mode can "
+    "hold a draft length per batch size: below, at each batch size from 1 up, the k with the best roofline "
+    "speedup, 0 where no k beats plain decoding, and that schedule in each engine's terms."
 )
 
 SCHEDULE_CAVEAT = (
@@ -254,11 +252,6 @@ SCHEDULE_CAVEAT = (
     "Calibrate page fits it, with the kernels' efficiency, to your measured step times."
 )
 
-SCHEDULE_VLLM = (
-    "vLLM checks that the first range starts at 1 and caps each k at `num_speculative_tokens` (the "
-    "largest k here); batch sizes above the last range keep its k."
-)
-
 SCHEDULE_EAGLE_HEAD = (
     "Replace `{placeholder}` with the name of an {kind} head trained for your target model: its "
     "cost is not the draft model's above, so set the draft model to one of a similar size."
@@ -270,7 +263,7 @@ SCHEDULE_DRAFTER_REFUSED = (
     "The draft model name {name} is not one the configs can carry ({rule}): they use {used} instead."
 )
 
-#: A draft_model pair the engines refuse (engine_config.vocabulary_problem): ``why`` says why,
+#: A draft_model pair the engines refuse (specmath.engines.configs.vocabulary): ``why`` says why,
 #: ``drafters`` the presets that would do.
 SCHEDULE_VOCABULARY = (
     "**These configs would not work as they stand.** {why}. What would make them work: "
@@ -290,10 +283,25 @@ SCHEDULE_DRAFTER_UNUSED = (
     "With `{method}` the engine drafts with {what} and loads no draft model: the name typed in the sidebar is not used."
 )
 
-SCHEDULE_SGLANG = (
-    "SGLang takes one draft length for the whole server. Its flags for a chain (top-k 1) at "
-    "the batch size chosen above, **{batch}**, where the best k is {k}; "
-    "`--speculative-num-draft-tokens` counts the last accepted token as well, so it is k + 1."
+#: The configs' heading line: they follow the schedule above, each engine in its own words.
+SCHEDULE_ENGINES = (
+    "**The schedule in each engine's terms.** Each tab says first what of it the engine would not do "
+    "(its own rules, with their source), and writes what the engine does take instead."
+)
+
+#: The synthetic-acceptance block (issue 33): each engine forced to accept as predicted.
+SYNTHETIC_HEADING = "Measure the system side first: synthetic acceptance"
+SYNTHETIC_INTRO = (
+    "Every engine can be told to accept drafted tokens at a given rate whatever the drafter proposes. "
+    "Served that way, it pays the real cost of drafting and verifying on your GPU at the predicted "
+    "acceptance, so the benchmark below measures what this page predicts before a drafter is trained: "
+    "at **{batch}** concurrent requests, k = {k}, a mean acceptance length of **{length:.3f}** tokens per "
+    "target step and a predicted speedup of **{speedup:.2f}×**. The outputs are not the model's text: "
+    "measure speed with it, never quality."
+)
+SYNTHETIC_NONE = (
+    "At batch {batch} no k beats plain decoding, so there is no speculative setting to benchmark there: "
+    "choose a smaller batch above."
 )
 
 #: Calibrate's "Why is my acceptance rate so low?" (issue 22): shown when the paste has the

@@ -64,6 +64,8 @@ from .distributions import (
 )
 from .eagle import eagle_tree
 from .engines import MAX_METRICS_CHARS, EngineMetrics, EngineSweep, parse_engine_metrics, parse_engine_sweep
+from .engines.configs import METHODS as SPECULATIVE_METHODS
+from .engines.configs import ConfigBlock, EngineConfig, SyntheticRun, engine_configs, synthetic_runs, tree_configs
 from .general import DRAFTERS, general_speedup, operations_factor, optimal_k_general, tree_speedup
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import IterationTrace, speculative_iteration
@@ -149,14 +151,17 @@ __all__ = [
     "SAMPLE_CHUNK",
     "SEQUOIA_ACCEPTANCE",
     "SEQUOIA_ACCEPTANCE_SOURCE",
+    "SPECULATIVE_METHODS",
     "START",
     "SUM_TOLERANCE",
     "AcceptanceCurve",
     "AlphaFit",
     "BatchSweep",
+    "ConfigBlock",
     "DecodeRecords",
     "DecodeSummary",
     "Divergences",
+    "EngineConfig",
     "EngineMetrics",
     "EngineSweep",
     "FreeVerification",
@@ -168,6 +173,7 @@ __all__ = [
     "ModelSpec",
     "Roofline",
     "RooflineFit",
+    "SyntheticRun",
     "Tabulated",
     "acceptance_curve",
     "acceptance_from_pair",
@@ -184,6 +190,7 @@ __all__ = [
     "draft_by_noise",
     "draft_by_temperature",
     "eagle_tree",
+    "engine_configs",
     "expected_accepted_tokens",
     "expected_active_experts",
     "expected_tokens",
@@ -224,9 +231,11 @@ __all__ = [
     "speedup",
     "state_acceptance",
     "stationary_distribution",
+    "synthetic_runs",
     "tabulated",
     "to_leviathan_cost",
     "tokens_per_iteration_pmf",
+    "tree_configs",
     "tree_expected_tokens",
     "tree_speedup",
     "tv_distance",

@@ -93,7 +93,7 @@ MODELS = [
         ),
     ),
     ModelSpec(
-        "DeepSeek-V3 MTP",
+        "DeepSeek-V3-MTP",
         # README_WEIGHTS.md: one MTP module, layer 61 "structure identical to the Main Model
         # hidden layers" (an MoE layer), enorm and hnorm, eh_proj (2 x 7168 to 7168), sharing the
         # embedding and output head with the main model. Counted: the layer, the norms, eh_proj,
@@ -226,17 +226,17 @@ def _eagle3(name, target, config, hidden, intermediate, heads, kv_heads, head_di
 MODELS += [
     # hidden 7168, intermediate 40960, 56 heads (of 128), 8 KV heads.
     _eagle3(
-        "DeepSeek-V3 EAGLE-3", "DeepSeek-V3", "deepseek-v3-671b-eagle3.json", 7168, 40960, 56, 8, 128, "DeepSeek-V3"
+        "DeepSeek-V3-EAGLE-3", "DeepSeek-V3", "deepseek-v3-671b-eagle3.json", 7168, 40960, 56, 8, 128, "DeepSeek-V3"
     ),
     # hidden 2048, intermediate 12288, 32 heads, 4 KV heads, head_dim 128.
-    _eagle3("Qwen3-30B-A3B EAGLE-3", "Qwen3-30B-A3B", "qwen3-30B-A3B-eagle3.json", 2048, 12288, 32, 4, 128, "Qwen3"),
+    _eagle3("Qwen3-30B-A3B-EAGLE-3", "Qwen3-30B-A3B", "qwen3-30B-A3B-eagle3.json", 2048, 12288, 32, 4, 128, "Qwen3"),
     # hidden 4096, intermediate 24576, 64 heads, 4 KV heads, head_dim 128.
     _eagle3(
-        "Qwen3-235B-A22B EAGLE-3", "Qwen3-235B-A22B", "qwen3-235B-A22B-eagle3.json", 4096, 24576, 64, 4, 128, "Qwen3"
+        "Qwen3-235B-A22B-EAGLE-3", "Qwen3-235B-A22B", "qwen3-235B-A22B-eagle3.json", 4096, 24576, 64, 4, 128, "Qwen3"
     ),
     # hidden 2880, intermediate 17280, 64 heads, 8 KV heads, head_dim 64.
     _eagle3(
-        "gpt-oss-120b EAGLE-3", "gpt-oss-120b", "gpt-oss-120B-eagle3.json", 2880, 17280, 64, 8, 64, "o200k_harmony"
+        "gpt-oss-120b-EAGLE-3", "gpt-oss-120b", "gpt-oss-120B-eagle3.json", 2880, 17280, 64, 8, 64, "o200k_harmony"
     ),
 ]
 

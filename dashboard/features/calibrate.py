@@ -510,8 +510,9 @@ def schedule(
         getattr(st, kind)(message)
     workload = (context, overhead_ms, bandwidth, peak)
     sweep = hardware.schedule_sweep(acceptance, *names, *workload, chosen["max_batch"])
-    sglang_k = hardware.best_at(hardware.batch_sweep(acceptance, *names, *workload), batch)
-    st.caption(texts.CALIBRATE_VS_RECOMMENDED.format(batch=batch, scheduled=sglang_k, recommended=result.recommended_k))
+    at_batch = hardware.best_at(hardware.batch_sweep(acceptance, *names, *workload), batch)
+    said = {"batch": batch, "scheduled": at_batch[0], "recommended": result.recommended_k}
+    st.caption(texts.CALIBRATE_VS_RECOMMENDED.format(**said))
     stem = f"k_schedule_calibrated_k{measurement.k}_ctx{context}_maxbatch{chosen['max_batch']}"
     setting = hardware.Setting(
         acceptance=label,
@@ -523,6 +524,8 @@ def schedule(
         method=chosen["method"],
         sglang_batch=batch,
         drafter=chosen["drafter"],
+        data_parallel=chosen["data_parallel"],
+        n_predict=chosen["n_predict"],
         chart_file=stem,
         json_file=f"{stem}_{chosen['method']}.json",
     )
@@ -536,4 +539,4 @@ def schedule(
             "efficiency": fit.efficiency, "overhead_ms_per_pass": overhead_ms, "fits_both_times": fit.exact,
         },
     }  # fmt: skip
-    hardware.show(sweep, setting, sglang_k, inputs)
+    hardware.show(sweep, setting, at_batch, acceptance, inputs)

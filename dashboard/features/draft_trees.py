@@ -2,8 +2,8 @@
 
 The typed vector is read here (:func:`parse_acceptance`, cell by cell with the Rejection sampling
 page's :func:`~dashboard.pq_input.read_cell`); the settings SGLang can take are resolved
-(:func:`eagle_settings`) and written as its flags (:func:`sglang_flags`), at the fastest
-num_draft_tokens (:func:`fastest_eagle`); the speedup of every
+(:func:`eagle_settings`) and written as the engines' settings by :func:`specmath.tree_configs`,
+at the fastest num_draft_tokens (:func:`fastest_eagle`); the speedup of every
 (budget, depth) of the best-tree table is weighed by :func:`specmath.tree_speedup`
 (:func:`speedup_table`, :func:`best_setting`).
 """
@@ -97,32 +97,10 @@ def eagle_settings(budget: int, steps: int, topk: int, ranks: int) -> EagleSetti
     return EagleSettings(steps, topk, tokens, note[0].upper() + note[1:] if note else None)
 
 
-#: SGLang's server flags for EAGLE tree decoding, SGLang 0.5.23 (PyPI wheel),
-#: ``sglang/srt/arg_groups/fields/spec.py``: ``--speculative-algorithm`` (line 31; builtins EAGLE,
-#: EAGLE3, NEXTN, STANDALONE, NGRAM, DFLASH, DSPARK, UNO), ``--speculative-draft-model-path``
-#: (line 36: "a local folder or a Hugging Face repo ID"), ``--speculative-num-steps`` (line 58),
-#: ``--speculative-eagle-topk`` (line 62) and ``--speculative-num-draft-tokens`` (line 66).
-#: EAGLE is for EAGLE(-2) heads; an EAGLE-3 head takes EAGLE3, with the same tree flags.
-SGLANG_ALGORITHM = "EAGLE"
-
-
 def draft_head_placeholder(target: str | None) -> str:
     """What the flags name as the draft model: the EAGLE head trained for ``target`` (a Hub name)."""
     name = target.split("/")[-1] if target else "YOUR-TARGET"
     return engine_config.HEAD_PLACEHOLDER.format(kind="EAGLE", target=name)
-
-
-def sglang_flags(settings: EagleSettings, draft_model_path: str) -> str:
-    """SGLang's server flags for ``settings``, one per line, ready to paste after the model path."""
-    return " \\\n".join(
-        (
-            f"--speculative-algorithm {SGLANG_ALGORITHM}",
-            f"--speculative-draft-model-path {draft_model_path}",
-            f"--speculative-num-steps {settings.steps}",
-            f"--speculative-eagle-topk {settings.topk}",
-            f"--speculative-num-draft-tokens {settings.num_draft_tokens}",
-        )
-    )
 
 
 def fastest_eagle(speedups: np.ndarray) -> tuple[int, float]:

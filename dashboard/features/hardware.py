@@ -3,9 +3,9 @@ as the Hardware and Calibrate pages show it.
 
 :func:`show` draws it from a per-batch sweep (:func:`specmath.roofline_batch_sweep` or
 :func:`specmath.profile_batch_sweep`): the step chart and the table of
-:func:`specmath.batch_k_schedule`, vLLM's ``--speculative-config``, SGLang's flags, the JSON
-download and the caveat; :func:`calibrated` makes Calibrate's sweep from a measurement. What
-each engine takes is in :mod:`dashboard.engine_config`.
+:func:`specmath.batch_k_schedule`, every engine's config (:func:`specmath.engine_configs`,
+shown by :mod:`dashboard.features.engines`), the synthetic-acceptance block, the JSON download
+and the caveat.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ import streamlit as st
 import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.address import literal
+from dashboard.features import engines
 from dashboard.params import BATCHES, CONTEXTS
+from specmath.engines.configs import vocabulary
 
 
 @dataclass(frozen=True)
@@ -39,22 +41,34 @@ class Setting:
     chart_file: str  # the chart's PNG export, without the extension
     json_file: str  # the download's name
     drafter: str = ""  # the user's draft model or head, for the engines' configs only
+    data_parallel: int = 1  # vLLM's --data-parallel-size
+    n_predict: int = 1  # the target's MTP layers, for method mtp
 
 
-def best_at(sweep: specmath.BatchSweep, batch: int) -> int | None:
-    """The scheduled k at ``batch`` (0 where speculation does not pay), None outside the sweep."""
+def best_at(sweep: specmath.BatchSweep, batch: int) -> tuple[int, float]:
+    """The scheduled k at ``batch`` and its speedup: (0, 1.0) where speculation does not pay or
+    ``batch`` is not in the sweep."""
     where = sweep.batch == batch
-    if not where.any():
-        return None
-    return int(sweep.k[where][0]) if float(sweep.speedup[where][0]) > 1.0 else 0
+    if not where.any() or float(sweep.speedup[where][0]) <= 1.0:
+        return 0, 1.0
+    return int(sweep.k[where][0]), float(sweep.speedup[where][0])
 
 
-def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Mapping[str, Any]) -> None:
-    """The schedule's chart and table, the engines' configs and the JSON download.
+def show(
+    sweep: specmath.BatchSweep,
+    setting: Setting,
+    chosen: tuple[int, float],
+    acceptance: float | tuple[float, ...],
+    inputs: Mapping[str, Any],
+) -> None:
+    """The schedule's chart and table, the engines' configs, the synthetic block and the JSON download.
 
-    ``sglang_k`` is the best chain at ``setting.sglang_batch`` (0: no speculation there);
-    ``inputs`` go into the JSON beside the schedule, so a reviewer sees what it came from.
+    ``chosen`` is the best k and its speedup at ``setting.sglang_batch`` (k 0: no speculation
+    there), for the engines that take one k and for the synthetic benchmark; ``acceptance`` the
+    α or the per-position profile the sweep used; ``inputs`` go into the JSON beside the
+    schedule, so a reviewer sees what it came from.
     """
+    sglang_k, chosen_speedup = chosen
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     label = f"{setting.draft_model} → {setting.target_model} on {setting.gpu}, context {setting.context:,}"
     left, right = ui.side_by_side()
@@ -93,28 +107,26 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
             )
         )
     elif method == "draft_model":
-        refused = engine_config.vocabulary_problem(target, draft)
+        refused = vocabulary.vocabulary_problem(target, draft)
     if refused:
-        drafters = engine_config.same_vocabulary_drafters(target, presets.values())
+        drafters = vocabulary.same_vocabulary_drafters(target, presets.values())
         among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
         st.warning(texts.SCHEDULE_VOCABULARY.format(why=refused[0].upper() + refused[1:], drafters=among))
-    config = engine_config.vllm_config(method, model, schedule)
-    st.markdown("**vLLM** (`vllm serve …` with this flag)")
-    if config is None:
-        st.info("No k beats plain decoding at any batch size here: serve without `--speculative-config`.")
-    else:
-        st.code(engine_config.vllm_flag(config), language="bash", wrap_lines=True)
-        st.caption(texts.SCHEDULE_VLLM)
-        if method in ("eagle", "eagle3") and not typed:
-            kind = "EAGLE-3" if method == "eagle3" else "EAGLE"
-            st.caption(texts.SCHEDULE_EAGLE_HEAD.format(placeholder=model, kind=kind))
-    sglang = engine_config.sglang_flags(method, model, sglang_k)
-    st.markdown("**SGLang** (`python -m sglang.launch_server …` with these flags)")
-    st.caption(texts.SCHEDULE_SGLANG.format(batch=setting.sglang_batch, k=sglang_k))
-    if sglang:
-        st.code(" \\\n".join(sglang), language="bash", wrap_lines=True)
-    else:
-        st.info(f"At batch {setting.sglang_batch} no k beats plain decoding: serve without the speculative flags.")
+    st.markdown(texts.SCHEDULE_ENGINES)
+    if method in ("eagle", "eagle3") and not typed:
+        kind = "EAGLE-3" if method == "eagle3" else "EAGLE"
+        st.caption(texts.SCHEDULE_EAGLE_HEAD.format(placeholder=model, kind=kind))
+    configs = specmath.engine_configs(
+        schedule, method, model, sglang_k, setting.sglang_batch,
+        data_parallel_size=setting.data_parallel, n_predict=setting.n_predict,
+    )  # fmt: skip
+    engines.show_configs(configs)
+    runs = specmath.synthetic_runs(
+        acceptance, schedule, method, model, sglang_k, setting.sglang_batch,
+        target=engine_config.hub_name(target), context=setting.context, predicted_speedup=chosen_speedup,
+        data_parallel_size=setting.data_parallel, n_predict=setting.n_predict,
+    )  # fmt: skip
+    engines.show_synthetic(runs, setting.sglang_batch, sglang_k, chosen_speedup)
 
     document = {
         "target_model": engine_config.hub_name(presets[setting.target_model]),
@@ -126,11 +138,13 @@ def show(sweep: specmath.BatchSweep, setting: Setting, sglang_k: int, inputs: Ma
         "context_tokens": setting.context,
         "batches_swept": [1, setting.max_batch],
         "sglang_batch": setting.sglang_batch,
+        "data_parallel_size": setting.data_parallel,
+        "mtp_n_predict": setting.n_predict,
         **inputs,
     }
     st.download_button(
         "Download the schedule as JSON",
-        engine_config.schedule_document(schedule, config, document, sglang),
+        engine_config.schedule_document(schedule, configs, document),
         file_name=setting.json_file,
         mime="application/json",
     )

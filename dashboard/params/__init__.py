@@ -57,7 +57,8 @@ _CALIBRATE_LABELS = {
         "help": "Sequences decoded together when you measured the step times; SGLang's flags are for this batch.",
     }
 }
-for _key in ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method", "drafter"):
+_SCHEDULE_KEYS = ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method")
+for _key in (*_SCHEDULE_KEYS, "drafter", "data_parallel", "n_predict"):
     PARAMS[f"cal_{_key}"] = replace(
         PARAMS[_key], key=f"cal_{_key}", shown_when=CALIBRATE_SCHEDULE, **_CALIBRATE_LABELS.get(_key, {})
     )

@@ -241,9 +241,34 @@ PARAMS: tuple[Param, ...] = (
         "choice",
         "draft_model",
         "vLLM's method in --speculative-config: a separate draft model, an EAGLE or EAGLE-3 head, the "
-        "target's own MTP layers, or n-grams from the prompt. The model above still sets the draft's cost.",
-        options=("draft_model", "eagle", "eagle3", "mtp", "ngram"),
+        "target's own MTP layers, n-grams from the prompt, or suffix trees of the prompt and earlier "
+        "responses. The model above still sets the draft's cost.",
+        options=tuple(specmath.SPECULATIVE_METHODS),
         widget="selectbox",
+    ),
+    Param(
+        "data_parallel",
+        "Data-parallel size",
+        "int",
+        1,
+        "vLLM's --data-parallel-size (SGLang: attention data parallelism). Above 1, vLLM ignores a "
+        "per-batch-size schedule and SGLang's adaptive steps are off: the configs say what they take instead.",
+        low=1,
+        high=64,
+        step=1,
+        widget="number_input",
+    ),
+    Param(
+        "n_predict",
+        "MTP layers of the target (n_predict)",
+        "int",
+        1,
+        "For method mtp: the MTP modules the target ships (num_nextn_predict_layers in its config.json). "
+        "vLLM wants num_speculative_tokens above it to be a multiple of it.",
+        low=1,
+        high=16,
+        step=1,
+        widget="number_input",
     ),
     Param(
         "drafter",
@@ -252,7 +277,7 @@ PARAMS: tuple[Param, ...] = (
         "",
         "The Hugging Face name or local path of the model your engine drafts with: your own draft "
         "model, or an EAGLE or EAGLE-3 head trained for your target (such as "
-        "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B). It goes only into the vLLM and SGLang configs below; "
+        "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B). It goes only into the engines' configs below; "
         "the draft model chosen above still sets the draft's cost. Empty: the draft model's name, "
         "or a placeholder for a head.",
         max_chars=engine_config.MAX_DRAFTER_NAME,
@@ -266,7 +291,7 @@ PARAMS: tuple[Param, ...] = (
         "bool",
         False,
         "From the measured acceptance, the best k at every batch size on a GPU's roofline, and the "
-        "vLLM and SGLang settings for it. With your step times, the roofline is scaled to them.",
+        "engines' settings for it. With your step times, the roofline is scaled to them.",
     ),
     Param(
         "tree_cost",

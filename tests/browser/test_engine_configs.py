@@ -1,5 +1,6 @@
-"""The engine configurations the pages print, as Chromium shows them: Hardware's k schedule as
-vLLM's ``--speculative-config`` and SGLang's flags, and Calibrate's draft acceptance rate."""
+"""The engine configurations the pages print, as Chromium shows them: Hardware's k schedule in
+each engine's tab (vLLM's ``--speculative-config``, SGLang's flags, TensorRT-LLM's YAML,
+llama.cpp's flags), the synthetic-acceptance tabs, and Calibrate's draft acceptance rate."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from dataclasses import replace
 import numpy as np
 
 import specmath
-from dashboard import engine_config, texts
+from dashboard import texts
 from dashboard.features import hardware
 from dashboard.features.calibrate import EXAMPLES
 from dashboard.params import PARAMS, PRECISIONS
+from specmath.engines.configs import sglang, yaml_text
 from tests.browser.helpers import PAGES, AppTab
 
 FLAG = "--speculative-config "
@@ -52,6 +54,23 @@ def code_blocks(tab: AppTab) -> list[str]:
     return tab.page.locator('[data-testid="stCode"] code').all_inner_texts()
 
 
+def visible_codes(tab: AppTab) -> list[str]:
+    """The code blocks a person sees: those of the selected tab of each tab group."""
+    blocks = tab.page.locator('[data-testid="stCode"] code')
+    return [blocks.nth(i).inner_text().strip() for i in range(blocks.count()) if blocks.nth(i).is_visible()]
+
+
+def select_tab(tab: AppTab, label: str, group: int) -> None:
+    """Click the tab ``label`` of the ``group``-th tab group (0: the configs, 1: the synthetic runs)."""
+    before = visible_codes(tab)
+    tab.page.get_by_role("tab", name=label, exact=True).nth(group).click()
+    tab.page.wait_for_function(
+        "before => JSON.stringify([...document.querySelectorAll('[data-testid=\"stCode\"] code')]"
+        ".filter(e => e.checkVisibility()).map(e => e.innerText.trim())) !== before",
+        arg=json.dumps(before),
+    )
+
+
 def vllm_config(tab: AppTab) -> dict:
     """The JSON of the one code block that is ``--speculative-config '{…}'``."""
     (flag,) = [text.strip() for text in code_blocks(tab) if text.strip().startswith(FLAG)]
@@ -77,7 +96,7 @@ def test_hardware_defaults_show_specmaths_schedule_as_vllm_and_sglang_configs(ta
     assert config["num_speculative_tokens"] == max(k for _, _, k in schedule)
     assert config["num_speculative_tokens_per_batch_size"] == schedule
     flags = sglang_flags(tab)
-    assert flags["--speculative-algorithm"] == engine_config.SGLANG_ALGORITHMS[default("method")]
+    assert flags["--speculative-algorithm"] == sglang.ALGORITHMS[default("method")]
     assert flags["--speculative-num-steps"] == str(sglang_k)
     assert flags["--speculative-eagle-topk"] == "1"
     assert flags["--speculative-num-draft-tokens"] == str(sglang_k + 1)  # SGLang counts the root
@@ -94,7 +113,14 @@ def test_a_link_with_method_ngram_puts_ngram_in_the_config(tab: AppTab):
     assert "ngram" in PARAMS["method"].options and default("method") != "ngram"
     schedule, sglang_k = hardware_at_defaults()
     tab.open(PAGES["hardware"], "method=ngram")
-    assert tab.exceptions() == [] and tab.warnings() == []
+    assert tab.exceptions() == []
+    # The engines' rules about n-grams (TensorRT-LLM, llama.cpp), as specmath writes them, and nothing else.
+    configs = specmath.engine_configs([tuple(e) for e in schedule], "ngram", None, sglang_k, default("batch"))
+    rules = [w for c in configs for w in c.warnings]
+    rules += [w for run in specmath.synthetic_runs(
+        default("alpha"), schedule, "ngram", None, sglang_k, default("batch"), target="t", context=1,
+        predicted_speedup=2.0) for w in run.warnings]  # fmt: skip
+    assert [w.removeprefix("rule") for w in tab.warnings()] == [rule.replace("`", "") for rule in rules]
     config = vllm_config(tab)
     assert config["method"] == "ngram"
     assert "model" not in config  # n-grams come from the prompt: no draft model to load
@@ -123,6 +149,27 @@ def test_calibrate_example_with_vllms_acceptance_rate_explains_it(tab: AppTab):
     assert shown == f"{100 * accepted / drafted:.1f}%", shown
 
 
+def test_each_engines_tab_shows_its_config_and_its_synthetic_run(tab: AppTab):
+    schedule, sglang_k = hardware_at_defaults()
+    tab.open(PAGES["hardware"])
+    assert tab.exceptions() == []
+    shown = visible_codes(tab)  # the first tab of each group: vLLM's config and its synthetic run
+    assert any(text.startswith(FLAG) for text in shown)
+    assert any(text.startswith("vllm serve ") and '"rejection_sample_method": "synthetic"' in text for text in shown)
+    assert not any(text.startswith("speculative_config:") for text in shown)
+    select_tab(tab, "TensorRT-LLM", 0)
+    (yaml,) = [text for text in visible_codes(tab) if text.startswith("speculative_config:")]
+    config = yaml_text.read(yaml)["speculative_config"]
+    assert config["draft_len_schedule"] == {hi: k for _, hi, k in schedule if k}
+    assert config["max_draft_len"] == schedule[0][2]
+    select_tab(tab, "llama.cpp", 0)
+    (flags,) = [text for text in visible_codes(tab) if text.startswith("--spec-type")]
+    assert f"--spec-draft-n-max {sglang_k}" in flags
+    select_tab(tab, "SGLang", 1)
+    assert any(text.startswith("SGLANG_SIMULATE_ACC_LEN=") for text in visible_codes(tab))
+    assert tab.exceptions() == []
+
+
 def test_calibrates_rule_link_opens_the_verification_rules_page_on_its_pair(tab: AppTab):
     """The paragraph on the verification rule links to the page that shows it, set up for the point."""
     (name,) = [name for name, text in EXAMPLES.items() if "Avg Draft acceptance rate" in text]
@@ -138,3 +185,12 @@ def test_calibrates_rule_link_opens_the_verification_rules_page_on_its_pair(tab:
     # The link's T = 1 is the default, which the address leaves out once the page binds it.
     assert tab.params() == {"vr_preset": ["close"]}
     assert tab.slider_values()[PARAMS["vr_temperature"].label] == "1.00"
+
+
+def test_draft_trees_opens_on_sglangs_tab_the_engine_that_builds_the_tree(tab: AppTab):
+    tab.open(PAGES["trees"])
+    assert tab.exceptions() == []
+    (flags,) = [text for text in visible_codes(tab) if text.startswith("--speculative-algorithm EAGLE")]
+    assert f"--speculative-eagle-topk {default('topk')}" in flags
+    select_tab(tab, "vLLM", 0)
+    assert not visible_codes(tab)  # vLLM has no token tree: a note, nothing to paste

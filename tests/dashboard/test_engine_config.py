@@ -1,6 +1,5 @@
 """The k schedule's step chart and the engines' texts, read back: pure builders, no Streamlit."""
 
-import dataclasses
 import json
 
 import numpy as np
@@ -38,41 +37,6 @@ def test_the_step_chart_without_a_zero_range_shades_nothing():
     assert np.isnan(fig.data[1].y).all()
 
 
-def test_the_vllm_flag_parses_back_to_the_schedule():
-    config = engine_config.vllm_config("draft_model", "meta-llama/Llama-3.2-1B", SCHEDULE)
-    flag = engine_config.vllm_flag(config)
-    assert flag.startswith("--speculative-config '") and flag.endswith("'")
-    parsed = json.loads(flag.removeprefix("--speculative-config '").removesuffix("'"))
-    assert [tuple(e) for e in parsed["num_speculative_tokens_per_batch_size"]] == SCHEDULE
-    assert parsed["num_speculative_tokens"] == 4 and parsed["model"] == "meta-llama/Llama-3.2-1B"
-
-
-def test_a_schedule_that_never_speculates_is_no_config():
-    assert engine_config.vllm_config("eagle", "x", [(1, 256, 0)]) is None
-    assert engine_config.sglang_flags("eagle", "x", 0) == []
-
-
-def test_a_quote_cannot_reach_the_shell():
-    with pytest.raises(ValueError, match="single quote"):
-        engine_config.vllm_flag({"model": "it's"})
-
-
-@pytest.mark.parametrize("k", [1, 3, 7])
-def test_sglang_chain_counts_the_root_in_its_draft_tokens(k):
-    flags = dict(f.split(" ", 1) for f in engine_config.sglang_flags("eagle3", "head", k))
-    assert flags["--speculative-num-steps"] == str(k)
-    assert flags["--speculative-num-draft-tokens"] == str(k + 1)
-    assert flags["--speculative-eagle-topk"] == "1"
-    assert flags["--speculative-algorithm"] == "EAGLE3"
-
-
-def test_unknown_methods_are_refused():
-    with pytest.raises(ValueError, match="method must be one of draft_model, eagle, eagle3, mtp, ngram, got 'medusa'"):
-        engine_config.vllm_config("medusa", None, SCHEDULE)
-    with pytest.raises(ValueError, match="got 'EAGLE'"):
-        engine_config.sglang_flags("EAGLE", None, 3)
-
-
 def test_preset_names_on_the_hub():
     assert engine_config.hub_name(specmath.MODEL_PRESETS["Llama-2-7B"]) == "meta-llama/Llama-2-7b-hf"
     assert engine_config.hub_name(specmath.MODEL_PRESETS["Qwen2.5-0.5B"]) == "Qwen/Qwen2.5-0.5B"
@@ -87,11 +51,16 @@ def test_table_rows_and_the_document_round_trip():
         "k": "0 (do not speculate)",
         "predicted speedup": "1× (speculating: 0.95×)",
     }
-    config = engine_config.vllm_config("mtp", None, SCHEDULE)
-    text = engine_config.schedule_document(SCHEDULE, config, {"alpha": 0.8, "gpu": "H100 SXM"}, ["--a 1"])
+    configs = specmath.engine_configs(SCHEDULE, "mtp", None, 4, 1)
+    text = engine_config.schedule_document(SCHEDULE, configs, {"alpha": 0.8, "gpu": "H100 SXM"})
     document = json.loads(text)
     assert [tuple(e) for e in document["num_speculative_tokens_per_batch_size"]] == SCHEDULE
-    assert document["vllm_speculative_config"] == config and document["inputs"]["gpu"] == "H100 SXM"
+    assert document["vllm_speculative_config"] == configs[0].settings and document["inputs"]["gpu"] == "H100 SXM"
+    assert list(document["engines"]) == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
+    trt = document["engines"]["TensorRT-LLM"]
+    assert trt["files"]["trtllm_speculative.yaml"] == configs[2].blocks[0].text
+    assert trt["settings"]["draft_len_schedule"] == {"5": 4, "10": 3, "13": 2}  # JSON keys are text
+    assert document["sglang_flags_at_chosen_batch"][0] == "--speculative-algorithm NEXTN"
 
 
 # A drafter name typed by the user (issue 22) ----------------------------------------------
@@ -149,60 +118,9 @@ def test_a_valid_typed_name_is_the_drafter_where_the_method_loads_one(method, ty
     assert engine_config.draft_name(method, LLAMA_1B, LLAMA_8B, typed) == model
 
 
-def test_a_typed_head_reaches_both_engines_quoted_for_the_shell():
+def test_a_typed_head_reaches_every_engine_that_loads_one():
     model = engine_config.draft_name("eagle3", LLAMA_1B, LLAMA_8B, HEAD)
-    flag = engine_config.vllm_flag(engine_config.vllm_config("eagle3", model, SCHEDULE))
-    assert json.loads(flag.removeprefix("--speculative-config '").removesuffix("'"))["model"] == HEAD
-    assert f"--speculative-draft-model-path {HEAD}" in engine_config.sglang_flags("eagle3", model, 3)
-
-
-# A separate draft model's vocabulary (issue 30) ------------------------------------------
-
-PRESETS = specmath.MODEL_PRESETS
-
-
-@pytest.mark.parametrize(
-    ("target", "draft", "says"),
-    [
-        # One tokenizer, padded to 152,064 and 151,936 rows: vLLM's vocab_size check refuses it.
-        ("Qwen2.5-7B", "Qwen2.5-0.5B", ["share the Qwen2.5 tokenizer", "151,936 and 152,064", "refuses"]),
-        ("Llama-2-7B", "Llama-3.2-1B", ["different tokenizers (Llama 3 and Llama 2", "128,256 and 32,000"]),
-        ("Llama-3.1-8B", "LLaMA-68M", ["different tokenizers (Llama 2 and Llama 3", "32,000 and 128,256"]),
-    ],
-)
-def test_a_draft_of_another_vocabulary_is_refused_and_says_why(target, draft, says):
-    problem = engine_config.vocabulary_problem(PRESETS[target], PRESETS[draft])
-    assert problem is not None
-    for words in says:
-        assert words in problem
-    if "refuses" in says:
-        assert "Target and draft model should have the same vocabulary size" in problem  # vLLM's own words
-
-
-@pytest.mark.parametrize(
-    ("target", "draft"),
-    [("Llama-3.1-8B", "Llama-3.2-1B"), ("Llama-2-7B", "LLaMA-68M"), ("Llama-3.1-70B", "Llama-3.1-8B")],
-)
-def test_a_draft_of_the_targets_tokenizer_and_vocab_size_passes(target, draft):
-    assert engine_config.vocabulary_problem(PRESETS[target], PRESETS[draft]) is None
-
-
-def test_another_tokenizer_of_the_same_size_is_never_a_plain_pass():
-    """vLLM compares only vocab_size: it starts, with the draft's ids read in the target's tokenizer."""
-    lookalike = dataclasses.replace(PRESETS["LLaMA-68M"], tokenizer="Mistral")
-    problem = engine_config.vocabulary_problem(PRESETS["Llama-2-7B"], lookalike)
-    assert "different tokenizers (Mistral and Llama 2" in problem and "vLLM starts" in problem
-    assert "SGLang's STANDALONE refuses" in problem
-
-
-def test_an_unknown_vocabulary_is_not_taken_for_a_match():
-    bare = specmath.ModelSpec("mine", parameters=1e8, layers=2, hidden=512, kv_heads=8, head_dim=64)
-    for target, draft in ((PRESETS["Llama-3.1-8B"], bare), (bare, PRESETS["Llama-3.2-1B"])):
-        assert "does not know the vocabulary" in engine_config.vocabulary_problem(target, draft)
-
-
-def test_the_drafters_offered_instead_are_smaller_and_share_the_vocabulary():
-    drafters = engine_config.same_vocabulary_drafters
-    assert drafters(PRESETS["Llama-2-7B"], PRESETS.values()) == ["LLaMA-68M"]
-    assert drafters(PRESETS["Llama-3.1-70B"], PRESETS.values()) == ["Llama-3.1-8B", "Llama-3.2-1B"]
-    assert drafters(PRESETS["Qwen2.5-7B"], PRESETS.values()) == []  # 0.5B's table is padded otherwise
+    vllm, sglang, trtllm, llamacpp = specmath.engine_configs(SCHEDULE, "eagle3", model, 3, 8)
+    assert vllm.settings["model"] == sglang.settings["--speculative-draft-model-path"] == HEAD
+    assert trtllm.settings["speculative_model"] == HEAD
+    assert f"`{HEAD}`" in " ".join(llamacpp.notes)  # llama.cpp needs it as GGUF: named, not loaded

@@ -115,7 +115,8 @@ def test_eagle_settings_follow_sglang():
     head = tree_view.draft_head_placeholder("meta-llama/Llama-3.1-8B")
     assert head == "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"
     assert tree_view.draft_head_placeholder(None) == "YOUR-EAGLE-HEAD-FOR-YOUR-TARGET"
-    assert tree_view.sglang_flags(full, head).split() == [
+    sglang = specmath.tree_configs(full.steps, full.topk, full.num_draft_tokens, head)[1]
+    assert sglang.blocks[0].text.split() == [
         "--speculative-algorithm", "EAGLE", "\\", "--speculative-draft-model-path", head, "\\",
         "--speculative-num-steps", "3", "\\", "--speculative-eagle-topk", "2", "\\",
         "--speculative-num-draft-tokens", "11",

@@ -9,6 +9,7 @@ import pytest
 
 import specmath
 from dashboard.features import calibrate
+from specmath.engines.configs import yaml_text
 from tests.app_helpers import (
     codes,
     metrics,
@@ -343,8 +344,9 @@ def test_a_profile_and_step_times_schedule_on_the_fitted_roofline(downloads):
 def test_step_times_the_roofline_cannot_take_are_said(target_ms, draft_ms, message):
     at = open_page(CALIBRATE, k="3", cal_schedule="true", target_ms=target_ms, draft_ms=draft_ms)
     assert not at.exception and not at.error
-    (said,) = [w.value for w in at.warning]
+    said, *rules = [w.value for w in at.warning]  # the fit's message, then any engine rule the schedule meets
     assert message in said, said
+    assert all(rule.startswith("TensorRT-LLM wants the smallest key") for rule in rules), rules
     # Never kernels beyond the datasheet's peaks, and "faster than the datasheet" only when a time is.
     assert all(int(share) <= 100 for share in re.findall(r"(\d+)%", said)), said
     assert ("faster than" in said) == ("faster than" in message)
@@ -358,6 +360,45 @@ def test_a_drafter_name_goes_into_calibrates_configs():
     assert vllm_config(at)["model"] == head
     assert sglang_flags(at)["--speculative-draft-model-path"] == head
     assert not any("YOUR-EAGLE3-HEAD" in c.value for c in at.caption)
+
+
+# The engines' configs and the synthetic-acceptance block (issue 33) ------------------------
+
+
+def test_the_schedule_comes_in_every_engine_with_a_synthetic_run_of_the_measured_profile():
+    """The vLLM V1 example's profile on the datasheet roofline at batch 16: the synthetic runs force
+    the profile itself, extended past the measured k as the sweep extends it."""
+    at = open_page(CALIBRATE, k="3", cal_schedule="true", cal_batch="16", cal_method="eagle3")
+    next(b for b in at.button if b.label == "vLLM V1 log").click().run()
+    assert not at.exception and not at.error
+    assert [tab.label for tab in at.tabs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"] * 2
+    profile = [0.81, 0.64, 0.40]
+    sweep = specmath.profile_batch_sweep(profile, DRAFT, TARGET, H100, np.arange(1, 257), 1024, max_k=32)
+    k16 = int(sweep.k[sweep.batch == 16][0])
+    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
+    config = json.loads(serve.split("--speculative-config '", 1)[1].removesuffix("'"))
+    rates = config["synthetic_acceptance_rates"]
+    assert len(rates) == config["num_speculative_tokens"] == max(k for _, _, k in _schedule(sweep))
+    np.testing.assert_allclose(rates, specmath.extend_profile(profile, len(rates)), atol=5e-7)
+    length = float(specmath.profile_expected_tokens(profile, k16))
+    assert any(text.startswith(f"SGLANG_SIMULATE_ACC_LEN={length:.4f} ") for text in codes(at))
+    assert any(h.value.startswith("Measure the system side first") for h in at.subheader)
+
+
+def test_a_schedule_whose_k_rises_is_capped_for_tensorrt_llm_and_the_page_says_so():
+    """Step times slower than the roofline (a fixed overhead per pass) make longer drafts pay at
+    larger batches: TensorRT-LLM takes no length above its first key's."""
+    at = open_page(CALIBRATE, k="3", cal_schedule="true", target_ms="6", draft_ms="4")
+    assert not at.exception
+    schedule = [tuple(entry) for entry in vllm_config(at)["num_speculative_tokens_per_batch_size"]]
+    first = schedule[0][2]
+    risen = [(lo, hi, k) for lo, hi, k in schedule if k > first]
+    assert risen  # the case this test is for
+    (text,) = [code for code in codes(at) if code.startswith("speculative_config:")]
+    trt = yaml_text.read(text)["speculative_config"]
+    assert trt["max_draft_len"] == first and max(trt["draft_len_schedule"].values()) == first
+    for lo, hi, k in risen:
+        assert any(f"batches {lo} to {hi} get {first}, not {k}" in w for w in warnings(at))
 
 
 # Issue 33: a vLLM V1 line from 300 drafts of 4 and 500 of 2 at α = 0.70, and the same run as a

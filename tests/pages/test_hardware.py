@@ -11,6 +11,7 @@ from dashboard import charts
 from dashboard.address import literal
 from dashboard.features import hardware
 from dashboard.params import PARAMS
+from specmath.engines.configs import yaml_text
 from tests.app_helpers import (
     codes,
     metrics,
@@ -153,6 +154,28 @@ def _schedule_sweep(max_batch=256, context=1024, alpha=0.8):
     )
 
 
+def _expected(method="draft_model", model="meta-llama/Llama-3.2-1B", batch=1, alpha=0.8, **engine):
+    """specmath's engine configs and synthetic runs for the page's inputs at its default models, GPU
+    and context, computed here from the roofline as the page should."""
+    sweep = _schedule_sweep(alpha=alpha)
+    schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
+    setup = _setup(batch=batch)
+    k, s = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=32)
+    chosen = (int(k), float(s)) if s > 1 else (0, 1.0)
+    configs = specmath.engine_configs(schedule, method, model, chosen[0], batch, **engine)
+    runs = specmath.synthetic_runs(
+        alpha, schedule, method, model, chosen[0], batch, target="meta-llama/Llama-3.1-8B", context=1024,
+        predicted_speedup=chosen[1], **engine,
+    )  # fmt: skip
+    return configs, runs
+
+
+def _rule_warnings(**inputs) -> list[str]:
+    """The engines' rule messages for the page's inputs: the configs', then the synthetic block's."""
+    configs, runs = _expected(**inputs)
+    return [w for config in configs for w in config.warnings] + [w for run in runs for w in run.warnings]
+
+
 def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
     at = open_page(HARDWARE)
     assert not at.exception
@@ -196,7 +219,7 @@ def test_the_download_round_trips_to_the_schedule_and_its_inputs(downloads):
     assert [tuple(entry) for entry in document["num_speculative_tokens_per_batch_size"]] == schedule
     assert schedule[-1] == (242, 1024, 0)
     assert document["vllm_speculative_config"] == vllm_config(at)
-    assert document["sglang_flags_at_chosen_batch"] == at.get("code")[1].proto.code_text.split(" \\\n")
+    assert document["sglang_flags_at_chosen_batch"] == [f"{flag} {value}" for flag, value in sglang_flags(at).items()]
     inputs = document["inputs"]
     assert inputs["alpha"] == 0.8 and inputs["context_tokens"] == 0 and inputs["method"] == "eagle3"
     assert inputs["target_model"] == "meta-llama/Llama-3.1-8B" and inputs["gpu"] == "H100 SXM"
@@ -238,7 +261,8 @@ def test_a_draft_no_k_pays_for_shows_no_config():
 )
 def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
     at = open_page(HARDWARE, method=method)
-    assert not at.exception and not warnings(at)
+    assert not at.exception
+    assert warnings(at) == _rule_warnings(method=method, model=model)  # the engines' rules, and nothing else
     config = vllm_config(at)
     assert config["method"] == method
     assert config.get("model") == model
@@ -302,21 +326,21 @@ def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
 
 
 def test_a_repeated_name_warns_and_the_last_is_used_shown_as_literal_text():
-    at = open_page(HARDWARE, method="eagle", drafter=["a/b", "__bold__"])
+    at = open_page(HARDWARE, method="eagle3", drafter=["a/b", "__bold__"])
     (warning,) = warnings(at)
     assert warning.endswith("; using ` __bold__ `.")  # Markdown would make it bold
     assert vllm_config(at)["model"] == "__bold__"
 
 
 def test_a_bad_typed_name_warns_and_the_placeholder_is_used():
-    at = open_page(HARDWARE, method="eagle")
+    at = open_page(HARDWARE, method="eagle3")
     at.text_input(key="drafter").set_value("my head; rm -rf ~ " + "x" * 40).run()
     assert not at.exception
     (warning,) = warnings(at)
     assert shown(warning).startswith("The draft model name my head; rm -rf ~ xxxxx…")  # literal, cut short
-    assert "they use `YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B` instead" in warning
-    assert vllm_config(at)["model"] == "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"
-    assert any("Replace `YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B`" in text for text in _captions(at))
+    assert "they use `YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B` instead" in warning
+    assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"
+    assert any("Replace `YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B`" in text for text in _captions(at))
     at.text_input(key="drafter").set_value("./heads/my-head").run()
     assert not warnings(at)
     assert vllm_config(at)["model"] == "./heads/my-head"
@@ -337,7 +361,7 @@ def test_a_bad_typed_name_in_the_address_is_not_taken_for_a_links():
 @pytest.mark.parametrize(("method", "algorithm"), [("mtp", "NEXTN"), ("ngram", "NGRAM")])
 def test_a_name_for_a_method_without_a_draft_model_is_said_to_be_unused(method, algorithm):
     at = open_page(HARDWARE, method=method, drafter=HEAD)
-    assert not at.exception and not warnings(at)
+    assert not at.exception and warnings(at) == _rule_warnings(method=method, model=None)
     assert any(f"With `{method}`" in text and "is not used" in text for text in _captions(at))
     assert "model" not in vllm_config(at)
     flags = sglang_flags(at)
@@ -426,7 +450,7 @@ QWEN_MOE = "Qwen3-30B-A3B"
 
 
 def test_a_moe_target_with_tp_has_the_roofline_of_specmath():
-    at = open_page(HARDWARE, target_model=QWEN_MOE, draft_model=f"{QWEN_MOE} EAGLE-3", tp="2", batch="8")
+    at = open_page(HARDWARE, target_model=QWEN_MOE, draft_model=f"{QWEN_MOE}-EAGLE-3", tp="2", batch="8")
     assert not at.exception
     target = specmath.roofline(specmath.MODEL_PRESETS[QWEN_MOE], H100, 8, 1024, 0.0, 2, NVLINK)
     m = metrics(at)
@@ -512,3 +536,63 @@ def test_bad_serving_links_warn(key, raw):
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
     assert titles(at) == list(CHARTS)
+
+
+# The four engines and the synthetic-acceptance block (issue 33) ---------------------------
+
+ENGINES = ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
+
+
+def test_every_engine_has_a_tab_with_specmaths_config_and_a_synthetic_run():
+    at = open_page(HARDWARE, batch="16")
+    assert not at.exception and not warnings(at)
+    assert [tab.label for tab in at.tabs] == ENGINES * 2  # the configs, then the synthetic runs
+    configs, runs = _expected(batch=16)
+    shown_codes = codes(at)
+    for item in (*configs, *runs):
+        for block in item.blocks:
+            assert block.text.rstrip("\n") in shown_codes, (item.engine, block.title)  # st.code drops the last newline
+    (yaml,) = [text for text in shown_codes if text.startswith("speculative_config:")]
+    trt = yaml_text.read(yaml)["speculative_config"]
+    assert trt["draft_len_schedule"] == {hi: k for _, hi, k in vllm_config(at)["num_speculative_tokens_per_batch_size"]}
+    assert trt["max_draft_len"] == vllm_config(at)["num_speculative_tokens"] == 4
+    assert any(text.startswith("--spec-type draft-simple") for text in shown_codes)  # llama.cpp
+    assert any("no batch-size schedule" in caption for caption in _captions(at))
+
+
+def test_the_synthetic_block_forces_the_predicted_acceptance_at_the_chosen_batch():
+    at = open_page(HARDWARE, batch="64", alpha="0.7")
+    assert not at.exception
+    setup = _setup(batch=64)
+    k, speedup = specmath.optimal_k_general(0.7, setup.draft, setup.target, max_k=32)
+    length = float(specmath.expected_tokens(0.7, k))
+    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
+    config = json.loads(serve.split("--speculative-config '", 1)[1].removesuffix("'"))
+    assert config["rejection_sample_method"] == "synthetic"
+    rates = np.array(config["synthetic_acceptance_rates"])
+    np.testing.assert_allclose(rates, 0.7 ** np.arange(1, rates.size + 1), atol=5e-7)
+    assert any(text.startswith(f"SGLANG_SIMULATE_ACC_LEN={length:.4f} ") for text in codes(at))
+    assert any(f"TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS={length - 1:.4f} " in text for text in codes(at))
+    assert any("--max-concurrency 64" in text for text in codes(at))
+    said = " ".join(m.value for m in at.markdown)
+    assert f"predicted speedup of **{speedup:.2f}×**" in said and f"**{length:.3f}** tokens" in said
+
+
+def test_with_data_parallelism_vllm_gets_no_schedule_and_the_page_says_why():
+    at = open_page(HARDWARE, data_parallel="2", batch="16")
+    assert not at.exception
+    config = vllm_config(at)
+    assert "num_speculative_tokens_per_batch_size" not in config
+    assert config["num_speculative_tokens"] == int(sglang_flags(at)["--speculative-num-steps"])
+    assert warnings(at) == _rule_warnings(batch=16, data_parallel_size=2)
+    assert any("--data-parallel-size 2" in w for w in warnings(at))
+
+
+def test_a_method_vllm_v1_does_not_schedule_and_mtp_multiples_are_said():
+    at = open_page(HARDWARE, method="suffix")
+    assert not at.exception
+    assert warnings(at) == _rule_warnings(method="suffix", model=None)
+    assert any("Model Runner V1" in w for w in warnings(at)) and any("no `suffix` method" in w for w in warnings(at))
+    at = open_page(HARDWARE, method="mtp", n_predict="3")
+    assert vllm_config(at)["num_speculative_tokens"] == 6  # the schedule's largest k, 4, raised to a multiple of 3
+    assert warnings(at) == _rule_warnings(method="mtp", model=None, n_predict=3)

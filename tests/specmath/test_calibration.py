@@ -257,9 +257,9 @@ def test_the_docstring_examples_hold():
 @pytest.mark.parametrize(
     ("target", "draft", "tp", "draft_tp", "batch"),
     [
-        ("Qwen3-30B-A3B", "Qwen3-30B-A3B EAGLE-3", 1, 1, 1),
-        ("Qwen3-235B-A22B", "Qwen3-235B-A22B EAGLE-3", 4, 1, 16),
-        ("DeepSeek-V3", "DeepSeek-V3 MTP", 8, 8, 64),
+        ("Qwen3-30B-A3B", "Qwen3-30B-A3B-EAGLE-3", 1, 1, 1),
+        ("Qwen3-235B-A22B", "Qwen3-235B-A22B-EAGLE-3", 4, 1, 16),
+        ("DeepSeek-V3", "DeepSeek-V3-MTP", 8, 8, 64),
         ("Llama-3.1-70B", "Llama-3.2-1B", 2, 1, 8),
     ],
 )

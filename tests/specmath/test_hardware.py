@@ -375,17 +375,17 @@ TOKENIZERS = {
     "Qwen2.5-7B": "Qwen2.5",
     "Qwen2.5-0.5B": "Qwen2.5",
     "DeepSeek-V3": "DeepSeek-V3",
-    "DeepSeek-V3 MTP": "DeepSeek-V3",
-    "DeepSeek-V3 EAGLE-3": "DeepSeek-V3",
+    "DeepSeek-V3-MTP": "DeepSeek-V3",
+    "DeepSeek-V3-EAGLE-3": "DeepSeek-V3",
     "Qwen3-30B-A3B": "Qwen3",
-    "Qwen3-30B-A3B EAGLE-3": "Qwen3",
+    "Qwen3-30B-A3B-EAGLE-3": "Qwen3",
     "Qwen3-235B-A22B": "Qwen3",
-    "Qwen3-235B-A22B EAGLE-3": "Qwen3",
+    "Qwen3-235B-A22B-EAGLE-3": "Qwen3",
     "Qwen3-4B": "Qwen3",
     "Mixtral-8x7B": "Mistral",
     "Mistral-7B": "Mistral",
     "gpt-oss-120b": "o200k_harmony",
-    "gpt-oss-120b EAGLE-3": "o200k_harmony",
+    "gpt-oss-120b-EAGLE-3": "o200k_harmony",
 }
 
 

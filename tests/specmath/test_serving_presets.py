@@ -34,10 +34,10 @@ DENSE_CONFIGS = {
     "Qwen3-4B": (151936, 2560, 9728, 36, 32, 8, 128, True, None),  # LLM-Prof copy
     "Mistral-7B": (32000, 4096, 14336, 32, 32, 8, 128, False, None),  # Mixtral's Table 1, one MLP a layer
     # sgl-project/SpecForge configs/*-eagle3.json
-    "DeepSeek-V3 EAGLE-3": (0, 7168, 40960, 1, 56, 8, 128, True, 32000),
-    "Qwen3-30B-A3B EAGLE-3": (0, 2048, 12288, 1, 32, 4, 128, True, 32000),
-    "Qwen3-235B-A22B EAGLE-3": (0, 4096, 24576, 1, 64, 4, 128, True, 32000),
-    "gpt-oss-120b EAGLE-3": (0, 2880, 17280, 1, 64, 8, 64, True, 32000),
+    "DeepSeek-V3-EAGLE-3": (0, 7168, 40960, 1, 56, 8, 128, True, 32000),
+    "Qwen3-30B-A3B-EAGLE-3": (0, 2048, 12288, 1, 32, 4, 128, True, 32000),
+    "Qwen3-235B-A22B-EAGLE-3": (0, 4096, 24576, 1, 64, 4, 128, True, 32000),
+    "gpt-oss-120b-EAGLE-3": (0, 2880, 17280, 1, 64, 8, 64, True, 32000),
 }
 
 # Totals and active counts as published, billions, with where: DeepSeek-V3's
@@ -116,7 +116,7 @@ def test_gpt_oss_counts_against_openai_figures():
 def test_deepseek_mtp_module_against_readme():
     # README_WEIGHTS.md: the MTP module has "11.5B unique parameters, excluding the shared 0.9B
     # Embedding and 0.9B output Head". Here: the unique ones plus the shared head it reads.
-    spec = sm.MODEL_PRESETS["DeepSeek-V3 MTP"]
+    spec = sm.MODEL_PRESETS["DeepSeek-V3-MTP"]
     head = 129280 * 7168
     assert head / 1e9 == pytest.approx(0.9, abs=0.05)
     unique = spec.parameters - head
@@ -146,11 +146,11 @@ def test_dense_and_eagle_presets_match_their_configs(name):
 
 def test_drafters_share_their_targets_tokenizer():
     pairs = {
-        "DeepSeek-V3": ("DeepSeek-V3 MTP", "DeepSeek-V3 EAGLE-3"),
-        "Qwen3-30B-A3B": ("Qwen3-30B-A3B EAGLE-3", "Qwen3-4B"),
-        "Qwen3-235B-A22B": ("Qwen3-235B-A22B EAGLE-3", "Qwen3-4B"),
+        "DeepSeek-V3": ("DeepSeek-V3-MTP", "DeepSeek-V3-EAGLE-3"),
+        "Qwen3-30B-A3B": ("Qwen3-30B-A3B-EAGLE-3", "Qwen3-4B"),
+        "Qwen3-235B-A22B": ("Qwen3-235B-A22B-EAGLE-3", "Qwen3-4B"),
         "Mixtral-8x7B": ("Mistral-7B",),
-        "gpt-oss-120b": ("gpt-oss-120b EAGLE-3",),
+        "gpt-oss-120b": ("gpt-oss-120b-EAGLE-3",),
     }
     for target, drafters in pairs.items():
         for drafter in drafters:

@@ -1,0 +1,51 @@
+"""The engines' configs and synthetic-acceptance runs as the pages show them: a tab per engine,
+each with the engine's rule messages above what to paste.
+
+What the configs say is written by :mod:`specmath.engines.configs` (pure, with its sources);
+this module only lays it out, so the Hardware, Calibrate and Draft trees pages show it alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+import specmath
+from dashboard import texts
+
+
+def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None = None) -> None:
+    """One tab per engine: its warnings, each block to paste under its title, then its notes.
+
+    A config with nothing to paste shows its notes as the reason (an info box), so a tab is never
+    empty. ``default`` names the engine whose tab opens first (the first one if None).
+    """
+    tabs = st.tabs([config.engine for config in configs], default=default)
+    for tab, config in zip(tabs, configs, strict=True):
+        with tab:
+            for warning in config.warnings:
+                st.warning(warning, icon=":material/rule:")
+            for block in config.blocks:
+                st.markdown(f"**{block.title}**")
+                st.code(block.text, language=block.language, wrap_lines=True)
+            for note in config.notes:
+                (st.caption if config.blocks else st.info)(note)
+            st.caption(f"Flags, defaults and rules read from {config.source}, cited in specmath.engines.configs.")
+
+
+def show_synthetic(runs: Sequence[specmath.SyntheticRun], batch: int, k: int, speedup: float) -> None:
+    """The synthetic-acceptance block: why, then per engine the settings, the benchmark and what to compare."""
+    st.subheader(texts.SYNTHETIC_HEADING)
+    if not runs:
+        st.info(texts.SYNTHETIC_NONE.format(batch=batch))
+        return
+    st.markdown(texts.SYNTHETIC_INTRO.format(batch=batch, k=k, length=runs[0].mean_length, speedup=speedup))
+    for tab, run in zip(st.tabs([run.engine for run in runs]), runs, strict=True):
+        with tab:
+            for warning in run.warnings:
+                st.warning(warning, icon=":material/rule:")
+            for block in run.blocks:
+                st.markdown(f"**{block.title}**")
+                st.code(block.text, language=block.language, wrap_lines=True)
+            st.markdown(run.compare)

@@ -1,0 +1,78 @@
+"""llama.cpp's llama-server flags for a chain of k drafted tokens. llama.cpp has no per-batch schedule.
+
+Read from ggml-org/llama.cpp at commit 0c1e57098bba43ac29e6e3b677cdceebdd22334f (vendored in the
+llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's file.
+
+- ``common/arg.cpp``: ``--spec-draft-n-max N`` (line 4140, an int >= 0, default 3 from
+  ``common/common.h`` line 328), ``--spec-draft-n-min N`` (line 4150, default 0, line 329: a draft
+  shorter than it is dropped, ``common/speculative.cpp`` lines 409-411), ``--spec-draft-p-min P``
+  (line 4197, alias ``--draft-p-min``, default 0.0, line 332: drafting stops where the draft's top
+  token has a lower probability), ``--spec-draft-model FNAME`` (line 4241, aliases ``-md``,
+  ``--model-draft``: a GGUF file) and ``--spec-type`` (line 4249; ``draft-simple``,
+  ``draft-eagle3``, ``draft-mtp``, ``ngram-*``, ``common/speculative.cpp`` lines 34-44);
+  ``draft-mtp`` loads the MTP layers of the target model (``common/common.cpp`` line 1625).
+- The issue's ``--draft-max`` and ``--draft-min`` are removed at this commit: they stop the
+  server with "the argument has been removed. use --spec-draft-n-max …" (``common/arg.cpp``
+  lines 4386-4399). ``--spec-draft-p-min`` is as the issue names it.
+- One ``n_max`` for the server: every slot drafts up to it, whatever the number of requests
+  in flight, so a batch-size schedule has no place here.
+"""
+
+from __future__ import annotations
+
+from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, flag_lines
+
+SOURCE = "llama.cpp at 0c1e570 (common/arg.cpp)"
+
+#: ``--spec-type`` for each method (None: none the page writes).
+SPEC_TYPES = {
+    "draft_model": "draft-simple",
+    "eagle": None,
+    "eagle3": "draft-eagle3",
+    "mtp": "draft-mtp",
+    "ngram": None,
+    "suffix": None,
+}
+
+NO_SCHEDULE = (
+    "llama.cpp has no batch-size schedule: `--spec-draft-n-max` holds for every request the server "
+    "decodes, so these flags are the best chain at one batch size."
+)
+
+
+def llamacpp_config(method: str, model: str | None, fixed_k: int, batch: int) -> EngineConfig:
+    """llama-server's flags for a chain of ``fixed_k`` tokens, the best at ``batch`` requests in flight."""
+    method, model = check_method(method), check_model(model)
+    fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
+    spec_type = SPEC_TYPES[method]
+    if spec_type is None:
+        why = {
+            "eagle": "its drafters are draft models, EAGLE-3 heads, MTP layers and n-grams (`--spec-type`), "
+            "not EAGLE-1 heads",
+            "ngram": "its n-gram drafters (`ngram-simple`, `ngram-mod`, …) take lengths of their own "
+            "(`--spec-ngram-*`), not the draft length the page computes",
+            "suffix": "it has no suffix decoding",
+        }[method]
+        return EngineConfig("llama.cpp", SOURCE, (), (f"No llama.cpp flags for `{method}`: {why}.",), (NO_SCHEDULE,))
+    if fixed_k == 0:
+        notes = (f"At batch {batch} no k beats plain decoding: serve without the speculative flags.", NO_SCHEDULE)
+        return EngineConfig("llama.cpp", SOURCE, (), (), notes)
+    flags: list[tuple[str, object]] = [("--spec-type", spec_type)]
+    notes = [NO_SCHEDULE]
+    if method in ("draft_model", "eagle3"):
+        kind = "draft model" if method == "draft_model" else "EAGLE-3 head"
+        flags.append(("--spec-draft-model", f"YOUR-{'DRAFT' if method == 'draft_model' else 'EAGLE3-HEAD'}.gguf"))
+        named = f" (`{model}`)" if model else ""
+        notes.append(f"llama.cpp loads GGUF files: give the {kind}{named} converted to GGUF.")
+    elif method == "mtp":
+        notes.append("`draft-mtp` drafts with the MTP layers of the target's own GGUF, which must carry them.")
+    flags += [("--spec-draft-n-max", fixed_k), ("--spec-draft-n-min", 0), ("--spec-draft-p-min", 0.0)]
+    notes.append(
+        "`--spec-draft-n-min 0` keeps every draft and `--spec-draft-p-min 0.0` never cuts one short, so "
+        "each draft is k tokens, as the prediction assumes (both are llama.cpp's defaults). The issue's "
+        "`--draft-max` and `--draft-min` are removed at this commit: llama.cpp stops with \u201cthe argument has "
+        "been removed\u201d."
+    )
+    settings = {name: str(value) for name, value in flags}
+    block = ConfigBlock(f"`llama-server -m TARGET.gguf …`, best at batch {batch}", flag_lines(flags), "bash")
+    return EngineConfig("llama.cpp", SOURCE, (block,), (), tuple(notes), settings)

@@ -1,0 +1,165 @@
+"""SGLang's server flags: a chain at one batch size, an EAGLE tree, and ``--speculative-adaptive``
+with a per-batch-size ``candidate_steps`` file that holds a whole schedule.
+
+Read from SGLang 0.5.23 (the PyPI wheel); "line N" is a line of that wheel's file.
+
+- ``sglang/srt/arg_groups/fields/spec.py``: ``--speculative-algorithm`` (line 31),
+  ``--speculative-draft-model-path`` (line 36), ``--speculative-num-steps`` (line 58),
+  ``--speculative-eagle-topk`` (line 62), ``--speculative-num-draft-tokens`` (line 66),
+  ``--speculative-adaptive`` (a bool, line 237), ``--speculative-adaptive-config`` (a path to a
+  JSON file, line 241), ``--speculative-ngram-max-bfs-breadth`` (line 256). Algorithms: EAGLE,
+  EAGLE3, NEXTN (EAGLE's alias, ``sglang/srt/speculative/spec_registry.py``), STANDALONE,
+  NGRAM, DFLASH, DSPARK, UNO; none is suffix decoding.
+- The draft tokens count the root: with top-k 1 SGLang sets them to steps + 1
+  (``sglang/srt/arg_groups/speculative_hook.py`` lines 1255-1266).
+- ``--speculative-adaptive`` (``sglang/srt/speculative/adaptive_spec_params.py``): the JSON's
+  integer-string keys are batch sizes, each ``{"candidate_steps": [...]}`` (non-negative ints,
+  lines 116-131; 0 means no drafting, line 232). A batch is padded up to a CUDA-graph batch size
+  and routed to the largest key at or below it, the smallest key below them all
+  (``_route``, ``_find_closest_bs``, lines 342-358); a slot with one candidate never moves.
+  ``adaptive_unsupported_reason`` (lines 56-100) turns it off, falling back to the static flags,
+  for an algorithm other than EAGLE and EAGLE3, a top-k other than 1 and under attention data
+  parallelism. ``--speculative-num-steps`` must be one of the candidates and the draft tokens
+  become steps + 1 (``speculative_hook.py`` lines 1392-1427).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from ._common import (
+    ConfigBlock,
+    EngineConfig,
+    check_count,
+    check_method,
+    check_model,
+    check_schedule,
+    flag_lines,
+)
+
+SOURCE = "SGLang 0.5.23 (sglang/srt/arg_groups/fields/spec.py, sglang/srt/speculative/adaptive_spec_params.py)"
+
+#: ``--speculative-algorithm`` for each method (None: SGLang has none).
+ALGORITHMS = {
+    "draft_model": "STANDALONE",
+    "eagle": "EAGLE",
+    "eagle3": "EAGLE3",
+    "mtp": "NEXTN",
+    "ngram": "NGRAM",
+    "suffix": None,
+}
+
+#: The algorithms ``--speculative-adaptive`` runs with (``adaptive_unsupported_reason``, lines 60-65).
+ADAPTIVE_ALGORITHMS = ("EAGLE", "EAGLE3")
+
+#: The file name the adaptive flags point at.
+ADAPTIVE_FILE = "sglang_adaptive.json"
+
+
+def chain_flags(method: str, model: str | None, k: int) -> list[tuple[str, object]]:
+    """The flags of a chain of ``k`` drafted tokens (top-k 1), in SGLang's order."""
+    algorithm = ALGORITHMS[method]
+    flags: list[tuple[str, object]] = [("--speculative-algorithm", algorithm)]
+    if method == "ngram":
+        # A chain: one branch per step; the draft tokens count the root, as for EAGLE.
+        return [*flags, ("--speculative-num-draft-tokens", k + 1), ("--speculative-ngram-max-bfs-breadth", 1)]
+    if model is not None:
+        flags.append(("--speculative-draft-model-path", model))
+    steps = [("--speculative-num-steps", k), ("--speculative-eagle-topk", 1), ("--speculative-num-draft-tokens", k + 1)]
+    return [*flags, *steps]
+
+
+def tree_flags(algorithm: str, model: str, steps: int, topk: int, num_draft_tokens: int) -> str:
+    """SGLang's flags for an EAGLE tree, one a line: ``num_draft_tokens`` counts the root."""
+    for name, value in (("steps", steps), ("topk", topk), ("num_draft_tokens", num_draft_tokens)):
+        check_count(value, name, 1)
+    if algorithm not in ADAPTIVE_ALGORITHMS:
+        raise ValueError(f"algorithm must be EAGLE or EAGLE3, got {algorithm!r}")
+    check_model(model)
+    return flag_lines(
+        [
+            ("--speculative-algorithm", algorithm),
+            ("--speculative-draft-model-path", model),
+            ("--speculative-num-steps", steps),
+            ("--speculative-eagle-topk", topk),
+            ("--speculative-num-draft-tokens", num_draft_tokens),
+        ]
+    )
+
+
+def adaptive_file(schedule: Sequence[tuple[int, int, int]]) -> dict:
+    """The ``--speculative-adaptive-config`` object holding ``schedule``: one slot per range, keyed by
+    its first batch, whose only candidate is the range's k."""
+    return {str(lo): {"candidate_steps": [k]} for lo, _, k in schedule}
+
+
+def read_flags(text: str) -> dict[str, str]:
+    """``--flag value`` lines joined by `` \\`` (:func:`~specmath.engines.configs._common.flag_lines`) read back."""
+    pairs = [line.split(" ", 1) for line in text.split(" \\\n")]
+    return {pair[0]: pair[1] if len(pair) > 1 else "" for pair in pairs}
+
+
+def sglang_config(
+    schedule: Sequence[tuple[int, int, int]],
+    method: str,
+    model: str | None,
+    fixed_k: int,
+    batch: int,
+    *,
+    data_parallel_size: int = 1,
+) -> EngineConfig:
+    """SGLang's flags: the chain of ``fixed_k`` tokens best at ``batch``, and for EAGLE and
+    EAGLE-3 the whole ``schedule`` through ``--speculative-adaptive``."""
+    schedule = check_schedule(schedule)
+    method, model = check_method(method), check_model(model)
+    fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
+    data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
+    algorithm = ALGORITHMS[method]
+    if algorithm is None:
+        warning = (
+            f"SGLang has no `{method}` method (its algorithms: EAGLE, EAGLE3, NEXTN, STANDALONE, NGRAM, "
+            "DFLASH, DSPARK, UNO): no flags."
+        )
+        return EngineConfig("SGLang", SOURCE, (), (warning,))
+    warnings, notes, blocks = [], [], []
+    flags = chain_flags(method, model, fixed_k) if fixed_k else None
+    if flags:
+        blocks.append(ConfigBlock(f"a fixed chain, best at batch {batch}", flag_lines(flags), "bash"))
+        notes.append(
+            f"One draft length for the whole server: the best k at batch {batch} is {fixed_k}; "
+            "`--speculative-num-draft-tokens` counts the last accepted token as well, so it is k + 1."
+        )
+    else:
+        notes.append(f"At batch {batch} no k beats plain decoding: serve without the speculative flags.")
+    largest = max(k for _, _, k in schedule)
+    if largest and algorithm not in ADAPTIVE_ALGORITHMS:
+        notes.append(
+            f"`--speculative-adaptive`, which could follow the whole schedule, runs with EAGLE and EAGLE3 only; "
+            f"SGLang turns it off for {algorithm}."
+        )
+    elif largest and len(schedule) > 1:
+        first = schedule[0][2]
+        adaptive = [
+            ("--speculative-adaptive", ""),
+            ("--speculative-adaptive-config", ADAPTIVE_FILE),
+            ("--speculative-algorithm", algorithm),
+            *([("--speculative-draft-model-path", model)] if model is not None else []),
+            ("--speculative-num-steps", first),
+            ("--speculative-eagle-topk", 1),
+        ]
+        blocks.append(ConfigBlock("or the whole schedule, adaptive", flag_lines(adaptive), "bash"))
+        document = json.dumps(adaptive_file(schedule), indent=2)
+        blocks.append(ConfigBlock(f"{ADAPTIVE_FILE}, one slot per range", document, "json", ADAPTIVE_FILE))
+        notes.append(
+            "With `--speculative-adaptive`, each range is a slot keyed by its first batch whose only "
+            "`candidate_steps` is its k, so the steps never move from it. SGLang pads a batch up to a CUDA-graph "
+            "batch size before picking the slot, so just below a range's first batch it may take that range's k."
+        )
+        if data_parallel_size > 1:
+            warnings.append(
+                "With attention data parallelism (`--enable-dp-attention`) SGLang turns `--speculative-adaptive` "
+                f"off and drafts `--speculative-num-steps` = {first} at every batch size "
+                "(adaptive_spec_params.py, `adaptive_unsupported_reason`): use the fixed chain there."
+            )
+    return EngineConfig("SGLang", SOURCE, tuple(blocks), tuple(warnings), tuple(notes), dict(flags) if flags else None)

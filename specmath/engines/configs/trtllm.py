@@ -1,0 +1,143 @@
+"""TensorRT-LLM's ``speculative_config`` with ``draft_len_schedule``, as YAML and JSON.
+
+Read from NVIDIA/TensorRT-LLM at commit 0004396720054fd8e205cbf616f21f0b57c6b412 through the
+search tool's stored copy (the repository is too large to fetch, and the tool gives character
+offsets, not lines, so the citations name the symbol):
+
+- ``tensorrt_llm/llmapi/llm_args.py``, ``DecodingBaseConfig``: ``max_draft_len`` (a
+  non-negative int), ``speculative_model`` (a Hub id or a local path) and ``draft_len_schedule``
+  (``dict[int, int]``): "{4:4, 8:2, 32:1}: batch sizes 1-4 use 4, 5-8 use 2, 9-32 use 1, 33+ use
+  0 (implicit, speculation disabled)". ``validate_draft_len_schedule_and_sort``: every key >= 1,
+  every length >= 0 and <= ``max_draft_len``, and the smallest key's length must equal
+  ``max_draft_len`` ("because it is the smallest batch-size key"); it is exclusive with
+  ``max_concurrency``. The lookup, ``get_draft_len_for_batch_size``
+  (``tensorrt_llm/_torch/speculative/utils.py``), takes the first key >= the batch size, and 0
+  past the largest key. (Older copies of the same function took the largest key <= the batch
+  size and required the key 1: the issue's "the smallest key mapping to max_draft_len" holds in
+  both.)
+- ``decoding_type`` of each config class: ``Eagle3`` (``Eagle3DecodingConfig``, always the
+  one-model path), ``MTP`` (``MTPDecodingConfig``, the target's own MTP layers), ``Draft_Target``
+  (``DraftTargetDecodingConfig``, one model, ``speculative_model`` required), ``NGram``.
+  ``SpeculativeDecodingMode.support_dynamic_draft_len`` (``tensorrt_llm/_torch/speculative/interface.py``
+  at commit 00b6d5a25c30b4382d24fbdf52956d601b3ffd24) lists the one-model MTP, Eagle3 and
+  draft-target modes, PARD, DFlash and SA; not NGram.
+- The YAML is the file of ``trtllm-serve MODEL --extra_llm_api_options FILE``
+  (``tensorrt_llm/commands/serve.py``) and of ``trtllm-bench … throughput --extra_llm_api_options``
+  (``tensorrt_llm/bench/benchmark/throughput.py`` at commit 56851033051a6f9bd50e22219db64d68722a6f01).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from . import yaml_text
+from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, check_schedule
+
+SOURCE = "TensorRT-LLM at 0004396 (tensorrt_llm/llmapi/llm_args.py, DecodingBaseConfig)"
+
+#: ``decoding_type`` for each method (None: no config the page writes).
+DECODING_TYPES = {
+    "draft_model": "Draft_Target",
+    "eagle": None,
+    "eagle3": "Eagle3",
+    "mtp": "MTP",
+    "ngram": "NGram",
+    "suffix": None,
+}
+
+#: The decoding types whose one-model path changes the draft length at run time (``support_dynamic_draft_len``).
+SCHEDULED_TYPES = ("Draft_Target", "Eagle3", "MTP")
+
+FILE = "trtllm_speculative.yaml"
+
+
+def draft_len_schedule(schedule: Sequence[tuple[int, int, int]]) -> tuple[dict[int, int], list[tuple[int, int, int]]]:
+    """``draft_len_schedule`` for ``schedule`` (each range's last batch to its k), and the ranges whose
+    k had to be capped at the first range's, which TensorRT-LLM takes as ``max_draft_len``.
+
+    Trailing ranges of k = 0 are left out: past the largest key TensorRT-LLM does not speculate.
+    """
+    first = schedule[0][2]
+    kept = list(schedule)
+    while len(kept) > 1 and kept[-1][2] == 0:
+        kept.pop()
+    capped = [(lo, hi, k) for lo, hi, k in kept if k > first]
+    return {hi: min(k, first) for _, hi, k in kept}, capped
+
+
+def speculative_config(decoding_type: str, model: str | None, max_draft_len: int, schedule=None) -> dict:
+    """The ``speculative_config`` mapping, in TensorRT-LLM's field order."""
+    config: dict = {"decoding_type": decoding_type, "max_draft_len": max_draft_len}
+    if model is not None:
+        config["speculative_model"] = model
+    if schedule is not None:
+        config["draft_len_schedule"] = dict(schedule)
+    return config
+
+
+def trtllm_config(
+    schedule: Sequence[tuple[int, int, int]],
+    method: str,
+    model: str | None,
+    fixed_k: int,
+    batch: int,
+) -> EngineConfig:
+    """``speculative_config`` for ``schedule``; for NGram, whose drafts TensorRT-LLM does not
+    schedule by batch, the ``fixed_k`` best at ``batch``."""
+    schedule = check_schedule(schedule)
+    method, model = check_method(method), check_model(model)
+    fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
+    decoding_type = DECODING_TYPES[method]
+    if decoding_type is None:
+        why = (
+            "its PyTorch backend drafts with EAGLE-3 heads (`Eagle3`; `EagleDecodingConfig` runs the same one-model "
+            "EAGLE-3 path)"
+            if method == "eagle"
+            else "it has no suffix decoding of vLLM's kind (its `SA` is a suffix automaton of its own)"
+        )
+        return EngineConfig("TensorRT-LLM", SOURCE, (), (f"No TensorRT-LLM config for `{method}`: {why}.",))
+    if method != "draft_model":
+        model = model if method == "eagle3" else None  # MTP uses the target's layers, NGram the prompt
+    warnings, notes = [], []
+    first = schedule[0][2]
+    if decoding_type not in SCHEDULED_TYPES:
+        warnings.append(
+            f"TensorRT-LLM changes the draft length with the batch size only on its one-model paths "
+            f"(`support_dynamic_draft_len`: MTP, Eagle3, Draft_Target and others, not {decoding_type}): "
+            f"so no `draft_len_schedule` here, but the best k at batch {batch}, {fixed_k}."
+        )
+        table, capped, max_draft_len = None, [], fixed_k
+    elif max(k for _, _, k in schedule) == 0:
+        table, capped, max_draft_len = None, [], 0
+    elif first == 0:
+        warnings.append(
+            "No speculation at batch 1: TensorRT-LLM takes the smallest key's length as `max_draft_len`, and "
+            "`max_draft_len` 0 turns speculation off, so a schedule that speculates only at larger batches "
+            "cannot be written."
+        )
+        table, capped, max_draft_len = None, [], 0
+    else:
+        table, capped = draft_len_schedule(schedule)
+        max_draft_len = first
+    if max_draft_len == 0:
+        notes.append("No k pays here: serve without `speculative_config`.")
+        return EngineConfig("TensorRT-LLM", SOURCE, (), tuple(warnings), tuple(notes))
+    for lo, hi, k in capped:
+        warnings.append(
+            f"TensorRT-LLM wants the smallest key of `draft_len_schedule` to map to `max_draft_len` and no length "
+            f"above it (`validate_draft_len_schedule_and_sort`): batches {lo} to {hi} get {first}, not {k}."
+        )
+    if table is not None:
+        largest = max(table)
+        notes.append(
+            f"Each key is the last batch size of a range: TensorRT-LLM uses the first key at or above the batch, "
+            f"and does not speculate above {largest:,} (where vLLM keeps the last range's k)."
+        )
+    config = speculative_config(decoding_type, model, max_draft_len, table)
+    text = yaml_text.write({"speculative_config": config})
+    blocks = (
+        ConfigBlock(f"{FILE}, for `trtllm-serve MODEL --extra_llm_api_options {FILE}`", text, "yaml", FILE),
+        ConfigBlock("the same as JSON (keys of draft_len_schedule as text)", json.dumps(config, indent=2), "json"),
+    )
+    return EngineConfig("TensorRT-LLM", SOURCE, blocks, tuple(warnings), tuple(notes), config)

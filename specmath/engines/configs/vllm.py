@@ -1,0 +1,143 @@
+"""vLLM's ``--speculative-config`` for a batch-size schedule of k, with vLLM's rules applied.
+
+Read from vLLM 0.33.0 (the PyPI wheel, commit 4ba787ec9), the release whose checker the
+schedule is written for; "0.33.0 line N" below is a line of that wheel's file.
+
+- ``vllm/config/speculative.py``: ``SpeculativeConfig`` takes ``num_speculative_tokens`` (an
+  int > 0, line 413: the largest k, which sizes the engine's buffers), ``model`` (the draft
+  model or head, line 416), ``method`` (line 419; the ``SpeculativeMethod`` names of lines 74-82,
+  ``suffix`` among them) and ``num_speculative_tokens_per_batch_size`` (line 524), a list of
+  ``(range_start, range_end, num_speculative_tokens)`` over inclusive batch ranges. The config
+  takes no unknown key (``extra="forbid"``, ``vllm/config/utils.py`` line 71).
+- The schedule's checker, ``validate_and_normalize_dynamic_sd_schedule`` in
+  ``vllm/v1/spec_decode/dynamic/utils.py`` (lines 7-74, the same in 0.34.0): entries of three
+  integers, ranges positive, start <= end, k >= 0, sorted without overlap, the first starting at
+  1. ``build_dynamic_sd_schedule_lookup`` (lines 77-142) caps each k at
+  ``num_speculative_tokens``, fills a gap with the k below it and keeps the last k past the last
+  range, up to ``--max-num-seqs``.
+- Data parallelism: with ``--data-parallel-size`` above 1, ``_maybe_disable_dynamic_sd_for_data_parallel``
+  (``vllm/config/vllm.py`` lines 1110-1127) sets the schedule to ``None`` with a warning and
+  serves ``num_speculative_tokens`` at every batch size.
+- Model Runner V1: ``_maybe_disable_dynamic_sd_for_v1`` (lines 1088-1108) drops the schedule
+  the same way for a method outside ``ngram, eagle, eagle3, mtp, draft_model, dflash`` when
+  the V1 runner serves (``VLLM_USE_V2_MODEL_RUNNER=0``, or V2 lacking a feature in use,
+  ``use_v2_model_runner``, lines 730-766). vLLM 0.34.0 (commit 62d4bc3c7) has no V1 runner
+  and no such rule: the issue names only ``vllm/config/vllm.py``, and the rule is 0.33.0's.
+- MTP: where the MTP model's ``n_predict`` is below ``num_speculative_tokens``, the latter must
+  be a multiple of it (``speculative.py`` lines 1600-1612, "must be divisible by n_predict").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, check_schedule
+
+SOURCE = "vLLM 0.33.0 (vllm/config/speculative.py, vllm/config/vllm.py)"
+
+#: The methods whose proposers Model Runner V1 truncates to a schedule's k (0.33.0 ``vllm/config/vllm.py`` line 1096).
+V1_SCHEDULE_METHODS = ("ngram", "eagle", "eagle3", "mtp", "draft_model", "dflash")
+
+
+def speculative_config(method: str, model: str | None, k: int, schedule=None, **extra) -> dict:
+    """The ``--speculative-config`` object in vLLM's key order: method, model, k, schedule, then ``extra``."""
+    config: dict = {"method": method}
+    if model is not None:
+        config["model"] = model
+    config["num_speculative_tokens"] = k
+    if schedule is not None:
+        config["num_speculative_tokens_per_batch_size"] = [[lo, hi, kk] for lo, hi, kk in schedule]
+    return config | extra
+
+
+def flag(config: dict) -> str:
+    """``--speculative-config '{…}'`` as a shell takes it: JSON in single quotes, which it never contains."""
+    text = json.dumps(config)
+    if "'" in text:
+        raise ValueError(f"config must not contain a single quote, got {text[:80]!r}")
+    return f"--speculative-config '{text}'"
+
+
+def read_flag(text: str) -> dict:
+    """The object of a ``--speculative-config '{…}'`` flag (:func:`flag` read back)."""
+    prefix = "--speculative-config '"
+    if not (text.startswith(prefix) and text.endswith("'")):
+        raise ValueError(f"text must be --speculative-config '{{…}}', got {text[:80]!r}")
+    return json.loads(text[len(prefix) : -1])
+
+
+def num_speculative_tokens(largest: int, method: str, n_predict: int) -> int:
+    """vLLM's ``num_speculative_tokens`` for a largest k: for MTP above ``n_predict``, the next multiple of it."""
+    if method == "mtp" and largest > n_predict and largest % n_predict:
+        return -(-largest // n_predict) * n_predict
+    return largest
+
+
+def vllm_config(
+    schedule: Sequence[tuple[int, int, int]],
+    method: str,
+    model: str | None = None,
+    *,
+    fixed_k: int = 0,
+    batch: int = 1,
+    data_parallel_size: int = 1,
+    n_predict: int = 1,
+) -> EngineConfig:
+    """vLLM's ``--speculative-config`` for ``schedule``, or the rule that keeps it from applying.
+
+    Parameters
+    ----------
+    schedule : sequence of (lo, hi, k)
+        :func:`specmath.batch_k_schedule`'s ranges, contiguous from batch 1.
+    method : str
+        vLLM's ``method``; ``model`` the draft model or head it loads (``None`` for mtp, ngram, suffix).
+    fixed_k, batch : int
+        The best k at the batch size a fixed config is for (0: speculation does not pay
+        there); used where vLLM would serve one k at every batch size (data parallelism).
+    data_parallel_size : int
+        ``--data-parallel-size``; above 1 vLLM drops the schedule, so the config is ``fixed_k``'s.
+    n_predict : int
+        The MTP model's ``n_predict`` (its MTP layers), for method mtp.
+    """
+    schedule = check_schedule(schedule)
+    method = check_method(method)
+    model = check_model(model)
+    fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
+    data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
+    n_predict = check_count(n_predict, "n_predict", 1)
+    warnings, notes = [], []
+    largest = max(k for _, _, k in schedule)
+    if data_parallel_size > 1:
+        warnings.append(
+            f"With `--data-parallel-size {data_parallel_size}` vLLM drops `num_speculative_tokens_per_batch_size` "
+            "(ranks could pick different k and deadlock) and drafts `num_speculative_tokens` at every batch size "
+            f"(vllm/config/vllm.py, `_maybe_disable_dynamic_sd_for_data_parallel`): so no schedule here, but the "
+            f"best k at batch {batch}, {fixed_k}."
+        )
+        largest, schedule = fixed_k, None
+    if largest == 0:
+        notes.append("No k beats plain decoding here: serve without `--speculative-config`.")
+        return EngineConfig("vLLM", SOURCE, (), tuple(warnings), tuple(notes), None)
+    k = num_speculative_tokens(largest, method, n_predict)
+    if k != largest:
+        warnings.append(
+            f"vLLM refuses an MTP `num_speculative_tokens` above the model's `n_predict` = {n_predict} that is "
+            f"not a multiple of it (\u201cmust be divisible by n_predict\u201d, vllm/config/speculative.py): "
+            f"it is {k} here, not {largest}; the schedule still caps each batch's k."
+        )
+    if schedule is not None and method not in V1_SCHEDULE_METHODS:
+        warnings.append(
+            f"If vLLM serves on Model Runner V1 (`VLLM_USE_V2_MODEL_RUNNER=0`, or V2 lacking a feature you use: "
+            f"it logs \u201cusing the V1 model runner instead\u201d), it drops the schedule for `{method}` and drafts "
+            f"{k} tokens at every batch size (vllm/config/vllm.py, `_maybe_disable_dynamic_sd_for_v1`). "
+            "Model Runner V2, the default, applies it."
+        )
+    if schedule is not None:
+        notes.append(
+            "vLLM checks that the first range starts at 1 and caps each k at `num_speculative_tokens`; "
+            "batch sizes above the last range keep its k."
+        )
+    config = speculative_config(method, model, k, schedule)
+    block = ConfigBlock("`vllm serve …` with this flag", flag(config), "bash")
+    return EngineConfig("vLLM", SOURCE, (block,), tuple(warnings), tuple(notes), config)

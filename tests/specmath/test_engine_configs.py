@@ -1,0 +1,381 @@
+"""Each engine's config against that engine's own rules (tests/specmath/engine_rules.py), the
+rule messages, and the round trips of what the configs write."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import specmath
+from specmath.engines.configs import llamacpp, sglang, trtllm, vllm, yaml_text
+from specmath.engines.configs.vocabulary import same_vocabulary_drafters, vocabulary_problem
+from tests.specmath import engine_rules
+
+
+@st.composite
+def schedules(draw, max_k: int = 12):
+    """Contiguous ``(lo, hi, k)`` ranges from batch 1, adjacent ks different, as batch_k_schedule makes."""
+    lengths = draw(st.lists(st.integers(1, 60), min_size=1, max_size=6))
+    ks = [draw(st.integers(0, max_k))]
+    for _ in lengths[1:]:
+        ks.append(draw(st.integers(0, max_k).filter(lambda k, last=ks[-1]: k != last)))
+    ranges, lo = [], 1
+    for length, k in zip(lengths, ks, strict=True):
+        ranges.append((lo, lo + length - 1, k))
+        lo += length
+    return ranges
+
+
+def scheduled_k(schedule, batch):
+    return next(k for lo, hi, k in schedule if lo <= batch <= hi)
+
+
+def roofline_schedule(alpha=0.8, context=1024, max_batch=256):
+    presets, gpu = specmath.MODEL_PRESETS, specmath.GPU_PRESETS["H100 SXM"]
+    sweep = specmath.roofline_batch_sweep(
+        alpha, presets["Llama-3.2-1B"], presets["Llama-3.1-8B"], gpu, np.arange(1, max_batch + 1), context, max_k=32
+    )
+    return specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
+
+
+# vLLM ---------------------------------------------------------------------------------------
+
+
+@given(schedules(), st.sampled_from(["draft_model", "eagle3", "ngram", "suffix"]))
+def test_vllm_drafts_the_scheduled_k_at_every_batch_by_its_own_checker(schedule, method):
+    config = vllm.vllm_config(schedule, method, "org/draft" if method == "draft_model" else None).settings
+    largest = max(k for _, _, k in schedule)
+    if largest == 0:
+        assert config is None  # vLLM wants num_speculative_tokens > 0: no config at all
+        return
+    engine_rules.vllm_check_config(config)
+    last = schedule[-1][1]
+    max_num_seqs = last + 7  # a server taking more requests than the schedule covers keeps its last k
+    dense = engine_rules.vllm_dense_schedule(
+        config["num_speculative_tokens_per_batch_size"], max_num_seqs, config["num_speculative_tokens"]
+    )
+    assert dense[1:] == [scheduled_k(schedule, min(b, last)) for b in range(1, max_num_seqs + 1)]
+
+
+def test_the_pages_default_schedule_passes_vllms_checker_and_its_flag_reads_back():
+    schedule = roofline_schedule()
+    assert schedule == [(1, 120, 4), (121, 247, 3), (248, 256, 2)]
+    config = vllm.vllm_config(schedule, "draft_model", "meta-llama/Llama-3.2-1B")
+    (block,) = config.blocks
+    assert vllm.read_flag(block.text) == config.settings
+    engine_rules.vllm_check_config(config.settings)
+    assert config.warnings == ()
+
+
+def test_under_data_parallelism_vllm_gets_the_chosen_batchs_k_without_a_schedule():
+    config = vllm.vllm_config([(1, 8, 5), (9, 64, 3)], "eagle3", "org/head", fixed_k=3, batch=16, data_parallel_size=2)
+    assert config.settings == {"method": "eagle3", "model": "org/head", "num_speculative_tokens": 3}
+    engine_rules.vllm_check_config(config.settings)
+    (warning,) = config.warnings
+    assert "--data-parallel-size 2" in warning and "best k at batch 16, 3" in warning
+
+
+def test_methods_vllm_v1_does_not_schedule_are_warned_about_and_the_tested_ones_are_not():
+    schedule = [(1, 8, 5), (9, 64, 3)]
+    for method in vllm.V1_SCHEDULE_METHODS[:5]:
+        assert not vllm.vllm_config(schedule, method).warnings
+    (warning,) = vllm.vllm_config(schedule, "suffix").warnings
+    assert "Model Runner V1" in warning and "`suffix`" in warning and "drafts 5 tokens" in warning
+
+
+@pytest.mark.parametrize(("largest", "n_predict", "expected"), [(4, 3, 6), (7, 2, 8), (3, 3, 3), (2, 3, 2), (5, 1, 5)])
+def test_mtp_above_n_predict_is_raised_to_a_multiple_that_vllm_accepts(largest, n_predict, expected):
+    schedule = [(1, 4, largest), (5, 64, 1)]
+    config = vllm.vllm_config(schedule, "mtp", n_predict=n_predict)
+    assert config.settings["num_speculative_tokens"] == expected
+    engine_rules.vllm_check_config(config.settings, n_predict=n_predict)
+    assert bool(config.warnings) == (expected != largest)
+    unchanged = config.settings | {"num_speculative_tokens": largest}
+    if expected != largest:
+        with pytest.raises(ValueError, match="divisible"):
+            engine_rules.vllm_check_config(unchanged, n_predict=n_predict)
+
+
+# SGLang --------------------------------------------------------------------------------------
+
+
+@given(schedules(max_k=8))
+def test_sglangs_adaptive_file_routes_every_batch_to_its_scheduled_k(schedule):
+    config = sglang.sglang_config(schedule, "eagle3", "org/head", fixed_k=schedule[0][2], batch=1)
+    files = [b for b in config.blocks if b.filename == sglang.ADAPTIVE_FILE]
+    if max(k for _, _, k in schedule) == 0 or len(schedule) == 1:
+        assert not files
+        return
+    (file,) = files
+    slots = engine_rules.sglang_check_adaptive(json.loads(file.text))
+    for b in range(1, schedule[-1][1] + 1):
+        assert engine_rules.sglang_steps(slots, b) == [scheduled_k(schedule, b)]
+    flags = sglang.read_flags(next(b.text for b in config.blocks if b.text.startswith("--speculative-adaptive")))
+    assert int(flags["--speculative-num-steps"]) in {s for steps in slots.values() for s in steps}
+    assert flags["--speculative-eagle-topk"] == "1"  # adaptive runs with top-k 1 only
+
+
+@pytest.mark.parametrize("k", [1, 3, 7])
+def test_sglangs_chain_counts_the_root_in_its_draft_tokens(k):
+    config = sglang.sglang_config([(1, 64, k)], "eagle3", "org/head", fixed_k=k, batch=4)
+    assert config.settings == {
+        "--speculative-algorithm": "EAGLE3",
+        "--speculative-draft-model-path": "org/head",
+        "--speculative-num-steps": k,
+        "--speculative-eagle-topk": 1,
+        "--speculative-num-draft-tokens": k + 1,
+    }
+    assert sglang.read_flags(config.blocks[0].text) == {key: str(v) for key, v in config.settings.items()}
+
+
+def test_sglang_says_where_adaptive_does_not_run_and_has_no_suffix():
+    schedule = [(1, 8, 4), (9, 64, 2)]
+    mtp = sglang.sglang_config(schedule, "mtp", None, 4, 1)
+    assert [b.title for b in mtp.blocks] == ["a fixed chain, best at batch 1"]
+    assert any("EAGLE and EAGLE3 only" in note for note in mtp.notes)
+    dp = sglang.sglang_config(schedule, "eagle", "org/head", 4, 1, data_parallel_size=4)
+    assert any("--enable-dp-attention" in w for w in dp.warnings)
+    suffix = sglang.sglang_config(schedule, "suffix", None, 4, 1)
+    assert suffix.blocks == () and "no `suffix`" in suffix.warnings[0]
+
+
+# TensorRT-LLM --------------------------------------------------------------------------------
+
+
+@given(schedules(), st.sampled_from(["draft_model", "eagle3", "mtp"]))
+def test_trtllm_passes_its_validator_and_drafts_the_scheduled_k_capped_at_the_first(schedule, method):
+    config = trtllm.trtllm_config(schedule, method, "org/model", fixed_k=1, batch=1)
+    first = schedule[0][2]
+    if first == 0:
+        assert config.settings is None
+        speculates = max(k for _, _, k in schedule) > 0  # else there is nothing to say but "serve without"
+        assert bool(config.warnings) == speculates and all("No speculation at batch 1" in w for w in config.warnings)
+        return
+    settings = config.settings
+    table = engine_rules.trtllm_check_schedule(settings["draft_len_schedule"], settings["max_draft_len"])
+    for b in range(1, schedule[-1][1] + 1):
+        assert engine_rules.trtllm_draft_len(table, b) == min(scheduled_k(schedule, b), first)
+    assert engine_rules.trtllm_draft_len(table, schedule[-1][1] + 1) == 0  # none above the largest key
+    capped = [(lo, hi) for lo, hi, k in schedule if k > first]
+    assert len(config.warnings) == len(capped)
+    for (lo, hi), warning in zip(capped, config.warnings, strict=True):
+        assert f"batches {lo} to {hi} get {first}" in warning
+
+
+def test_trtllms_yaml_and_json_read_back_to_the_same_config():
+    config = trtllm.trtllm_config(roofline_schedule(), "eagle3", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", 4, 1)
+    yaml_block, json_block = config.blocks
+    assert yaml_text.read(yaml_block.text) == {"speculative_config": config.settings}
+    assert config.settings["draft_len_schedule"] == {120: 4, 247: 3, 256: 2}
+    read = json.loads(json_block.text)
+    assert read | {"draft_len_schedule": None} == config.settings | {"draft_len_schedule": None}
+    assert {int(b): k for b, k in read["draft_len_schedule"].items()} == config.settings["draft_len_schedule"]
+
+
+def test_trtllm_ngram_gets_one_draft_length_and_eagle_none():
+    ngram = trtllm.trtllm_config([(1, 8, 4), (9, 64, 2)], "ngram", None, fixed_k=2, batch=16)
+    assert ngram.settings == {"decoding_type": "NGram", "max_draft_len": 2}
+    assert "not NGram" in ngram.warnings[0]
+    eagle = trtllm.trtllm_config([(1, 8, 4)], "eagle", "org/head", 4, 1)
+    assert eagle.blocks == () and "EAGLE-3" in eagle.warnings[0]
+
+
+@pytest.mark.parametrize(
+    "mapping",
+    [
+        {"a": {"b": 1, "c": "x/y-z.1", "d": 0.25, "e": True, "f": None}},
+        {"speculative_config": {"decoding_type": "Draft_Target", "draft_len_schedule": {1: 4, 64: 0}}},
+        {"s": "needs quotes: 'yes' #1", "t": "yes", "u": "4", "v": "", "w": {"deep": {"er": -3}}},
+    ],
+)
+def test_the_yaml_writer_round_trips_through_its_reader(mapping):
+    assert yaml_text.read(yaml_text.write(mapping)) == mapping
+
+
+_KEYS = st.one_of(st.integers(-(10**6), 10**6), st.text(max_size=12))
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**12), 10**12), st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=20), st.sampled_from(["inf", "nan", "yes", "No", "null", "1e5", "0x1f", "a: b", "- x", "#c"]),
+)  # fmt: skip
+
+
+@given(
+    st.recursive(st.dictionaries(_KEYS, _SCALARS, max_size=4), lambda inner: st.dictionaries(_KEYS, inner, max_size=3))
+)
+def test_any_mapping_of_plain_scalars_round_trips(mapping):
+    assert yaml_text.read(yaml_text.write(mapping)) == mapping
+
+
+def test_the_yaml_reader_refuses_what_the_writer_does_not_write():
+    with pytest.raises(ValueError, match="line 1"):
+        yaml_text.read("- a list item\n")
+
+
+# llama.cpp ---------------------------------------------------------------------------------
+
+
+def test_llamacpp_writes_the_chain_of_the_chosen_batch_and_says_it_has_no_schedule():
+    config = llamacpp.llamacpp_config("draft_model", "meta-llama/Llama-3.2-1B", fixed_k=5, batch=4)
+    assert config.settings == {
+        "--spec-type": "draft-simple",
+        "--spec-draft-model": "YOUR-DRAFT.gguf",
+        "--spec-draft-n-max": "5",
+        "--spec-draft-n-min": "0",
+        "--spec-draft-p-min": "0.0",
+    }
+    assert sglang.read_flags(config.blocks[0].text) == config.settings
+    assert llamacpp.NO_SCHEDULE in config.notes
+    assert "--draft-max" not in config.blocks[0].text  # removed at the cited commit
+    for method in ("eagle", "ngram", "suffix"):
+        assert llamacpp.llamacpp_config(method, None, 5, 4).blocks == ()
+
+
+# the synthetic-acceptance runs -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("acceptance", [0.8, (0.81, 0.64, 0.4)])
+def test_every_engine_forces_the_predicted_mean_length_at_the_benchmarked_batch(acceptance):
+    schedule = [(1, 8, 5), (9, 32, 3), (33, 64, 2)]
+    runs = {
+        run.engine: run
+        for run in specmath.synthetic_runs(
+            acceptance, schedule, "eagle3", "org/head", 3, 16, target="org/target", context=512, predicted_speedup=1.5
+        )
+    }
+    assert list(runs) == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
+    u = specmath.extend_profile(acceptance, 5) if np.ndim(acceptance) else acceptance ** np.arange(1, 6)
+    length = 1 + u[:3].sum()  # k = 3 at batch 16
+    serve = runs["vLLM"].blocks[0].text
+    config = vllm.read_flag(serve.removeprefix("vllm serve org/target "))
+    engine_rules.vllm_check_config(config)
+    rates = config["synthetic_acceptance_rates"]
+    assert rates == pytest.approx(u, abs=5e-7) and 1 + sum(rates[:3]) == pytest.approx(length, abs=2e-6)
+    assert "--max-concurrency 16" in runs["vLLM"].blocks[1].text
+    assert f"SGLANG_SIMULATE_ACC_LEN={length:.4f} " in runs["SGLang"].blocks[0].text
+    assert f"TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS={length - 1:.4f} " in runs["TensorRT-LLM"].blocks[0].text
+    synth = runs["llama.cpp"].blocks[0].text.rsplit("--spec-synth-rates ", 1)[1].split(",")
+    assert len(synth) == 3 and [float(r) for r in synth] == pytest.approx(u[:3], abs=5e-7)
+    for run in runs.values():
+        assert run.mean_length == pytest.approx(length, abs=1e-9)
+        assert "1.50×" in run.compare
+
+
+def test_trtllms_two_model_path_gets_a_whole_number_and_says_what_it_forces():
+    (vllm_run, _sglang, trt_run) = specmath.synthetic_runs(
+        0.7, [(1, 64, 3)], "ngram", None, 3, 8, target="org/target", context=0, predicted_speedup=1.2
+    )
+    length = float(specmath.expected_tokens(0.7, 3))
+    assert trt_run.blocks[0].text.startswith(f"TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS={round(length - 1)} ")
+    assert trt_run.mean_length == round(length - 1) + 1 and "whole number" in trt_run.warnings[0]
+    assert "--random-input-len 1" in vllm_run.blocks[1].text  # context 0: a one-token prompt
+
+
+# the entry points and their checks -------------------------------------------------------
+
+
+def test_engine_configs_come_in_engine_order_and_trees_only_from_sglang():
+    configs = specmath.engine_configs(roofline_schedule(), "draft_model", "meta-llama/Llama-3.2-1B", 4, 1)
+    assert [c.engine for c in configs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
+    trees = specmath.tree_configs(5, 8, 32, "YOUR-EAGLE-HEAD")
+    assert [bool(c.blocks) for c in trees] == [False, True, False, False]
+    assert trees[1].settings["--speculative-num-draft-tokens"] == "32"
+
+
+def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
+    return specmath.synthetic_runs(
+        acceptance,
+        [(1, 8, 3)],
+        "eagle3",
+        "org/head",
+        3,
+        4,
+        target=target,
+        context=64,
+        predicted_speedup=predicted_speedup,
+    )
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: vllm.vllm_config([(2, 8, 3)], "eagle"), "schedule ranges must run on from batch 1"),
+        (lambda: vllm.vllm_config([(1, 8, 3), (10, 20, 1)], "eagle"), r"start at 9\), got \(10, 20, 1\)"),
+        (lambda: vllm.vllm_config([(1, 8, -1)], "eagle"), "schedule entries must be an integer"),
+        (lambda: vllm.vllm_config([], "eagle"), "schedule must be a non-empty list"),
+        (lambda: vllm.vllm_config([(1, 8, True)], "eagle"), "schedule entries must be an integer .*, got True"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "medusa"), "method must be one of .*, got 'medusa'"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", "a b"), "model must be a repo id .*, got 'a b'"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", data_parallel_size=0), "data_parallel_size must be"),
+        (lambda: sglang.tree_flags("NGRAM", "x", 1, 1, 2), "algorithm must be EAGLE or EAGLE3"),
+        (lambda: specmath.tree_configs(0, 1, 2, "x"), "steps must be an integer from 1"),
+        (lambda: _synthetic(target="a; rm"), "target must be a repo id .*, got 'a; rm'"),
+        (lambda: _synthetic(predicted_speedup=float("nan")), "predicted_speedup must be a finite number > 0"),
+        (lambda: _synthetic(acceptance=1.5), "acceptance must be within"),
+    ],
+)
+def test_bad_arguments_are_refused_naming_the_argument_and_value(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_numpy_integers_are_integers():
+    """A sweep's k are NumPy integers: taken as the ints they are."""
+    config = vllm.vllm_config([(np.int64(1), np.int64(8), np.int64(3))], "eagle3", "org/head", fixed_k=np.int64(3))
+    assert json.loads(json.dumps(config.settings))["num_speculative_tokens_per_batch_size"] == [[1, 8, 3]]
+
+
+# A separate draft model's vocabulary (issue 30) ------------------------------------------
+
+PRESETS = specmath.MODEL_PRESETS
+
+
+@pytest.mark.parametrize(
+    ("target", "draft", "says"),
+    [
+        # One tokenizer, padded to 152,064 and 151,936 rows: vLLM's vocab_size check refuses it.
+        ("Qwen2.5-7B", "Qwen2.5-0.5B", ["share the Qwen2.5 tokenizer", "151,936 and 152,064", "refuses"]),
+        ("Llama-2-7B", "Llama-3.2-1B", ["different tokenizers (Llama 3 and Llama 2", "128,256 and 32,000"]),
+        ("Llama-3.1-8B", "LLaMA-68M", ["different tokenizers (Llama 2 and Llama 3", "32,000 and 128,256"]),
+    ],
+)
+def test_a_draft_of_another_vocabulary_is_refused_and_says_why(target, draft, says):
+    problem = vocabulary_problem(PRESETS[target], PRESETS[draft])
+    assert problem is not None
+    for words in says:
+        assert words in problem
+    if "refuses" in says:
+        assert "Target and draft model should have the same vocabulary size" in problem  # vLLM's own words
+
+
+@pytest.mark.parametrize(
+    ("target", "draft"),
+    [("Llama-3.1-8B", "Llama-3.2-1B"), ("Llama-2-7B", "LLaMA-68M"), ("Llama-3.1-70B", "Llama-3.1-8B")],
+)
+def test_a_draft_of_the_targets_tokenizer_and_vocab_size_passes(target, draft):
+    assert vocabulary_problem(PRESETS[target], PRESETS[draft]) is None
+
+
+def test_another_tokenizer_of_the_same_size_is_never_a_plain_pass():
+    """vLLM compares only vocab_size: it starts, with the draft's ids read in the target's tokenizer."""
+    lookalike = dataclasses.replace(PRESETS["LLaMA-68M"], tokenizer="Mistral")
+    problem = vocabulary_problem(PRESETS["Llama-2-7B"], lookalike)
+    assert "different tokenizers (Mistral and Llama 2" in problem and "vLLM starts" in problem
+    assert "SGLang's STANDALONE refuses" in problem
+
+
+def test_an_unknown_vocabulary_is_not_taken_for_a_match():
+    bare = specmath.ModelSpec("mine", parameters=1e8, layers=2, hidden=512, kv_heads=8, head_dim=64)
+    for target, draft in ((PRESETS["Llama-3.1-8B"], bare), (bare, PRESETS["Llama-3.2-1B"])):
+        assert "is not known" in vocabulary_problem(target, draft)
+
+
+def test_the_drafters_offered_instead_are_smaller_and_share_the_vocabulary():
+    drafters = same_vocabulary_drafters
+    assert drafters(PRESETS["Llama-2-7B"], PRESETS.values()) == ["LLaMA-68M"]
+    assert drafters(PRESETS["Llama-3.1-70B"], PRESETS.values()) == ["Llama-3.1-8B", "Llama-3.2-1B"]
+    assert drafters(PRESETS["Qwen2.5-7B"], PRESETS.values()) == []  # 0.5B's table is padded otherwise
