@@ -1,5 +1,6 @@
 """Hardware: speedup when verifying k + 1 positions is not free, from a roofline of your GPU."""
 
+import numpy as np
 import streamlit as st
 
 import specmath
@@ -14,6 +15,12 @@ def view() -> None:
     alpha, k = ctx.values["alpha"], ctx.values["k"]
     st.sidebar.subheader("Models and GPU")
     names = {key: ctx.widget(key) for key in ("target_model", "draft_model", "gpu", "precision")}
+    kind = ctx.widget("drafter_kind")
+    lookup_ms = ctx.widget("lookup_ms") if kind == "model_free" else 0.0
+    st.sidebar.subheader("Tensor parallelism")
+    tp, draft_tp, link = (ctx.widget(key) for key in ("tp", "draft_tp", "interconnect"))
+    link_bandwidth, link_latency = ctx.widget("link_bandwidth"), ctx.widget("link_latency_us")
+    serving = hardware.Serving(kind, lookup_ms, tp, draft_tp, link, link_bandwidth, link_latency)
     st.sidebar.subheader("Workload")
     batch, context, overhead_ms = (ctx.widget(key) for key in ("batch", "context", "overhead_ms"))
     st.sidebar.subheader("Your own numbers")
@@ -24,39 +31,51 @@ def view() -> None:
 
     settings = (names["gpu"], PRECISIONS[names["precision"]])
     setup = hardware.hardware_setup(
-        names["target_model"], names["draft_model"], *settings, batch, context, overhead_ms, bandwidth, peak
+        names["target_model"], names["draft_model"], *settings, batch, context, overhead_ms, bandwidth, peak, serving
     )
     if not setup.target.fits:
+        holds = f"each of {tp} {names['gpu']} GPUs holds" if tp > 1 else f"one {names['gpu']} holds"
         st.warning(
-            f"{names['target_model']} needs {setup.target.memory_needed / 1e9:,.0f} GB at batch {batch} with "
-            f"{context:,} cached tokens, more than one {names['gpu']} holds; the times assume it fits "
-            "(as if sharded with perfect scaling).",
+            f"{names['target_model']} needs {setup.target.memory_needed / 1e9:,.0f} GB per GPU at batch {batch} with "
+            f"{context:,} cached tokens, more than {holds}; the times assume it fits "
+            "(as if sharded over more GPUs with perfect scaling). Raise the target's GPUs.",
             icon=":material/memory:",
         )
 
     widths = hardware.HARDWARE_K + 1
-    free = specmath.speedup(alpha, hardware.HARDWARE_K, setup.c)
-    roof = specmath.general_speedup(alpha, hardware.HARDWARE_K, setup.draft, setup.target)
-    best_free = specmath.optimal_k(alpha, setup.c, max_k=int(hardware.HARDWARE_K[-1]))
-    best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=int(hardware.HARDWARE_K[-1]))
+    max_k = int(hardware.HARDWARE_K[-1])
+    # Free verification: the target's pass over k + 1 positions costs one step, whatever the drafter.
+    step = float(setup.target(1))
+    free = specmath.general_speedup(alpha, hardware.HARDWARE_K, setup.draft, step, drafter=kind)
+    roof = specmath.general_speedup(alpha, hardware.HARDWARE_K, setup.draft, setup.target, drafter=kind)
+    best_free = specmath.optimal_k_general(alpha, setup.draft, step, max_k=max_k, drafter=kind)
+    best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=max_k, drafter=kind)
     extra_ops = specmath.operations_factor(alpha, best_roof[0], setup.arithmetic_ratio)
 
     row = ui.metric_row()
-    row.metric("Draft step T_draft(1)", f"{setup.draft(1) * 1e3:.3f} ms")
+    draft_label = "Draft lookup" if kind == "model_free" else "Draft step T_draft(1)"
+    row.metric(draft_label, f"{setup.draft_step * 1e3:.3f} ms")
     row.metric("Target step T_target(1)", f"{setup.target(1) * 1e3:.3f} ms")
     row.metric(f"Target over k + 1 = {k + 1} positions", f"{setup.target(k + 1) * 1e3:.3f} ms")
-    row.metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}")
+    row.metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}" if np.isfinite(setup.c) else "∞")
     row = ui.metric_row()  # a row of its own: what the step times above make of speculation
     row.metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
     row.metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
-    row.metric(f"Speedup at k = {k}, roofline", f"{specmath.general_speedup(alpha, k, setup.draft, setup.target):.2f}×")
+    at_k = specmath.general_speedup(alpha, k, setup.draft, setup.target, drafter=kind)
+    row.metric(f"Speedup at k = {k}, roofline", f"{at_k:.2f}×")
     row.metric(
         "Arithmetic spent at the best k",
         f"{extra_ops:.2f}×",
         help="Leviathan et al. Theorem 3.11: total FLOPs relative to plain decoding, ĉ = draft/target FLOPs",
     )
 
-    label = f"{names['draft_model']} → {names['target_model']} on {names['gpu']}, batch {batch}, context {context:,}"
+    drafting = (
+        "n-gram lookup"
+        if kind == "model_free"
+        else names["draft_model"] + (" (parallel)" if kind == "parallel" else "")
+    )
+    gpus = f"{tp}×{names['gpu']}" if tp > 1 else names["gpu"]
+    label = f"{drafting} → {names['target_model']} on {gpus}, batch {batch}, context {context:,}"
     left, right = ui.side_by_side()
     with left:
         ui.chart(
@@ -74,12 +93,12 @@ def view() -> None:
     with right:
         ui.chart(
             charts.verification_cost(
-                widths, setup.target(widths) * 1e3, float(setup.draft(1)) * 1e3, setup.target.ridge_width
+                widths, setup.target(widths) * 1e3, setup.draft_step * 1e3, setup.target.ridge_width
             ),
             f"verification_cost_batch{batch}_ctx{context}",
         )
     sweep = hardware.batch_sweep(
-        alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak
+        alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak, serving
     )
     ui.chart(
         charts.batch_sweep(
@@ -93,12 +112,35 @@ def view() -> None:
         ),
         f"batch_sweep_alpha{alpha:.2f}_ctx{context}",
     )
+    st.subheader("Experts, tensor parallelism and long contexts")
+    st.markdown(texts.HARDWARE_MOE)
+    left, right = ui.side_by_side()
+    with left:
+        ratios = hardware.verification_by_batch(
+            k, names["target_model"], *settings, context, overhead_ms, bandwidth, peak, serving
+        )
+        target_label = f"{names['target_model']} on {gpus}, context {context:,}"
+        ui.chart(
+            charts.verification_by_batch(np.array(hardware.BATCHES), ratios, k, target_label),
+            f"verification_by_batch_k{k}_ctx{context}",
+        )
+    with right:
+        best_k, best, fits = hardware.context_map(
+            alpha, names["target_model"], names["draft_model"], *settings, overhead_ms, bandwidth, peak, serving
+        )
+        ui.chart(
+            charts.batch_context_map(
+                np.array(hardware.BATCHES), np.array(hardware.CONTEXTS), best_k, best, fits, alpha,
+                label.split(", batch")[0],
+            ),
+            f"batch_context_map_alpha{alpha:.2f}",
+        )  # fmt: skip
     st.subheader("A batch-size schedule of k for your engine")
     st.markdown(texts.SCHEDULE_INTRO)
     schedule_sweep = hardware.schedule_sweep(
-        alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak, max_batch
-    )
-    gpu = specmath.GPU_PRESETS[names["gpu"]]
+        alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak, max_batch,
+        serving,
+    )  # fmt: skip
     setting = hardware.Setting(
         acceptance=f"α = {alpha:g}",
         target_model=names["target_model"],
@@ -118,14 +160,17 @@ def view() -> None:
         "alpha": alpha,
         "precision": names["precision"],
         "overhead_ms_per_pass": overhead_ms,
-        "memory_bandwidth_gb_s": bandwidth or gpu.memory_bandwidth / 1e9,
-        "peak_tflop_s": peak or gpu.peak_flops / 1e12,
+        "drafter_kind": kind,
+        "tensor_parallel": {"target": tp, "draft": draft_tp, "interconnect": link},
+        # What the roofline used: the overrides, else the datasheet's (its FP8 peak for FP8 weights).
+        "memory_bandwidth_gb_s": setup.target.gpu.memory_bandwidth / 1e9,
+        "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
     }
     chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
     hardware.show(schedule_sweep, setting, chosen, alpha, inputs)
 
 
 ui.interactive(ctx, view)
-st.latex(texts.FORMULAS["general_speedup"])
-st.latex(texts.FORMULAS["roofline"])
+for formula in ("general_speedup", "drafting", "roofline", "roofline_memory", "roofline_experts", "roofline_compute"):
+    st.latex(texts.FORMULAS[formula])
 st.markdown(texts.HARDWARE_EXPLAINER)

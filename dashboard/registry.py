@@ -178,6 +178,13 @@ PAGES: dict[str, PageInfo] = {
                 "draft_model",
                 "gpu",
                 "precision",
+                "drafter_kind",
+                "lookup_ms",
+                "tp",
+                "draft_tp",
+                "interconnect",
+                "link_bandwidth",
+                "link_latency_us",
                 "batch",
                 "context",
                 "overhead_ms",
@@ -192,7 +199,16 @@ PAGES: dict[str, PageInfo] = {
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
             # Without a KV cache to read, speculation stops paying from batch 242 on: a k = 0 range.
-            views=(("schedule", "context=0&max_batch=1024#a-batch-size-schedule-of-k-for-your-engine"),),
+            # A mixture of experts on two GPUs: its verify pass against a dense model's, and the
+            # (batch, context) map where long contexts make speculation pay again.
+            views=(
+                ("schedule", "context=0&max_batch=1024#a-batch-size-schedule-of-k-for-your-engine"),
+                (
+                    "experts",
+                    "target_model=Qwen3-30B-A3B&draft_model=Qwen3-30B-A3B-EAGLE-3&method=eagle3&gpu=H200+SXM&tp=2"
+                    "#experts-tensor-parallelism-and-long-contexts",
+                ),
+            ),
         ),
         PageInfo(
             "trees",

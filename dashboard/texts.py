@@ -26,9 +26,16 @@ FORMULAS = {
     "optimal_k": r"k^\ast = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k, c)",
     "residual": r"r(x) = \frac{\max\bigl(0,\, p(x) - q(x)\bigr)}{\sum_y \max\bigl(0,\, p(y) - q(y)\bigr)}",
     "lossless": r"\underbrace{\min(p, q)}_{\text{accepted}} + \underbrace{(1 - \alpha)\, r}_{\text{resampled}} = p",
-    "general_speedup": r"S = \frac{\mathbb{E}[N]\; T_t(1)}{k\, T_d(1) + T_t(k+1)}",
-    "roofline": r"T(w) = \max\Bigl(\frac{\text{weights} + \text{KV cache}}{\text{bandwidth}},\; "
-    r"\frac{2 P\, w\, \text{batch}}{\text{peak}}\Bigr) + \text{overhead}",
+    "general_speedup": r"S = \frac{\mathbb{E}[N]\; T_t(1)}{D(k) + T_t(k+1)}",
+    # The drafting time of each drafter kind.
+    "drafting": r"D(k) = \begin{cases} k\, T_d(1) & \text{sequential} \\ T_d(k) & \text{parallel} \\ "
+    r"t_{\text{lookup}} & \text{model-free} \end{cases}",
+    # The roofline with tensor parallelism, line by line: narrow enough for a 1024-pixel screen.
+    "roofline": r"T(w) = \max\bigl(M(w),\, C(w)\bigr) + 2L\, t_{\text{all-reduce}}(w) + \text{overhead}",
+    "roofline_memory": r"M(w) = \frac{W(\text{batch}\cdot w)/\text{tp} + \text{KV}/\min(\text{tp}, h_{kv})}"
+    r"{\text{bandwidth}}",
+    "roofline_experts": r"W(T) = \bigl(P_{\text{dense}} + L_e\, E\,(1 - (1 - k_e/E)^T)\, P_e\bigr)\, b",
+    "roofline_compute": r"C(w) = \frac{2 P_{\text{active}}\; w \cdot \text{batch}}{\text{tp} \cdot \text{peak}}",
     "pinsker": r"\alpha \ge 1 - \sqrt{\mathrm{KL}(p \,\|\, q) / 2} \quad \text{(Pinsker)}",
     "bretagnolle_huber": r"\alpha \ge 1 - \sqrt{1 - e^{-\mathrm{KL}(p \,\|\, q)}} \quad \text{(Bretagnolle–Huber)}",
 }
@@ -136,6 +143,19 @@ HARDWARE_EXPLAINER = (
     "crossover out, because reading the KV cache grows with the batch too. The roofline ignores "
     "kernel efficiency; use the overhead and your measured numbers to bring it closer to your "
     "system, or calibrate c on the Calibrate page."
+)
+
+HARDWARE_MOE = (
+    "**Mixtures of experts.** Each token uses k of a layer's E experts, so a decoding step reads "
+    "the experts its batch's tokens woke, E (1 − (1 − k/E)^T) of them on average for T tokens "
+    "routed uniformly. Verifying k + 1 positions per sequence wakes more, and the pass reads more "
+    "weights long before compute binds: left, the verify pass against one step for the target "
+    "and for a dense model of its active size (which reads the same weights at one token). At "
+    "large batches every expert is awake at one position already and the two meet. **Tensor "
+    "parallelism** splits weights, KV cache and arithmetic over the GPUs but adds two all-reduces "
+    "a layer whose latency does not shrink with the batch. **Long contexts** (right; MagicDec, "
+    "Chen et al. 2024, arXiv 2408.11049): the KV cache grows with batch × context and outweighs "
+    "the weights, so a step stays memory-bound and speculation pays again at large batches."
 )
 
 STEP_EXPLAINER = (

@@ -29,11 +29,13 @@ from .costs import (
     MAX_BATCH,
     MAX_CONTEXT,
     MAX_TABULATED_WIDTHS,
+    MAX_TP,
     FreeVerification,
     LinearOverhead,
     Roofline,
     Tabulated,
     free_verification,
+    kv_shards,
     linear_overhead,
     roofline,
     tabulated,
@@ -64,7 +66,7 @@ from .eagle import eagle_tree
 from .engines import MAX_METRICS_CHARS, EngineMetrics, EngineSweep, parse_engine_metrics, parse_engine_sweep
 from .engines.configs import METHODS as SPECULATIVE_METHODS
 from .engines.configs import ConfigBlock, EngineConfig, SyntheticRun, engine_configs, synthetic_runs, tree_configs
-from .general import general_speedup, operations_factor, optimal_k_general, tree_speedup
+from .general import DRAFTERS, general_speedup, operations_factor, optimal_k_general, tree_speedup
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import IterationTrace, speculative_iteration
 from .markov import (
@@ -77,9 +79,19 @@ from .markov import (
     stationary_distribution,
     two_regime_transition_matrix,
 )
-from .presets import GPU_PRESETS, MODEL_PRESETS, SEQUOIA_ACCEPTANCE, SEQUOIA_ACCEPTANCE_SOURCE, GPUSpec, ModelSpec
+from .moe import MAX_EXPERTS, MAX_TOKENS, expected_active_experts
+from .presets import (
+    GPU_PRESETS,
+    INTERCONNECT_PRESETS,
+    MODEL_PRESETS,
+    SEQUOIA_ACCEPTANCE,
+    SEQUOIA_ACCEPTANCE_SOURCE,
+    GPUSpec,
+    ModelSpec,
+)
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
 from .schedule import MAX_SWEEP_POINTS, BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
+from .specs import Interconnect
 from .speedup import (
     MAX_DRAFT_LENGTH,
     draft_acceptance_rate,
@@ -111,19 +123,24 @@ from .verification import (
 __all__ = [
     "ACCEPTED",
     "BONUS",
+    "DRAFTERS",
     "GPU_PRESETS",
+    "INTERCONNECT_PRESETS",
     "MAX_BATCH",
     "MAX_BLOCK_ENUMERATION",
     "MAX_CHAIN_VOCAB",
     "MAX_CONTEXT",
     "MAX_DECODE_TOKENS",
     "MAX_DRAFT_LENGTH",
+    "MAX_EXPERTS",
     "MAX_ITERATIONS",
     "MAX_METRICS_CHARS",
     "MAX_PAIR_ELEMENTS",
     "MAX_SAMPLES",
     "MAX_SWEEP_POINTS",
     "MAX_TABULATED_WIDTHS",
+    "MAX_TOKENS",
+    "MAX_TP",
     "MAX_TREE_BUDGET",
     "MAX_TREE_DEPTH",
     "MAX_TREE_NODES",
@@ -149,6 +166,7 @@ __all__ = [
     "EngineSweep",
     "FreeVerification",
     "GPUSpec",
+    "Interconnect",
     "IterationTrace",
     "LinearOverhead",
     "MeasuredSchedule",
@@ -174,6 +192,7 @@ __all__ = [
     "eagle_tree",
     "engine_configs",
     "expected_accepted_tokens",
+    "expected_active_experts",
     "expected_tokens",
     "extend_profile",
     "first_token_distribution",
@@ -184,6 +203,7 @@ __all__ = [
     "from_leviathan_cost",
     "general_speedup",
     "kl_divergence",
+    "kv_shards",
     "linear_overhead",
     "measured_schedule",
     "operations_factor",

@@ -265,7 +265,9 @@ def _relative_error(r: np.ndarray, t: np.ndarray, inverse: float, overhead: floa
     return float((((r * inverse + overhead) - t) / t) ** 2 @ np.ones(t.size))
 
 
-def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> RooflineFit:
+def fit_roofline(
+    target_s, draft_s, target, draft, gpu, batch=1, context=0, *, tp=1, draft_tp=1, interconnect=None
+) -> RooflineFit:
     r"""The efficiency and per-pass overhead that make the roofline give two measured step times.
 
     A kernel that reaches a share :math:`e \in (0, 1]` of both of the GPU's peaks, plus a fixed
@@ -300,10 +302,15 @@ def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> R
         Sequences in the measured steps.
     context : int, default 0
         Cached tokens per sequence in the measured steps.
+    tp, draft_tp : int, default 1
+        Tensor-parallel degrees the target and the draft were measured at.
+    interconnect : Interconnect, optional
+        The link between the GPUs; needed when either degree is above 1.
 
     Returns
     -------
     RooflineFit
+        Its ``roofline_s`` and ``fitted_s`` include the all-reduces.
 
     Examples
     --------
@@ -323,10 +330,19 @@ def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> R
     for name, spec in (("target", target), ("draft", draft)):
         if not isinstance(spec, ModelSpec):
             raise ValueError(f"{name} must be a ModelSpec, got {type(spec).__name__}")
-    r_t = float(Roofline(target, gpu, batch, context)(1))
-    r_d = float(Roofline(draft, gpu, batch, context)(1))
+    rooflines = (Roofline(target, gpu, batch, context, 0.0, tp, interconnect),
+                 Roofline(draft, gpu, batch, context, 0.0, draft_tp, interconnect))  # fmt: skip
+    reduce_s = np.array([float(roof.all_reduce_time(1)) for roof in rooflines])
+    full = np.array([float(roof(1)) for roof in rooflines])
+    too_fast = bool((np.array([t_t, t_d]) < full * (1 - 1e-12)).any())
+    # The all-reduces scale with no efficiency of the GPU's peaks: fit what is left of each time.
+    r_t, r_d = (float(v) for v in full - reduce_s)
+    t_t, t_d = t_t - float(reduce_s[0]), t_d - float(reduce_s[1])
     r, t = np.array([r_t, r_d]), np.array([t_t, t_d])
-    too_fast = bool((t < r * (1 - 1e-12)).any())
+    if (t <= 0).any():
+        # Faster than the interconnect alone allows: the closest fit is the datasheet's roofline.
+        t = np.maximum(t, r)
+        t_t, t_d = (float(v) for v in t)
     inverse, overhead, exact = None, 0.0, False
     if r_t != r_d:
         slope = (t_t - t_d) / (r_t - r_d)
@@ -345,12 +361,13 @@ def fit_roofline(target_s, draft_s, target, draft, gpu, batch=1, context=0) -> R
         gpu.memory_bytes,
         source=f"{gpu.name} scaled to measured step times",
     )
+    fitted_s = (t_t, t_d) if exact else (r_t * inverse + overhead, r_d * inverse + overhead)
     return RooflineFit(
         gpu=fitted,
         overhead_s=overhead,
         efficiency=1.0 / inverse,
         exact=exact,
-        roofline_s=(r_t, r_d),
-        fitted_s=(t_t, t_d) if exact else (r_t * inverse + overhead, r_d * inverse + overhead),
+        roofline_s=(float(full[0]), float(full[1])),
+        fitted_s=(float(fitted_s[0] + reduce_s[0]), float(fitted_s[1] + reduce_s[1])),
         too_fast=too_fast,
     )

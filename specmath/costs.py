@@ -26,7 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._validate import as_count, as_draft_length, as_float_array, as_positive, scalar_or_array, shown_first
-from .presets import GPUSpec, ModelSpec
+from .moe import _active
+from .specs import ACTIVATION_BYTES, GPUSpec, Interconnect, ModelSpec
 from .speedup import MAX_DRAFT_LENGTH
 
 #: Cap on ``batch`` and ``context`` for :class:`Roofline`: far beyond any real deployment, it
@@ -136,14 +137,57 @@ class Tabulated:
         return scalar_or_array(np.asarray(self.times)[w - 1])
 
 
+#: Largest tensor-parallel degree a :class:`Roofline` takes.
+MAX_TP = 1024
+
+
+def kv_shards(model: ModelSpec, tp: int) -> int:
+    """GPUs the KV cache is split over under tensor parallelism: ``min(tp, kv_heads)``.
+
+    Query heads split evenly over the ``tp`` GPUs; key/value heads too while there are at least
+    as many, else each is replicated on ``tp / kv_heads`` GPUs (vLLM's ``QKVParallelLinear``,
+    ``vllm/model_executor/layers/linear.py`` at commit 0036d38de46c5d48fdedeb658dedc0fc0f95677d:
+    ``if tp_size >= self.total_num_kv_heads: self.num_kv_heads = 1; self.num_kv_head_replicas =
+    divide(tp_size, self.total_num_kv_heads)``). A latent cache (MLA, written as one head) is
+    then whole on every GPU.
+    """
+    return min(tp, model.kv_heads)
+
+
+def _per_gpu(weights, kv, model: ModelSpec, tp: int):
+    """Bytes on (or read by) each GPU: weights split over ``tp``, the KV cache over :func:`kv_shards`."""
+    return weights + kv if tp == 1 else weights / tp + kv / kv_shards(model, tp)
+
+
+def _pass_times(model: ModelSpec, gpu: GPUSpec, batch, context: int, widths, overhead_s: float = 0.0, tp: int = 1,
+               interconnect: Interconnect | None = None) -> np.ndarray:  # fmt: skip
+    """Roofline times of passes over ``widths`` positions for ``batch`` sequences (arrays that
+    broadcast), unchecked: :class:`Roofline` checks its arguments, then computes here, and so do
+    the batch sweeps, whose figures are therefore the same bit for bit. Formula in :class:`Roofline`."""
+    batch, widths = np.asarray(batch), np.asarray(widths)
+    kv = batch * context * model.kv_bytes_per_token
+    weights = model.weight_bytes_read_at(batch * widths) if model.is_moe else model.weight_bytes_read
+    memory = _per_gpu(weights, kv, model, tp) / gpu.memory_bandwidth
+    compute = batch * widths * model.flops_per_position(context) / gpu.peak_flops
+    if tp > 1:
+        compute = compute / tp
+    times = np.maximum(memory, compute)
+    if tp > 1:
+        message = batch * widths * model.hidden * ACTIVATION_BYTES
+        times = times + 2 * model.layers * interconnect.all_reduce_time(message, tp)
+    return times + overhead_s
+
+
 @dataclass(frozen=True)
 class Roofline:
     r"""Roofline time of one decoding forward pass over ``w`` positions for ``batch`` sequences.
 
     .. math::
 
-        T(w) = \max\Bigl(\frac{B}{\text{bandwidth}},\;
-                         \frac{\text{batch}\cdot w\cdot F}{\text{peak}}\Bigr) + \text{overhead}
+        T(w) = \max\Bigl(\frac{B(w)}{\text{tp}\cdot\text{bandwidth}},\;
+                         \frac{\text{batch}\cdot w\cdot F}{\text{tp}\cdot\text{peak}}\Bigr)
+               + 2\,\text{layers}\cdot t_{\text{AR}}(\text{batch}\cdot w\cdot\text{hidden}\cdot 2)
+               + \text{overhead}
 
     with :math:`B = (P - E)\,b + \text{batch}\cdot L\cdot \kappa` the bytes read (weights, then
     every sequence's KV cache: ``P`` parameters of ``b`` bytes, ``L`` = ``context`` cached tokens
@@ -159,8 +203,24 @@ class Roofline:
     peak; the overhead term (kernel launches, sampling, scheduling) is the usual fix for small
     models.
 
-    Properties (``M = B / bandwidth > 0``, ``C = batch F / peak > 0``, ``o`` = overhead, so
-    ``T(w) = max(M, w C) + o``), each tested:
+    **Mixtures of experts.** A pass over ``batch * w`` tokens reads the dense part and the
+    experts those tokens wake, :math:`B(w) = (P_{\text{dense}} + L_e\,\mathbb{E}[A(\text{batch}\,w)]\,P_e)\,b + \ldots`
+    (:meth:`ModelSpec.weight_bytes_read_at`, uniform routing), while each position multiplies
+    only its own ``experts_per_token`` experts (:meth:`ModelSpec.flops_per_position`). So the
+    memory time grows with the width even where compute is far from binding: verifying
+    ``k + 1`` positions wakes more experts than decoding one. For a dense model :math:`B` does
+    not depend on ``w``.
+
+    **Tensor parallelism** over ``tp`` GPUs splits the weights and the FLOPs evenly
+    (Megatron-style column and row splits) and the KV cache over :func:`kv_shards` of them (KV
+    heads are replicated once ``tp`` exceeds ``kv_heads``), and adds two all-reduces per layer
+    (after attention and after the MLP) of the ``batch * w`` positions' hidden states in BF16,
+    each costing
+    :meth:`Interconnect.all_reduce_time`: a latency that does not shrink with the batch. At
+    ``tp = 1`` there is none and the formula is the single GPU's, bit for bit.
+
+    Properties (dense, ``tp = 1``; ``M = B / bandwidth > 0``, ``C = batch F / peak > 0``,
+    ``o`` = overhead, so ``T(w) = max(M, w C) + o``), each tested:
 
     1. *Non-decreasing and convex in w*, being the max of a constant and an increasing line,
        plus a constant. In particular ``T(w) >= T(1)``.
@@ -182,8 +242,12 @@ class Roofline:
        proportional to it, ``M`` affine in it with a positive intercept, the weights). So the
        verification ratio ``T(k + 1) / T(1)`` is non-decreasing in the batch size.
 
-    Memory held (:attr:`memory_needed`) counts every parameter, the whole embedding table
-    included, though a pass reads only part of it.
+    A mixture of experts keeps properties 1 (non-decreasing, not convex: the experts woken
+    grow concavely) and 2 (the expected experts per token fall as tokens share them), and has
+    no plateau: ``T(w) > T(1)`` for every ``w > 1`` with fewer than all experts awake.
+
+    Memory held (:attr:`memory_needed`) counts every parameter, the whole embedding table and
+    every expert included, though a pass reads only part of them.
 
     Parameters
     ----------
@@ -195,6 +259,10 @@ class Roofline:
         Tokens already in each sequence's KV cache, 0 to :data:`MAX_CONTEXT`.
     overhead_s : float, default 0.0
         Fixed time per forward pass, seconds, >= 0.
+    tp : int, default 1
+        Tensor-parallel degree: GPUs the model is split over, 1 to :data:`MAX_TP`.
+    interconnect : Interconnect, optional
+        The link between those GPUs; needed when ``tp > 1`` (:data:`~specmath.INTERCONNECT_PRESETS`).
     """
 
     model: ModelSpec
@@ -202,6 +270,8 @@ class Roofline:
     batch: int = 1
     context: int = 0
     overhead_s: float = 0.0
+    tp: int = 1
+    interconnect: Interconnect | None = None
 
     def __post_init__(self):
         if not isinstance(self.model, ModelSpec):
@@ -211,38 +281,81 @@ class Roofline:
         object.__setattr__(self, "batch", as_count(self.batch, "batch", cap=MAX_BATCH))
         object.__setattr__(self, "context", as_count(self.context, "context", cap=MAX_CONTEXT, minimum=0))
         object.__setattr__(self, "overhead_s", as_positive(self.overhead_s, "overhead_s", allow_zero=True))
+        object.__setattr__(self, "tp", as_count(self.tp, "tp", cap=MAX_TP))
+        if self.interconnect is not None and not isinstance(self.interconnect, Interconnect):
+            raise ValueError(f"interconnect must be an Interconnect or None, got {type(self.interconnect).__name__}")
+        if self.tp > 1 and self.interconnect is None:
+            raise ValueError(f"interconnect must be given when tp > 1 (tp = {self.tp}): the all-reduces cross it")
 
     @property
     def bytes_read(self) -> float:
-        """Bytes one pass reads: :attr:`ModelSpec.weight_bytes_read` plus ``batch * context`` cached tokens."""
+        """Bytes one single-position pass reads, all GPUs together: the weights it wakes plus
+        ``batch * context`` cached tokens (:meth:`bytes_read_at` for wider passes)."""
+        if self.model.is_moe:
+            return float(self.bytes_read_at(1))
         return self.model.weight_bytes_read + self.batch * self.context * self.model.kv_bytes_per_token
+
+    def bytes_read_at(self, w):
+        """Bytes a pass over ``w`` positions reads, all GPUs together (more than at ``w = 1`` only
+        for a mixture of experts)."""
+        w = _as_widths(w)
+        kv = self.batch * self.context * self.model.kv_bytes_per_token
+        return scalar_or_array(np.asarray(self.model.weight_bytes_read_at(self.batch * w)) + kv)
 
     @property
     def memory_time(self) -> float:
-        """Seconds to read :attr:`bytes_read` at peak bandwidth (``M``)."""
-        return self.bytes_read / self.gpu.memory_bandwidth
+        """Seconds to read :attr:`bytes_read` at peak bandwidth, split over ``tp`` GPUs (``M``)."""
+        return float(self.memory_time_at(1))
+
+    def memory_time_at(self, w):
+        """Seconds for each GPU to read its share of :meth:`bytes_read_at` ``w`` at peak bandwidth:
+        the weights over ``tp`` GPUs, the KV cache over :func:`kv_shards` of them."""
+        w = _as_widths(w)
+        if self.tp == 1:
+            memory = np.asarray(self.bytes_read_at(w)) if self.model.is_moe else np.full(w.shape, self.bytes_read)
+        else:
+            kv = self.batch * self.context * self.model.kv_bytes_per_token
+            weights = np.asarray(self.bytes_read_at(w)) - kv
+            memory = _per_gpu(weights, kv, self.model, self.tp)
+        return scalar_or_array(memory / self.gpu.memory_bandwidth)
 
     def flops(self, w):
-        """FLOPs of a pass over ``w`` positions: ``batch * w * model.flops_per_position(context)``."""
+        """FLOPs of a pass over ``w`` positions, all GPUs: ``batch * w * model.flops_per_position(context)``."""
         w = _as_widths(w)
         return scalar_or_array(self.batch * w * self.model.flops_per_position(self.context))
 
     def compute_time(self, w):
-        """Seconds to do :meth:`flops` at peak throughput (``w C``)."""
-        return scalar_or_array(np.asarray(self.flops(w)) / self.gpu.peak_flops)
+        """Seconds to do :meth:`flops` at peak throughput, split over ``tp`` GPUs (``w C``)."""
+        compute = np.asarray(self.flops(w)) / self.gpu.peak_flops
+        return scalar_or_array(compute / self.tp if self.tp > 1 else compute)
+
+    def all_reduce_time(self, w):
+        """Seconds of the pass's ``2 * layers`` all-reduces over ``tp`` GPUs; 0 at ``tp = 1``."""
+        w = _as_widths(w)
+        if self.tp == 1:
+            return scalar_or_array(np.zeros(w.shape))
+        message = self.batch * w * self.model.hidden * ACTIVATION_BYTES
+        return scalar_or_array(2 * self.model.layers * self.interconnect.all_reduce_time(message, self.tp))
 
     @property
     def ridge_width(self) -> float:
-        """``w* = M / C``: up to this many positions per sequence a pass costs the same as one.
+        """``w*``, where the memory time meets the compute time: up to it a pass is memory-bound.
 
-        Below 1, even a single-position pass is compute-bound.
+        Dense: ``M / C``, and a pass over up to ``w*`` positions costs the same as one. For a
+        mixture of experts, the real ``w`` where ``M(w) = w C`` (bisection: ``M(w) / w`` falls
+        as ``w`` grows). Below 1, even a single-position pass is compute-bound.
         """
-        return self.memory_time / float(self.compute_time(1))
+        slope = float(self.compute_time(1))
+        if not self.model.is_moe:
+            return self.memory_time / slope
+        return _moe_ridge(self, slope)
 
     @property
     def memory_needed(self) -> float:
-        """Bytes resident: all weights plus the KV cache of every sequence (activations left out)."""
-        return self.model.weight_bytes + self.batch * self.context * self.model.kv_bytes_per_token
+        """Bytes resident on each GPU: all weights over ``tp`` GPUs plus the KV cache of every
+        sequence over :func:`kv_shards` of them (activations left out)."""
+        kv = self.batch * self.context * self.model.kv_bytes_per_token
+        return _per_gpu(self.model.weight_bytes, kv, self.model, self.tp)
 
     @property
     def fits(self) -> bool:
@@ -251,8 +364,34 @@ class Roofline:
 
     def __call__(self, w):
         """Time of a forward pass over ``w`` positions, seconds."""
-        compute = np.asarray(self.compute_time(w))
-        return scalar_or_array(np.maximum(self.memory_time, compute) + self.overhead_s)
+        w = _as_widths(w)
+        times = _pass_times(
+            self.model, self.gpu, np.int64(self.batch), self.context, w, self.overhead_s, self.tp, self.interconnect
+        )
+        return scalar_or_array(times)
+
+
+def _moe_ridge(roofline: Roofline, slope: float) -> float:
+    """The real width where a mixture of experts' memory time meets its compute time ``w * slope``."""
+    model = roofline.model
+    kv = roofline.batch * roofline.context * model.kv_bytes_per_token
+    dense = model.matmul_parameters - model.routed_parameters
+
+    def memory(w: float) -> float:
+        active = float(_active(model.routed_experts, model.experts_per_token, roofline.batch * w))
+        weights = (dense + model.expert_layers * active * model.expert_parameters) * model.bytes_per_parameter
+        return _per_gpu(weights, kv, model, roofline.tp) / roofline.gpu.memory_bandwidth
+
+    low, high = memory(0.0) / slope, memory(np.inf) / slope  # M(w)/w = slope lies between
+    for _ in range(200):
+        mid = 0.5 * (low + high)
+        if memory(mid) > mid * slope:
+            low = mid
+        else:
+            high = mid
+        if high - low <= 1e-12 * high:
+            break
+    return 0.5 * (low + high)
 
 
 def free_verification(t1) -> FreeVerification:
@@ -270,6 +409,6 @@ def tabulated(times) -> Tabulated:
     return Tabulated(times)
 
 
-def roofline(model: ModelSpec, gpu: GPUSpec, batch=1, context=0, overhead_s=0.0) -> Roofline:
-    """``T(w) = max(bytes / bandwidth, FLOPs(w) / peak) + overhead_s``. See :class:`Roofline`."""
-    return Roofline(model, gpu, batch, context, overhead_s)
+def roofline(model: ModelSpec, gpu: GPUSpec, batch=1, context=0, overhead_s=0.0, tp=1, interconnect=None) -> Roofline:
+    """``T(w) = max(bytes / bandwidth, FLOPs(w) / peak) / tp + all-reduces + overhead_s``. See :class:`Roofline`."""
+    return Roofline(model, gpu, batch, context, overhead_s, tp, interconnect)

@@ -13,7 +13,16 @@ from __future__ import annotations
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, as_count, as_draft_length, as_float_array, as_positive, scalar_or_array, shown_first
+from ._validate import (
+    as_alpha,
+    as_count,
+    as_draft_length,
+    as_float_array,
+    as_positive,
+    scalar_or_array,
+    shown,
+    shown_first,
+)
 from .costs import MAX_CONTEXT
 from .speedup import MAX_DRAFT_LENGTH
 
@@ -50,7 +59,7 @@ def _as_cost_model(value, name: str, *, allow_zero: bool):
 
 
 def _costs(t_draft, t_target, widths: np.ndarray):
-    """``c = T_t(1) / T_d(1)`` and the verification ratios ``T_t(widths) / T_t(1)``."""
+    """``c = T_t(1) / T_d(1)``, the verification ratios ``T_t(widths) / T_t(1)`` and ``T_t(1)``."""
     t_draft = _as_cost_model(t_draft, "t_draft", allow_zero=True)
     t_target = _as_cost_model(t_target, "t_target", allow_zero=False)
     one = np.ones((), dtype=np.int64)
@@ -59,23 +68,55 @@ def _costs(t_draft, t_target, widths: np.ndarray):
     ratio = _evaluate(t_target, widths, "t_target", allow_zero=False) / target1
     with np.errstate(divide="ignore"):
         c = np.float64(target1) / np.float64(draft1)  # inf for a free draft
-    return c, ratio
+    return c, ratio, target1
 
 
-def general_speedup(alpha, k, t_draft, t_target):
+#: Drafter kinds: ``"sequential"`` runs the draft once per drafted token (a draft model, EAGLE,
+#: MTP heads chained), ``"parallel"`` proposes the whole block in one pass of width k (PARD;
+#: DFlash, SpecForge's DFlashDraftModel), ``"model_free"`` looks the block up
+#: (n-gram or suffix matching), paying a fixed lookup time.
+DRAFTERS = ("sequential", "parallel", "model_free")
+
+
+def as_drafter(drafter) -> str:
+    """Check a drafter kind: one of :data:`DRAFTERS`."""
+    if not isinstance(drafter, str) or drafter not in DRAFTERS:
+        raise ValueError(f"drafter must be one of {', '.join(DRAFTERS)}, got {shown(drafter):.80}")
+    return drafter
+
+
+def _draft_ratio(t_draft, target1: float, k: np.ndarray, drafter: str) -> np.ndarray:
+    """An iteration's drafting time over ``T_t(1)`` for the non-sequential kinds: ``T_d(k)``
+    (parallel) or ``T_d(1)`` (model-free), 0 where ``k = 0`` (no draft)."""
+    t_draft = _as_cost_model(t_draft, "t_draft", allow_zero=True)
+    widths = np.maximum(k, 1) if drafter == "parallel" else np.ones_like(k)
+    times = _evaluate(t_draft, widths, "t_draft", allow_zero=True)
+    return np.where(k > 0, times / target1, 0.0)
+
+
+def general_speedup(alpha, k, t_draft, t_target, drafter="sequential"):
     r"""Speedup of speculative decoding when a pass over ``k + 1`` positions may cost more.
 
     .. math::
 
-        S = \frac{\mathbb{E}[N]\; T_t(1)}{k\,T_d(1) + T_t(k+1)}
-          = \frac{\mathbb{E}[N]}{k / c + T_t(k+1) / T_t(1)},
-        \qquad c = \frac{T_t(1)}{T_d(1)}
+        S = \frac{\mathbb{E}[N]\; T_t(1)}{D(k) + T_t(k+1)},
+        \qquad D(k) = \begin{cases} k\,T_d(1) & \text{sequential} \\
+                                     T_d(k) & \text{parallel} \\
+                                     T_d(1) & \text{model-free} \end{cases}
 
-    One iteration runs the draft k times (one position each) and the target once over
+    One iteration drafts k tokens in time :math:`D(k)` and runs the target once over
     ``k + 1`` positions, and yields :math:`\mathbb{E}[N]` tokens; plain decoding pays
-    :math:`T_t(1)` per token. With free verification, :math:`T_t(k+1) = T_t(1)`, this is the
-    chapter's :math:`\mathbb{E}[N] / (1 + k/c)`, computed so that it equals
-    :func:`~specmath.speedup` bit for bit. ``k = 0`` gives 1.
+    :math:`T_t(1)` per token. A *sequential* drafter runs k passes of one position:
+    :math:`S = \mathbb{E}[N] / (k / c + T_t(k+1) / T_t(1))`, :math:`c = T_t(1) / T_d(1)`; with
+    free verification, :math:`T_t(k+1) = T_t(1)`, this is the chapter's
+    :math:`\mathbb{E}[N] / (1 + k/c)`, computed so that it equals :func:`~specmath.speedup` bit
+    for bit. A *parallel* (block) drafter proposes all k in one pass over k positions (PARD,
+    An et al. 2025, arXiv 2504.18583, "predicting multiple future tokens within a single forward
+    pass"; DFlash, ``DFlashDraftModel`` with ``block_size`` 16 in sgl-project/SpecForge
+    ``configs/qwen3-8b-dflash.json`` at a6b6b0230009d15ec2a97a57384e6f53f0f96946): on its memory-bound plateau
+    :math:`D(k) = T_d(1)` and :math:`S = \mathbb{E}[N] / (1/c + T_t(k+1)/T_t(1))`. A
+    *model-free* drafter (n-gram, suffix) pays one lookup, ``t_draft``, whatever k. The
+    drafts' quality is in alpha alone, whichever the kind. ``k = 0`` gives 1.
 
     Parameters
     ----------
@@ -84,11 +125,14 @@ def general_speedup(alpha, k, t_draft, t_target):
     k : array_like of int
         Draft lengths, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`; broadcasts against ``alpha``.
     t_draft : cost model or float
-        The draft's step time, seconds: a cost model (evaluated at ``w = 1``) or a number
-        >= 0 (0 is a free draft, ``c = inf``).
+        The draft's pass time, seconds: a cost model (evaluated at ``w = 1``, or at ``w = k``
+        for a parallel drafter) or a number >= 0 (0 is a free draft, ``c = inf``); a
+        model-free drafter's lookup time.
     t_target : cost model or float
         The target's pass time ``T(w)``: a callable taking an int array of widths and returning
         seconds, such as :class:`~specmath.Roofline`, or a number > 0 meaning free verification.
+    drafter : {"sequential", "parallel", "model_free"}, default "sequential"
+        How the draft proposes its k tokens (:data:`DRAFTERS`).
 
     Returns
     -------
@@ -97,11 +141,14 @@ def general_speedup(alpha, k, t_draft, t_target):
     """
     alpha = as_alpha(alpha)
     k = as_draft_length(k)
-    c, ratio = _costs(t_draft, t_target, k + 1)
-    return scalar_or_array(_kernels.expected_tokens(alpha, k) / (k / c + ratio))
+    drafter = as_drafter(drafter)
+    c, ratio, target1 = _costs(t_draft, t_target, k + 1)
+    if drafter == "sequential":
+        return scalar_or_array(_kernels.expected_tokens(alpha, k) / (k / c + ratio))
+    return scalar_or_array(_kernels.expected_tokens(alpha, k) / (_draft_ratio(t_draft, target1, k, drafter) + ratio))
 
 
-def optimal_k_general(alpha, t_draft, t_target, max_k=20):
+def optimal_k_general(alpha, t_draft, t_target, max_k=20, drafter="sequential"):
     r"""Best draft length in ``1..max_k`` under any cost model, and the speedup it gives.
 
     .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k)
@@ -126,6 +173,8 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20):
         ``1 … max_k + 1``.
     max_k : int, default 20
         Longest draft considered, 1 to :data:`~specmath.MAX_DRAFT_LENGTH`.
+    drafter : {"sequential", "parallel", "model_free"}, default "sequential"
+        As in :func:`general_speedup`; the chapter's search applies to a sequential drafter only.
 
     Returns
     -------
@@ -136,9 +185,14 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20):
     """
     alpha = as_alpha(alpha)
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
+    drafter = as_drafter(drafter)
     ks = np.arange(1, max_k + 1)
-    c, ratio = _costs(t_draft, t_target, ks + 1)
-    if (ratio == 1.0).all():
+    c, ratio, target1 = _costs(t_draft, t_target, ks + 1)
+    if drafter != "sequential":
+        drafting = _draft_ratio(t_draft, target1, ks, drafter)
+        table = _kernels.expected_tokens(alpha[..., None], ks) / (drafting + ratio)
+        best_k, best_speedup = _kernels.best_over_k(table)
+    elif (ratio == 1.0).all():
         best_k = _kernels.shortest_best_k(alpha, np.asarray(c), max_k)
         best_speedup = _kernels.expected_tokens(alpha, best_k) / (best_k / c + 1.0)
     else:
@@ -251,5 +305,5 @@ def tree_speedup(expected_tokens, budget, draft_steps, t_draft, t_target):
             f"got {shown_first(np.broadcast_to(tokens, bad.shape), bad)}"
         )
     unique, inverse = np.unique(widths_b, return_inverse=True)
-    c, ratio = _costs(t_draft, t_target, unique)
+    c, ratio, _ = _costs(t_draft, t_target, unique)
     return scalar_or_array(tokens_b / (steps_b / c + ratio[inverse.reshape(widths_b.shape)]))

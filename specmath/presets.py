@@ -1,166 +1,19 @@
-"""A model and a GPU as the roofline model sees them, and public numbers for a few of each.
+"""Public numbers for models, GPUs and interconnects, each with its source.
 
-:class:`ModelSpec` describes a decoder-only transformer and :class:`GPUSpec` an accelerator, as
-:class:`~specmath.Roofline` needs them. The presets :data:`MODEL_PRESETS` and
+:class:`~specmath.ModelSpec`, :class:`~specmath.GPUSpec` and :class:`~specmath.Interconnect`
+(:mod:`specmath.specs`) are what :class:`~specmath.Roofline` needs. The presets :data:`MODEL_PRESETS` and
 :data:`GPU_PRESETS` give public numbers, each with its source; they are read-only, and edited
 with :func:`dataclasses.replace`, e.g. ``replace(GPU_PRESETS["H100 SXM"], peak_flops=700e12)``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from types import MappingProxyType
 
 import numpy as np
 
-from ._validate import as_count, as_positive, shown
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """A decoder-only transformer, as the roofline model sees it.
-
-    Attributes
-    ----------
-    name : str
-        A label.
-    parameters : float
-        Total parameter count, embeddings included, > 0.
-    layers : int
-        Transformer blocks (``num_hidden_layers``).
-    hidden : int
-        Model width (``hidden_size``); the attention FLOPs take ``heads * head_dim = hidden``.
-    kv_heads : int
-        Key/value heads (``num_key_value_heads``; fewer than query heads under GQA).
-    head_dim : int
-        Dimension of one head.
-    bytes_per_parameter : float, default 2.0
-        2 for BF16/FP16 weights, 1 for FP8/INT8, 0.5 for 4-bit.
-    kv_bytes_per_element : float, default 2.0
-        Bytes of one cached key or value element (2 for a BF16 cache, 1 for FP8).
-    source : str
-        Where the numbers come from.
-    vocab_size : int, default 0
-        Rows of the embedding table (``vocab_size``); 0 if unknown.
-    tie_word_embeddings : bool, default True
-        Whether the input embedding is the output head's matrix (config.json's
-        ``tie_word_embeddings``). If not, and ``vocab_size`` is known, the input embedding's
-        ``vocab_size * hidden`` parameters are gathered, not multiplied (:attr:`input_embedding_parameters`).
-        The default counts every parameter as read and multiplied, an upper bound.
-    tokenizer : str, default ""
-        The tokenizer family: models of one family share their token-to-id map (a draft and a
-        target must, for a separate draft model's tokens to mean the target's); "" if unknown.
-    """
-
-    name: str
-    parameters: float
-    layers: int
-    hidden: int
-    kv_heads: int
-    head_dim: int
-    bytes_per_parameter: float = 2.0
-    kv_bytes_per_element: float = 2.0
-    source: str = field(default="", compare=False)
-    vocab_size: int = 0
-    tie_word_embeddings: bool = True
-    tokenizer: str = ""
-
-    def __post_init__(self):
-        object.__setattr__(self, "parameters", as_positive(self.parameters, "parameters"))
-        for name in ("layers", "hidden", "kv_heads", "head_dim"):
-            object.__setattr__(self, name, as_count(getattr(self, name), name, cap=10**7))
-        for name in ("bytes_per_parameter", "kv_bytes_per_element"):
-            object.__setattr__(self, name, as_positive(getattr(self, name), name))
-        object.__setattr__(self, "vocab_size", as_count(self.vocab_size, "vocab_size", cap=10**7, minimum=0))
-        if not isinstance(self.tie_word_embeddings, (bool, np.bool_)):
-            raise ValueError(f"tie_word_embeddings must be True or False, got {shown(self.tie_word_embeddings)}")
-        object.__setattr__(self, "tie_word_embeddings", bool(self.tie_word_embeddings))
-        if not isinstance(self.tokenizer, str):
-            raise ValueError(f"tokenizer must be a string, got {shown(self.tokenizer)}")
-        tables = (1 if self.tie_word_embeddings else 2) * self.vocab_size * self.hidden
-        if tables > self.parameters:
-            raise ValueError(
-                f"parameters ({shown(self.parameters)}) must include the embedding tables, "
-                f"{'' if self.tie_word_embeddings else '2 * '}vocab_size * hidden = {tables:,}"
-            )
-
-    @property
-    def weight_bytes(self) -> float:
-        """Bytes of the weights held in memory: ``parameters * bytes_per_parameter``."""
-        return self.parameters * self.bytes_per_parameter
-
-    @property
-    def input_embedding_parameters(self) -> int:
-        """Parameters of an untied input embedding, ``vocab_size * hidden``; 0 if tied or unknown.
-
-        A decoding pass gathers one row of this table per position, where it reads every other
-        weight in full: :attr:`matmul_parameters` leaves it out. A tied table is the output
-        head, read and multiplied in full, and counted once in ``parameters``.
-        """
-        return 0 if self.tie_word_embeddings else self.vocab_size * self.hidden
-
-    @property
-    def matmul_parameters(self) -> float:
-        """Parameters a decoding pass reads in full and multiplies: all but an untied input embedding's."""
-        return self.parameters - self.input_embedding_parameters
-
-    @property
-    def weight_bytes_read(self) -> float:
-        """Bytes of weights one decoding pass reads: ``matmul_parameters * bytes_per_parameter``.
-
-        The gathered embedding rows, ``batch * w * hidden * bytes_per_parameter`` for ``w``
-        positions of ``batch`` sequences, are left out, as small as the activations.
-        """
-        return self.matmul_parameters * self.bytes_per_parameter
-
-    @property
-    def kv_bytes_per_token(self) -> float:
-        """KV-cache bytes per token of context: ``2 * layers * kv_heads * head_dim * kv_bytes``."""
-        return 2.0 * self.layers * self.kv_heads * self.head_dim * self.kv_bytes_per_element
-
-    def flops_per_position(self, context) -> float:
-        """FLOPs to process one position against ``context`` cached tokens.
-
-        ``2 * matmul_parameters`` (one multiply-add per weight; the untied input embedding is a
-        lookup, no arithmetic) plus ``4 * layers * hidden * context`` (the scores ``q k^T`` and
-        the weighted sum of values, one multiply-add per cached element each).
-        """
-        return 2.0 * self.matmul_parameters + 4.0 * self.layers * self.hidden * float(context)
-
-
-@dataclass(frozen=True)
-class GPUSpec:
-    """An accelerator, as the roofline model sees it.
-
-    Attributes
-    ----------
-    name : str
-        A label.
-    memory_bandwidth : float
-        Peak memory bandwidth, bytes per second, > 0.
-    peak_flops : float
-        Peak dense (no sparsity) BF16 tensor throughput, FLOP per second, > 0.
-    memory_bytes : float
-        Memory capacity, bytes, > 0 (used only by :attr:`~specmath.Roofline.fits`).
-    source : str
-        Where the numbers come from.
-    """
-
-    name: str
-    memory_bandwidth: float
-    peak_flops: float
-    memory_bytes: float
-    source: str = field(default="", compare=False)
-
-    def __post_init__(self):
-        for name in ("memory_bandwidth", "peak_flops", "memory_bytes"):
-            object.__setattr__(self, name, as_positive(getattr(self, name), name))
-
-    @property
-    def ridge_intensity(self) -> float:
-        """FLOPs per byte at which compute time equals memory time: ``peak_flops / memory_bandwidth``."""
-        return self.peak_flops / self.memory_bandwidth
-
+from . import serving_presets
+from .specs import GPUSpec, Interconnect, ModelSpec
 
 # --------------------------------------------------------------------------------------------
 # Presets. Numbers are public; GPU figures are the vendor's peak (memory bandwidth, dense BF16
@@ -286,6 +139,8 @@ _GPUS = [
         # without sparsity"): 989.5 dense (NVIDIA's Hopper whitepaper prints 989.4).
         peak_flops=989.5e12,
         memory_bytes=80e9,  # same datasheet: "GPU memory 80GB"
+        # Same datasheet: "FP8 Tensor Core 3,958 teraFLOPS*", * = with sparsity: 1,979 dense.
+        peak_flops_fp8=3958e12 / 2,
         source="NVIDIA H100 datasheet (H100 SXM column)",
     ),
     GPUSpec(
@@ -309,11 +164,36 @@ _GPUS = [
     ),
 ]
 
-#: Model presets by name (read-only; edit a copy with :func:`dataclasses.replace`).
-MODEL_PRESETS = MappingProxyType({m.name: m for m in _MODELS})
+_INTERCONNECTS = [
+    Interconnect(
+        "NVLink (H100 SXM)",
+        # NVIDIA H100 datasheet, H100 SXM column: "Interconnect NVIDIA NVLink: 900GB/s", both
+        # directions together: 450 GB/s each way.
+        bandwidth=450e9,
+        # NVIDIA/nccl issue #1259 (2024-04-22): all_reduce_perf on an HGX 8x H100 node, NCCL
+        # 2.20.5, CUDA graphs, NVLSTree, 2 GPUs: "the latency is approximately 6us" (128 B-64 KiB).
+        latency_s=6e-6,
+        source="NVIDIA H100 datasheet (NVLink 900 GB/s bidirectional); NVIDIA/nccl issue #1259 (6 µs all-reduce)",
+    ),
+    Interconnect(
+        "PCIe 5.0 x16",
+        # NVIDIA H100 datasheet, H100 NVL/PCIe column: "PCIe Gen5: 128GB/s", both directions: 64 GB/s each way.
+        bandwidth=64e9,
+        # NVIDIA/nccl issue #1530: all_reduce_perf on 8 RTX 4090 over PCIe (NCCL_ALGO=TREE), 8 bytes: 42.56 us.
+        latency_s=42.56e-6,
+        source="NVIDIA H100 datasheet (PCIe Gen5 128 GB/s bidirectional); NVIDIA/nccl issue #1530 (42.56 µs)",
+    ),
+]
+
+#: Model presets by name (read-only; edit a copy with :func:`dataclasses.replace`): the dense
+#: models above, then today's mixture-of-experts targets and their drafters (:mod:`specmath.serving_presets`).
+MODEL_PRESETS = MappingProxyType({m.name: m for m in (*_MODELS, *serving_presets.MODELS)})
 
 #: GPU presets by name (read-only; edit a copy with :func:`dataclasses.replace`).
-GPU_PRESETS = MappingProxyType({g.name: g for g in _GPUS})
+GPU_PRESETS = MappingProxyType({g.name: g for g in (*_GPUS, *serving_presets.GPUS)})
+
+#: Interconnect presets by name, for tensor parallelism (read-only; type others as :class:`Interconnect`).
+INTERCONNECT_PRESETS = MappingProxyType({i.name: i for i in _INTERCONNECTS})
 
 # --------------------------------------------------------------------------------------------
 # An acceptance vector for draft trees (specmath.trees): Sequoia's, the one its tree search

@@ -20,10 +20,20 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from ._validate import MAX_DRAFT_LENGTH, as_alpha, as_count, as_draft_length, as_float_array, shown, shown_first
+from ._validate import (
+    MAX_DRAFT_LENGTH,
+    as_alpha,
+    as_count,
+    as_draft_length,
+    as_float_array,
+    as_positive,
+    shown,
+    shown_first,
+)
 from .calibration import profile_expected_tokens
-from .costs import MAX_BATCH, Roofline
-from .presets import ModelSpec
+from .costs import MAX_BATCH, Roofline, _pass_times, _per_gpu
+from .general import as_drafter
+from .specs import ModelSpec
 
 #: Cap on the number of batch sizes :func:`roofline_batch_sweep` takes in one call.
 MAX_SWEEP_POINTS = 4096
@@ -59,26 +69,24 @@ class BatchSweep(NamedTuple):
     crossover_batch: int | None
 
 
-def _roofline_times(model: ModelSpec, gpu, batches: np.ndarray, context: int, overhead_s: float, widths: np.ndarray):
-    """:class:`~specmath.Roofline` times of every batch (rows) at every width (columns), as its
-    ``__call__`` computes one: ``max(M, batch w F / peak) + overhead``."""
-    memory = (model.weight_bytes_read + batches * context * model.kv_bytes_per_token) / gpu.memory_bandwidth
-    compute = batches[:, None] * widths[None, :] * model.flops_per_position(context) / gpu.peak_flops
-    return np.maximum(memory[:, None], compute) + overhead_s
+def roofline_batch_sweep(
+    alpha, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20, *, drafter="sequential", tp=1,
+    draft_tp=1, interconnect=None,
+) -> BatchSweep:  # fmt: skip
+    """Best k and speedup as the batch grows, draft and target on one kind of GPU under the roofline.
 
-
-def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20) -> BatchSweep:
-    """Best k and speedup as the batch grows, draft and target on one GPU under the roofline.
-
-    For each batch size ``b``, the target is ``Roofline(target, gpu, b, context, overhead_s)``
-    and the draft ``Roofline(draft, gpu, b, context, overhead_s)`` (the draft decodes the same
-    b sequences with the same context), and :func:`optimal_k_general` picks k.
+    For each batch size ``b``, the target is ``Roofline(target, gpu, b, context, overhead_s, tp,
+    interconnect)`` and the draft ``Roofline(draft, gpu, b, context, overhead_s, draft_tp,
+    interconnect)`` (the draft decodes the same b sequences with the same context), and
+    :func:`optimal_k_general` picks k for the drafter kind.
 
     Parameters
     ----------
     alpha : float
         Acceptance rate in [0, 1] (a single value).
-    draft, target : ModelSpec
+    draft : ModelSpec or float
+        The draft model; for a model-free drafter, its lookup time per iteration in seconds (>= 0).
+    target : ModelSpec
     gpu : GPUSpec
     batches : array_like of int
         Batch sizes, each 1 to :data:`MAX_BATCH`; at most :data:`MAX_SWEEP_POINTS` of them.
@@ -88,6 +96,13 @@ def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead
         Fixed time per forward pass, seconds, charged to the draft's and the target's passes.
     max_k : int, default 20
         Longest draft considered.
+    drafter : {"sequential", "parallel", "model_free"}, default "sequential"
+        How the draft proposes (:data:`~specmath.DRAFTERS`, :func:`general_speedup`).
+    tp, draft_tp : int, default 1
+        Tensor-parallel degrees of the target and of the draft (engines often keep a small
+        draft at 1: its all-reduces would cost more than its weights).
+    interconnect : Interconnect, optional
+        The link between the GPUs; needed when either degree is above 1.
 
     Returns
     -------
@@ -106,10 +121,14 @@ def roofline_batch_sweep(alpha, draft, target, gpu, batches, context=0, overhead
         batches,
         context,
         overhead_s,
+        (drafter, tp, draft_tp, interconnect),
     )
 
 
-def profile_batch_sweep(per_position, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20) -> BatchSweep:
+def profile_batch_sweep(
+    per_position, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20, *, drafter="sequential", tp=1,
+    draft_tp=1, interconnect=None,
+) -> BatchSweep:  # fmt: skip
     r"""Best k and speedup as the batch grows, from a measured per-position acceptance profile.
 
     As :func:`roofline_batch_sweep`, with the expected tokens per target call of a k-token draft
@@ -127,7 +146,7 @@ def profile_batch_sweep(per_position, draft, target, gpu, batches, context=0, ov
     ----------
     per_position : sequence of float
         u_1 … u_m, non-increasing, in [0, 1] (an engine's per-position acceptance).
-    draft, target, gpu, batches, context, overhead_s, max_k
+    draft, target, gpu, batches, context, overhead_s, max_k, drafter, tp, draft_tp, interconnect
         As :func:`roofline_batch_sweep`.
 
     Returns
@@ -136,15 +155,30 @@ def profile_batch_sweep(per_position, draft, target, gpu, batches, context=0, ov
     """
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
     tokens = profile_expected_tokens(per_position, np.arange(1, max_k + 1))
-    return _sweep(tokens, None, draft, target, gpu, batches, context, overhead_s)
+    serving = (drafter, tp, draft_tp, interconnect)
+    return _sweep(tokens, None, draft, target, gpu, batches, context, overhead_s, serving)
 
 
-def _sweep(tokens: np.ndarray, alpha, draft, target, gpu, batches, context, overhead_s) -> BatchSweep:
+def _check_draft(draft, drafter: str):
+    """A draft model, or a model-free drafter's lookup time (seconds)."""
+    if drafter == "model_free":
+        if isinstance(draft, ModelSpec):
+            raise ValueError("draft must be a lookup time in seconds for a model-free drafter, got a ModelSpec")
+        return as_positive(draft, "draft", allow_zero=True)
+    if not isinstance(draft, ModelSpec):
+        raise ValueError(f"draft must be a ModelSpec, got {type(draft).__name__}")
+    return draft
+
+
+def _sweep(tokens: np.ndarray, alpha, draft, target, gpu, batches, context, overhead_s, serving) -> BatchSweep:
     """The sweep of both functions above, ``tokens`` being E[N_k] for k = 1 … max_k; ``alpha``,
-    when it is one, settles exact ties on the memory-bound plateau in closed form."""
-    for name, spec in (("draft", draft), ("target", target)):
-        if not isinstance(spec, ModelSpec):
-            raise ValueError(f"{name} must be a ModelSpec, got {type(spec).__name__}")
+    when it is one, settles exact ties on the memory-bound plateau in closed form; ``serving``
+    is (drafter, tp, draft_tp, interconnect)."""
+    drafter, tp, draft_tp, interconnect = serving
+    drafter = as_drafter(drafter)
+    if not isinstance(target, ModelSpec):
+        raise ValueError(f"target must be a ModelSpec, got {type(target).__name__}")
+    draft = _check_draft(draft, drafter)
     raw = np.asarray(batches)
     if raw.ndim != 1 or raw.size == 0:
         raise ValueError(f"batches must be a non-empty 1-D list of batch sizes, got shape {raw.shape}")
@@ -156,30 +190,39 @@ def _sweep(tokens: np.ndarray, alpha, draft, target, gpu, batches, context, over
         raise ValueError(f"batches must be within [1, {MAX_BATCH:,}], got {shown_first(raw, outside)}")
     sizes = np.unique(sizes)
     # The arguments a Roofline of each batch would check, checked once.
-    ends = Roofline(target, gpu, int(sizes[-1]), context, overhead_s)
-    context, overhead_s = ends.context, ends.overhead_s
+    ends = Roofline(target, gpu, int(sizes[-1]), context, overhead_s, tp, interconnect)
+    context, overhead_s, tp = ends.context, ends.overhead_s, ends.tp
+    if drafter != "model_free":
+        draft_tp = Roofline(draft, gpu, 1, context, overhead_s, draft_tp, interconnect).tp
     max_k = tokens.size
     ks = np.arange(1, max_k + 1)
     widths = np.r_[1, ks + 1]
     # Every batch at once, in the same floating-point operations as Roofline and
     # optimal_k_general take one batch at a time, so the figures are the same bit for bit.
-    t_target = _roofline_times(target, gpu, sizes, context, overhead_s, widths)
-    t_draft = _roofline_times(draft, gpu, sizes, context, overhead_s, widths[:1])[:, 0]
+    rows = sizes[:, None]
+    t_target = _pass_times(target, gpu, rows, context, widths[None, :], overhead_s, tp, interconnect)
     target1 = t_target[:, 0]
+    ratios = t_target[:, 1:] / target1[:, None]
+    if drafter == "model_free":
+        drafting = np.broadcast_to((draft / target1)[:, None], ratios.shape)
+        t_draft = np.full(target1.shape, draft)
+    else:
+        draft_widths = ks[None, :] if drafter == "parallel" else np.ones((1, 1), dtype=np.int64)
+        t_drafts = _pass_times(draft, gpu, rows, context, draft_widths, overhead_s, draft_tp, interconnect)
+        t_draft = t_drafts[:, 0]
+        drafting = t_drafts / target1[:, None]
     with np.errstate(divide="ignore"):
         c = target1 / t_draft
-    ratios = t_target[:, 1:] / target1[:, None]
-    table = tokens / (ks / c[:, None] + ratios)
+    table = tokens / (ks / c[:, None] + ratios) if drafter == "sequential" else tokens / (drafting + ratios)
     k, s = _kernels.best_over_k(table)
-    free = (ratios == 1.0).all(axis=1)
+    free = (ratios == 1.0).all(axis=1) & (drafter == "sequential")
     if alpha is not None and free.any():
         # On the memory-bound plateau the search is optimal_k's, exact ties included.
         k_free = _kernels.shortest_best_k(alpha, c[free], max_k)
         k[free] = k_free
         s[free] = _kernels.expected_tokens(alpha, k_free) / (k_free / c[free] + 1.0)
     ratio = np.take_along_axis(ratios, (k - 1)[:, None], axis=1)[:, 0]
-    memory = target.weight_bytes + sizes * context * target.kv_bytes_per_token
-    fits = memory <= gpu.memory_bytes
+    fits = _per_gpu(target.weight_bytes, sizes * context * target.kv_bytes_per_token, target, tp) <= gpu.memory_bytes
     slower = sizes[s < 1.0]
     return BatchSweep(
         batch=sizes,

@@ -16,7 +16,14 @@ from dashboard.charts.acceptance_vs_kl import alpha_vs_kl
 from dashboard.charts.calibrate import acceptance_length_curve
 from dashboard.charts.contours import monotone_contours, speedup_contours
 from dashboard.charts.draft_trees import tree_layout, tree_picture, tree_speedups, tree_tokens
-from dashboard.charts.hardware import batch_sweep, hardware_speedup, k_schedule, verification_cost
+from dashboard.charts.hardware import (
+    batch_context_map,
+    batch_sweep,
+    hardware_speedup,
+    k_schedule,
+    verification_by_batch,
+    verification_cost,
+)
 from dashboard.charts.optimal_k import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.rejection_sampling import sampling_histogram
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
@@ -38,6 +45,7 @@ __all__ = [
     "acceptance_length_curve",
     "alpha_against_temperature",
     "alpha_vs_kl",
+    "batch_context_map",
     "batch_sweep",
     "best_speedup_map",
     "block_against_token",
@@ -62,6 +70,7 @@ __all__ = [
     "tree_picture",
     "tree_speedups",
     "tree_tokens",
+    "verification_by_batch",
     "verification_cost",
     "word_bars",
 ]

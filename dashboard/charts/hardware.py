@@ -19,7 +19,7 @@ from dashboard.charts.style import (
     slower_region,
     vline,
 )
-from dashboard.params import format_number
+from dashboard.params import format_count, format_number
 
 
 def hardware_speedup(
@@ -256,3 +256,81 @@ def k_schedule(
         ),
     )
     return figure(traces, layout)
+
+
+def verification_by_batch(batch: np.ndarray, ratios: Mapping[str, np.ndarray], k: int, setup_label: str) -> go.Figure:
+    """``T(k + 1) / T(1)`` against the batch, one line per model (the target, a dense model of its
+    active size): how much dearer a verify pass over k + 1 positions is than a decoding step."""
+    traces = [
+        {
+            "type": "scatter",
+            "x": batch,
+            "y": ratio,
+            "mode": "lines+markers",
+            "name": name,
+            "line": {"color": "#000000" if i == 0 else PALETTE[0], "width": 3 if i == 0 else 2}
+            | ({} if i == 0 else {"dash": "dot"}),
+            "hovertemplate": f"{name}<br>batch %{{x}}<br>T(k + 1) / T(1) = %{{y:.3f}}<extra></extra>",
+        }
+        for i, (name, ratio) in enumerate(ratios.items())
+    ]
+    shapes, annotations = hline(1.0, {"dash": "dash", "color": "#777777"}, "free verification")
+    layout = base_layout(
+        f"Verification cost against the batch · k = {k}",
+        height=500,
+        subtitle=setup_label,
+        legend="below",
+        shapes=shapes,
+        annotations=annotations,
+        xaxis=axis("batch size (log)", type="log", tickvals=batch, ticktext=[str(b) for b in batch]),
+        yaxis=axis(f"T(k + 1) / T(1), k + 1 = {k + 1}", rangemode="tozero"),
+    )
+    return figure(traces, layout)
+
+
+def batch_context_map(
+    batch: np.ndarray,
+    context: np.ndarray,
+    best_k: np.ndarray,
+    best: np.ndarray,
+    fits: np.ndarray,
+    alpha: float,
+    setup_label: str,
+) -> go.Figure:
+    """The best speedup over (batch, context) as a heatmap, each cell labelled with its best k.
+
+    ``best_k``, ``best`` and ``fits`` have one row per context and one column per batch. Cells
+    where no k pays read "–" (the schedule's k = 0); cells whose target does not fit in memory
+    are marked "*". Colours diverge at 1: blue speeds up, red slows down.
+    """
+    labels = np.where(best > 1.0, best_k.astype(str), "–")
+    labels = np.where(fits, labels, np.char.add(labels, "*"))
+    rows = [format_count(int(c)) for c in context]
+    top = max(float(np.max(best)), 1.05)
+    heat = {
+        "type": "heatmap",
+        "z": best,
+        "x": [str(b) for b in batch],
+        "y": rows,
+        "text": labels,
+        "texttemplate": "%{text}",
+        "customdata": best_k,
+        "hovertemplate": "batch %{x}, context %{y}<br>best k = %{customdata}: %{z:.3f}×<extra></extra>",
+        "colorscale": [[0.0, "#B2182B"], [min(0.999, 1 / top), "#F7F7F7"], [1.0, "#2166AC"]],
+        "zmin": 0.0,
+        "zmax": top,
+        "colorbar": {"title": {"text": "speedup ×"}},
+        "name": "best speedup by batch and context",
+    }
+    layout = base_layout(
+        f"Best k and speedup over batch and context · α = {format_number(alpha)}",
+        height=520,
+        subtitle=setup_label,
+        legend="none",
+        # Rotated batch labels, six-digit contexts and the colour bar: margins that hold them at
+        # half of 1600 px, so plotly.js lays the chart out once.
+        xaxis=axis("batch size  (–: no k pays, *: does not fit)", type="category", tickangle=-90),
+        yaxis=axis("context (cached tokens)", type="category"),
+        margin={"l": 130, "r": 160, "b": 170},
+    )
+    return figure([heat], layout)

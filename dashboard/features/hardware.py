@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -22,7 +22,7 @@ import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.address import literal
 from dashboard.features import engines
-from dashboard.params import BATCHES
+from dashboard.params import BATCHES, CONTEXTS
 from specmath.engines.configs import vocabulary
 
 
@@ -155,14 +155,59 @@ def show(
 HARDWARE_K = np.arange(1, 33)
 
 
+class Serving(NamedTuple):
+    """How the target is served and the draft drafts: the Hardware page's sidebar, in a tuple
+    :func:`st.cache_data` can hash. The defaults are one GPU and a draft model run k times."""
+
+    drafter: str = "sequential"  # specmath.DRAFTERS
+    lookup_ms: float = 0.0  # a model-free drafter's lookup per iteration
+    tp: int = 1
+    draft_tp: int = 1
+    interconnect: str = "NVLink (H100 SXM)"  # a key of specmath.INTERCONNECT_PRESETS
+    link_bandwidth_gbs: float = 0.0  # 0: the interconnect's
+    link_latency_us: float = 0.0  # 0: the interconnect's
+
+    @property
+    def link(self) -> specmath.Interconnect:
+        """The interconnect with the page's overrides applied."""
+        link = specmath.INTERCONNECT_PRESETS[self.interconnect]
+        return replace(
+            link,
+            bandwidth=self.link_bandwidth_gbs * 1e9 if self.link_bandwidth_gbs > 0 else link.bandwidth,
+            latency_s=self.link_latency_us * 1e-6 if self.link_latency_us > 0 else link.latency_s,
+        )
+
+
+#: One GPU for each model and a draft model run once per drafted token: the Hardware page's
+#: defaults, and what Calibrate and Draft trees assume.
+ONE_GPU = Serving()
+
+
 @dataclass(frozen=True)
 class HardwareSetup:
-    """The draft's and the target's roofline cost models on one GPU, and what they imply."""
+    """The draft's and the target's cost models on one kind of GPU, and what they imply."""
 
     target: specmath.Roofline
-    draft: specmath.Roofline
-    c: float
+    draft: specmath.Roofline | float  # a model-free drafter's lookup time, seconds
+    c: float  # T_target(1) / T_draft(1) (inf for a free lookup)
     arithmetic_ratio: float  # draft FLOPs / target FLOPs per position: Leviathan's c-hat
+    drafter: str
+
+    @property
+    def draft_step(self) -> float:
+        """Seconds of one draft pass over one position (or one lookup)."""
+        return self.draft if isinstance(self.draft, float) else float(self.draft(1))
+
+
+def device(gpu: str, bytes_per_parameter: float, bandwidth_gbs: float, peak_tflops: float) -> specmath.GPUSpec:
+    """The GPU preset with the page's overrides; FP8 weights use its dense FP8 peak where known."""
+    base = specmath.GPU_PRESETS[gpu]
+    peak = base.peak_flops_fp8 if bytes_per_parameter == 1.0 and base.peak_flops_fp8 > 0 else base.peak_flops
+    return replace(
+        base,
+        memory_bandwidth=bandwidth_gbs * 1e9 if bandwidth_gbs > 0 else base.memory_bandwidth,
+        peak_flops=peak_tflops * 1e12 if peak_tflops > 0 else peak,
+    )
 
 
 def hardware_setup(
@@ -175,49 +220,104 @@ def hardware_setup(
     overhead_ms: float,
     bandwidth_gbs: float,
     peak_tflops: float,
+    serving: Serving = ONE_GPU,
 ) -> HardwareSetup:
-    """Cost models from the presets with the page's edits (precision, overrides) applied."""
-    device = specmath.GPU_PRESETS[gpu]
-    device = replace(
-        device,
-        memory_bandwidth=bandwidth_gbs * 1e9 if bandwidth_gbs > 0 else device.memory_bandwidth,
-        peak_flops=peak_tflops * 1e12 if peak_tflops > 0 else device.peak_flops,
-    )
+    """Cost models from the presets with the page's edits (precision, overrides, serving) applied."""
+    spec = device(gpu, bytes_per_parameter, bandwidth_gbs, peak_tflops)
     specs = [replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=bytes_per_parameter) for name in (target, draft)]
-    target_cost, draft_cost = (specmath.roofline(s, device, batch, context, overhead_ms / 1e3) for s in specs)
-    return HardwareSetup(
-        target=target_cost,
-        draft=draft_cost,
-        c=float(target_cost(1)) / float(draft_cost(1)),
-        arithmetic_ratio=specs[1].flops_per_position(context) / specs[0].flops_per_position(context),
-    )
+    link, overhead_s = serving.link, overhead_ms / 1e3
+    target_cost = specmath.roofline(specs[0], spec, batch, context, overhead_s, serving.tp, link)
+    if serving.drafter == "model_free":
+        draft_cost, ratio = serving.lookup_ms / 1e3, 0.0
+    else:
+        draft_cost = specmath.roofline(specs[1], spec, batch, context, overhead_s, serving.draft_tp, link)
+        ratio = specs[1].flops_per_position(context) / specs[0].flops_per_position(context)
+    step = draft_cost if isinstance(draft_cost, float) else float(draft_cost(1))
+    with np.errstate(divide="ignore"):
+        c = float(np.float64(target_cost(1)) / np.float64(step))
+    return HardwareSetup(target_cost, draft_cost, c, ratio, serving.drafter)
+
+
+def dense_twin(spec: specmath.ModelSpec) -> specmath.ModelSpec:
+    """A dense model of ``spec``'s active size: its layers and width, every expert but a token's gone."""
+    if not spec.is_moe:
+        return spec
+    experts = {
+        "routed_experts": 0,
+        "experts_per_token": 0,
+        "shared_experts": 0,
+        "expert_parameters": 0,
+        "moe_layers": 0,
+    }
+    return replace(spec, name=f"dense {spec.name}", parameters=spec.active_parameters, **experts)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def verification_by_batch(
+    k: int, target: str, gpu: str, bytes_per_parameter: float, context: int, overhead_ms: float,
+    bandwidth_gbs: float, peak_tflops: float, serving: Serving,
+) -> dict[str, np.ndarray]:  # fmt: skip
+    """``T(k + 1) / T(1)`` at every offered batch, for the target and a dense model of its active size."""
+    spec = replace(specmath.MODEL_PRESETS[target], bytes_per_parameter=bytes_per_parameter)
+    gpu_spec = device(gpu, bytes_per_parameter, bandwidth_gbs, peak_tflops)
+    ratios = {}
+    for model in dict.fromkeys((spec, dense_twin(spec))):
+        costs = [
+            specmath.roofline(model, gpu_spec, b, context, overhead_ms / 1e3, serving.tp, serving.link) for b in BATCHES
+        ]
+        ratios[model.name] = np.array([float(t(k + 1)) / float(t(1)) for t in costs])
+    return ratios
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def batch_sweep(
     acceptance: float | tuple[float, ...], target: str, draft: str, gpu: str, bytes_per_parameter: float,
-    context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float,
+    context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float, serving: Serving = ONE_GPU,
 ) -> specmath.BatchSweep:  # fmt: skip
     """Best k and speedup at every offered batch size, for the page's other settings (α or a profile)."""
     settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
-    return _roofline_sweep(acceptance, settings, BATCHES)
+    return _roofline_sweep(acceptance, settings, BATCHES, serving)
 
 
-def _roofline_sweep(acceptance: float | tuple[float, ...], settings: tuple, batches) -> specmath.BatchSweep:
+@st.cache_data(max_entries=32, show_spinner=False)
+def context_map(
+    alpha: float, target: str, draft: str, gpu: str, bytes_per_parameter: float, overhead_ms: float,
+    bandwidth_gbs: float, peak_tflops: float, serving: Serving,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+    """Best k, its speedup and whether the target fits, over (context, batch): rows are
+    :data:`CONTEXTS`, columns :data:`BATCHES`."""
+    sweeps = [
+        _roofline_sweep(alpha, (target, draft, gpu, bytes_per_parameter, context, overhead_ms,
+                                bandwidth_gbs, peak_tflops), BATCHES, serving)
+        for context in CONTEXTS
+    ]  # fmt: skip
+    return tuple(np.array([getattr(s, name) for s in sweeps]) for name in ("k", "speedup", "target_fits"))
+
+
+def _roofline_sweep(
+    acceptance: float | tuple[float, ...], settings: tuple, batches, serving: Serving = ONE_GPU
+) -> specmath.BatchSweep:
     """The roofline sweep of the Hardware page's settings (as :func:`batch_sweep` takes them), at one
     α (:func:`specmath.roofline_batch_sweep`) or a profile (a tuple: :func:`specmath.profile_batch_sweep`)."""
     target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops = settings
-    setup = hardware_setup(target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops)
+    setup = hardware_setup(
+        target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops, serving
+    )
     sweep = specmath.profile_batch_sweep if isinstance(acceptance, tuple) else specmath.roofline_batch_sweep
+    drafting = setup.draft if isinstance(setup.draft, float) else setup.draft.model
     return sweep(
         acceptance,
-        setup.draft.model,
+        drafting,
         setup.target.model,
         setup.target.gpu,
         batches,
         context,
         overhead_ms / 1e3,
         max_k=int(HARDWARE_K[-1]),
+        drafter=serving.drafter,
+        tp=serving.tp,
+        draft_tp=serving.draft_tp,
+        interconnect=serving.link,
     )
 
 
@@ -225,6 +325,7 @@ def _roofline_sweep(acceptance: float | tuple[float, ...], settings: tuple, batc
 def schedule_sweep(
     acceptance: float | tuple[float, ...], target: str, draft: str, gpu: str, bytes_per_parameter: float,
     context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float, max_batch: int,
+    serving: Serving = ONE_GPU,
 ) -> specmath.BatchSweep:  # fmt: skip
     """Best k and speedup at every batch size 1 … ``max_batch``: the sweep the k schedule is made from,
     at one α or (a tuple) a measured per-position profile.
@@ -233,4 +334,4 @@ def schedule_sweep(
     schedule starts where the best k really changes; one array computation makes that cheap.
     """
     settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
-    return _roofline_sweep(acceptance, settings, np.arange(1, max_batch + 1))
+    return _roofline_sweep(acceptance, settings, np.arange(1, max_batch + 1), serving)

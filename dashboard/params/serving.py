@@ -9,6 +9,8 @@ from dashboard.params.base import Param, format_count, format_number
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072)
 PRECISIONS = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}  # bytes per parameter
+#: Tensor-parallel degrees offered: one GPU to a full 8-GPU node.
+TP_DEGREES = (1, 2, 4, 8)
 
 #: The Draft trees page's caps: its dynamic program over 32 ranks, 128 nodes and depth 16 stays
 #: well inside a run's budget (bench/bench_trees.py); an EAGLE frontier of 8 drafts at most 8 + 15 × 64 nodes.
@@ -96,9 +98,82 @@ PARAMS: tuple[Param, ...] = (
         "Weights stored as",
         "choice",
         "bf16",
-        "Bytes per parameter: bf16 2, fp8 1, int4 0.5 (KV cache stays 16-bit).",
+        "Bytes per parameter: bf16 2, fp8 1, int4 0.5 (KV cache stays 16-bit). With fp8 the GPU's "
+        "dense FP8 peak is used where its datasheet gives one.",
         options=tuple(PRECISIONS),
         widget="radio",
+    ),
+    Param(
+        "drafter_kind",
+        "Drafter",
+        "choice",
+        "sequential",
+        "sequential: the draft runs once per drafted token (a draft model, EAGLE, chained MTP). "
+        "parallel: it proposes the whole block in one pass over k positions (PARD, DFlash). "
+        "model_free: n-gram or suffix matching, a fixed lookup time whatever k.",
+        options=specmath.DRAFTERS,
+        widget="radio",
+    ),
+    Param(
+        "lookup_ms",
+        "Lookup time per iteration (ms)",
+        "float",
+        0.0,
+        "What one n-gram or suffix lookup costs; 0 makes drafting free (c = ∞).",
+        low=0.0,
+        high=100.0,
+        step=0.01,
+        widget="number_input",
+        shown_when=("drafter_kind", "model_free"),
+    ),
+    Param(
+        "tp",
+        "Target GPUs (tensor parallel)",
+        "choice",
+        1,
+        "The target's weights, KV cache and FLOPs split over this many GPUs, plus two all-reduces a layer.",
+        options=TP_DEGREES,
+        fmt=format_number,
+    ),
+    Param(
+        "draft_tp",
+        "Draft GPUs (tensor parallel)",
+        "choice",
+        1,
+        "Engines often keep a small draft on one GPU: its all-reduces would cost more than its weights.",
+        options=TP_DEGREES,
+        fmt=format_number,
+    ),
+    Param(
+        "interconnect",
+        "Link between the GPUs",
+        "choice",
+        "NVLink (H100 SXM)",
+        "Bandwidth each way and the latency of one all-reduce, with sources (specmath.INTERCONNECT_PRESETS).",
+        options=tuple(specmath.INTERCONNECT_PRESETS),
+        widget="selectbox",
+    ),
+    Param(
+        "link_bandwidth",
+        "Link bandwidth override (GB/s each way, 0 = the link's)",
+        "float",
+        0.0,
+        "Type your own interconnect's figure.",
+        low=0.0,
+        high=100_000.0,
+        step=10.0,
+        widget="number_input",
+    ),
+    Param(
+        "link_latency_us",
+        "All-reduce latency override (µs, 0 = the link's)",
+        "float",
+        0.0,
+        "One all-reduce call's fixed time, as nccl-tests' all_reduce_perf prints it for small messages.",
+        low=0.0,
+        high=10_000.0,
+        step=0.5,
+        widget="number_input",
     ),
     Param(
         "batch",

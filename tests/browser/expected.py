@@ -323,7 +323,7 @@ def _check_calibrate_schedule(chart: dict, params: dict, alpha: float, target_ms
         dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=BYTES_PER_PARAMETER[s["cal_precision"]])
         for key in ("cal_target_model", "cal_draft_model")
     )
-    gpu, overhead_s = specmath.GPU_PRESETS[s["cal_gpu"]], 0.0
+    gpu, overhead_s = _datasheet(s["cal_gpu"], BYTES_PER_PARAMETER[s["cal_precision"]]), 0.0
     batch, context = int(s["cal_batch"]), sample_count(s["cal_context"])
     if target_ms > 0 and draft_ms > 0:
         fit = specmath.fit_roofline(target_ms / 1e3, draft_ms / 1e3, target_spec, draft_spec, gpu, batch, context)
@@ -340,47 +340,82 @@ HARDWARE_K = np.arange(1, 33)
 BYTES_PER_PARAMETER = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}
 
 
-def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
-    """Speedup against k with free verification and under the roofline, with each curve's best k;
-    the target's pass time over w = k + 1 positions; best speedup and best k at every batch size.
+def _datasheet(name: str, bytes_per_parameter: float) -> specmath.GPUSpec:
+    """A GPU preset as the serving pages use it: FP8 weights at its dense FP8 peak where it has one."""
+    gpu = specmath.GPU_PRESETS[name]
+    if bytes_per_parameter == 1.0 and gpu.peak_flops_fp8 > 0:
+        gpu = dataclasses.replace(gpu, peak_flops=gpu.peak_flops_fp8)
+    return gpu
 
-    Cost models are ``specmath.roofline`` of the preset models (weights at the chosen precision)
-    on the preset GPU, its bandwidth or peak replaced where the overrides are set. The draft
-    step drawn as a horizontal line and the ridge and crossover lines are shapes, not traces:
-    the page reader does not see them.
-    """
-    keys = ("alpha", "target_model", "draft_model", "gpu", "precision", "batch", "context")
-    s = settings(params, (*keys, "overhead_ms", "bandwidth", "peak", "max_batch"))
-    alpha, batch, context = float(s["alpha"]), int(s["batch"]), sample_count(s["context"])
-    overhead_s = float(s["overhead_ms"]) / 1e3
-    bandwidth, peak = float(s["bandwidth"]), float(s["peak"])
-    gpu = specmath.GPU_PRESETS[s["gpu"]]
+
+def _hardware_models(s: dict) -> tuple:
+    """The Hardware page's models from its settings: the GPU (FP8 weights at its FP8 peak, the
+    overrides), the target and draft specs, the drafter kind, the draft (or lookup seconds),
+    the tensor-parallel degrees and the interconnect, each overridden where set."""
+    bandwidth, peak, precision = float(s["bandwidth"]), float(s["peak"]), BYTES_PER_PARAMETER[s["precision"]]
+    gpu = _datasheet(s["gpu"], precision)
     gpu = dataclasses.replace(
         gpu,
         memory_bandwidth=bandwidth * 1e9 if bandwidth > 0 else gpu.memory_bandwidth,
         peak_flops=peak * 1e12 if peak > 0 else gpu.peak_flops,
     )
     target_spec, draft_spec = (
-        dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=BYTES_PER_PARAMETER[s["precision"]])
+        dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=precision)
         for key in ("target_model", "draft_model")
     )
-    target = specmath.roofline(target_spec, gpu, batch, context, overhead_s)
-    draft = specmath.roofline(draft_spec, gpu, batch, context, overhead_s)
-    c = float(target(1)) / float(draft(1))
-    max_k = int(HARDWARE_K[-1])
+    link = specmath.INTERCONNECT_PRESETS[s["interconnect"]]
+    link_bandwidth, link_latency = float(s["link_bandwidth"]), float(s["link_latency_us"])
+    link = dataclasses.replace(
+        link,
+        bandwidth=link_bandwidth * 1e9 if link_bandwidth > 0 else link.bandwidth,
+        latency_s=link_latency * 1e-6 if link_latency > 0 else link.latency_s,
+    )
+    kind, tp, draft_tp = s["drafter_kind"], int(s["tp"]), int(s["draft_tp"])
+    lookup = float(s["lookup_ms"]) / 1e3 if kind == "model_free" else None
+    return gpu, target_spec, draft_spec, kind, lookup, tp, draft_tp, link
 
-    assert len(charts) == 4, f"{len(charts)} charts"
+
+def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
+    """Speedup against k with free verification and under the roofline, with each curve's best k;
+    the target's pass time over w = k + 1 positions; best speedup and best k at every batch size;
+    the verify pass against the batch beside a dense model of the target's active size; best k
+    and speedup over (batch, context); the k schedule.
+
+    Cost models are ``specmath.roofline`` of the preset models (weights at the chosen precision)
+    on the preset GPU, its bandwidth or peak replaced where the overrides are set, at the chosen
+    tensor-parallel degrees over the chosen interconnect, for the chosen drafter kind. The draft
+    step drawn as a horizontal line and the ridge and crossover lines are shapes, not traces:
+    the page reader does not see them.
+    """
+    keys = ("alpha", "k", "target_model", "draft_model", "gpu", "precision", "batch", "context", "drafter_kind")
+    serving = ("lookup_ms", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")
+    s = settings(params, (*keys, *serving, "overhead_ms", "bandwidth", "peak", "max_batch"))
+    alpha, k, batch, context = float(s["alpha"]), int(s["k"]), int(s["batch"]), sample_count(s["context"])
+    overhead_s = float(s["overhead_ms"]) / 1e3
+    gpu, target_spec, draft_spec, kind, lookup, tp, draft_tp, link = _hardware_models(s)
+
+    def draft_at(b: int, c: int):
+        return lookup if kind == "model_free" else specmath.roofline(draft_spec, gpu, b, c, overhead_s, draft_tp, link)
+
+    target = specmath.roofline(target_spec, gpu, batch, context, overhead_s, tp, link)
+    draft = draft_at(batch, context)
+    max_k = int(HARDWARE_K[-1])
+    step = float(target(1))
+
+    assert len(charts) == 6, f"{len(charts)} charts"
     curves = _chart_with(charts, "roofline")
     assert _trace_names(curves) == sorted(["free verification", "roofline", "best k"]), _trace_names(curves)
     free, roof = _named(curves, "free verification"), _named(curves, "roofline")
     assert_close(free["x"], HARDWARE_K, "free verification, k axis")
-    assert_close(free["y"], specmath.speedup(alpha, HARDWARE_K, c), "speedup with free verification")
+    expected_free = specmath.general_speedup(alpha, HARDWARE_K, draft, step, drafter=kind)
+    assert_close(free["y"], expected_free, "speedup with free verification")
     assert_close(roof["x"], HARDWARE_K, "roofline, k axis")
-    assert_close(roof["y"], specmath.general_speedup(alpha, HARDWARE_K, draft, target), "speedup under the roofline")
+    expected_roof = specmath.general_speedup(alpha, HARDWARE_K, draft, target, drafter=kind)
+    assert_close(roof["y"], expected_roof, "speedup under the roofline")
     stars = _named(curves, "best k")
     best = {
-        "free verification": specmath.optimal_k(alpha, c, max_k=max_k),
-        "roofline": specmath.optimal_k_general(alpha, draft, target, max_k=max_k),
+        "free verification": specmath.optimal_k_general(alpha, draft, step, max_k=max_k, drafter=kind),
+        "roofline": specmath.optimal_k_general(alpha, draft, target, max_k=max_k, drafter=kind),
     }
     assert sorted(stars["customdata"]) == sorted(best), stars["customdata"]
     assert_close(stars["x"], [best[name][0] for name in stars["customdata"]], "best k of each curve")
@@ -398,9 +433,10 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
     optima = [
         specmath.optimal_k_general(
             alpha,
-            specmath.roofline(draft_spec, gpu, b, context, overhead_s),
-            specmath.roofline(target_spec, gpu, b, context, overhead_s),
+            draft_at(int(b), context),
+            specmath.roofline(target_spec, gpu, int(b), context, overhead_s, tp, link),
             max_k=max_k,
+            drafter=kind,
         )
         for b in batches
     ]
@@ -409,10 +445,40 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
         assert_close(trace["x"], batches, f"{name}, batch axis")
         assert_close(trace["y"], [o[column] for o in optima], f"{name} at each batch size")
 
+    # The verify pass against the batch: the target's, and (a mixture of experts) a dense model
+    # of its active size, every expert but a token's gone.
+    verify = _chart_with(charts, target_spec.name)
+    models = [target_spec]
+    if target_spec.is_moe:
+        experts = ("routed_experts", "experts_per_token", "shared_experts", "expert_parameters", "moe_layers")
+        twin = dataclasses.replace(
+            target_spec, name=f"dense {target_spec.name}", parameters=target_spec.active_parameters,
+            **dict.fromkeys(experts, 0),
+        )  # fmt: skip
+        models.append(twin)
+    assert _trace_names(verify) == sorted(m.name for m in models), _trace_names(verify)
+    for model in models:
+        costs = [specmath.roofline(model, gpu, int(b), context, overhead_s, tp, link) for b in batches]
+        ratios = [float(t(k + 1)) / float(t(1)) for t in costs]
+        assert_close(_named(verify, model.name)["y"], ratios, f"T(k + 1) / T(1) of {model.name} at each batch")
+
+    # Best k and speedup over (context, batch): one batch sweep a context.
+    (heat,) = [t for chart in charts for t in chart["data"] if t.get("type") == "heatmap"]
+    drafting = lookup if kind == "model_free" else draft_spec
+    for row, c in enumerate(PARAMS["context"].options):
+        by_batch = specmath.roofline_batch_sweep(
+            alpha, drafting, target_spec, gpu, batches, c, overhead_s, max_k,
+            drafter=kind, tp=tp, draft_tp=draft_tp, interconnect=link,
+        )  # fmt: skip
+        assert_close(np.asarray(heat["z"])[row], by_batch.speedup, f"best speedup at context {c}")
+
     # The k schedule: every batch 1 … max batch, k = 0 where the best speedup is not above 1.
     schedule = _chart_with(charts, "k in the schedule")
     every = np.arange(1, int(s["max_batch"]) + 1)
-    dense = specmath.roofline_batch_sweep(alpha, draft_spec, target_spec, gpu, every, context, overhead_s, max_k=max_k)
+    dense = specmath.roofline_batch_sweep(
+        alpha, drafting, target_spec, gpu, every, context, overhead_s, max_k=max_k,
+        drafter=kind, tp=tp, draft_tp=draft_tp, interconnect=link,
+    )  # fmt: skip
     steps = _named(schedule, "k in the schedule")
     assert_close(steps["x"], every, "k schedule, batch axis")
     assert_close(steps["y"], np.where(dense.speedup > 1, dense.k, 0), "k in the schedule at each batch size")
@@ -538,9 +604,8 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
     elif s["tree_cost"] == "linear":
         target = specmath.linear_overhead(1.0, float(s["tree_beta"]))
     else:
-        target = specmath.roofline(
-            spec, specmath.GPU_PRESETS[s["tree_gpu"]], int(s["tree_batch"]), sample_count(s["tree_context"])
-        )
+        gpu = _datasheet(s["tree_gpu"], BYTES_PER_PARAMETER[s["tree_precision"]])
+        target = specmath.roofline(spec, gpu, int(s["tree_batch"]), sample_count(s["tree_context"]))
     table = specmath.optimal_tree_table(a, int(TREE_BUDGETS[-1]), TREE_DEPTH)
     eagle = np.full(TREE_BUDGETS.size, np.nan)
     for n in TREE_BUDGETS:

@@ -1,5 +1,6 @@
 """The Hardware page under AppTest: the roofline numbers it shows are specmath's."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -28,6 +29,26 @@ from tests.pages.test_every_page import assert_literal
 
 HARDWARE = "hardware"
 
+#: The page's charts by the start of their titles, in page order.
+CHARTS = (
+    "Speedup vs draft length",
+    "Verification cost: T_target(w)",
+    "Best k and speedup as the batch grows",
+    "Verification cost against the batch",
+    "Best k and speedup over batch and context",
+    "Draft length schedule",
+)
+
+
+def chart(at, title: str) -> dict:
+    """The page's one chart whose title starts with ``title``."""
+    (found,) = [f for f in page_charts(at) if f["layout"]["title"]["text"].startswith(title)]
+    return found
+
+
+def titles(at) -> list[str]:
+    return [next(t for t in CHARTS if f["layout"]["title"]["text"].startswith(t)) for f in page_charts(at)]
+
 
 def _setup(batch=1, context=1024, precision=2.0, overhead_ms=0.0, bandwidth=0.0, peak=0.0, target="Llama-3.1-8B"):
     return hardware.hardware_setup(
@@ -46,7 +67,8 @@ def test_defaults_show_the_roofline_of_the_presets():
     assert m["Implied c = T_target(1) / T_draft(1)"] == f"{setup.c:.2f}"
     k, s = specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32)
     assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
-    speedup_figure, cost_figure, sweep_figure, _ = page_charts(at)
+    assert titles(at) == list(CHARTS)
+    speedup_figure, cost_figure, sweep_figure = (chart(at, title) for title in CHARTS[:3])
     np.testing.assert_array_equal(
         values(trace(speedup_figure, "roofline")["y"]),
         specmath.general_speedup(0.8, np.arange(1, 33), setup.draft, setup.target),
@@ -80,7 +102,7 @@ def test_large_batches_make_verification_expensive():
     free_k = int(m["Best k, free verification"].split()[0])
     roof_k = int(m["Best k, roofline"].split()[0])
     assert roof_k < free_k
-    sweep_figure = page_charts(at)[2]
+    sweep_figure = chart(at, "Best k and speedup as the batch grows")
     shapes = [a["text"] for a in sweep_figure["layout"]["annotations"] if "stops paying" in a.get("text", "")]
     assert shapes, "the crossover batch is marked"
 
@@ -101,7 +123,7 @@ def test_page_edits_change_the_model():
 def test_a_model_that_does_not_fit_is_flagged():
     at = open_page(HARDWARE, target_model="Llama-3.1-70B")
     assert any("more than one H100 SXM holds" in w.value for w in at.warning)
-    assert len(page_charts(at)) == 4
+    assert titles(at) == list(CHARTS)
 
 
 @pytest.mark.parametrize(("key", "raw"), [("gpu", "TPU"), ("batch", "3"), ("context", "-1"), ("peak", "abc")])
@@ -109,7 +131,7 @@ def test_bad_links_warn(key, raw):
     at = open_page(HARDWARE, **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
-    assert len(page_charts(at)) == 4
+    assert titles(at) == list(CHARTS)
 
 
 def test_hardware_figures_hold_their_numbers():
@@ -211,7 +233,7 @@ def test_where_speculation_does_not_pay_the_schedule_says_zero_and_shades_it():
     assert config["num_speculative_tokens"] == 4
     (table,) = at.table
     assert table.value["k"].iloc[-1] == "0 (do not speculate)"
-    schedule_figure = page_charts(at)[3]
+    schedule_figure = chart(at, "Draft length schedule")
     (shade,) = [s for s in schedule_figure["layout"]["shapes"] if s["type"] == "rect"]
     assert (shade["x0"], shade["x1"]) == (241.5, 1024.5)
     np.testing.assert_array_equal(
@@ -418,6 +440,102 @@ def test_a_typed_draft_model_is_told_the_vocabulary_it_needs():
     assert not at.exception and not warnings(at)  # the page cannot check a model it does not know
     assert vllm_config(at)["model"] == "./my-qwen-draft"
     assert any("Qwen2.5-7B's vocab_size, 152,064" in text and "(Qwen2.5)" in text for text in _captions(at))
+
+
+# --- experts, tensor parallelism, drafter kinds, long contexts ------------------------------
+
+NVLINK = specmath.INTERCONNECT_PRESETS["NVLink (H100 SXM)"]
+H100 = specmath.GPU_PRESETS["H100 SXM"]
+QWEN_MOE = "Qwen3-30B-A3B"
+
+
+def test_a_moe_target_with_tp_has_the_roofline_of_specmath():
+    at = open_page(HARDWARE, target_model=QWEN_MOE, draft_model=f"{QWEN_MOE}-EAGLE-3", tp="2", batch="8")
+    assert not at.exception
+    target = specmath.roofline(specmath.MODEL_PRESETS[QWEN_MOE], H100, 8, 1024, 0.0, 2, NVLINK)
+    m = metrics(at)
+    assert m["Target step T_target(1)"] == f"{target(1) * 1e3:.3f} ms"
+    assert m["Target over k + 1 = 9 positions"] == f"{target(9) * 1e3:.3f} ms"
+    # The verify pass against the batch: the target's, and a dense model of its active size.
+    figure = chart(at, "Verification cost against the batch")
+    dense = hardware.dense_twin(specmath.MODEL_PRESETS[QWEN_MOE])
+    assert dense.parameters == specmath.MODEL_PRESETS[QWEN_MOE].active_parameters and not dense.is_moe
+    for name, model in ((QWEN_MOE, specmath.MODEL_PRESETS[QWEN_MOE]), (dense.name, dense)):
+        costs = [specmath.roofline(model, H100, b, 1024, 0.0, 2, NVLINK) for b in hardware.BATCHES]
+        expected = [float(t(9)) / float(t(1)) for t in costs]
+        np.testing.assert_array_equal(values(trace(figure, name)["y"]), expected)
+    # At batch 1 verifying 9 positions wakes more experts: dearer than the dense model's pass.
+    assert values(trace(figure, QWEN_MOE)["y"])[0] > values(trace(figure, dense.name)["y"])[0]
+
+
+def test_the_map_is_one_batch_sweep_per_context_with_the_pages_settings():
+    at = open_page(HARDWARE, drafter_kind="parallel", tp="4", draft_tp="1", interconnect="PCIe 5.0 x16")
+    (heat,) = chart(at, "Best k and speedup over batch and context")["data"]
+    pcie = specmath.INTERCONNECT_PRESETS["PCIe 5.0 x16"]
+    for row, context in enumerate(hardware.CONTEXTS):
+        sweep = specmath.roofline_batch_sweep(
+            0.8, specmath.MODEL_PRESETS["Llama-3.2-1B"], specmath.MODEL_PRESETS["Llama-3.1-8B"], H100,
+            hardware.BATCHES, context, 0.0, 32, drafter="parallel", tp=4, draft_tp=1, interconnect=pcie,
+        )  # fmt: skip
+        np.testing.assert_array_equal(values(heat["z"])[row], sweep.speedup)
+        np.testing.assert_array_equal(values(heat["customdata"])[row], sweep.k)
+    # MagicDec: at a long context the KV cache keeps large batches memory-bound, and speculation
+    # pays at batch 1024 where at no context it does not.
+    z = values(heat["z"])
+    assert z[0, -1] < 1 < z[list(hardware.CONTEXTS).index(32768), -1]
+    # The schedule takes the same settings.
+    schedule = chart(at, "Draft length schedule")
+    sweep = specmath.roofline_batch_sweep(
+        0.8, specmath.MODEL_PRESETS["Llama-3.2-1B"], specmath.MODEL_PRESETS["Llama-3.1-8B"], H100,
+        np.arange(1, 257), 1024, 0.0, 32, drafter="parallel", tp=4, draft_tp=1, interconnect=pcie,
+    )  # fmt: skip
+    np.testing.assert_array_equal(
+        values(trace(schedule, "k in the schedule")["y"]), np.where(sweep.speedup > 1, sweep.k, 0)
+    )
+
+
+def test_a_model_free_drafter_pays_its_lookup_and_the_draft_model_is_not_used():
+    at = open_page(HARDWARE, drafter_kind="model_free", lookup_ms="0.05", batch="64")
+    m = metrics(at)
+    assert m["Draft lookup"] == "0.050 ms" and "Draft step T_draft(1)" not in m
+    target = specmath.roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], H100, 64, 1024)
+    k, s = specmath.optimal_k_general(0.8, 5e-5, target, max_k=32, drafter="model_free")
+    assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
+    # The draft model picked makes no difference.
+    other = metrics(
+        open_page(HARDWARE, drafter_kind="model_free", lookup_ms="0.05", batch="64", draft_model="Qwen3-4B")
+    )
+    assert other == m
+
+
+def test_the_link_overrides_reach_the_all_reduces():
+    at = open_page(HARDWARE, tp="8", batch="16")
+    base = metrics(at)["Target step T_target(1)"]
+    at.number_input(key="link_latency_us").set_value(50.0).run()
+    slow = dataclasses.replace(NVLINK, latency_s=50e-6)
+    target = specmath.roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], H100, 16, 1024, 0.0, 8, slow)
+    assert metrics(at)["Target step T_target(1)"] == f"{target(1) * 1e3:.3f} ms" != base
+
+
+def test_fp8_weights_use_the_gpus_fp8_peak():
+    setup = _setup(precision=1.0, batch=256)
+    assert setup.target.gpu.peak_flops == H100.peak_flops_fp8
+    assert (
+        hardware.hardware_setup(
+            "Llama-3.1-8B", "Llama-3.2-1B", "A100 80GB SXM", 1.0, 1, 0, 0.0, 0.0, 0.0
+        ).target.gpu.peak_flops
+        == specmath.GPU_PRESETS["A100 80GB SXM"].peak_flops
+    )  # no FP8 tensor cores
+
+
+@pytest.mark.parametrize(
+    ("key", "raw"), [("tp", "3"), ("drafter_kind", "tree"), ("interconnect", "InfiniBand"), ("link_latency_us", "-1")]
+)
+def test_bad_serving_links_warn(key, raw):
+    at = open_page(HARDWARE, **{key: raw})
+    assert not at.exception
+    assert any(f"`{key}" in w for w in warnings(at))
+    assert titles(at) == list(CHARTS)
 
 
 # The four engines and the synthetic-acceptance block (issue 33) ---------------------------

@@ -1,5 +1,6 @@
 """Calibration from engine counters: alpha with its interval, and the per-position profile."""
 
+import dataclasses
 import doctest
 
 import numpy as np
@@ -251,3 +252,34 @@ def test_fit_roofline_refuses_bad_arguments_by_name(args, message):
 def test_the_docstring_examples_hold():
     result = doctest.testmod(specmath.calibration)
     assert result.attempted >= 3 and result.failed == 0
+
+
+@pytest.mark.parametrize(
+    ("target", "draft", "tp", "draft_tp", "batch"),
+    [
+        ("Qwen3-30B-A3B", "Qwen3-30B-A3B-EAGLE-3", 1, 1, 1),
+        ("Qwen3-235B-A22B", "Qwen3-235B-A22B-EAGLE-3", 4, 1, 16),
+        ("DeepSeek-V3", "DeepSeek-V3-MTP", 8, 8, 64),
+        ("Llama-3.1-70B", "Llama-3.2-1B", 2, 1, 8),
+    ],
+)
+def test_fit_roofline_recovers_moe_and_tensor_parallel_kernels(target, draft, tp, draft_tp, batch):
+    # Times made by kernels at 70% of both peaks plus 0.3 ms a pass, the all-reduces at the
+    # link's own cost: the fit finds 0.7 and 0.3 ms again, and its roofline gives both times.
+    link = sm.INTERCONNECT_PRESETS["NVLink (H100 SXM)"]
+    specs = sm.MODEL_PRESETS[target], sm.MODEL_PRESETS[draft]
+    slow = dataclasses.replace(H100, memory_bandwidth=0.7 * H100.memory_bandwidth, peak_flops=0.7 * H100.peak_flops)
+    times = [
+        float(sm.roofline(spec, slow, batch, 2048, 3e-4, degree, link)(1))
+        for spec, degree in zip(specs, (tp, draft_tp), strict=True)
+    ]
+    fit = sm.fit_roofline(*times, *specs, H100, batch, 2048, tp=tp, draft_tp=draft_tp, interconnect=link)
+    assert fit.exact and not fit.too_fast
+    assert fit.efficiency == pytest.approx(0.7, rel=1e-9) and fit.overhead_s == pytest.approx(3e-4, rel=1e-7)
+    for spec, degree, measured in zip(specs, (tp, draft_tp), times, strict=True):
+        fitted = sm.roofline(spec, fit.gpu, batch, 2048, fit.overhead_s, degree, link)
+        assert float(fitted(1)) == pytest.approx(measured, rel=1e-12)
+    # The datasheet's roofline, all-reduces included, is the fastest the GPUs allow.
+    assert all(r < t for r, t in zip(fit.roofline_s, times, strict=True))
+    with pytest.raises(ValueError, match=r"^interconnect must be given when tp > 1"):
+        sm.fit_roofline(*times, *specs, H100, batch, 2048, tp=2)
