@@ -14,6 +14,10 @@ import streamlit as st
 import specmath
 from dashboard import texts
 
+#: The icon of an engine's rule message: what marks it, on the page and to the tests, as the
+#: engine's rule for the settings chosen (not a complaint about the link or the input).
+RULE_ICON = ":material/rule:"
+
 
 def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None = None) -> None:
     """One tab per engine: its warnings, each block to paste under its title, then its notes.
@@ -25,7 +29,7 @@ def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None =
     for tab, config in zip(tabs, configs, strict=True):
         with tab:
             for warning in config.warnings:
-                st.warning(warning, icon=":material/rule:")
+                st.warning(warning, icon=RULE_ICON)
             for block in config.blocks:
                 st.markdown(f"**{block.title}**")
                 st.code(block.text, language=block.language, wrap_lines=True)
@@ -44,7 +48,7 @@ def show_synthetic(runs: Sequence[specmath.SyntheticRun], batch: int, k: int, sp
     for tab, run in zip(st.tabs([run.engine for run in runs]), runs, strict=True):
         with tab:
             for warning in run.warnings:
-                st.warning(warning, icon=":material/rule:")
+                st.warning(warning, icon=RULE_ICON)
             for block in run.blocks:
                 st.markdown(f"**{block.title}**")
                 st.code(block.text, language=block.language, wrap_lines=True)

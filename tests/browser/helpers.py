@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
+from dashboard.features.engines import RULE_ICON
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES as REGISTRY
 from scripts import live_app
@@ -201,8 +202,15 @@ class AppTab:
                  ]))"""
         )
 
-    def warnings(self) -> list[str]:
-        return self.page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
+    def warnings(self, rules: bool = True) -> list[str]:
+        """The warnings' texts; without the engines' rule messages (marked by their icon,
+        ``dashboard.features.engines.RULE_ICON``) if not ``rules``."""
+        found = self.page.locator('[data-testid="stAlertContentWarning"]')
+        if not rules:
+            icon = RULE_ICON.removeprefix(":material/").removesuffix(":")
+            rule = self.page.locator('[data-testid="stAlertDynamicIcon"]', has_text=re.compile(f"^{icon}$"))
+            found = found.filter(has_not=rule)
+        return found.all_inner_texts()
 
     def exceptions(self) -> list[str]:
         return self.page.locator('[data-testid="stException"]').all_inner_texts()

@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import types
 
 import numpy as np
 import pytest
@@ -399,6 +400,21 @@ def test_a_linked_name_over_200_characters_is_refused_whole_not_cut_into_the_con
     (warning,) = warnings(at)
     assert warning.startswith("The draft model name") and "they use `meta-llama/Llama-3.2-1B` instead" in warning
     assert vllm_config(at)["model"] == "meta-llama/Llama-3.2-1B"
+
+
+def test_a_model_name_with_spaces_and_quotes_goes_into_the_configs_quoted(monkeypatch):
+    """A draft preset known only by its name (no Hub source), a name a shell would split: the
+    engines' configs quote it (they used to raise, a traceback on the page)."""
+    name = "Llama 3.2 1B (Bob's copy)"
+    spec = dataclasses.replace(specmath.MODEL_PRESETS["Llama-3.2-1B"], name=name, source="a local copy")
+    presets = types.MappingProxyType(specmath.MODEL_PRESETS | {"Llama-3.2-1B": spec})
+    monkeypatch.setattr(specmath, "MODEL_PRESETS", presets)
+    at = open_page(HARDWARE)
+    assert not at.exception
+    assert vllm_config(at)["model"] == name and sglang_flags(at)["--speculative-draft-model-path"] == name
+    (flag,) = [text for text in codes(at) if text.startswith("--speculative-config ")]
+    assert "'\"'\"'s copy" in flag  # the name's quote closes, is written, and the quote reopens
+    assert_literal(warnings(at) + _captions(at))
 
 
 def _vocabulary_warnings(at) -> list[str]:
