@@ -451,6 +451,17 @@ def test_heads_and_matching_drafts_get_no_vocabulary_warning(downloads):
     assert not at.exception and not warnings(at)
 
 
+def test_a_head_as_the_draft_model_is_told_it_is_a_head_and_the_method_that_runs_it(downloads):
+    at = open_page(HARDWARE, target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3")
+    assert not at.exception
+    (warning,) = _vocabulary_warnings(at)
+    assert "Qwen3-30B-A3B-EAGLE-3 is an EAGLE-3 head for Qwen3-30B-A3B, not a model on its own" in warning
+    assert "method `eagle3` with this drafter" in warning and "not known" not in warning
+    assert "is an EAGLE-3 head" in json.loads(downloads(at).decode("utf-8"))["inputs"]["vocabulary_problem"]
+    at = open_page(HARDWARE, target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3", method="eagle3")
+    assert not at.exception and not _vocabulary_warnings(at)
+
+
 def test_a_typed_draft_model_is_told_the_vocabulary_it_needs():
     at = open_page(HARDWARE, target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", drafter="./my-qwen-draft")
     assert not at.exception and not warnings(at)  # the page cannot check a model it does not know

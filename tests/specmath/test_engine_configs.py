@@ -436,6 +436,32 @@ def test_an_unknown_vocabulary_is_not_taken_for_a_match():
         assert "is not known" in vocabulary_problem(target, draft)
 
 
+HEADS = [name for name, spec in PRESETS.items() if spec.is_head]
+
+
+@pytest.mark.parametrize("head", HEADS)
+def test_a_head_as_the_draft_model_is_said_to_be_a_head_not_an_unknown_vocabulary(head):
+    """A head reads its target's vocabulary (vocab_size 0): what keeps it from being a draft model
+    is that it has no forward pass of its own, and the method that runs it is said."""
+    spec = PRESETS[head]
+    method = {"EAGLE-3": "eagle3", "MTP": "mtp"}[spec.head]
+    why = vocabulary_problem(PRESETS[spec.head_of], spec)
+    assert "not known" not in why and "vocab_size" not in why
+    assert f"is an {spec.head} head for {spec.head_of}, not a model on its own" in why
+    assert why.endswith(f"method {method} runs it") and "trained for" not in why
+    other = next(name for name in HEADS if PRESETS[name].head_of != spec.head_of)
+    assert f"trained for {spec.head_of}, not {PRESETS[other].head_of}" in vocabulary_problem(
+        PRESETS[PRESETS[other].head_of], spec
+    )
+
+
+def test_every_head_preset_names_its_target_and_has_its_tokenizer():
+    assert len(HEADS) == 5
+    for head in HEADS:
+        spec, target = PRESETS[head], PRESETS[PRESETS[head].head_of]
+        assert spec.tokenizer == target.tokenizer and not target.is_head and spec.vocab_size == 0
+
+
 def test_the_drafters_offered_instead_are_smaller_and_share_the_vocabulary():
     drafters = same_vocabulary_drafters
     assert drafters(PRESETS["Llama-2-7B"], PRESETS.values()) == ["LLaMA-68M"]
