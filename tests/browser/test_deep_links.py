@@ -27,7 +27,7 @@ def check_linked_view(tab, params: dict[str, list[str]]) -> None:
     the page at work on the linked settings, not a fault of the link: it is not counted."""
     spec = tab.spec
     assert tab.exceptions() == []
-    assert tab.warnings(rules=False) == []
+    assert tab.warnings(engines=False) == []
     assert tab.params() == params, "the address bar lost or changed a parameter of the link"
     shown = tab.slider_values()
     for key, value in params.items():
