@@ -70,16 +70,11 @@ def _sync_address(measurement: calibrate.Measurement, current: dict) -> None:
 
 def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
     """The engine's accepted / drafted beside the i.i.d. α, the conditional rates and the mean length."""
-    k = measurement.k
     st.subheader(texts.ACCEPT_RATE_HEADING)
     row = ui.metric_row()
     row.metric("Engine's draft acceptance rate", f"{100 * measurement.accept_rate:.1f}%", help="accepted ÷ drafted")
     row.metric("i.i.d. α per token", f"{alpha:.3f}")
-    row.metric(
-        f"Rate α predicts at k = {k}",
-        f"{100 * float(specmath.draft_acceptance_rate(alpha, k)):.1f}%",
-        help="(α − α^(k+1)) / ((1 − α) k)",
-    )
+    row.metric(*calibrate.predicted_rate_metric(measurement, alpha))
     row.metric("Mean length (sets the speedup)", f"{measurement.mean_length:.2f}", help="tokens per target call")
     if measurement.per_position is not None:
         conditional = specmath.conditional_acceptance(measurement.per_position)
@@ -182,7 +177,7 @@ def view() -> None:
         f"{fit.low:.3f} – {fit.high:.3f}" if result.has_interval else "—",
         help=None if result.has_interval else "needs the counts (drafts and accepted tokens)",
     )
-    row.metric(f"Speedup now (k = {measurement.k}, c = {c:.3g})", f"{result.measured_speedup:.2f}×")
+    row.metric(*calibrate.speedup_now_metric(measurement, result, c))
     row.metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
     caveat = calibrate.recommendation_caveat(measurement, result)
     if caveat:

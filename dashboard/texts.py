@@ -286,6 +286,19 @@ SYNTHETIC_NONE = (
 
 #: Calibrate's "Why is my acceptance rate so low?" (issue 22): shown when the paste has the
 #: engine's accepted / drafted share.
+CALIBRATE_SPEEDUP_NOW_HELP = "mean acceptance length / (1 + k / c): a step drafts k tokens and verifies them once"
+CALIBRATE_SPEEDUP_NOW_MIXED_HELP = (
+    "mean acceptance length / (1 + d̄ / c), d̄ the draft tokens per drafting step: the drafts were "
+    "shorter than k = {k}, and a step that drafts d tokens costs d draft steps and one target step"
+)
+CALIBRATE_RATE_MIX_HELP = (
+    "Σ_d n_d (α + α² + … + α^d) / Σ_d n_d d over the n_d drafts of each length d the engine reported"
+)
+CALIBRATE_RATE_RANGE_HELP = (
+    "The drafts were shorter than k = {k}, and how many of each length is not in the paste: from drafts "
+    "of 1 and {k} tokens only (the low end) to every draft {mean} tokens long (the high end), any mix "
+    "with that mean lies between"
+)
 ACCEPT_RATE_HEADING = "Why is my acceptance rate so low?"
 ACCEPT_RATE_EXPLAINER = (
     "The engine's **draft acceptance rate** is accepted ÷ drafted tokens. It is not the per-token "

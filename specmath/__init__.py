@@ -78,6 +78,7 @@ from .markov import (
     two_regime_transition_matrix,
 )
 from .presets import GPU_PRESETS, MODEL_PRESETS, SEQUOIA_ACCEPTANCE, SEQUOIA_ACCEPTANCE_SOURCE, GPUSpec, ModelSpec
+from .record_lengths import DraftLengths, draft_lengths, predicted_acceptance_rate
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
 from .schedule import MAX_SWEEP_POINTS, BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
 from .speedup import (
@@ -144,6 +145,7 @@ __all__ = [
     "DecodeRecords",
     "DecodeSummary",
     "Divergences",
+    "DraftLengths",
     "EngineConfig",
     "EngineMetrics",
     "EngineSweep",
@@ -171,6 +173,7 @@ __all__ = [
     "draft_by_merging",
     "draft_by_noise",
     "draft_by_temperature",
+    "draft_lengths",
     "eagle_tree",
     "engine_configs",
     "expected_accepted_tokens",
@@ -194,6 +197,7 @@ __all__ = [
     "parse_engine_metrics",
     "parse_engine_sweep",
     "pinsker_bound",
+    "predicted_acceptance_rate",
     "profile_batch_sweep",
     "profile_expected_tokens",
     "profile_from_curve",

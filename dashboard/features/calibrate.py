@@ -50,6 +50,13 @@ class Measurement:
     fit: specmath.AlphaFit | None = None
     #: L(d) for each draft length d the engine drafted, where it said each step's (vLLM's detailed metrics).
     by_draft_length: specmath.AcceptanceCurve | None = None
+    #: What the paste says of its drafts' lengths (:func:`specmath.draft_lengths`); None for typed counts.
+    lengths: specmath.DraftLengths | None = None
+
+    @property
+    def draft_length(self) -> float:
+        """Mean draft tokens per drafting step: k, unless the paste shows drafts shorter than k."""
+        return float(self.k) if self.lengths is None else self.lengths.draft_length
 
 
 @dataclass(frozen=True)
@@ -126,25 +133,13 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         return f"The draft length k = {k:,} is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
     if per_position is not None and per_position.size != k:
         notes.append(f"{per_position.size} per-position rates for k = {k}; the profile uses the rates as given.")
-    drafts, accepted = metrics.drafts, metrics.accepted
-    mean = metrics.mean_acceptance_length
-    if drafts and accepted is not None and drafts > 0:
-        mean = 1.0 + accepted / drafts
-    elif mean is None and per_position is not None:
-        mean = 1.0 + float(per_position.sum())
-    elif mean is None and metrics.accept_rate is not None and 0.0 <= metrics.accept_rate <= 1.0:
-        mean = 1.0 + k * metrics.accept_rate  # accepted / drafted with every draft k tokens long (fit_alpha notes it)
-    if mean is None:
-        said = "The paste has no acceptance counts or mean acceptance length to fit from"
-        return f"{said}: {'; '.join(notes)}." if notes else f"{said}."
-    if not 1.0 <= mean <= k + 1:
-        return f"The mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})."
-    if drafts and accepted is not None and accepted > k * drafts:
-        return f"{accepted:,} accepted tokens exceed k × drafts = {k * drafts:,}; check k."
+    record = replace(metrics, k=int(k))
     try:
-        fit = specmath.fit_alpha(replace(metrics, k=int(k)))
+        lengths = specmath.draft_lengths(record)
+        fit = specmath.fit_alpha(record)
     except ValueError as exc:
-        return f"Could not fit α to the paste: {exc}"
+        said = f"Could not fit α to the paste: {exc}"
+        return f"{said} ({'; '.join(notes)})." if notes else f"{said}."
     notes.extend(fit.notes)
     if per_position is not None and fit.k < min(k, per_position.size):
         per_position = per_position[: fit.k]
@@ -155,9 +150,9 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
     return Measurement(
         source,
         int(k),
-        float(mean),
-        drafts,
-        accepted,
+        lengths.acceptance_length,
+        metrics.drafts,
+        metrics.accepted,
         per_position,
         tuple(notes),
         metrics.accept_rate,
@@ -165,6 +160,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         k_given=metrics.k is None,
         fit=fit,
         by_draft_length=specmath.acceptance_curve(metrics) if metrics.by_draft_length else None,
+        lengths=lengths,
     )
 
 
@@ -180,6 +176,8 @@ class Calibration:
     profile: np.ndarray | None
     recommended_k: int
     recommended_speedup: float
+    #: The speedup the measured run had, L / (1 + d̄ / c): a drafting step of d̄ tokens on average
+    #: costs d̄ draft steps and one target step (:func:`specmath.draft_lengths`), d̄ = k for full drafts.
     measured_speedup: float
     #: The best k (and its speedup) at the interval's two ends, low α first.
     k_at_ends: tuple[tuple[int, float], tuple[int, float]]
@@ -218,8 +216,42 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
         profile=profile,
         recommended_k=int(k_axis[best]),
         recommended_speedup=float(chooser[best]),
-        measured_speedup=float(measurement.mean_length / (1.0 + k / c)),
+        measured_speedup=float(measurement.mean_length / (1.0 + measurement.draft_length / c)),
         k_at_ends=ends,
+    )
+
+
+def speedup_now_metric(measurement: Measurement, result: Calibration, c: float) -> tuple[str, str, str]:
+    """The "Speedup now" metric's label, value and help: at k, or at the mean draft length when drafts were shorter."""
+    value = f"{result.measured_speedup:.2f}×"
+    if measurement.draft_length == measurement.k:
+        return f"Speedup now (k = {measurement.k}, c = {c:.3g})", value, texts.CALIBRATE_SPEEDUP_NOW_HELP
+    label = f"Speedup now (drafts of {measurement.draft_length:.2f} tokens on average, c = {c:.3g})"
+    return label, value, texts.CALIBRATE_SPEEDUP_NOW_MIXED_HELP.format(k=measurement.k)
+
+
+def predicted_rate_metric(measurement: Measurement, alpha: float) -> tuple[str, str, str]:
+    """The label, value and help of the accepted / drafted share α predicts for the drafts the paste
+    counted (:func:`specmath.predicted_acceptance_rate`): at k, for the engine's mix of lengths, or
+    the range over every mix with the mean draft length."""
+    k = measurement.k
+    lengths = measurement.lengths
+    if lengths is None or not lengths.shorter:
+        rate = float(specmath.draft_acceptance_rate(alpha, k))
+        return f"Rate α predicts at k = {k}", f"{100 * rate:.1f}%", "(α − α^(k+1)) / ((1 − α) k)"
+    low, high = specmath.predicted_acceptance_rate(alpha, lengths)
+    mean = f"{lengths.draft_length:.2f}"
+    if lengths.mix:
+        return (
+            f"Rate α predicts for these drafts ({mean} tokens on average)",
+            f"{100 * low:.1f}%",
+            (texts.CALIBRATE_RATE_MIX_HELP),
+        )
+    shown = f"{100 * low:.1f}%" if f"{100 * low:.1f}" == f"{100 * high:.1f}" else f"{100 * low:.1f}–{100 * high:.1f}%"
+    return (
+        f"Rate α predicts for drafts of {mean} tokens on average",
+        shown,
+        texts.CALIBRATE_RATE_RANGE_HELP.format(k=k, mean=mean),
     )
 
 

@@ -437,6 +437,24 @@ def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said
     assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 966]
 
 
+def test_drafts_shorter_than_k_set_the_speedup_now_and_the_rate_alpha_predicts():
+    """Issue 33's line: the run drafted 2,200 / 800 = 2.75 tokens a step, not k = 4. Its speedup at
+    c = 20 is 2.43 / (1 + 2.75 / 20); the accepted / drafted share α predicts is for such drafts,
+    a range over the mixes with that mean, which holds the engine's 52.0% (at k = 4: 45%)."""
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(MIXED_V1).run()
+    assert not at.exception and not at.error
+    m = metrics(at)
+    assert m["Speedup now (drafts of 2.75 tokens on average, c = 20)"] == f"{2.43 / (1 + 2.75 / 20):.2f}×" == "2.14×"
+    alpha = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_V1)).alpha
+    low, high = (float(x) / 100 for x in m["Rate α predicts for drafts of 2.75 tokens on average"][:-1].split("–"))
+    f = [sum(alpha**i for i in range(1, d + 1)) for d in range(5)]  # accepted tokens of a d-token draft
+    ones = (4 - 2.75) / 3  # drafts of 1 and 4 tokens with mean 2.75: the low end
+    assert low == round((ones * f[1] + (1 - ones) * f[4]) / 2.75, 3)
+    assert high == round((f[2] + 0.75 * alpha**3) / 2.75, 3)  # every draft 2.75 long: the high end
+    assert low < 0.520 < high and not low <= float(specmath.draft_acceptance_rate(alpha, 4)) <= high
+
+
 def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha():
     at = open_page(CALIBRATE)
     at.text_area(key="engine_paste").set_value(MIXED_SCRAPE).run()
