@@ -6,7 +6,7 @@ import streamlit as st
 import specmath
 from dashboard import charts, navigation, texts, ui
 from dashboard.address import literal
-from dashboard.features import calibrate, calibrate_sweep
+from dashboard.features import calibrate, calibrate_examples, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
@@ -22,7 +22,7 @@ def _new_paste() -> None:
 
 
 def _load_example(name: str) -> None:
-    st.session_state[PASTE] = calibrate.EXAMPLES[name]
+    st.session_state[PASTE] = calibrate_examples.EXAMPLES[name]
     _new_paste()
 
 
@@ -112,7 +112,7 @@ def view() -> None:
         )
         # A row that wraps: in five equal columns the names were cut to "vL…" at 1024 px.
         examples = st.container(horizontal=True, wrap=True)
-        for name in calibrate.EXAMPLES:
+        for name in calibrate_examples.EXAMPLES:
             examples.button(name, on_click=_load_example, args=(name,))
         text = st.text_area(
             "Engine output",

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard.features import calibrate
+from dashboard.features import calibrate, calibrate_examples
 from specmath.engines.configs import yaml_text
 from tests.app_helpers import (
     codes,
@@ -100,8 +100,8 @@ def test_profile_drives_the_recommendation():
 
 def test_every_example_is_read():
     """The examples are one run of k = 3: each reads to its mean length; only SGLang's lacks k."""
-    for name, text in calibrate.EXAMPLES.items():
-        if name == calibrate.SWEEP_EXAMPLE:
+    for name, text in calibrate_examples.EXAMPLES.items():
+        if name == calibrate_examples.SWEEP_EXAMPLE:
             continue  # a sweep of runs, not one (test_the_sweep_example_…)
         measurement = calibrate.from_paste(text)
         if name == "SGLang log":
@@ -114,7 +114,7 @@ def test_every_example_is_read():
 
 
 def test_a_draft_length_out_of_range_is_said_with_its_value():
-    text = calibrate.EXAMPLES["llama.cpp"].replace("n_draft   = 3", "n_draft   = 2000")
+    text = calibrate_examples.EXAMPLES["llama.cpp"].replace("n_draft   = 3", "n_draft   = 2000")
     assert calibrate.from_paste(text) == (
         f"The draft length k = 2,000 is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
     )
@@ -126,12 +126,13 @@ def _click(at, name):
 
 
 @pytest.mark.parametrize(
-    "name", [name for name in calibrate.EXAMPLES if name not in ("SGLang log", calibrate.SWEEP_EXAMPLE)]
+    "name",
+    [name for name in calibrate_examples.EXAMPLES if name not in ("SGLang log", calibrate_examples.SWEEP_EXAMPLE)],
 )
 def test_example_buttons_fill_the_paste_and_calibrate(name):
     at = _click(open_page(CALIBRATE, k="3"), name)
     assert not at.exception and not at.error
-    assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[name]
+    assert at.text_area(key="engine_paste").value == calibrate_examples.EXAMPLES[name]
     assert metrics(at)["Mean acceptance length"] == "2.850"
     assert any(name.split()[0] in s.value for s in at.success)
     with_profile = name in ("vLLM V1 log", "vLLM /metrics", "llama-server /metrics", "vLLM per-request")
@@ -473,10 +474,10 @@ def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha(
 
 
 def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
-    at = _click(open_page(CALIBRATE, k="5", drafts="700", accepted="1500"), calibrate.SWEEP_EXAMPLE)
+    at = _click(open_page(CALIBRATE, k="5", drafts="700", accepted="1500"), calibrate_examples.SWEEP_EXAMPLE)
     assert not at.exception and not at.error
-    assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[calibrate.SWEEP_EXAMPLE]
-    sweep = specmath.parse_engine_sweep(calibrate.EXAMPLES[calibrate.SWEEP_EXAMPLE])
+    assert at.text_area(key="engine_paste").value == calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE]
+    sweep = specmath.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
     curve = specmath.acceptance_curve(sweep)
     profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
     schedule = specmath.measured_schedule(sweep, curve)
