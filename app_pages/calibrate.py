@@ -138,7 +138,7 @@ def view() -> None:
             if isinstance(result, str):
                 st.error(literal(result, limit=MESSAGE_LIMIT))
             else:
-                calibrate_sweep.show(result)
+                calibrate_sweep.show(result, chosen)
             return
         measurement = calibrate.from_paste(text)
         if isinstance(measurement, calibrate.KUnknown):

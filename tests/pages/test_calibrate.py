@@ -495,6 +495,44 @@ def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
     assert [at.query_params.get(key) for key in ("k", "drafts", "accepted")] == ["5", "700", "1500"]
 
 
+def test_the_sweeps_schedule_comes_in_every_engine_with_a_synthetic_run_of_its_profile():
+    """The sweep example with the sidebar's schedule settings at batch 32, which it did not run: the
+    measured schedule in each engine's tab, the one-k settings and the benchmark at batch 16, forcing
+    the profile the sweep implies and compared with the speedup measured there."""
+    at = _click(
+        open_page(CALIBRATE, cal_schedule="true", cal_batch="32", cal_method="eagle3"), calibrate_examples.SWEEP_EXAMPLE
+    )
+    assert not at.exception and not at.error
+    sweep = specmath.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
+    curve = specmath.acceptance_curve(sweep)
+    profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
+    schedule = specmath.measured_schedule(sweep, curve)
+    assert [tab.label for tab in at.tabs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"] * 2
+    config = vllm_config(at)
+    assert config["method"] == "eagle3"
+    assert (
+        config["num_speculative_tokens_per_batch_size"]
+        == [list(r) for r in schedule.schedule]
+        == [
+            [1, 63, 3],
+            [64, 128, 0],
+        ]
+    )
+    at16 = list(schedule.batch).index(16)
+    k16, speedup16 = int(schedule.best_k[at16]), float(schedule.best_speedup[at16])
+    assert sglang_flags(at)["--speculative-num-steps"] == str(k16) == "3"
+    assert any("did not run batch 32" in c.value and "for batch 16" in c.value for c in at.caption)
+    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
+    synthetic = json.loads(serve.split("--speculative-config '", 1)[1].removesuffix("'"))
+    np.testing.assert_allclose(synthetic["synthetic_acceptance_rates"], profile[:3], atol=5e-7)
+    assert any(text.startswith(f"SGLANG_SIMULATE_ACC_LEN={1 + profile[:k16].sum():.4f} ") for text in codes(at))
+    assert any("--max-concurrency 16" in text for text in codes(at))
+    assert any(f"**{speedup16:.2f}×**" in m.value for m in at.markdown if "concurrent requests" in m.value)
+    # Without the sidebar's settings: no configs, and the page says where they are.
+    bare = _click(open_page(CALIBRATE), calibrate_examples.SWEEP_EXAMPLE)
+    assert not bare.tabs and any("Batch-size schedule for a GPU" in i.value for i in bare.info)
+
+
 @pytest.mark.parametrize(
     ("paste", "message"),
     [
