@@ -74,7 +74,8 @@ def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
     row = ui.metric_row()
     row.metric("Engine's draft acceptance rate", f"{100 * measurement.accept_rate:.1f}%", help="accepted ÷ drafted")
     row.metric("i.i.d. α per token", f"{alpha:.3f}")
-    row.metric(*calibrate.predicted_rate_metric(measurement, alpha))
+    label, value, about = calibrate.predicted_rate_metric(measurement, alpha)
+    row.metric(label, value, help=about)
     row.metric("Mean length (sets the speedup)", f"{measurement.mean_length:.2f}", help="tokens per target call")
     if measurement.per_position is not None:
         conditional = specmath.conditional_acceptance(measurement.per_position)
@@ -177,7 +178,8 @@ def view() -> None:
         f"{fit.low:.3f} – {fit.high:.3f}" if result.has_interval else "—",
         help=None if result.has_interval else "needs the counts (drafts and accepted tokens)",
     )
-    row.metric(*calibrate.speedup_now_metric(measurement, result, c))
+    label, value, about = calibrate.speedup_now_metric(measurement, result, c)
+    row.metric(label, value, help=about)
     row.metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
     caveat = calibrate.recommendation_caveat(measurement, result)
     if caveat:

@@ -454,6 +454,10 @@ def test_drafts_shorter_than_k_set_the_speedup_now_and_the_rate_alpha_predicts()
     assert low == round((ones * f[1] + (1 - ones) * f[4]) / 2.75, 3)
     assert high == round((f[2] + 0.75 * alpha**3) / 2.75, 3)  # every draft 2.75 long: the high end
     assert low < 0.520 < high and not low <= float(specmath.draft_acceptance_rate(alpha, 4)) <= high
+    # The formulas go in the helps, not under the numbers as a delta.
+    for m in at.metric:
+        if m.label.startswith(("Speedup now", "Rate α predicts")):
+            assert not m.delta and "shorter than k = 4" in m.proto.help, m.label
 
 
 def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha():
