@@ -231,7 +231,20 @@ def predicted_acceptance_rate(alpha, lengths: DraftLengths) -> tuple[float, floa
     -------
     tuple of float
         (low, high), both in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``alpha`` is not one number in [0, 1], or ``lengths`` is not a :class:`DraftLengths`.
+
+    Notes
+    -----
+    :math:`f(d)` is the i.i.d. model's expected accepted prefix of a d-token draft,
+    :func:`specmath.expected_tokens` less the bonus token; accepted / drafted is the engines' share
+    as :func:`specmath.draft_acceptance_rate` defines it (vLLM's "Draft acceptance rate").
     """
+    if np.ndim(alpha) != 0:
+        raise ValueError(f"alpha must be one number, got an array of shape {np.shape(alpha)}")
     a = float(as_alpha(alpha))
     if not isinstance(lengths, DraftLengths):
         raise ValueError(f"lengths must be a DraftLengths, got {type(lengths).__name__}")

@@ -105,6 +105,10 @@ def test_a_printed_mean_within_its_rounding_of_full_drafts_is_not_shorter():
         ),
         (lambda: sm.predicted_acceptance_rate(0.5, (4, 2.0)), "^lengths must be a DraftLengths, got tuple"),
         (lambda: sm.predicted_acceptance_rate(1.5, sm.draft_lengths(mixture_record(0.5, {2: 9}))), "^alpha"),
+        (
+            lambda: sm.predicted_acceptance_rate([0.5, 0.6], sm.draft_lengths(mixture_record(0.5, {2: 9}))),
+            r"^alpha must be one number, got an array of shape \(2,\)",
+        ),
     ],
 )
 def test_bad_arguments_name_what_is_wrong(call, message):
