@@ -6,7 +6,7 @@ import streamlit as st
 import specmath
 from dashboard import charts, navigation, texts, ui
 from dashboard.address import literal
-from dashboard.features import calibrate, calibrate_sweep
+from dashboard.features import calibrate, calibrate_examples, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
@@ -22,7 +22,7 @@ def _new_paste() -> None:
 
 
 def _load_example(name: str) -> None:
-    st.session_state[PASTE] = calibrate.EXAMPLES[name]
+    st.session_state[PASTE] = calibrate_examples.EXAMPLES[name]
     _new_paste()
 
 
@@ -70,16 +70,12 @@ def _sync_address(measurement: calibrate.Measurement, current: dict) -> None:
 
 def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
     """The engine's accepted / drafted beside the i.i.d. α, the conditional rates and the mean length."""
-    k = measurement.k
     st.subheader(texts.ACCEPT_RATE_HEADING)
     row = ui.metric_row()
     row.metric("Engine's draft acceptance rate", f"{100 * measurement.accept_rate:.1f}%", help="accepted ÷ drafted")
     row.metric("i.i.d. α per token", f"{alpha:.3f}")
-    row.metric(
-        f"Rate α predicts at k = {k}",
-        f"{100 * float(specmath.draft_acceptance_rate(alpha, k)):.1f}%",
-        help="(α − α^(k+1)) / ((1 − α) k)",
-    )
+    label, value, about = calibrate.predicted_rate_metric(measurement, alpha)
+    row.metric(label, value, help=about)
     row.metric("Mean length (sets the speedup)", f"{measurement.mean_length:.2f}", help="tokens per target call")
     if measurement.per_position is not None:
         conditional = specmath.conditional_acceptance(measurement.per_position)
@@ -117,7 +113,7 @@ def view() -> None:
         )
         # A row that wraps: in five equal columns the names were cut to "vL…" at 1024 px.
         examples = st.container(horizontal=True, wrap=True)
-        for name in calibrate.EXAMPLES:
+        for name in calibrate_examples.EXAMPLES:
             examples.button(name, on_click=_load_example, args=(name,))
         text = st.text_area(
             "Engine output",
@@ -143,7 +139,7 @@ def view() -> None:
             if isinstance(result, str):
                 st.error(literal(result, limit=MESSAGE_LIMIT))
             else:
-                calibrate_sweep.show(result)
+                calibrate_sweep.show(result, chosen)
             return
         measurement = calibrate.from_paste(text)
         if isinstance(measurement, calibrate.KUnknown):
@@ -182,7 +178,8 @@ def view() -> None:
         f"{fit.low:.3f} – {fit.high:.3f}" if result.has_interval else "—",
         help=None if result.has_interval else "needs the counts (drafts and accepted tokens)",
     )
-    row.metric(f"Speedup now (k = {measurement.k}, c = {c:.3g})", f"{result.measured_speedup:.2f}×")
+    label, value, about = calibrate.speedup_now_metric(measurement, result, c)
+    row.metric(label, value, help=about)
     row.metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
     caveat = calibrate.recommendation_caveat(measurement, result)
     if caveat:

@@ -310,6 +310,22 @@ SYNTHETIC_NONE = (
     "choose a smaller batch above."
 )
 
+#: Calibrate's "Speedup now" and "Rate α predicts" helps: at k, or for drafts shorter than k
+#: (specmath.draft_lengths, specmath.predicted_acceptance_rate).
+CALIBRATE_SPEEDUP_NOW_HELP = "mean acceptance length / (1 + k / c): a step drafts k tokens and verifies them once"
+CALIBRATE_SPEEDUP_NOW_MIXED_HELP = (
+    "mean acceptance length / (1 + d̄ / c), d̄ the draft tokens per drafting step: the drafts were "
+    "shorter than k = {k}, and a step that drafts d tokens costs d draft steps and one target step"
+)
+CALIBRATE_RATE_MIX_HELP = (
+    "Σ_d n_d (α + α² + … + α^d) / Σ_d n_d d over the n_d drafts of each length d the engine reported"
+)
+CALIBRATE_RATE_RANGE_HELP = (
+    "The drafts were shorter than k = {k}, and how many of each length is not in the paste: from drafts "
+    "of 1 and {k} tokens only (the low end) to every draft {mean} tokens long (the high end), any mix "
+    "with that mean lies between"
+)
+
 #: Calibrate's "Why is my acceptance rate so low?" (issue 22): shown when the paste has the
 #: engine's accepted / drafted share.
 ACCEPT_RATE_HEADING = "Why is my acceptance rate so low?"
@@ -443,6 +459,26 @@ CALIBRATE_WAITING_FOR_K = "No fit until the draft length is given: α depends on
 CALIBRATE_LINK_SWEEP = (
     "The address cannot carry a sweep: a copied link opens the typed counts, not this view. Share the "
     "sweep's lines themselves."
+)
+#: The sweep's engine settings: the sidebar's schedule settings give the method and the names.
+SWEEP_ENGINES_HINT = (
+    "For this schedule in every engine's terms, and a synthetic-acceptance benchmark at the sweep's "
+    "acceptance, turn on **Batch-size schedule for a GPU** in the sidebar and choose the method, the "
+    "models and the batch there."
+)
+SWEEP_ENGINES_SETTINGS = (
+    "From the sidebar's schedule settings these use the method ({method}), the models' names (target "
+    "{target}, drafter {drafter}), the data-parallel size, the MTP layers, the batch and the context "
+    "(the benchmark's prompt length); the sweep's measured step times replace the GPU, precision and "
+    "largest batch there."
+)
+SWEEP_ENGINES_BATCH = (
+    "The sweep did not run batch {batch}: the engines that take one k, and the synthetic benchmark, are "
+    "for batch {measured}, the nearest measured one at or below it."
+)
+SWEEP_SYNTHETIC_COMPARE = (
+    "Here the speedup is the one the sweep **measured** at batch {batch} with the real drafter: a synthetic "
+    "run at the same acceptance length should come close to it, and the drafter's own cost is what a gap shows."
 )
 SWEEP_TREES = (
     "{runs} tree run(s) (topk above 1) are left out of the curve, the profile and the schedule: a tree's "

@@ -89,6 +89,7 @@ from .presets import (
     GPUSpec,
     ModelSpec,
 )
+from .record_lengths import DraftLengths, draft_lengths, predicted_acceptance_rate
 from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
 from .schedule import MAX_SWEEP_POINTS, BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
 from .specs import Interconnect
@@ -161,6 +162,7 @@ __all__ = [
     "DecodeRecords",
     "DecodeSummary",
     "Divergences",
+    "DraftLengths",
     "EngineConfig",
     "EngineMetrics",
     "EngineSweep",
@@ -189,6 +191,7 @@ __all__ = [
     "draft_by_merging",
     "draft_by_noise",
     "draft_by_temperature",
+    "draft_lengths",
     "eagle_tree",
     "engine_configs",
     "expected_accepted_tokens",
@@ -214,6 +217,7 @@ __all__ = [
     "parse_engine_metrics",
     "parse_engine_sweep",
     "pinsker_bound",
+    "predicted_acceptance_rate",
     "profile_batch_sweep",
     "profile_expected_tokens",
     "profile_from_curve",

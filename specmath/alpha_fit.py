@@ -5,8 +5,8 @@ An engine that changes its draft length as it runs (vLLM's
 fewer tokens when its draft model is unsure) reports counts over drafts of several lengths,
 while its record names one k, the longest. The mean acceptance length of such a mix is below
 what i.i.d. acceptance gives at k, and inverting it at k underestimates alpha. :func:`fit_alpha`
-sees the mix in the counts (draft tokens / drafts < k) and fits from the draft positions every
-draft reached instead.
+sees the mix in the counts (draft tokens / drafts < k, :func:`specmath.draft_lengths`) and fits
+from the draft positions every draft reached instead.
 """
 
 from __future__ import annotations
@@ -15,56 +15,14 @@ import math
 
 import numpy as np
 
-from . import _kernels
 from ._validate import as_number, shown
 from .calibration import AlphaFit, alpha_interval
-from .engines.record import EngineMetrics
 from .iid_blocks import fit_alpha_from_acceptance_length
-from .speedup import MAX_DRAFT_LENGTH
+from .record_lengths import _accepted_equal, _accepted_extremes, draft_lengths
 
-#: Half a unit in the last decimal of a mean acceptance length printed to two decimals (vLLM V1
-#: ``%.2f``, llama-server ``%5.2f``): how far drafts inferred from a printed mean can be off.
-HALF_MEAN = 0.005
 #: One-sided z of the test that a position was reached by fewer drafts than the one before it
 #: (level 5 × 10⁻⁴): a conditional rate this far below alpha ends the positions every draft reached.
 Z_SHORTER = 3.29
-
-
-def _mean_length(metrics: EngineMetrics, k: int) -> tuple[float | None, list[str]]:
-    """The mean acceptance length the record gives, most exact source first, and what was assumed."""
-    if metrics.drafts and metrics.accepted is not None:
-        return 1.0 + metrics.accepted / metrics.drafts, []
-    if metrics.mean_acceptance_length is not None and math.isfinite(metrics.mean_acceptance_length):
-        return float(metrics.mean_acceptance_length), []
-    if metrics.per_position:
-        return 1.0 + float(sum(metrics.per_position)), []
-    rate = metrics.accept_rate
-    if rate is not None and 0.0 <= rate <= 1.0:
-        return 1.0 + k * rate, [
-            f"The record has accepted / drafted but no mean acceptance length: assuming every draft had k = {k} "
-            "tokens, the mean is 1 + k × accepted / drafted (shorter drafts would make it lower)."
-        ]
-    return None, []
-
-
-def _drafts(metrics: EngineMetrics, mean: float) -> tuple[float | None, bool]:
-    """The number of drafts, and whether it was counted (True) or inferred from a printed mean (False)."""
-    if metrics.drafts:
-        return float(metrics.drafts), True
-    if metrics.accepted and mean > 1.0:
-        return metrics.accepted / (mean - 1.0), False
-    return None, False
-
-
-def _shorter(metrics: EngineMetrics, k: int, drafts: float | None, counted: bool, mean: float) -> bool:
-    """Whether the counts show drafts shorter than k: draft tokens / drafts < k, beyond the rounding of the mean."""
-    tokens = metrics.draft_tokens
-    if tokens is None or drafts is None:
-        return False
-    if counted:
-        return tokens < drafts * k
-    fewest = metrics.accepted / (mean - 1.0 + HALF_MEAN)  # the fewest drafts the printed mean allows
-    return tokens < fewest * k
 
 
 def _covered(per_position: np.ndarray, drafts: float, most: int) -> tuple[int, bool]:
@@ -101,20 +59,15 @@ def _bracket(per_draft: float, mean_tokens: float, k: int) -> tuple[float, float
     Accepted tokens of a draft of L tokens, :math:`f(L) = \sum_{i \le L} \alpha^i`, are concave
     in L (each position adds less than the one before), so by Jensen's inequality any mix of
     lengths with mean :math:`\bar L` gives at most :math:`f(\bar L)` (interpolated between whole
-    lengths) and at least the mix of the two extreme lengths with that mean.
+    lengths, :func:`specmath.record_lengths._accepted_equal`) and at least the mix of the two
+    extreme lengths with that mean (``_accepted_extremes``).
     """
-    whole = min(int(mean_tokens), k)
-    part = mean_tokens - whole
-    share_one = (k - mean_tokens) / (k - 1)
-
-    def f(alpha, length):
-        return _kernels.expected_tokens(alpha, length) - 1.0
 
     def equal(alpha):
-        return f(alpha, whole) + part * alpha ** (whole + 1) - per_draft
+        return _accepted_equal(alpha, mean_tokens, k) - per_draft
 
     def extremes(alpha):
-        return share_one * alpha + (1.0 - share_one) * f(alpha, k) - per_draft
+        return _accepted_extremes(alpha, mean_tokens, k) - per_draft
 
     zeros, ones = np.zeros(()), np.ones(())
     return float(_bisect(equal, zeros, ones)), float(_bisect(extremes, zeros, ones))
@@ -167,36 +120,19 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
     >>> fit.k, round(fit.alpha, 3)
     (2, 0.707)
     """
-    if not isinstance(metrics, EngineMetrics):
-        raise ValueError(f"metrics must be an EngineMetrics, got {type(metrics).__name__}")
     given_confidence, confidence = confidence, as_number(confidence, "confidence")
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be within (0, 1), got {shown(given_confidence)}")
-    k = metrics.k
-    if k is None:
-        raise ValueError("metrics.k is None: the record does not say its draft length; replace one in to fit")
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_DRAFT_LENGTH:
-        raise ValueError(f"metrics.k must be a whole number within 1 to {MAX_DRAFT_LENGTH}, got {shown(k)}")
-    k = int(k)
-    mean, notes = _mean_length(metrics, k)
-    if mean is None:
-        raise ValueError(
-            "metrics has no acceptance counts, mean acceptance length, per-position rates or "
-            "acceptance rate to fit from"
-        )
-    if not 1.0 <= mean <= k + 1:
-        raise ValueError(
-            f"the mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})"
-        )
-    drafts, counted = _drafts(metrics, mean)
-    if not _shorter(metrics, k, drafts, counted, mean):
+    lengths = draft_lengths(metrics)
+    k, mean, drafts, counted = lengths.k, lengths.acceptance_length, lengths.drafts, lengths.counted
+    notes = list(lengths.notes)
+    if not lengths.shorter:
         if metrics.drafts and metrics.accepted is not None:
             return alpha_interval(metrics.accepted, metrics.drafts, k, confidence)._replace(notes=tuple(notes))
         alpha = float(fit_alpha_from_acceptance_length(mean, k))
         return AlphaFit(alpha, alpha, alpha, k, has_interval=False, notes=tuple(notes))
 
-    tokens = metrics.draft_tokens
-    each = tokens / drafts
+    each = lengths.draft_length
     naive = float(fit_alpha_from_acceptance_length(mean, k))
     said = (
         f"Drafts averaged {each:.2f} tokens, fewer than k = {k}"

@@ -1,6 +1,6 @@
 """The Calibrate page's family: what it measures from (a paste of engine output or typed counts),
-the fit and the recommendation, the counts a link carries, the example pastes, its cached call
-and its batch-size schedule.
+the fit and the recommendation, the counts a link carries, its cached call and its batch-size
+schedule (the example pastes are in :mod:`dashboard.features.calibrate_examples`).
 
 The pure part (everything but :func:`calibration` and :func:`schedule`) turns every failure
 into a message for the page, never an exception, whatever was pasted.
@@ -50,6 +50,13 @@ class Measurement:
     fit: specmath.AlphaFit | None = None
     #: L(d) for each draft length d the engine drafted, where it said each step's (vLLM's detailed metrics).
     by_draft_length: specmath.AcceptanceCurve | None = None
+    #: What the paste says of its drafts' lengths (:func:`specmath.draft_lengths`); None for typed counts.
+    lengths: specmath.DraftLengths | None = None
+
+    @property
+    def draft_length(self) -> float:
+        """Mean draft tokens per drafting step: k, unless the paste shows drafts shorter than k."""
+        return float(self.k) if self.lengths is None else self.lengths.draft_length
 
 
 @dataclass(frozen=True)
@@ -126,25 +133,13 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         return f"The draft length k = {k:,} is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
     if per_position is not None and per_position.size != k:
         notes.append(f"{per_position.size} per-position rates for k = {k}; the profile uses the rates as given.")
-    drafts, accepted = metrics.drafts, metrics.accepted
-    mean = metrics.mean_acceptance_length
-    if drafts and accepted is not None and drafts > 0:
-        mean = 1.0 + accepted / drafts
-    elif mean is None and per_position is not None:
-        mean = 1.0 + float(per_position.sum())
-    elif mean is None and metrics.accept_rate is not None and 0.0 <= metrics.accept_rate <= 1.0:
-        mean = 1.0 + k * metrics.accept_rate  # accepted / drafted with every draft k tokens long (fit_alpha notes it)
-    if mean is None:
-        said = "The paste has no acceptance counts or mean acceptance length to fit from"
-        return f"{said}: {'; '.join(notes)}." if notes else f"{said}."
-    if not 1.0 <= mean <= k + 1:
-        return f"The mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})."
-    if drafts and accepted is not None and accepted > k * drafts:
-        return f"{accepted:,} accepted tokens exceed k × drafts = {k * drafts:,}; check k."
+    record = replace(metrics, k=int(k))
     try:
-        fit = specmath.fit_alpha(replace(metrics, k=int(k)))
+        lengths = specmath.draft_lengths(record)
+        fit = specmath.fit_alpha(record)
     except ValueError as exc:
-        return f"Could not fit α to the paste: {exc}"
+        said = f"Could not fit α to the paste: {exc}"
+        return f"{said} ({'; '.join(notes)})." if notes else f"{said}."
     notes.extend(fit.notes)
     if per_position is not None and fit.k < min(k, per_position.size):
         per_position = per_position[: fit.k]
@@ -155,9 +150,9 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
     return Measurement(
         source,
         int(k),
-        float(mean),
-        drafts,
-        accepted,
+        lengths.acceptance_length,
+        metrics.drafts,
+        metrics.accepted,
         per_position,
         tuple(notes),
         metrics.accept_rate,
@@ -165,6 +160,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         k_given=metrics.k is None,
         fit=fit,
         by_draft_length=specmath.acceptance_curve(metrics) if metrics.by_draft_length else None,
+        lengths=lengths,
     )
 
 
@@ -180,6 +176,8 @@ class Calibration:
     profile: np.ndarray | None
     recommended_k: int
     recommended_speedup: float
+    #: The speedup the measured run had, L / (1 + d̄ / c): a drafting step of d̄ tokens on average
+    #: costs d̄ draft steps and one target step (:func:`specmath.draft_lengths`), d̄ = k for full drafts.
     measured_speedup: float
     #: The best k (and its speedup) at the interval's two ends, low α first.
     k_at_ends: tuple[tuple[int, float], tuple[int, float]]
@@ -218,8 +216,42 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
         profile=profile,
         recommended_k=int(k_axis[best]),
         recommended_speedup=float(chooser[best]),
-        measured_speedup=float(measurement.mean_length / (1.0 + k / c)),
+        measured_speedup=float(measurement.mean_length / (1.0 + measurement.draft_length / c)),
         k_at_ends=ends,
+    )
+
+
+def speedup_now_metric(measurement: Measurement, result: Calibration, c: float) -> tuple[str, str, str]:
+    """The "Speedup now" metric's label, value and help: at k, or at the mean draft length when drafts were shorter."""
+    value = f"{result.measured_speedup:.2f}×"
+    if measurement.draft_length == measurement.k:
+        return f"Speedup now (k = {measurement.k}, c = {c:.3g})", value, texts.CALIBRATE_SPEEDUP_NOW_HELP
+    label = f"Speedup now (drafts of {measurement.draft_length:.2f} tokens on average, c = {c:.3g})"
+    return label, value, texts.CALIBRATE_SPEEDUP_NOW_MIXED_HELP.format(k=measurement.k)
+
+
+def predicted_rate_metric(measurement: Measurement, alpha: float) -> tuple[str, str, str]:
+    """The label, value and help of the accepted / drafted share α predicts for the drafts the paste
+    counted (:func:`specmath.predicted_acceptance_rate`): at k, for the engine's mix of lengths, or
+    the range over every mix with the mean draft length."""
+    k = measurement.k
+    lengths = measurement.lengths
+    if lengths is None or not lengths.shorter:
+        rate = float(specmath.draft_acceptance_rate(alpha, k))
+        return f"Rate α predicts at k = {k}", f"{100 * rate:.1f}%", "(α − α^(k+1)) / ((1 − α) k)"
+    low, high = specmath.predicted_acceptance_rate(alpha, lengths)
+    mean = f"{lengths.draft_length:.2f}"
+    if lengths.mix:
+        return (
+            f"Rate α predicts for these drafts ({mean} tokens on average)",
+            f"{100 * low:.1f}%",
+            (texts.CALIBRATE_RATE_MIX_HELP),
+        )
+    shown = f"{100 * low:.1f}%" if f"{100 * low:.1f}" == f"{100 * high:.1f}" else f"{100 * low:.1f}–{100 * high:.1f}%"
+    return (
+        f"Rate α predicts for drafts of {mean} tokens on average",
+        shown,
+        texts.CALIBRATE_RATE_RANGE_HELP.format(k=k, mean=mean),
     )
 
 
@@ -331,117 +363,6 @@ def link_note(measurement: Measurement) -> str:
             f"the link shows them as drafts of k = {carried['k']}."
         )
     return f"{said} It does not carry {' or '.join(lost)}." if lost else said
-
-
-#: One example paste per engine format, for the page's example buttons: the same run in every
-#: format, 1,000 drafting steps of k = 3, 1,850 accepted draft tokens (per position 810, 640 and
-#: 400), so every example fits the same alpha once its k is known.
-EXAMPLES = {
-    "vLLM V1 log": (
-        "INFO 11-29 10:15:01 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
-        "Avg generation throughput: 95.0 tokens/s, Running: 8 reqs, Waiting: 0 reqs\n"
-        "INFO 11-29 10:15:01 [metrics.py:96] SpecDecoding metrics: Mean acceptance length: 2.85, "
-        "Accepted throughput: 61.67 tokens/s, Drafted throughput: 100.00 tokens/s, Accepted: 1850 tokens, "
-        "Drafted: 3000 tokens, Per-position acceptance rate: 0.810, 0.640, 0.400, "
-        "Avg Draft acceptance rate: 61.7%\n"
-    ),
-    "vLLM V0 log": (
-        "INFO 11-29 10:15:01 metrics.py:467] Speculative metrics: Draft acceptance rate: 0.617, "
-        "System efficiency: 0.713, Number of speculative tokens: 3, Number of accepted tokens: 1850, "
-        "Number of draft tokens: 3000, Number of emitted tokens: 2850.\n"
-    ),
-    "vLLM /metrics": (
-        "# HELP vllm:spec_decode_num_drafts_total Number of spec decoding drafts.\n"
-        "# TYPE vllm:spec_decode_num_drafts_total counter\n"
-        'vllm:spec_decode_num_drafts_total{engine="0",model_name="llama"} 1000.0\n'
-        "# TYPE vllm:spec_decode_num_draft_tokens_total counter\n"
-        'vllm:spec_decode_num_draft_tokens_total{engine="0",model_name="llama"} 3000.0\n'
-        "# TYPE vllm:spec_decode_num_accepted_tokens_total counter\n"
-        'vllm:spec_decode_num_accepted_tokens_total{engine="0",model_name="llama"} 1850.0\n'
-        "# TYPE vllm:spec_decode_num_accepted_tokens_per_pos_total counter\n"
-        'vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="llama",position="0"} 810.0\n'
-        'vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="llama",position="1"} 640.0\n'
-        'vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="llama",position="2"} 400.0\n'
-    ),
-    # SGLang's decode-batch line (specmath/engines/sglang.py cites it): accept len 1 + 1,850 / 1,000,
-    # accept rate accepted / drafted = 1,850 / 3,000. It prints no k: the page asks for it.
-    "SGLang log": (
-        "[2026-11-29 10:15:01] Decode batch, #running-req: 8, #cached-token: 0, #token: 5120, token usage: 0.03, "
-        "accept len: 2.85, accept rate: 0.62, cuda graph: True, gen throughput (token/s): 412.50, "
-        "#queue-req: 0\n"
-    ),
-    "llama.cpp": ("n_draft   = 3\nn_predict = 2850\nn_drafted = 3000\nn_accept  = 1850\naccept    = 61.667%\n"),
-    # trtllm-serve's /metrics: a JSON list of IterationStats as JsonSerialization::toJsonStr dumps
-    # them with nlohmann::json (keys sorted, no spaces): NVIDIA/TensorRT-LLM at 092229bb,
-    # cpp/tensorrt_llm/executor/jsonSerialization.cpp lines 34-40, SpecDecodingStats' fields
-    # numDraftTokens, numAcceptedTokens, numRequestsWithDraftTokens, acceptanceLength, iterLatencyMS,
-    # draftOverhead (specmath/engines/trtllm.py reads them); top-level fields abridged. Five
-    # iterations of 200 requests with a draft each: 1,000 drafts, 3,000 draft tokens, 1,850 accepted.
-    "TensorRT-LLM /metrics": (
-        "["
-        + ",".join(
-            f'{{"iter":{i},"iterLatencyMS":41.{i},"numActiveRequests":200,"numQueuedRequests":0,'
-            f'"specDecodingStats":{{"acceptanceLength":{(accepted + 200) / 200:g},"draftOverhead":0.31,'
-            f'"iterLatencyMS":41.{i},"numAcceptedTokens":{accepted},"numDraftTokens":600,'
-            f'"numRequestsWithDraftTokens":200}},"timestamp":"11-29-2026 10:15:0{i}"}}'
-            for i, accepted in enumerate((372, 368, 375, 365, 370), start=1)
-        )
-        + "]\n"
-    ),
-}
-
-
-# llama-server's /metrics (specmath/engines/llamacpp_prometheus.py cites it): counters, gauges, then
-# the per-position counter, no labels, whole numbers as a C++ stream writes them. The same run.
-EXAMPLES["llama-server /metrics"] = (
-    "# HELP llamacpp:tokens_predicted_total Number of generation tokens processed\n"
-    "# TYPE llamacpp:tokens_predicted_total counter\n"
-    "llamacpp:tokens_predicted_total 2850\n"
-    + "".join(
-        f"# HELP llamacpp:spec_decode_{name}_total Speculative: {about}\n"
-        f"# TYPE llamacpp:spec_decode_{name}_total counter\n"
-        f"llamacpp:spec_decode_{name}_total {value}\n"
-        for name, about, value in (
-            ("num_draft_tokens", "Total draft tokens generated", 3000),
-            ("num_accepted_tokens", "Total draft tokens accepted by the target model", 1850),
-            ("num_drafts", "Total speculative decoding verification steps", 1000),
-        )
-    )
-    + "# HELP llamacpp:requests_processing Number of requests processing\n"
-    "# TYPE llamacpp:requests_processing gauge\n"
-    "llamacpp:requests_processing 0\n"
-    "# HELP llamacpp:spec_decode_num_accepted_tokens_per_pos_total Accepted tokens per draft position\n"
-    "# TYPE llamacpp:spec_decode_num_accepted_tokens_per_pos_total counter\n"
-    + "".join(
-        f'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{{position="{i}"}} {n}\n'
-        for i, n in enumerate((810, 640, 400))
-    )
-)
-# vLLM's per-request metrics (specmath/engines/vllm_per_request.py cites them), two responses of 500
-# steps each: histograms [100, 80, 120, 200] and [90, 90, 120, 200] add up to the same run's 1,000
-# drafts with 810, 640 and 400 reaching positions 1, 2 and 3.
-EXAMPLES["vLLM per-request"] = "".join(
-    f'{{"id": "cmpl-{i}", "object": "text_completion", "model": "llama", "choices": [], "metrics": '
-    f'{{"speculative_decoding": {{"mean_acceptance_length": {1 + accepted / 500}, "draft_acceptance_rate": '
-    f'{accepted / 1500}, "acceptance_histogram": {hist}, "num_spec_steps": 500, "num_accepted_draft_tokens": '
-    f'{accepted}, "num_draft_tokens": 1500, "num_spec_tokens": 3}}}}}}\n'
-    for i, (hist, accepted) in enumerate((([100, 80, 120, 200], 920), ([90, 90, 120, 200], 930)), start=1)
-)
-#: A sweep, not one run: SGLang's bench_speculative.py lines (specmath/engines/sglang_bench.py cites
-#: them) at batch 1, 16, 64 and 128, chains of 1 to 3 steps at accept lengths near α = 0.8's; invented
-#: step times, long enough from 64 on for speculation to stop paying.
-SWEEP_EXAMPLE = "SGLang sweep"
-EXAMPLES[SWEEP_EXAMPLE] = "".join(
-    f'{{"batch_size": {b}, "steps": {k}, "topk": {min(k, 1)}, "num_draft_tokens": {k + 1 if k else 0}, '
-    f'"acc_length": {length}, "step_time": {time}, "speed": {round(length / time, 3)}, "completion_tokens": 512.0}}\n'
-    for b, runs in (
-        (1, ((0, 1.0, 0.0076), (1, 1.801, 0.0092), (2, 2.437, 0.0105), (3, 2.951, 0.0119))),
-        (16, ((0, 1.0, 0.0082), (1, 1.795, 0.0105), (2, 2.446, 0.0124), (3, 2.938, 0.0149))),
-        (64, ((0, 1.0, 0.0101), (1, 1.806, 0.0196), (2, 2.44, 0.0290), (3, 2.957, 0.0391))),
-        (128, ((0, 1.0, 0.0124), (1, 1.799, 0.0302), (2, 2.45, 0.0455), (3, 2.946, 0.0611))),
-    )
-    for k, length, time in runs
-)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

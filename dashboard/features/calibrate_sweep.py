@@ -1,5 +1,7 @@
 """The Calibrate page's sweep view: a pasted benchmark sweep reduced to an acceptance-length curve over k,
-the per-position profile it implies, and a batch-size schedule of k from its measured step times.
+the per-position profile it implies, a batch-size schedule of k from its measured step times, and
+that schedule in every engine's terms with its synthetic-acceptance benchmark
+(:mod:`dashboard.features.engines`, as the counts view's schedule shows them).
 
 Split from :mod:`dashboard.features.calibrate`, which reads one measurement: a sweep is many runs
 and is drawn on its own. :func:`from_sweep` turns every failure into a message, never an exception.
@@ -7,15 +9,19 @@ and is drawn on its own. :func:`from_sweep` turns every failure into a message, 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import specmath
-from dashboard import charts, texts, ui
+from dashboard import charts, engine_config, texts, ui
 from dashboard.address import literal
+from dashboard.features import engines
+from specmath.engines.configs import vocabulary
 
 #: Characters shown of a note (sentences that may quote the paste).
 NOTE_LIMIT = 600
@@ -97,8 +103,72 @@ def _speedup_table(result: SweepResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def show(result: SweepResult) -> None:
-    """The sweep's view: what was read, the curve and the profile, the measured schedule."""
+def benchmark_batch(schedule: specmath.MeasuredSchedule, batch: int) -> tuple[int, int, float]:
+    """The measured batch the engines' one-k settings and the synthetic benchmark are for, its best k
+    (0 where no k beats plain decoding) and its measured speedup (1 there).
+
+    ``batch`` itself if the sweep ran it, else the largest measured batch below it, else the smallest:
+    a measured speedup is only known at a measured batch.
+    """
+    measured = [int(b) for b in schedule.batch]
+    at = max((b for b in measured if b <= batch), default=measured[0])
+    i = measured.index(at)
+    speedup = float(schedule.best_speedup[i])
+    return (at, int(schedule.best_k[i]), speedup) if speedup > 1.0 else (at, 0, 1.0)
+
+
+def _drafter(chosen: Mapping[str, Any]) -> str | None:
+    """The model the configs load for the sidebar's method, models and drafter name; warns where the
+    typed name is refused or a draft model's vocabulary is not the target's (the engines' rule)."""
+    presets = specmath.MODEL_PRESETS
+    target, draft, method = presets[chosen["target_model"]], presets[chosen["draft_model"]], chosen["method"]
+    model = engine_config.draft_name(method, draft, target, chosen["drafter"])
+    typed = engine_config.valid_drafter_name(chosen["drafter"])
+    if chosen["drafter"] and not typed:
+        used = f"`{model}`" if model else f"no model ({method} needs none)"
+        rule = f"{engine_config.DRAFTER_NAME_RULE}, at most {engine_config.MAX_DRAFTER_NAME} characters"
+        st.warning(texts.SCHEDULE_DRAFTER_REFUSED.format(name=literal(chosen["drafter"]), rule=rule, used=used))
+    refused = vocabulary.vocabulary_problem(target, draft) if method == "draft_model" and not typed else None
+    if refused:
+        drafters = vocabulary.same_vocabulary_drafters(target, presets.values())
+        among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
+        st.warning(texts.SCHEDULE_VOCABULARY.format(why=refused[0].upper() + refused[1:], drafters=among))
+    return model
+
+
+def show_engines(result: SweepResult, chosen: Mapping[str, Any] | None) -> None:
+    """The measured schedule in every engine's terms and its synthetic-acceptance benchmark, for the
+    sidebar's schedule settings ``chosen`` (:data:`dashboard.params.CALIBRATE_KEYS`); a hint without them."""
+    if chosen is None:
+        st.info(texts.SWEEP_ENGINES_HINT)
+        return
+    schedule = result.schedule
+    model = _drafter(chosen)
+    batch, k, speedup = benchmark_batch(schedule, chosen["batch"])
+    target = engine_config.hub_name(specmath.MODEL_PRESETS[chosen["target_model"]])
+    st.markdown(texts.SCHEDULE_ENGINES)
+    st.caption(
+        texts.SWEEP_ENGINES_SETTINGS.format(
+            method=chosen["method"], target=target, drafter=model or f"none ({chosen['method']} loads none)"
+        )
+    )
+    if batch != chosen["batch"]:
+        st.caption(texts.SWEEP_ENGINES_BATCH.format(batch=chosen["batch"], measured=batch))
+    parallel = {"data_parallel_size": chosen["data_parallel"], "n_predict": chosen["n_predict"]}
+    ranges = [(int(lo), int(hi), int(k_)) for lo, hi, k_ in schedule.schedule]
+    engines.show_configs(specmath.engine_configs(ranges, chosen["method"], model, k, batch, **parallel))
+    runs = specmath.synthetic_runs(
+        tuple(float(u) for u in result.profile), ranges, chosen["method"], model, k, batch,
+        target=target, context=chosen["context"], predicted_speedup=speedup, **parallel,
+    )  # fmt: skip
+    engines.show_synthetic(runs, batch, k, speedup)
+    if runs:
+        st.caption(texts.SWEEP_SYNTHETIC_COMPARE.format(batch=batch))
+
+
+def show(result: SweepResult, chosen: Mapping[str, Any] | None = None) -> None:
+    """The sweep's view: what was read, the curve and the profile, the measured schedule and (with the
+    sidebar's schedule settings ``chosen``) every engine's config and synthetic benchmark for it."""
     sweep, curve = result.sweep, result.curve
     batches = sorted(set(sweep.batch))
     st.success(
@@ -149,3 +219,4 @@ def show(result: SweepResult) -> None:
         st.table(_speedup_table(result), hide_index=True)
         ranges = "; ".join(f"batch {lo}–{hi}: k = {k}" for lo, hi, k in schedule.schedule)
         st.caption(f"The schedule: {ranges} (k = 0: no speculation).")
+    show_engines(result, chosen)

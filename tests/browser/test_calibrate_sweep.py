@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 import specmath
-from dashboard.features.calibrate import EXAMPLES, SWEEP_EXAMPLE
+from dashboard.features.calibrate_examples import EXAMPLES, SWEEP_EXAMPLE
 from tests.browser.helpers import PAGES, AppTab
 
 

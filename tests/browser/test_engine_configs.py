@@ -13,7 +13,7 @@ import numpy as np
 import specmath
 from dashboard import texts
 from dashboard.features import hardware
-from dashboard.features.calibrate import EXAMPLES
+from dashboard.features.calibrate_examples import EXAMPLES
 from dashboard.params import PARAMS, PRECISIONS
 from specmath.engines.configs import sglang, yaml_text
 from tests.browser.helpers import PAGES, AppTab

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard.features import calibrate
+from dashboard.features import calibrate, calibrate_examples
 from specmath.engines.configs import yaml_text
 from tests.app_helpers import (
     codes,
@@ -100,8 +100,8 @@ def test_profile_drives_the_recommendation():
 
 def test_every_example_is_read():
     """The examples are one run of k = 3: each reads to its mean length; only SGLang's lacks k."""
-    for name, text in calibrate.EXAMPLES.items():
-        if name == calibrate.SWEEP_EXAMPLE:
+    for name, text in calibrate_examples.EXAMPLES.items():
+        if name == calibrate_examples.SWEEP_EXAMPLE:
             continue  # a sweep of runs, not one (test_the_sweep_example_…)
         measurement = calibrate.from_paste(text)
         if name == "SGLang log":
@@ -114,7 +114,7 @@ def test_every_example_is_read():
 
 
 def test_a_draft_length_out_of_range_is_said_with_its_value():
-    text = calibrate.EXAMPLES["llama.cpp"].replace("n_draft   = 3", "n_draft   = 2000")
+    text = calibrate_examples.EXAMPLES["llama.cpp"].replace("n_draft   = 3", "n_draft   = 2000")
     assert calibrate.from_paste(text) == (
         f"The draft length k = 2,000 is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
     )
@@ -126,12 +126,13 @@ def _click(at, name):
 
 
 @pytest.mark.parametrize(
-    "name", [name for name in calibrate.EXAMPLES if name not in ("SGLang log", calibrate.SWEEP_EXAMPLE)]
+    "name",
+    [name for name in calibrate_examples.EXAMPLES if name not in ("SGLang log", calibrate_examples.SWEEP_EXAMPLE)],
 )
 def test_example_buttons_fill_the_paste_and_calibrate(name):
     at = _click(open_page(CALIBRATE, k="3"), name)
     assert not at.exception and not at.error
-    assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[name]
+    assert at.text_area(key="engine_paste").value == calibrate_examples.EXAMPLES[name]
     assert metrics(at)["Mean acceptance length"] == "2.850"
     assert any(name.split()[0] in s.value for s in at.success)
     with_profile = name in ("vLLM V1 log", "vLLM /metrics", "llama-server /metrics", "vLLM per-request")
@@ -437,6 +438,28 @@ def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said
     assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 966]
 
 
+def test_drafts_shorter_than_k_set_the_speedup_now_and_the_rate_alpha_predicts():
+    """Issue 33's line: the run drafted 2,200 / 800 = 2.75 tokens a step, not k = 4. Its speedup at
+    c = 20 is 2.43 / (1 + 2.75 / 20); the accepted / drafted share α predicts is for such drafts,
+    a range over the mixes with that mean, which holds the engine's 52.0% (at k = 4: 45%)."""
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(MIXED_V1).run()
+    assert not at.exception and not at.error
+    m = metrics(at)
+    assert m["Speedup now (drafts of 2.75 tokens on average, c = 20)"] == f"{2.43 / (1 + 2.75 / 20):.2f}×" == "2.14×"
+    alpha = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_V1)).alpha
+    low, high = (float(x) / 100 for x in m["Rate α predicts for drafts of 2.75 tokens on average"][:-1].split("–"))
+    f = [sum(alpha**i for i in range(1, d + 1)) for d in range(5)]  # accepted tokens of a d-token draft
+    ones = (4 - 2.75) / 3  # drafts of 1 and 4 tokens with mean 2.75: the low end
+    assert low == round((ones * f[1] + (1 - ones) * f[4]) / 2.75, 3)
+    assert high == round((f[2] + 0.75 * alpha**3) / 2.75, 3)  # every draft 2.75 long: the high end
+    assert low < 0.520 < high and not low <= float(specmath.draft_acceptance_rate(alpha, 4)) <= high
+    # The formulas go in the helps, not under the numbers as a delta.
+    for m in at.metric:
+        if m.label.startswith(("Speedup now", "Rate α predicts")):
+            assert not m.delta and "shorter than k = 4" in m.proto.help, m.label
+
+
 def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha():
     at = open_page(CALIBRATE)
     at.text_area(key="engine_paste").set_value(MIXED_SCRAPE).run()
@@ -455,10 +478,10 @@ def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha(
 
 
 def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
-    at = _click(open_page(CALIBRATE, k="5", drafts="700", accepted="1500"), calibrate.SWEEP_EXAMPLE)
+    at = _click(open_page(CALIBRATE, k="5", drafts="700", accepted="1500"), calibrate_examples.SWEEP_EXAMPLE)
     assert not at.exception and not at.error
-    assert at.text_area(key="engine_paste").value == calibrate.EXAMPLES[calibrate.SWEEP_EXAMPLE]
-    sweep = specmath.parse_engine_sweep(calibrate.EXAMPLES[calibrate.SWEEP_EXAMPLE])
+    assert at.text_area(key="engine_paste").value == calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE]
+    sweep = specmath.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
     curve = specmath.acceptance_curve(sweep)
     profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
     schedule = specmath.measured_schedule(sweep, curve)
@@ -474,6 +497,44 @@ def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
     # The link cannot carry a sweep, says so, and the typed counts it holds are left as they were.
     assert any("The address cannot carry a sweep" in c.value for c in at.caption)
     assert [at.query_params.get(key) for key in ("k", "drafts", "accepted")] == ["5", "700", "1500"]
+
+
+def test_the_sweeps_schedule_comes_in_every_engine_with_a_synthetic_run_of_its_profile():
+    """The sweep example with the sidebar's schedule settings at batch 32, which it did not run: the
+    measured schedule in each engine's tab, the one-k settings and the benchmark at batch 16, forcing
+    the profile the sweep implies and compared with the speedup measured there."""
+    at = _click(
+        open_page(CALIBRATE, cal_schedule="true", cal_batch="32", cal_method="eagle3"), calibrate_examples.SWEEP_EXAMPLE
+    )
+    assert not at.exception and not at.error
+    sweep = specmath.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
+    curve = specmath.acceptance_curve(sweep)
+    profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
+    schedule = specmath.measured_schedule(sweep, curve)
+    assert [tab.label for tab in at.tabs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"] * 2
+    config = vllm_config(at)
+    assert config["method"] == "eagle3"
+    assert (
+        config["num_speculative_tokens_per_batch_size"]
+        == [list(r) for r in schedule.schedule]
+        == [
+            [1, 63, 3],
+            [64, 128, 0],
+        ]
+    )
+    at16 = list(schedule.batch).index(16)
+    k16, speedup16 = int(schedule.best_k[at16]), float(schedule.best_speedup[at16])
+    assert sglang_flags(at)["--speculative-num-steps"] == str(k16) == "3"
+    assert any("did not run batch 32" in c.value and "for batch 16" in c.value for c in at.caption)
+    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
+    synthetic = json.loads(serve.split("--speculative-config '", 1)[1].removesuffix("'"))
+    np.testing.assert_allclose(synthetic["synthetic_acceptance_rates"], profile[:3], atol=5e-7)
+    assert any(text.startswith(f"SGLANG_SIMULATE_ACC_LEN={1 + profile[:k16].sum():.4f} ") for text in codes(at))
+    assert any("--max-concurrency 16" in text for text in codes(at))
+    assert any(f"**{speedup16:.2f}×**" in m.value for m in at.markdown if "concurrent requests" in m.value)
+    # Without the sidebar's settings: no configs, and the page says where they are.
+    bare = _click(open_page(CALIBRATE), calibrate_examples.SWEEP_EXAMPLE)
+    assert not bare.tabs and any("Batch-size schedule for a GPU" in i.value for i in bare.info)
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,121 @@
+"""draft_lengths and predicted_acceptance_rate: what a record's drafts really were, and the share
+of their tokens an i.i.d. alpha accepts."""
+
+import doctest
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import specmath as sm
+import specmath.record_lengths
+from tests.specmath.test_alpha_fit import ISSUE_33, mixture_record
+
+
+def accepted_share(alpha, mix):
+    """accepted / drafted of ``mix`` ({length: drafts}) by brute force: every position of every draft."""
+    accepted = sum(n * sum(alpha**i for i in range(1, d + 1)) for d, n in mix.items())
+    return accepted / sum(d * n for d, n in mix.items())
+
+
+def test_the_issue_33_line_drafted_2_75_tokens_a_step_and_alpha_brackets_its_rate():
+    lengths = sm.draft_lengths(sm.parse_engine_metrics(ISSUE_33))
+    assert lengths.k == 4 and not lengths.counted and lengths.shorter and lengths.mix is None
+    assert lengths.drafts == pytest.approx(800) and lengths.draft_length == pytest.approx(2.75)
+    assert lengths.acceptance_length == 2.43
+    low, high = sm.predicted_acceptance_rate(0.70, lengths)
+    # The true mix (300 of 4, 500 of 2) and the engine's printed 52.0 % lie inside; drafts of k = 4
+    # (what the page said before) predict 45.2 %, outside.
+    assert low < accepted_share(0.70, {4: 300, 2: 500}) < high
+    assert low < 1144 / 2200 < high
+    assert not low <= float(sm.draft_acceptance_rate(0.70, 4)) <= high
+
+
+@pytest.mark.parametrize("alpha", [0.2, 0.7, 0.95])
+def test_the_range_holds_every_mix_with_that_mean_and_its_ends_are_mixes(alpha):
+    rng = np.random.default_rng(33)
+    k = 6
+    for _ in range(200):
+        mix = dict(zip(range(1, k + 1), rng.integers(0, 50, k).tolist(), strict=True))
+        mix = {d: n for d, n in mix.items() if n} or {1: 1}
+        record = mixture_record(alpha, mix | {k: mix.get(k, 0) + 1}, per_position=False)
+        lengths = sm.draft_lengths(replace(record, k=k))
+        if not lengths.shorter:
+            continue
+        low, high = sm.predicted_acceptance_rate(alpha, lengths)
+        rate = accepted_share(alpha, mix | {k: mix.get(k, 0) + 1})
+        assert low - 1e-12 <= rate <= high + 1e-12
+    # The ends: drafts of 1 and k only, and drafts all of one whole length, reach them.
+    for mix, end in (({1: 3, 6: 3}, 0), ({3: 10, 6: 0}, 1)):
+        record = replace(mixture_record(alpha, {d: n for d, n in mix.items() if n}, per_position=False), k=k)
+        assert sm.predicted_acceptance_rate(alpha, sm.draft_lengths(record))[end] == pytest.approx(
+            accepted_share(alpha, mix)
+        )
+
+
+def test_a_mix_the_engine_reported_gives_its_rate_exactly():
+    mix = {2: 500, 3: 200, 4: 300}
+    reached = tuple(sum(n for d, n in mix.items() if d >= i) for i in range(1, 5))
+    record = replace(mixture_record(0.6, mix), position_drafts=reached)
+    lengths = sm.draft_lengths(record)
+    assert dict(lengths.mix) == mix
+    assert lengths.draft_length == pytest.approx(sum(d * n for d, n in mix.items()) / 1000)
+    assert sm.predicted_acceptance_rate(0.6, lengths) == pytest.approx((accepted_share(0.6, mix),) * 2)
+    by_length = tuple((d, n, 0) for d, n in mix.items())
+    assert sm.draft_lengths(replace(record, position_drafts=None, by_draft_length=by_length)).mix == lengths.mix
+
+
+def test_a_simulated_engines_share_matches_the_mix_prediction():
+    """Drafts drawn one by one (simulate_iid_blocks): the printed accepted / drafted is the prediction, within 4 σ."""
+    mix = {4: 3000, 2: 5000}
+    record = mixture_record(0.7, mix, rng=np.random.default_rng(7))
+    reached = tuple(sum(n for d, n in mix.items() if d >= i) for i in range(1, 5))
+    lengths = sm.draft_lengths(replace(record, position_drafts=reached))
+    (rate, _) = sm.predicted_acceptance_rate(0.7, lengths)
+    drafted = sum(d * n for d, n in mix.items())
+    # Each draft's accepted count has variance at most d² / 4: a loose, honest bound.
+    sigma = np.sqrt(sum(n * d * d / 4 for d, n in mix.items())) / drafted
+    assert abs(record.accepted / drafted - rate) < 4 * sigma
+
+
+def test_full_drafts_are_k_long_and_predict_the_chapters_share():
+    record = mixture_record(0.8, {5: 1000})
+    lengths = sm.draft_lengths(record)
+    assert (lengths.draft_length, lengths.shorter, lengths.drafts, lengths.counted) == (5.0, False, 1000.0, True)
+    rate = float(sm.draft_acceptance_rate(0.8, 5))
+    assert sm.predicted_acceptance_rate(0.8, lengths) == (rate, rate)
+    # No draft tokens in the record: nothing says the drafts were shorter, k is assumed.
+    assert sm.draft_lengths(replace(record, draft_tokens=None)).draft_length == 5.0
+
+
+def test_a_printed_mean_within_its_rounding_of_full_drafts_is_not_shorter():
+    # 1,850 accepted, mean 2.85 printed: 1000 drafts, give or take the rounding; 3000 = 3 × 1000.
+    record = sm.EngineMetrics("vLLM", "vLLM V1 log", 3, None, 2998, 1850, None, 2.85, None)
+    assert not sm.draft_lengths(record).shorter and sm.draft_lengths(record).draft_length == 3.0
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: sm.draft_lengths("a paste"), "^metrics must be an EngineMetrics, got str"),
+        (lambda: sm.draft_lengths(sm.EngineMetrics("x", "y", None, 1, 1, 1, None, None, None)), "^metrics.k is None"),
+        (
+            lambda: sm.draft_lengths(sm.EngineMetrics("x", "y", 2, None, None, None, None, 3.5, None)),
+            "^the mean acceptance length 3.500 is impossible for k = 2",
+        ),
+        (lambda: sm.predicted_acceptance_rate(0.5, (4, 2.0)), "^lengths must be a DraftLengths, got tuple"),
+        (lambda: sm.predicted_acceptance_rate(1.5, sm.draft_lengths(mixture_record(0.5, {2: 9}))), "^alpha"),
+        (
+            lambda: sm.predicted_acceptance_rate([0.5, 0.6], sm.draft_lengths(mixture_record(0.5, {2: 9}))),
+            r"^alpha must be one number, got an array of shape \(2,\)",
+        ),
+    ],
+)
+def test_bad_arguments_name_what_is_wrong(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_the_docstring_example_holds():
+    result = doctest.testmod(specmath.record_lengths)
+    assert result.attempted >= 1 and result.failed == 0
