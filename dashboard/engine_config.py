@@ -42,8 +42,10 @@ def valid_drafter_name(name: str) -> bool:
 
     What Hugging Face repo ids (``yuhuili/EAGLE3-LLaMA3.1-Instruct-8B``) and local paths
     (``./heads/my-head``) use: ASCII letters, digits, ``.``, ``_``, ``-`` and ``/``, at most
-    :data:`MAX_DRAFTER_NAME` characters (:func:`specmath.engines.configs.safe_name`: the configs
-    are pasted into a shell). The empty name is not a name: it means "none typed".
+    :data:`MAX_DRAFTER_NAME` characters (:func:`specmath.engines.configs.safe_name`). The
+    configs would quote any other name, but a name a link carries into commands people paste
+    should read as what it is: no Hub id has a space, a quote or a ``$``, and a look-alike letter
+    names another repository. The empty name is not a name: it means "none typed".
     """
     return safe_name(name)
 

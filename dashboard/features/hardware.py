@@ -111,7 +111,12 @@ def show(
     if refused:
         drafters = vocabulary.same_vocabulary_drafters(target, presets.values())
         among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
-        st.warning(texts.SCHEDULE_VOCABULARY.format(why=refused[0].upper() + refused[1:], drafters=among))
+        why = refused[0].upper() + refused[1:]
+        if draft.is_head:
+            method_instead = vocabulary.HEAD_METHODS[draft.head]
+            st.warning(texts.SCHEDULE_HEAD_AS_DRAFT.format(why=why, method=method_instead, drafters=among))
+        else:
+            st.warning(texts.SCHEDULE_VOCABULARY.format(why=why, drafters=among))
     st.markdown(texts.SCHEDULE_ENGINES)
     if method in ("eagle", "eagle3") and not typed:
         kind = "EAGLE-3" if method == "eagle3" else "EAGLE"
