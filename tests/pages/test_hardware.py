@@ -12,7 +12,7 @@ from dashboard import charts
 from dashboard.address import literal
 from dashboard.features import hardware
 from dashboard.params import PARAMS
-from specmath.engines.configs import yaml_text
+from specmath.engines.configs import drafter_mismatch, yaml_text
 from tests.app_helpers import (
     codes,
     metrics,
@@ -171,10 +171,13 @@ def _expected(method="draft_model", model="meta-llama/Llama-3.2-1B", batch=1, al
     return configs, runs
 
 
-def _rule_warnings(**inputs) -> list[str]:
-    """The engines' rule messages for the page's inputs: the configs', then the synthetic block's."""
+def _rule_warnings(kind="sequential", **inputs) -> list[str]:
+    """The page's rule messages for its inputs: that the drafter ``kind`` is not the method's, if it
+    is not; then the engines' rules, the configs', then the synthetic block's."""
     configs, runs = _expected(**inputs)
-    return [w for config in configs for w in config.warnings] + [w for run in runs for w in run.warnings]
+    mismatch = drafter_mismatch(kind, inputs.get("method", "draft_model"))
+    rules = [w for config in configs for w in config.warnings] + [w for run in runs for w in run.warnings]
+    return [mismatch, *rules] if mismatch else rules
 
 
 def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
@@ -263,7 +266,7 @@ def test_a_draft_no_k_pays_for_shows_no_config():
 def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
     at = open_page(HARDWARE, method=method)
     assert not at.exception
-    assert warnings(at) == _rule_warnings(method=method, model=model)  # the engines' rules, and nothing else
+    assert warnings(at) == _rule_warnings(method=method, model=model)  # the page's rules, and nothing else
     config = vllm_config(at)
     assert config["method"] == method
     assert config.get("model") == model
