@@ -5,9 +5,8 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, texts, ui
-from dashboard.features import hardware
+from dashboard.features import engines, hardware
 from dashboard.params import PRECISIONS
-from specmath.engines.configs import drafter_mismatch
 
 ctx = ui.page()
 
@@ -170,8 +169,7 @@ def view() -> None:
         "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
     }
     chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
-    if mismatch := drafter_mismatch(kind, method):
-        st.warning(mismatch, icon=":material/call_split:")
+    engines.show_drafter_mismatch(kind, method)
     hardware.show(schedule_sweep, setting, chosen, alpha, inputs)
 
 
