@@ -145,6 +145,25 @@ def test_example_buttons_fill_the_paste_and_calibrate(name):
         np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), [0.81, 0.64, 0.40])
 
 
+def test_the_sweeps_configs_say_what_the_hardware_page_says_of_the_drafter():
+    """The sweep view's drafter words are Hardware's (engine_config.drafter): a typed name the method
+    does not load, a typed draft model's vocabulary, a preset pair the engines refuse."""
+    cases = [
+        ({"cal_method": "mtp", "cal_drafter": "./my-draft"}, "caption", "With `mtp` the engine drafts with"),
+        ({"cal_method": "draft_model", "cal_drafter": "./my-draft"}, "caption", "does not know the typed model's"),
+        (
+            {"cal_method": "draft_model", "cal_target_model": "Qwen2.5-7B", "cal_draft_model": "Qwen2.5-0.5B"},
+            "warning",
+            "**These configs would not work as they stand.**",
+        ),
+    ]
+    for query, kind, said in cases:
+        at = _click(open_page(CALIBRATE, cal_schedule="true", **query), calibrate_examples.SWEEP_EXAMPLE)
+        assert not at.exception and not at.error
+        shown_there = [c.value for c in at.caption] if kind == "caption" else warnings(at)
+        assert sum(text.startswith(said) or said in text for text in shown_there) == 1, (query, shown_there)
+
+
 @pytest.mark.parametrize(
     ("paste", "message"),
     [
