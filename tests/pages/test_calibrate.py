@@ -473,6 +473,13 @@ def test_drafts_shorter_than_k_set_the_speedup_now_and_the_rate_alpha_predicts()
     assert low == round((ones * f[1] + (1 - ones) * f[4]) / 2.75, 3)
     assert high == round((f[2] + 0.75 * alpha**3) / 2.75, 3)  # every draft 2.75 long: the high end
     assert low < 0.520 < high and not low <= float(specmath.draft_acceptance_rate(alpha, 4)) <= high
+    # The chart marks the run where it was, as the metric says: at 2.75 tokens, not at k = 4.
+    figure = page_charts(at)[0]
+    assert figure["layout"]["title"]["text"].startswith("Predicted speedup vs draft length")
+    (run,) = [t for t in figure["data"] if t["name"].startswith("this run")]
+    assert values(run["x"]) == pytest.approx([2200 / 800]) and values(run["y"]) == pytest.approx([2.43 / 1.1375])
+    assert f"{values(run['y'])[0]:.2f}×" == m["Speedup now (drafts of 2.75 tokens on average, c = 20)"]
+    assert not any("measured k = 4" in note["text"] for note in figure["layout"]["annotations"])
     # The formulas go in the helps, not under the numbers as a delta.
     for m in at.metric:
         if m.label.startswith(("Speedup now", "Rate α predicts")):
