@@ -452,6 +452,11 @@ def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said
     captions = [c.value for c in at.caption]
     assert any("fewer than k = 4" in c and "positions 1 to 2" in c for c in captions), captions
     assert not any("The paste fixes k" in c for c in captions)  # the slider holds the cut drafts' k = 2
+    # One account of the drafts: the parser says what the line lacks and the counts it fits, the
+    # inference which of them it assumed; nothing says they cannot be inferred.
+    assert not any("could not be inferred" in c for c in captions)
+    assert any("line 1 does not print its number of drafts" in c and "fit any of 799 to 801" in c for c in captions)
+    assert any("assuming 800 = accepted / (mean acceptance length − 1)" in c for c in captions)
     # The drafts, 800, come from the printed mean; the link carries them cut to two positions.
     assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 966)
     assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 966]
