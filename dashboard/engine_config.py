@@ -45,8 +45,10 @@ def valid_drafter_name(name: str) -> bool:
 
     What Hugging Face repo ids (``yuhuili/EAGLE3-LLaMA3.1-Instruct-8B``) and local paths
     (``./heads/my-head``) use: ASCII letters, digits, ``.``, ``_``, ``-`` and ``/``, at most
-    :data:`MAX_DRAFTER_NAME` characters (:func:`specmath.engines.configs.safe_name`: the configs
-    are pasted into a shell). The empty name is not a name: it means "none typed".
+    :data:`MAX_DRAFTER_NAME` characters (:func:`specmath.engines.configs.safe_name`). The
+    configs would quote any other name, but a name a link carries into commands people paste
+    should read as what it is: no Hub id has a space, a quote or a ``$``, and a look-alike letter
+    names another repository. The empty name is not a name: it means "none typed".
     """
     return safe_name(name)
 
@@ -85,9 +87,10 @@ def drafter(method: str, draft_model: str, target_model: str, typed_name: str = 
     (the user's model or head, "" for none), and what the Hardware and Calibrate pages say of it.
 
     A warning where a typed name is refused (and what the configs use instead) or where a preset
-    ``draft_model`` does not share the target's vocabulary (the engines' rule, with the presets that
-    do); a caption where a valid typed name is not used (the method loads no draft model) or is a
-    draft model whose vocabulary the page cannot check.
+    ``draft_model`` does not share the target's vocabulary or is a head (the engines' rule, with
+    the presets that would do, and for a head the method that runs it); a caption where a valid
+    typed name is not used (the method loads no draft model) or is a draft model whose
+    vocabulary the page cannot check.
     """
     presets = specmath.MODEL_PRESETS
     target, draft = presets[target_model], presets[draft_model]
@@ -114,9 +117,14 @@ def drafter(method: str, draft_model: str, target_model: str, typed_name: str = 
     if refused:
         drafters = vocabulary.same_vocabulary_drafters(target, presets.values())
         among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
-        messages.append(
-            ("warning", texts.SCHEDULE_VOCABULARY.format(why=refused[0].upper() + refused[1:], drafters=among))
-        )
+        why = refused[0].upper() + refused[1:]
+        if draft.is_head:  # a head is run by its own method, not as a draft model
+            said = texts.SCHEDULE_HEAD_AS_DRAFT.format(
+                why=why, method=vocabulary.HEAD_METHODS[draft.head], drafters=among
+            )
+        else:
+            said = texts.SCHEDULE_VOCABULARY.format(why=why, drafters=among)
+        messages.append(("warning", said))
     return Drafter(model, typed, refused, tuple(messages))
 
 

@@ -273,6 +273,12 @@ SCHEDULE_VOCABULARY = (
     "pair (greedy drafting only, from the tokens both vocabularies share); vLLM 0.34.0 has no such option."
 )
 
+#: A head chosen as the draft model of method draft_model (vocabulary.head_problem).
+SCHEDULE_HEAD_AS_DRAFT = (
+    "**These configs would not work as they stand.** {why}. What would make them work: method `{method}` "
+    "with this drafter, or a draft model with the target's tokenizer and vocab_size ({drafters})."
+)
+
 #: A typed draft model for method draft_model: the page cannot check its vocabulary.
 SCHEDULE_VOCABULARY_TYPED = (
     "The page does not know the typed model's vocabulary: vLLM and SGLang take it as the draft only "

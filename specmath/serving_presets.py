@@ -110,6 +110,8 @@ MODELS = [
         shared_experts=1,
         expert_parameters=3 * 7168 * 2048,
         attention_dim=128 * (576 + 512) // 2,
+        head="MTP",  # the embedding and output head are the target's: vocab_size 0
+        head_of="DeepSeek-V3",
         source=f"{_DEEPSEEK}, README_WEIGHTS.md (num_nextn_predict_layers = 1) and inference/model.py",
     ),
     ModelSpec(
@@ -219,6 +221,8 @@ def _eagle3(name, target, config, hidden, intermediate, heads, kv_heads, head_di
         head_dim=head_dim,
         tokenizer=tokenizer,
         attention_dim=0 if heads * head_dim == hidden else heads * head_dim,
+        head="EAGLE-3",  # its embedding and tokens are its target's: vocab_size 0
+        head_of=target,
         source=f"{_SPECFORGE}, configs/{config} (an EAGLE-3 head for {target})",
     )
 

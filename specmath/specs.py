@@ -14,6 +14,9 @@ import numpy as np
 from ._validate import as_count, as_positive, shown
 from .moe import MAX_EXPERTS, expected_active_experts
 
+#: The heads a :class:`ModelSpec` may be: drafters that run on their target's hidden states.
+HEADS = ("EAGLE-3", "MTP")
+
 
 @dataclass(frozen=True)
 class ModelSpec:
@@ -67,6 +70,13 @@ class ModelSpec:
         Half the multiply-adds of attention per cached token, per layer and position:
         ``num_attention_heads * (qk_head_dim + v_head_dim) / 2``; 0 means ``hidden`` (query heads
         times head dimension equal to the width, as in Llama and Qwen2.5).
+    head : str, default ""
+        What the model is if it is not a model on its own but a head that drafts from its
+        target's hidden states: ``"EAGLE-3"`` or ``"MTP"`` (:data:`HEADS`); "" for a standalone
+        model. A head has no vocabulary of its own: it reads its target's embedding (and an MTP
+        module its output head), so its ``vocab_size`` is 0 and its tokens are its target's.
+    head_of : str, default ""
+        The target a head was trained for (its name); "" for a standalone model.
     """
 
     name: str
@@ -87,6 +97,8 @@ class ModelSpec:
     expert_parameters: float = 0.0
     moe_layers: int = 0
     attention_dim: int = 0
+    head: str = ""
+    head_of: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "parameters", as_positive(self.parameters, "parameters"))
@@ -107,7 +119,22 @@ class ModelSpec:
                 f"{'' if self.tie_word_embeddings else '2 * '}vocab_size * hidden = {tables:,}"
             )
         object.__setattr__(self, "attention_dim", as_count(self.attention_dim, "attention_dim", cap=10**8, minimum=0))
+        self._check_head()
         self._check_experts()
+
+    def _check_head(self) -> None:
+        """A head names its kind and its target, and has no vocabulary of its own; a model neither."""
+        if self.head not in ("", *HEADS):
+            raise ValueError(f"head must be one of {', '.join(HEADS)} or empty, got {shown(self.head)}")
+        if not isinstance(self.head_of, str) or bool(self.head_of) != bool(self.head):
+            raise ValueError(f"head_of must name the target of a head, and only of a head, got {shown(self.head_of)}")
+        if self.head and self.vocab_size:
+            raise ValueError(f"vocab_size must be 0 for a head (it reads its target's), got {shown(self.vocab_size)}")
+
+    @property
+    def is_head(self) -> bool:
+        """Whether the model is a head that drafts from its target's hidden states (``head`` set)."""
+        return bool(self.head)
 
     def _check_experts(self) -> None:
         """The mixture-of-experts fields: all zero (dense), or a consistent set."""

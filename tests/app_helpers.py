@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.address import WORD_JOINER
 from dashboard.registry import PAGES
+from specmath.engines.configs import sglang, vllm
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,13 +95,12 @@ def codes(at) -> list[str]:
 
 
 def vllm_config(at) -> dict:
+    """The page's ``--speculative-config`` object, read as a shell reads the flag."""
     (flag,) = [text for text in codes(at) if text.startswith("--speculative-config ")]
-    prefix, suffix = "--speculative-config '", "'"
-    assert flag.startswith(prefix) and flag.endswith(suffix) and flag.count("'") == 2
-    return json.loads(flag[len(prefix) : -len(suffix)])
+    return vllm.read_flag(flag)
 
 
 def sglang_flags(at) -> dict[str, str]:
+    """The page's SGLang chain flags, read as a shell reads them."""
     (text,) = [text for text in codes(at) if text.startswith("--speculative-algorithm")]
-    lines = text.split(" \\\n")
-    return dict(line.split(" ", 1) for line in lines)
+    return sglang.read_flags(text)

@@ -14,6 +14,14 @@ import streamlit as st
 import specmath
 from dashboard import texts
 
+#: The icon of an engine's rule message: the engine's rule for the settings chosen, not a
+#: complaint about the link or the input.
+RULE_ICON = ":material/rule:"
+
+#: The keys of the containers holding the engines' configs and synthetic runs (Streamlit gives
+#: each the CSS class ``st-key-<key>``): what is inside is the engines' own text, with its sources.
+CONFIGS_KEY, SYNTHETIC_KEY = "engine_configs", "engine_synthetic"
+
 
 def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None = None) -> None:
     """One tab per engine: its warnings, each block to paste under its title, then its notes.
@@ -21,11 +29,11 @@ def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None =
     A config with nothing to paste shows its notes as the reason (an info box), so a tab is never
     empty. ``default`` names the engine whose tab opens first (the first one if None).
     """
-    tabs = st.tabs([config.engine for config in configs], default=default)
+    tabs = st.container(key=CONFIGS_KEY).tabs([config.engine for config in configs], default=default)
     for tab, config in zip(tabs, configs, strict=True):
         with tab:
             for warning in config.warnings:
-                st.warning(warning, icon=":material/rule:")
+                st.warning(warning, icon=RULE_ICON)
             for block in config.blocks:
                 st.markdown(f"**{block.title}**")
                 st.code(block.text, language=block.language, wrap_lines=True)
@@ -41,10 +49,10 @@ def show_synthetic(runs: Sequence[specmath.SyntheticRun], batch: int, k: int, sp
         st.info(texts.SYNTHETIC_NONE.format(batch=batch))
         return
     st.markdown(texts.SYNTHETIC_INTRO.format(batch=batch, k=k, length=runs[0].mean_length, speedup=speedup))
-    for tab, run in zip(st.tabs([run.engine for run in runs]), runs, strict=True):
+    for tab, run in zip(st.container(key=SYNTHETIC_KEY).tabs([run.engine for run in runs]), runs, strict=True):
         with tab:
             for warning in run.warnings:
-                st.warning(warning, icon=":material/rule:")
+                st.warning(warning, icon=RULE_ICON)
             for block in run.blocks:
                 st.markdown(f"**{block.title}**")
                 st.code(block.text, language=block.language, wrap_lines=True)

@@ -32,6 +32,15 @@ class Scheme(NamedTuple):
     zero_is_off: bool = False
     #: Why a count printed with an exponent is rounded, when the engine prints counts that way.
     rounding: str | None = None
+    #: The significant digits such a count keeps (with ``rounding``): it is off by at most half a
+    #: unit of the last one.
+    digits: int = 0
+
+
+def rounding_error(count: int, digits: int) -> float:
+    """The most a whole ``count`` printed at ``digits`` significant digits differs from the count
+    counted: half a unit in the last digit kept, ``0.5 * 10 ** (floor(log10(count)) - digits + 1)``."""
+    return 0.5 * 10.0 ** (math.floor(math.log10(count)) - digits + 1) if count > 0 else 0.0
 
 
 def _prom_count(raw: str, name: str, line: int, pos: int) -> int:
@@ -74,12 +83,14 @@ def parse(doc: Doc, scheme: Scheme) -> Found | str | None:
     label_sets = set()
     last_pos = 0
     rounded = []
+    error: dict[str, float] = {}  # short name -> how far its total may be from the count, as printed
     for (short, labels), (raw, pos) in sorted(series.items(), key=lambda item: item[1][1]):
         line = doc.line_of(pos)
         name = scheme.names[short]
         count = _prom_count(raw, name, line, pos)
         if scheme.rounding and ("e" in raw or "E" in raw):
             rounded.append(f"{name} = {raw}")
+            error[short] = error.get(short, 0.0) + rounding_error(count, scheme.digits)
         last_pos = max(last_pos, pos)
         rest = tuple(kv for kv in labels if kv[0] != "position")
         label_sets.add(rest)
@@ -129,15 +140,23 @@ def parse(doc: Doc, scheme: Scheme) -> Found | str | None:
             notes.append(f"per-position counters cover positions {sorted(per_pos)}, not 0 … {k - 1}; rates not given")
             k = None
         elif drafts:
+            # A per-position count is written whole; the drafts total may be rounded, by up to error.
             for i in range(k):
-                if per_pos[i] > drafts:
+                if per_pos[i] > drafts + error.get("num_drafts", 0.0):
                     raise ReportError(
                         f'{scheme.names["num_accepted_tokens_per_pos"]}{{position="{i}"}} ({per_pos[i]}) exceeds '
                         f"{scheme.names['num_drafts']} ({drafts}): a rate above 1",
                         last_pos,
                     )
-            per_position = tuple(per_pos[i] / drafts for i in range(k))
-        if k and accepted is not None and sum(per_pos.values()) != accepted:
+            counted = max(drafts, *per_pos.values())
+            if counted > drafts:
+                notes.append(
+                    f"the per-position rates are over {counted:,} drafts, the fewest the whole per-position counts "
+                    f"allow: {scheme.names['num_drafts']} = {drafts:,} is rounded as printed"
+                )
+            per_position = tuple(per_pos[i] / counted for i in range(k))
+        off = abs(sum(per_pos.values()) - accepted) if k and accepted is not None else 0
+        if off > error.get("num_accepted_tokens", 0.0):
             notes.append(
                 f"the per-position counts sum to {sum(per_pos.values())}, not to the accepted count {accepted} "
                 "(a scrape taken while counting, or counters from different runs)"
@@ -150,7 +169,8 @@ def parse(doc: Doc, scheme: Scheme) -> Found | str | None:
             emitted = accepted + drafts
         if k is None and draft_tokens is not None and draft_tokens % drafts == 0:
             k = draft_tokens // drafts
-        if k and draft_tokens is not None and draft_tokens > drafts * k:
+        room = error.get("num_draft_tokens", 0.0) + k * error.get("num_drafts", 0.0) if k else 0.0
+        if k and draft_tokens is not None and draft_tokens > drafts * k + room:
             notes.append(f"more draft tokens ({draft_tokens}) than drafts × k ({drafts} × {k})")
     elif drafts == 0:
         if scheme.zero_is_off and not draft_tokens and not accepted:

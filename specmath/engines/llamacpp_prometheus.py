@@ -78,6 +78,7 @@ _SCHEME = Scheme(
         "llama-server writes its counters at 6 significant digits (a C++ stream's default), so a count of "
         "a million or more is rounded as printed, and counts that should add up may not"
     ),
+    digits=6,
 )
 
 

@@ -45,6 +45,15 @@ LOOKED_FOR = "llama-server lines 'draft acceptance rate = X (N accepted / N gene
 #   and at trace verbosity (SLT_TRC) "     acc per pos = (%s)\n", each rate "%.3f" of
 #   accepted at position i / verification steps.
 # mean len = 1 + accepted / verification steps (line 634).
+#: What k is where the per-position rates give it. At 0c1e57098 the server sizes the per-position
+#: counts by ``common_speculative_n_max`` (tools/server/server-context.cpp line 3966), the largest
+#: ``n_max`` of its drafters (common/speculative.cpp lines 2351-2359): ``--spec-draft-n-max`` for a
+#: draft model, EAGLE-3 head or MTP (common/arg.cpp line 4140). ``--draft-max`` is removed there
+#: (``arg_removed``, lines 343-344; lines 4386-4392: "use --spec-draft-n-max or --spec-ngram-mod-n-max").
+K_NOTE = (
+    "k is the number of per-position rates: llama-server's largest draft length, --spec-draft-n-max for a draft "
+    "model (an n-gram drafter's own, such as --spec-ngram-mod-n-max); drafts can be shorter"
+)
 _MARKER = "draft acceptance"
 _LINE = re.compile(
     rf"draft acceptance(?: rate)? = ({NUM}) \( *({INT}) accepted / *({INT}) generated\)"
@@ -160,7 +169,7 @@ def parse(doc: Doc) -> Found | str | None:
     if drafts is None and mean is not None and all(f is not None for f in allowed):
         fits = (sum(lo for lo, _ in allowed), sum(hi for _, hi in allowed))
     if k:
-        notes.append("k is the number of per-position rates: llama-server's --draft-max; drafts can be shorter")
+        notes.append(K_NOTE)
     return Found(
         latest[0],
         EngineMetrics(

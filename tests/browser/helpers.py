@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
+from dashboard.features.engines import CONFIGS_KEY, SYNTHETIC_KEY
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES as REGISTRY
 from scripts import live_app
@@ -81,6 +82,11 @@ def next_slider_value(key: str, steps: int = 1) -> str:
 
 def query_params(url: str) -> dict[str, list[str]]:
     return parse_qs(urlsplit(url).query, keep_blank_values=True)
+
+
+#: The engines' containers (``dashboard.features.engines``), a CSS selector: what is inside is
+#: the engines' own text (rules, notes, flags), not a message about the link.
+ENGINE_BLOCKS = ", ".join(f".st-key-{key}" for key in (CONFIGS_KEY, SYNTHETIC_KEY))
 
 
 class AppTab:
@@ -201,8 +207,14 @@ class AppTab:
                  ]))"""
         )
 
-    def warnings(self) -> list[str]:
-        return self.page.locator('[data-testid="stAlertContentWarning"]').all_inner_texts()
+    def warnings(self, engines: bool = True) -> list[str]:
+        """The warnings' texts; without the engines' own (their rule messages, inside
+        :data:`ENGINE_BLOCKS`) if not ``engines``."""
+        return self.page.evaluate(
+            """(outside) => [...document.querySelectorAll('[data-testid="stAlertContentWarning"]')]
+                 .filter((alert) => !(outside && alert.closest(outside))).map((alert) => alert.innerText)""",
+            None if engines else ENGINE_BLOCKS,
+        )
 
     def exceptions(self) -> list[str]:
         return self.page.locator('[data-testid="stException"]').all_inner_texts()

@@ -21,10 +21,13 @@ def _query(params: dict[str, list[str]]) -> str:
 
 
 def check_linked_view(tab, params: dict[str, list[str]]) -> None:
-    """The tab shows exactly the view ``params`` describe, and says nothing is wrong with it."""
+    """The tab shows exactly the view ``params`` describe, and says nothing is wrong with it.
+
+    An engine's rule message (vLLM dropping the schedule under the link's data parallelism) is
+    the page at work on the linked settings, not a fault of the link: it is not counted."""
     spec = tab.spec
     assert tab.exceptions() == []
-    assert tab.warnings() == []
+    assert tab.warnings(engines=False) == []
     assert tab.params() == params, "the address bar lost or changed a parameter of the link"
     shown = tab.slider_values()
     for key, value in params.items():

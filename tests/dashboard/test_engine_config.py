@@ -171,6 +171,9 @@ def test_the_vocabulary_rule_warns_for_a_refused_preset_pair_and_tells_a_typed_d
             "with Qwen2.5-7B's vocab_size, 152,064, and SGLang only with its tokenizer (Qwen2.5)."
         ],
     }
+    # A head chosen as the draft model is told the method that runs it.
+    (head,) = _messages(engine_config.drafter("draft_model", "Qwen3-30B-A3B-EAGLE-3", "Qwen3-30B-A3B"))["warning"]
+    assert "is an EAGLE-3 head for Qwen3-30B-A3B" in head and "method `eagle3` with this drafter" in head
     # A head loads no vocabulary of its own, and a matching pair needs no word.
     assert not engine_config.drafter("eagle3", qwen[1], qwen[0]).messages
     assert not engine_config.drafter("draft_model", "Llama-3.2-1B", "Llama-3.1-8B").messages

@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import types
 
 import numpy as np
 import pytest
@@ -401,6 +402,21 @@ def test_a_linked_name_over_200_characters_is_refused_whole_not_cut_into_the_con
     assert vllm_config(at)["model"] == "meta-llama/Llama-3.2-1B"
 
 
+def test_a_model_name_with_spaces_and_quotes_goes_into_the_configs_quoted(monkeypatch):
+    """A draft preset known only by its name (no Hub source), a name a shell would split: the
+    engines' configs quote it (they used to raise, a traceback on the page)."""
+    name = "Llama 3.2 1B (Bob's copy)"
+    spec = dataclasses.replace(specmath.MODEL_PRESETS["Llama-3.2-1B"], name=name, source="a local copy")
+    presets = types.MappingProxyType(specmath.MODEL_PRESETS | {"Llama-3.2-1B": spec})
+    monkeypatch.setattr(specmath, "MODEL_PRESETS", presets)
+    at = open_page(HARDWARE)
+    assert not at.exception
+    assert vllm_config(at)["model"] == name and sglang_flags(at)["--speculative-draft-model-path"] == name
+    (flag,) = [text for text in codes(at) if text.startswith("--speculative-config ")]
+    assert "'\"'\"'s copy" in flag  # the name's quote closes, is written, and the quote reopens
+    assert_literal(warnings(at) + _captions(at))
+
+
 def _vocabulary_warnings(at) -> list[str]:
     return [w for w in warnings(at) if w.startswith("**These configs would not work as they stand.**")]
 
@@ -433,6 +449,17 @@ def test_heads_and_matching_drafts_get_no_vocabulary_warning(downloads):
     # An EAGLE head loads no vocabulary of its own: the draft preset only sets the cost.
     at = open_page(HARDWARE, target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", method="eagle3")
     assert not at.exception and not warnings(at)
+
+
+def test_a_head_as_the_draft_model_is_told_it_is_a_head_and_the_method_that_runs_it(downloads):
+    at = open_page(HARDWARE, target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3")
+    assert not at.exception
+    (warning,) = _vocabulary_warnings(at)
+    assert "Qwen3-30B-A3B-EAGLE-3 is an EAGLE-3 head for Qwen3-30B-A3B, not a model on its own" in warning
+    assert "method `eagle3` with this drafter" in warning and "not known" not in warning
+    assert "is an EAGLE-3 head" in json.loads(downloads(at).decode("utf-8"))["inputs"]["vocabulary_problem"]
+    at = open_page(HARDWARE, target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3", method="eagle3")
+    assert not at.exception and not _vocabulary_warnings(at)
 
 
 def test_a_typed_draft_model_is_told_the_vocabulary_it_needs():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
 
 import numpy as np
 import pytest
@@ -309,11 +310,14 @@ def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
         (lambda: vllm.vllm_config([], "eagle"), "schedule must be a non-empty list"),
         (lambda: vllm.vllm_config([(1, 8, True)], "eagle"), "schedule entries must be an integer .*, got True"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "medusa"), "method must be one of .*, got 'medusa'"),
-        (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", "a b"), "model must be a repo id .*, got 'a b'"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", "a\nb"), r"model must be a repo id .*, got 'a\\nb'"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", "-rf"), "model must be .*not starting with -.*, got '-rf'"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", "x" * 201), "model must be .* 1 to 200 characters"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", ""), "model must be .* 1 to 200 characters"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", data_parallel_size=0), "data_parallel_size must be"),
         (lambda: sglang.tree_flags("NGRAM", "x", 1, 1, 2), "algorithm must be EAGLE or EAGLE3"),
         (lambda: specmath.tree_configs(0, 1, 2, "x"), "steps must be an integer from 1"),
-        (lambda: _synthetic(target="a; rm"), "target must be a repo id .*, got 'a; rm'"),
+        (lambda: _synthetic(target="a\x00b"), r"target must be a repo id .*, got 'a\\x00b'"),
         (lambda: _synthetic(predicted_speedup=float("nan")), "predicted_speedup must be a finite number > 0"),
         (lambda: _synthetic(acceptance=1.5), "acceptance must be within"),
     ],
@@ -321,6 +325,64 @@ def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
 def test_bad_arguments_are_refused_naming_the_argument_and_value(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+#: Names a path may have, each written where a shell, JSON or YAML would read it otherwise. The
+#: command substitutions print a word of their own if a shell ever runs them.
+HOSTILE_NAMES = (
+    "./my models/draft v2",
+    "it's",
+    'say "hi"',
+    "$(echo ran)",
+    "`echo ran`",
+    "a;b|c&d>e",
+    "back\\slash ~ * ?",
+    "naïve/модель-草稿",
+    "x: [1, {y}] # not a comment",
+    "yes",
+    "x" * 200,
+)
+
+
+def _bash_words(command: str) -> list[str]:
+    """The words bash reads in ``command`` (with its line continuations), printed without running it."""
+    out = subprocess.run(
+        ["bash", "-c", "printf '%s\\0' " + command], capture_output=True, check=True, text=True, env={}
+    )
+    return out.stdout.split("\0")[:-1]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_any_name_a_path_may_have_reads_back_exactly_in_every_config(name):
+    """What each engine reads is the name itself: one shell word in every command (read by bash),
+    the JSON's and the YAML's string, never a message's Markdown."""
+    schedule = [(1, 8, 4), (9, 64, 2)]
+    configs = {c.engine: c for c in specmath.engine_configs(schedule, "eagle3", name, 4, 1)}
+    assert vllm.read_flag(configs["vLLM"].blocks[0].text)["model"] == name
+    (vllm_words,) = (_bash_words(block.text) for block in configs["vLLM"].blocks)
+    assert json.loads(vllm_words[1])["model"] == name
+    sglang_flags = [block.text for block in configs["SGLang"].blocks if block.language == "bash"]
+    sglang_flags.append(specmath.tree_configs(3, 2, 6, name)[1].blocks[0].text)
+    for text in sglang_flags:  # the chain, the adaptive flags, the tree
+        words = _bash_words(text)
+        assert words[words.index("--speculative-draft-model-path") + 1] == name
+        assert sglang.read_flags(text)["--speculative-draft-model-path"] == name
+    yaml_block, json_block = configs["TensorRT-LLM"].blocks
+    assert yaml_text.read(yaml_block.text)["speculative_config"]["speculative_model"] == name
+    assert json.loads(json_block.text)["speculative_model"] == name
+    messages = [m for c in configs.values() for m in c.warnings + c.notes]
+    assert all(name not in m for m in messages) or specmath.engines.configs.safe_name(name)
+    runs = specmath.synthetic_runs(0.8, schedule, "eagle3", name, 4, 1, target=name, context=64, predicted_speedup=1.5)
+    for run in runs:
+        loads = []
+        for block in run.blocks:
+            words = _bash_words(block.text)
+            assert "ran" not in words
+            loads += [words[i + 1] for i, word in enumerate(words) if word in ("--model-path", "--model")]
+            if words[:2] == ["vllm", "serve"]:
+                loads.append(words[2])
+        # llama-server loads GGUF files, written as placeholders.
+        assert set(loads) == (set() if run.engine == "llama.cpp" else {name}), run.engine
 
 
 def test_numpy_integers_are_integers():
@@ -372,6 +434,32 @@ def test_an_unknown_vocabulary_is_not_taken_for_a_match():
     bare = specmath.ModelSpec("mine", parameters=1e8, layers=2, hidden=512, kv_heads=8, head_dim=64)
     for target, draft in ((PRESETS["Llama-3.1-8B"], bare), (bare, PRESETS["Llama-3.2-1B"])):
         assert "is not known" in vocabulary_problem(target, draft)
+
+
+HEADS = [name for name, spec in PRESETS.items() if spec.is_head]
+
+
+@pytest.mark.parametrize("head", HEADS)
+def test_a_head_as_the_draft_model_is_said_to_be_a_head_not_an_unknown_vocabulary(head):
+    """A head reads its target's vocabulary (vocab_size 0): what keeps it from being a draft model
+    is that it has no forward pass of its own, and the method that runs it is said."""
+    spec = PRESETS[head]
+    method = {"EAGLE-3": "eagle3", "MTP": "mtp"}[spec.head]
+    why = vocabulary_problem(PRESETS[spec.head_of], spec)
+    assert "not known" not in why and "vocab_size" not in why
+    assert f"is an {spec.head} head for {spec.head_of}, not a model on its own" in why
+    assert why.endswith(f"method {method} runs it") and "trained for" not in why
+    other = next(name for name in HEADS if PRESETS[name].head_of != spec.head_of)
+    assert f"trained for {spec.head_of}, not {PRESETS[other].head_of}" in vocabulary_problem(
+        PRESETS[PRESETS[other].head_of], spec
+    )
+
+
+def test_every_head_preset_names_its_target_and_has_its_tokenizer():
+    assert len(HEADS) == 5
+    for head in HEADS:
+        spec, target = PRESETS[head], PRESETS[PRESETS[head].head_of]
+        assert spec.tokenizer == target.tokenizer and not target.is_head and spec.vocab_size == 0
 
 
 def test_the_drafters_offered_instead_are_smaller_and_share_the_vocabulary():

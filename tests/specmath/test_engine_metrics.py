@@ -625,6 +625,9 @@ def test_llama_server_new_lines_with_mean_and_positions():
         per_position=(92 / 120, 67 / 120, 48 / 120),
         accept_rate=207 / 357,
     )
+    # The flag of the version that prints the rates (llama.cpp 0c1e57098): --draft-max is removed there.
+    assert has_note(m, "k is the number of per-position rates", "--spec-draft-n-max")
+    assert not has_note(m, " --draft-max")
 
 
 @pytest.mark.parametrize(
@@ -834,6 +837,33 @@ def test_llama_server_metrics_rounded_counts_are_said():
     m = sm.parse_engine_metrics(text)
     assert (m.drafts, m.draft_tokens) == (1_234_570, 7_654_320)
     assert has_note(m, "llamacpp:spec_decode_num_drafts_total = 1.23457e+06", "6 significant digits")
+
+
+def _rounded_scrape(drafts: str, first: int, accepted: str = "2.85100e+06") -> str:
+    """A llama-server scrape whose totals are rounded as printed, its position 0 counted ``first``."""
+    totals = {"drafts": drafts, "draft_tokens": "7.65432e+06", "accepted_tokens": accepted}
+    counts = (first, 640_000, 461_000)
+    return "".join(f"llamacpp:spec_decode_num_{name}_total {raw}\n" for name, raw in totals.items()) + "".join(
+        f'llamacpp:spec_decode_num_accepted_tokens_per_pos_total{{position="{i}"}} {n}\n' for i, n in enumerate(counts)
+    )
+
+
+@pytest.mark.parametrize("first", [1_234_570, 1_234_573, 1_234_575])
+def test_llama_server_position_counts_above_a_rounded_drafts_total_are_its_rounding(first):
+    """A drafts total printed 1.23457e+06 (6 significant digits) counted up to 1,234,575: where every
+    draft accepted its first token, position 0 counts that many, a rate of 1, not above it."""
+    m = sm.parse_engine_metrics(_rounded_scrape("1.23457e+06", first))
+    assert m.drafts == 1_234_570 and m.per_position[0] == 1.0
+    assert m.per_position[1] == pytest.approx(640_000 / first, rel=1e-12)
+    assert has_note(m, f"over {first:,} drafts", "rounded as printed") == (first > 1_234_570)
+
+
+def test_llama_server_position_counts_beyond_the_rounding_are_refused():
+    with pytest.raises(ValueError, match=r"\(1234576\) exceeds llamacpp:spec_decode_num_drafts_total \(1234570\)"):
+        sm.parse_engine_metrics(_rounded_scrape("1.23457e+06", 1_234_576))
+    # Written whole (below a million), the total is exact: one more is a rate above 1.
+    with pytest.raises(ValueError, match=r"\(999999\) exceeds llamacpp:spec_decode_num_drafts_total \(999998\)"):
+        sm.parse_engine_metrics(_rounded_scrape("999998", 999_999, accepted="2.1e+06"))
 
 
 def test_llama_server_metrics_of_a_server_that_does_not_speculate():

@@ -548,6 +548,12 @@ def test_batch_sweep_sorts_and_deduplicates():
         (lambda: dataclasses.replace(LLAMA_8B, vocab_size=-1), "^vocab_size must be >= 0, got -1"),
         (lambda: dataclasses.replace(LLAMA_8B, tie_word_embeddings="no"), "^tie_word_embeddings must be True or False"),
         (lambda: dataclasses.replace(LLAMA_8B, vocab_size=10**6), r"^parameters \(8030261248.0\) must include"),
+        (
+            lambda: dataclasses.replace(LLAMA_8B, head="EAGLE"),
+            "^head must be one of EAGLE-3, MTP or empty, got 'EAGLE'",
+        ),
+        (lambda: dataclasses.replace(LLAMA_8B, head_of="Llama-3.1-70B"), "^head_of must name the target of a head"),
+        (lambda: dataclasses.replace(LLAMA_8B, head="MTP", head_of="x"), "^vocab_size must be 0 for a head"),
         (lambda: dataclasses.replace(H100, peak_flops=np.inf), "^peak_flops must be finite"),
         (lambda: sm.roofline(LLAMA_8B, H100, batch=0), "^batch must be >= 1"),
         (lambda: sm.roofline(LLAMA_8B, H100, batch=sm.MAX_BATCH + 1), "^batch must be <="),

@@ -14,7 +14,7 @@ rules were read from.
 from __future__ import annotations
 
 from . import llamacpp, sglang, trtllm, vllm
-from ._common import MAX_NAME, METHODS, ConfigBlock, EngineConfig, check_count, check_model, safe_name
+from ._common import MAX_NAME, METHODS, ConfigBlock, EngineConfig, check_count, check_name, safe_name
 from .synthetic import SyntheticRun, synthetic_runs
 
 #: The engines, in the order the configs come.
@@ -40,7 +40,8 @@ def engine_configs(
     method : str
         vLLM's name for the speculative method, one of :data:`METHODS`.
     model : str or None
-        The draft model or head to load, a Hub id or a path (letters, digits, ``. _ - /``);
+        The draft model or head to load, a Hub id or a path (1 to :data:`MAX_NAME` characters, no
+        control character, not starting with ``-``; quoted where a shell would read it otherwise);
         ``None`` where the method loads none.
     fixed_k, batch : int
         The best k at ``batch`` (0: speculation does not pay there), for the engines and rules
@@ -70,7 +71,7 @@ def tree_configs(steps: int, topk: int, num_draft_tokens: int, head: str) -> tup
     (root included), drafted by the EAGLE head ``head``: SGLang builds it; the others say what they build."""
     for name, value in (("steps", steps), ("topk", topk), ("num_draft_tokens", num_draft_tokens)):
         check_count(value, name, 1)
-    check_model(head)
+    check_name(head, "head")
     flags = sglang.tree_flags("EAGLE", head, steps, topk, num_draft_tokens)
     tree = EngineConfig(
         "SGLang",

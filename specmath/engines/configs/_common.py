@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shlex
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,18 +23,58 @@ METHODS = {
     "suffix": "suffix trees of the prompt and earlier responses",
 }
 
-#: Longest drafter name taken: Hugging Face repo ids are at most 96 characters, a local path rarely passes 200.
+#: Longest model name taken: Hugging Face repo ids are at most 96 characters, a local path rarely passes 200.
 MAX_NAME = 200
 
 # ASCII only (a look-alike letter from another script would name another repository); no
-# space, quote, backslash, ``$`` or backtick, which would change a pasted shell command, and
-# no leading ``-``, which would read as a flag.
+# space, quote, backslash, ``$`` or backtick, which a shell reads, and no leading ``-``, which
+# would read as a flag.
 _NAME = re.compile(r"[A-Za-z0-9._/][A-Za-z0-9._/-]*")
 
 
 def safe_name(name: str) -> bool:
-    """Whether ``name`` can go into a pasted shell command unquoted: a Hugging Face repo id or a path."""
+    """Whether ``name`` reads the same unquoted in a shell, JSON, YAML and a Markdown code span:
+    the shape of a Hugging Face repo id or a plain path."""
     return isinstance(name, str) and len(name) <= MAX_NAME and _NAME.fullmatch(name) is not None
+
+
+def check_name(name, argument: str) -> str:
+    """``name`` as given, if it is a model name the configs can write: 1 to :data:`MAX_NAME`
+    characters, no control character, not starting with ``-``.
+
+    Any other text is a name a path may have (spaces, quotes, ``$``, other scripts): the configs
+    quote it where it goes (:func:`shell_word` in commands, JSON and YAML escapes in files).
+    A control character is in no Hub id, and a NUL in no path or command argument; a leading ``-``
+    would read as a flag (write ``./-name``).
+    """
+    if (
+        not isinstance(name, str)
+        or not 1 <= len(name) <= MAX_NAME
+        or name.startswith("-")
+        or any(unicodedata.category(char) == "Cc" for char in name)
+    ):
+        raise ValueError(
+            f"{argument} must be a repo id or path of 1 to {MAX_NAME} characters, not starting with - and "
+            f"without control characters, got {shown(name)[:100]}"
+        )
+    return name
+
+
+def check_model(model) -> str | None:
+    """``model`` as given, if it is ``None`` or a name :func:`check_name` takes."""
+    return model if model is None else check_name(model, "model")
+
+
+def shell_word(value) -> str:
+    """``value`` as one shell word: as it is where the shell would read it so, else in single quotes
+    (:func:`shlex.quote`; a single quote inside becomes ``'"'"'``)."""
+    return shlex.quote(str(value))
+
+
+def in_code(name: str, fallback: str) -> str:
+    """``name`` as a Markdown code span for a message, or ``fallback`` where a span could not show
+    it as it is (a backtick, or a ``:`` Streamlit may read as an icon): messages are Markdown."""
+    return f"`{name}`" if safe_name(name) else fallback
 
 
 @dataclass(frozen=True)
@@ -71,13 +113,6 @@ def check_method(method) -> str:
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {shown(method)}")
     return method
-
-
-def check_model(model) -> str | None:
-    """``model`` as given, if it is ``None`` or a name :func:`safe_name` takes."""
-    if model is not None and not safe_name(model):
-        raise ValueError(f"model must be a repo id or path of letters, digits, . _ - /, got {shown(model)}")
-    return model
 
 
 def check_count(value, name: str, minimum: int = 0, cap: int = 1 << 20) -> int:
@@ -119,5 +154,28 @@ def k_at(schedule: Sequence[tuple[int, int, int]], batch: int) -> int:
 
 
 def flag_lines(flags: Sequence[tuple[str, object]]) -> str:
-    """Flags one a line, joined by shell line continuations: ``--a 1 \\`` newline ``--b``."""
-    return " \\\n".join(f"{flag} {value}".rstrip() for flag, value in flags)
+    """Flags one a line, joined by shell line continuations: ``--a 1 \\`` newline ``--b``.
+
+    Each value is one shell word (:func:`shell_word`); an empty value writes the flag alone.
+    """
+    return " \\\n".join(f"{flag} {shell_word(value)}" if str(value) else flag for flag, value in flags)
+
+
+def read_flag_lines(text: str) -> dict[str, str]:
+    """The ``{flag: value}`` of :func:`flag_lines`'s text, each value unquoted as a shell reads it
+    (``""`` for a flag alone); where a line holds more than a flag and its value (a command's
+    start, ``vllm bench serve --model M``), its last word is the value and the rest the key."""
+    words = shlex.split(text)  # a continuation's newline stays at the start of the next word
+    lines: list[list[str]] = [[]]
+    for word in words:
+        if word.startswith("\n"):
+            lines.append([])
+            word = word[1:]
+        lines[-1].append(word)
+    out = {}
+    for line in lines:
+        if len(line) > 1 and not line[-1].startswith("--"):
+            out[" ".join(line[:-1])] = line[-1]
+        else:
+            out[" ".join(line)] = ""
+    return out

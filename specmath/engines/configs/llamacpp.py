@@ -20,7 +20,7 @@ llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's fil
 
 from __future__ import annotations
 
-from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, flag_lines
+from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, flag_lines, in_code
 
 SOURCE = "llama.cpp at 0c1e570 (common/arg.cpp)"
 
@@ -62,7 +62,7 @@ def llamacpp_config(method: str, model: str | None, fixed_k: int, batch: int) ->
     if method in ("draft_model", "eagle3"):
         kind = "draft model" if method == "draft_model" else "EAGLE-3 head"
         flags.append(("--spec-draft-model", f"YOUR-{'DRAFT' if method == 'draft_model' else 'EAGLE3-HEAD'}.gguf"))
-        named = f" (`{model}`)" if model else ""
+        named = f" ({in_code(model, 'the model named above')})" if model else ""
         notes.append(f"llama.cpp loads GGUF files: give the {kind}{named} converted to GGUF.")
     elif method == "mtp":
         notes.append("`draft-mtp` drafts with the MTP layers of the target's own GGUF, which must carry them.")

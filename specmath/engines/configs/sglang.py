@@ -34,8 +34,10 @@ from ._common import (
     check_count,
     check_method,
     check_model,
+    check_name,
     check_schedule,
     flag_lines,
+    read_flag_lines,
 )
 
 SOURCE = "SGLang 0.5.23 (sglang/srt/arg_groups/fields/spec.py, sglang/srt/speculative/adaptive_spec_params.py)"
@@ -76,7 +78,7 @@ def tree_flags(algorithm: str, model: str, steps: int, topk: int, num_draft_toke
         check_count(value, name, 1)
     if algorithm not in ADAPTIVE_ALGORITHMS:
         raise ValueError(f"algorithm must be EAGLE or EAGLE3, got {algorithm!r}")
-    check_model(model)
+    check_name(model, "model")
     return flag_lines(
         [
             ("--speculative-algorithm", algorithm),
@@ -95,9 +97,9 @@ def adaptive_file(schedule: Sequence[tuple[int, int, int]]) -> dict:
 
 
 def read_flags(text: str) -> dict[str, str]:
-    """``--flag value`` lines joined by `` \\`` (:func:`~specmath.engines.configs._common.flag_lines`) read back."""
-    pairs = [line.split(" ", 1) for line in text.split(" \\\n")]
-    return {pair[0]: pair[1] if len(pair) > 1 else "" for pair in pairs}
+    """``--flag value`` lines joined by `` \\`` (:func:`~specmath.engines.configs._common.flag_lines`)
+    read back as a shell reads them."""
+    return read_flag_lines(text)
 
 
 def sglang_config(

@@ -54,7 +54,7 @@ import numpy as np
 
 from ...calibration import extend_profile
 from . import llamacpp, sglang, trtllm, vllm
-from ._common import ConfigBlock, check_count, flag_lines, safe_name
+from ._common import ConfigBlock, check_count, check_name, flag_lines, shell_word
 
 #: Output tokens per benchmark request: long enough for decoding to dominate the time.
 OUTPUT_TOKENS = 256
@@ -119,7 +119,8 @@ def synthetic_runs(
     fixed_k, batch : int
         The best k at the benchmarked batch, which is the benchmark's concurrency; k 0 gives no runs.
     target : str
-        The target model's Hub id or path, as the serve and benchmark commands load it.
+        The target model's Hub id or path, as the serve and benchmark commands load it (quoted
+        where a shell would read it otherwise; as ``model``).
     context : int
         Prompt tokens per benchmark request (at least 1 is used).
     predicted_speedup : float
@@ -132,8 +133,7 @@ def synthetic_runs(
     """
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     context = check_count(context, "context")
-    if not isinstance(target, str) or not safe_name(target):
-        raise ValueError(f"target must be a repo id or path of letters, digits, . _ - /, got {target!r:.80}")
+    target = check_name(target, "target")
     if isinstance(predicted_speedup, bool) or not (
         isinstance(predicted_speedup, (int, float, np.floating))
         and np.isfinite(predicted_speedup)
@@ -159,7 +159,7 @@ def synthetic_runs(
         k = config["num_speculative_tokens"]
         rates = _rates(u if k <= u.size else acceptance_profile(acceptance, k))[:k]
         synthetic = config | {"rejection_sample_method": "synthetic", "synthetic_acceptance_rates": rates}
-        serve = f"vllm serve {target} {vllm.flag(synthetic)}"
+        serve = f"vllm serve {shell_word(target)} {vllm.flag(synthetic)}"
         bench = flag_lines(
             [
                 ("vllm bench serve --model", target),
@@ -177,7 +177,8 @@ def synthetic_runs(
     algorithm = sglang.ALGORITHMS[method]
     if algorithm is not None:
         flags = flag_lines(sglang.chain_flags(method, model, fixed_k))
-        serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} python -m sglang.launch_server --model-path {target} \\\n{flags}"
+        launch = f"python -m sglang.launch_server --model-path {shell_word(target)}"
+        serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} {launch} \\\n{flags}"
         bench = flag_lines(
             [
                 ("python -m sglang.benchmark.serving --backend", "sglang"),
@@ -203,7 +204,8 @@ def synthetic_runs(
             )
         value = f"{forced:.0f}" if forced.is_integer() else f"{forced:.4f}"
         bench = (
-            f"TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS={value} trtllm-bench --model {target} throughput \\\n"
+            f"TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS={value} "
+            f"trtllm-bench --model {shell_word(target)} throughput \\\n"
             + flag_lines(
                 [
                     ("--dataset", "YOUR-DATASET.jsonl"),

@@ -30,9 +30,10 @@ schedule is written for; "0.33.0 line N" below is a line of that wheel's file.
 from __future__ import annotations
 
 import json
+import shlex
 from collections.abc import Sequence
 
-from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, check_schedule
+from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, check_schedule, shell_word
 
 SOURCE = "vLLM 0.33.0 (vllm/config/speculative.py, vllm/config/vllm.py)"
 
@@ -52,19 +53,17 @@ def speculative_config(method: str, model: str | None, k: int, schedule=None, **
 
 
 def flag(config: dict) -> str:
-    """``--speculative-config '{…}'`` as a shell takes it: JSON in single quotes, which it never contains."""
-    text = json.dumps(config)
-    if "'" in text:
-        raise ValueError(f"config must not contain a single quote, got {text[:80]!r}")
-    return f"--speculative-config '{text}'"
+    """``--speculative-config '{…}'`` as a shell takes it: the JSON as one shell word (in single
+    quotes; a model name's own single quote is written ``'"'"'``)."""
+    return f"--speculative-config {shell_word(json.dumps(config))}"
 
 
 def read_flag(text: str) -> dict:
-    """The object of a ``--speculative-config '{…}'`` flag (:func:`flag` read back)."""
-    prefix = "--speculative-config '"
-    if not (text.startswith(prefix) and text.endswith("'")):
+    """The object of a ``--speculative-config '{…}'`` flag (:func:`flag` read back as a shell reads it)."""
+    words = shlex.split(text)
+    if len(words) != 2 or words[0] != "--speculative-config":
         raise ValueError(f"text must be --speculative-config '{{…}}', got {text[:80]!r}")
-    return json.loads(text[len(prefix) : -1])
+    return json.loads(words[1])
 
 
 def num_speculative_tokens(largest: int, method: str, n_predict: int) -> int:

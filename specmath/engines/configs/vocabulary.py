@@ -8,6 +8,42 @@ from __future__ import annotations
 
 from ...presets import ModelSpec
 
+#: The method that runs each kind of head (:attr:`specmath.ModelSpec.head`), in vLLM's names.
+HEAD_METHODS = {"EAGLE-3": "eagle3", "MTP": "mtp"}
+
+
+def head_problem(target: ModelSpec, draft: ModelSpec) -> str | None:
+    """Why ``draft``, a head (:attr:`specmath.ModelSpec.head`), cannot be a separate draft model
+    (vLLM's method ``draft_model``), or None for a model on its own.
+
+    A head shares its target's vocabulary (it has none of its own, so that is no problem); what
+    it lacks is a forward pass of its own. Read from vLLM 0.34.0 (PyPI wheel, commit 62d4bc3c7):
+
+    - A configured method is kept: the checkpoint is checked against it only where its model
+      class declares a speculator (``vllm/v1/worker/gpu/spec_decode/speculator_config.py``
+      lines 412-426), which the EAGLE-3 and DeepSeek MTP classes do not.
+    - ``draft_model``'s speculator runs the draft on token ids and positions alone
+      (``vllm/v1/worker/gpu/spec_decode/standalone_ar/speculator.py`` line 157), while a head's
+      forward needs the target's hidden states: ``Eagle3LlamaForCausalLM.forward``
+      (``vllm/model_executor/models/llama_eagle3.py`` lines 355-362; ``qwen3_eagle3.py`` lines
+      334-341, ``deepseek_eagle3.py`` lines 324-331), ``DeepSeekMTP.forward``
+      (``deepseek_mtp.py`` lines 277-285). So the draft cannot run.
+    - vLLM 0.33.0 (commit 4ba787ec9) instead turned a ``draft_model`` whose name holds "eagle3"
+      into ``eagle3`` (``vllm/config/speculative.py`` lines 1445-1448): by the name, not the checkpoint.
+    - Method ``mtp`` loads MTP layers from the target's own checkpoint (``mtp/config.py``,
+      ``default_model``, lines 42-55).
+    """
+    if not draft.is_head:
+        return None
+    why = (
+        f"{draft.name} is an {draft.head} head for {draft.head_of}, not a model on its own: it drafts from its "
+        "target's hidden states and reads its target's vocabulary, but method draft_model runs a draft on token "
+        "ids alone (vLLM 0.34.0), so the head cannot draft"
+    )
+    if draft.head_of != target.name:
+        why += f"; and it was trained for {draft.head_of}, not {target.name}"
+    return f"{why}; method {HEAD_METHODS[draft.head]} runs it"
+
 
 def vocabulary_problem(target: ModelSpec, draft: ModelSpec) -> str | None:
     """Why the engines would refuse ``draft`` as a separate draft model for ``target``, or None.
@@ -34,8 +70,12 @@ def vocabulary_problem(target: ModelSpec, draft: ModelSpec) -> str | None:
       No option lifts it.
 
     So a pair passes only with one tokenizer family (:attr:`specmath.ModelSpec.tokenizer`) and
-    one vocab_size, both known. EAGLE heads, MTP and n-grams load no separate vocabulary.
+    one vocab_size, both known. EAGLE heads, MTP and n-grams load no separate vocabulary: a head
+    given as the draft model gets :func:`head_problem`'s answer instead, which is not about its
+    vocabulary.
     """
+    if draft.is_head:
+        return head_problem(target, draft)
     names = f"{draft.name} (draft) and {target.name} (target)"
     if not (draft.vocab_size and target.vocab_size and draft.tokenizer and target.tokenizer):
         return (
@@ -61,7 +101,8 @@ def vocabulary_problem(target: ModelSpec, draft: ModelSpec) -> str | None:
 
 
 def same_vocabulary_drafters(target: ModelSpec, candidates) -> list[str]:
-    """The names of ``candidates`` smaller than ``target`` that the engines take as its draft model."""
+    """The names of ``candidates`` smaller than ``target`` that the engines take as its draft model
+    (standalone models only: a head is no draft model)."""
     return [
         spec.name
         for spec in candidates
