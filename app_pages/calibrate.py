@@ -200,7 +200,7 @@ def view() -> None:
                 result.iid,
                 result.iid_band,
                 result.profile,
-                measurement.k,
+                (measurement.k, measurement.draft_length, result.measured_speedup),
                 0 if measurement.per_position is None else measurement.per_position.size,
                 c,
                 (fit.alpha, fit.low, fit.high),

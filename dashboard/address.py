@@ -13,8 +13,10 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from typing import TYPE_CHECKING
 
-from dashboard.params import Param
+if TYPE_CHECKING:  # a type only: dashboard.params imports engine_config, which shows names with literal
+    from dashboard.params import Param
 
 #: Characters shown at most of a value from outside; longer ones are cut with an ellipsis.
 MAX_SHOWN = 24

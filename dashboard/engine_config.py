@@ -1,5 +1,5 @@
-"""What the pages add to :mod:`specmath.engines.configs`: the drafter's name,
-the schedule's table and its JSON download.
+"""What the pages add to :mod:`specmath.engines.configs`: the drafter's name (and what the
+page says of it), the schedule's table and its JSON download.
 
 The engines' configs themselves (vLLM, SGLang, TensorRT-LLM, llama.cpp), with each engine's
 rules and their sources, are written by :func:`specmath.engine_configs`; this module names the
@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 import specmath
-from specmath.engines.configs import MAX_NAME, safe_name
+from dashboard import texts
+from dashboard.address import literal
+from specmath.engines.configs import MAX_NAME, safe_name, vocabulary
 
 #: vLLM's ``method`` values the page offers, and what each is.
 METHODS = specmath.SPECULATIVE_METHODS
@@ -64,6 +67,65 @@ def draft_name(method: str, draft: specmath.ModelSpec, target: specmath.ModelSpe
         kind = "EAGLE3" if method == "eagle3" else "EAGLE"
         return HEAD_PLACEHOLDER.format(kind=kind, target=hub_name(target).split("/")[-1])
     return None  # mtp: the target's own layers; ngram: the prompt
+
+
+class Drafter(NamedTuple):
+    """The drafter the configs load (:func:`drafter`) and what the page says of it."""
+
+    #: The ``model`` of the engines' configs (:func:`draft_name`), None where the method loads none.
+    model: str | None
+    #: Whether a typed name is valid and so replaces the preset's (:func:`valid_drafter_name`).
+    typed: bool
+    #: Why the engines refuse the preset pair (:func:`vocabulary.vocabulary_problem`), or None.
+    vocabulary_problem: str | None
+    #: ("warning" or "caption", Markdown) in the order the page shows them; a typed name as literal text.
+    messages: tuple[tuple[str, str], ...]
+
+
+def drafter(method: str, draft_model: str, target_model: str, typed_name: str = "") -> Drafter:
+    """The drafter of the schedule's configs for ``method`` and the preset names, with ``typed_name``
+    (the user's model or head, "" for none), and what the Hardware and Calibrate pages say of it.
+
+    A warning where a typed name is refused (and what the configs use instead) or where a preset
+    ``draft_model`` does not share the target's vocabulary or is a head (the engines' rule, with
+    the presets that would do, and for a head the method that runs it); a caption where a valid
+    typed name is not used (the method loads no draft model) or is a draft model whose
+    vocabulary the page cannot check.
+    """
+    presets = specmath.MODEL_PRESETS
+    target, draft = presets[target_model], presets[draft_model]
+    model = draft_name(method, draft, target, typed_name)
+    typed = valid_drafter_name(typed_name)
+    messages = []
+    if typed_name and not typed:
+        used = f"`{model}`" if model else f"no model ({method} needs none)"
+        rule = f"{DRAFTER_NAME_RULE}, at most {MAX_DRAFTER_NAME} characters"
+        messages.append(
+            ("warning", texts.SCHEDULE_DRAFTER_REFUSED.format(name=literal(typed_name), rule=rule, used=used))
+        )
+    elif typed and model is None:
+        messages.append(("caption", texts.SCHEDULE_DRAFTER_UNUSED.format(method=method, what=METHODS[method])))
+    refused = None
+    if method == "draft_model" and typed:
+        tokenizer = target.tokenizer or "unknown"
+        said = texts.SCHEDULE_VOCABULARY_TYPED.format(
+            target=target.name, vocab_size=target.vocab_size, tokenizer=tokenizer
+        )
+        messages.append(("caption", said))
+    elif method == "draft_model":
+        refused = vocabulary.vocabulary_problem(target, draft)
+    if refused:
+        drafters = vocabulary.same_vocabulary_drafters(target, presets.values())
+        among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
+        why = refused[0].upper() + refused[1:]
+        if draft.is_head:  # a head is run by its own method, not as a draft model
+            said = texts.SCHEDULE_HEAD_AS_DRAFT.format(
+                why=why, method=vocabulary.HEAD_METHODS[draft.head], drafters=among
+            )
+        else:
+            said = texts.SCHEDULE_VOCABULARY.format(why=why, drafters=among)
+        messages.append(("warning", said))
+    return Drafter(model, typed, refused, tuple(messages))
 
 
 def speedup_ranges(

@@ -84,7 +84,8 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
     assumes every draft was k long).
 
     **Shorter drafts** (draft tokens / drafts < k, drafts counted or inferred from the printed
-    mean as accepted / (mean − 1) with its rounding): a position i is in every draft only if
+    mean as accepted / (mean − 1) with its rounding, as :func:`draft_lengths` does and notes): a
+    position i is in every draft only if
     :math:`i \le \lfloor \text{draft tokens} / \text{drafts} \rfloor`; where the record says how
     many drafts reached each position (``position_drafts``), the positions all of them reached are
     used. Otherwise, with per-position rates
@@ -136,7 +137,7 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
     naive = float(fit_alpha_from_acceptance_length(mean, k))
     said = (
         f"Drafts averaged {each:.2f} tokens, fewer than k = {k}"
-        + ("" if counted else f" (drafts inferred from the mean: {drafts:,.0f})")
+        + ("" if counted else f" ({metrics.draft_tokens:,} draft tokens over the {drafts:,.0f} drafts assumed)")
         + ": some were shorter (a per-batch-size schedule, or an engine that drafts less when unsure). "
         f"Fitting the mean {mean:.2f} at k = {k} would give α = {naive:.3f}, too low."
     )

@@ -87,21 +87,45 @@ def _acceptance_length(metrics: EngineMetrics, k: int) -> tuple[float | None, li
 
 
 def _drafts(metrics: EngineMetrics, mean: float) -> tuple[float | None, bool]:
-    """The number of drafts, and whether it was counted (True) or inferred from a printed mean (False)."""
+    """The number of drafts, and whether it was counted (True) or inferred from a printed mean (False).
+
+    Inferred: accepted / (mean − 1), as the whole number nearest it among those the record's
+    printed values fit (:attr:`EngineMetrics.drafts_allowed`) where the parser says which.
+    """
     if metrics.drafts:
         return float(metrics.drafts), True
     if metrics.accepted and mean > 1.0:
-        return metrics.accepted / (mean - 1.0), False
+        estimate = metrics.accepted / (mean - 1.0)
+        if metrics.drafts_allowed is not None:
+            fewest, most = metrics.drafts_allowed
+            estimate = float(min(max(round(estimate), fewest), most))
+        return estimate, False
     return None, False
 
 
+def _inferred_note(metrics: EngineMetrics, mean: float, drafts: float) -> str:
+    """What was assumed of drafts the record does not count (said where they set the draft length)."""
+    said = f"accepted / (mean acceptance length − 1) = {metrics.accepted:,} / {mean - 1.0:.2f}"
+    exact = metrics.accepted / (mean - 1.0)
+    if metrics.drafts_allowed is None:
+        return f"The record does not count its drafts: assuming {said} = {drafts:,.1f}."
+    fewest, most = metrics.drafts_allowed
+    fit = f"among the {fewest:,} to {most:,} its printed values fit"
+    if abs(drafts - exact) < 0.05:
+        return f"The record does not count its drafts: assuming {drafts:,.0f} = {said}, {fit}."
+    return f"The record does not count its drafts: assuming {drafts:,.0f}, nearest {said} = {exact:,.1f} {fit}."
+
+
 def _shorter(metrics: EngineMetrics, k: int, drafts: float | None, counted: bool, mean: float) -> bool:
-    """Whether the counts show drafts shorter than k: draft tokens / drafts < k, beyond the rounding of the mean."""
+    """Whether the counts show drafts shorter than k: draft tokens / drafts < k, for every number of
+    drafts the record allows (beyond the rounding of the printed values)."""
     tokens = metrics.draft_tokens
     if tokens is None or drafts is None:
         return False
     if counted:
         return tokens < drafts * k
+    if metrics.drafts_allowed is not None:
+        return tokens < metrics.drafts_allowed[0] * k
     fewest = metrics.accepted / (mean - 1.0 + HALF_MEAN)  # the fewest drafts the printed mean allows
     return tokens < fewest * k
 
@@ -123,7 +147,8 @@ def draft_lengths(metrics) -> DraftLengths:
 
     The mean draft length is :math:`\bar d = \sum_d d\, n_d / \sum_d n_d` over the engine's
     per-step lengths where it gives them (vLLM's detailed per-request metrics), else draft tokens
-    / drafts, with the drafts counted or inferred from the printed mean as accepted / (mean − 1);
+    / drafts, with the drafts counted or inferred from the printed mean as accepted / (mean − 1)
+    (the nearest whole number the printed values fit, where the record says which, and noted);
     it is k where the counts do not show shorter drafts (within the mean's rounding,
     :data:`HALF_MEAN`) or have no draft tokens. A drafting step of :math:`\bar d` tokens on
     average costs :math:`1 + \bar d / c` target steps (the chapter's cost model, linear in d), so
@@ -141,8 +166,9 @@ def draft_lengths(metrics) -> DraftLengths:
     Raises
     ------
     ValueError
-        If ``metrics`` is not an :class:`EngineMetrics`, its k is unknown or out of range, it has
-        nothing to take a mean acceptance length from, or that mean is impossible at k.
+        If ``metrics`` is not an :class:`EngineMetrics`, its k is unknown or out of range, its
+        ``drafts_allowed`` is not a range of whole numbers, it has nothing to take a mean
+        acceptance length from, or that mean is impossible at k.
 
     Examples
     --------
@@ -162,6 +188,16 @@ def draft_lengths(metrics) -> DraftLengths:
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_DRAFT_LENGTH:
         raise ValueError(f"metrics.k must be a whole number within 1 to {MAX_DRAFT_LENGTH}, got {shown(k)}")
     k = int(k)
+    allowed = metrics.drafts_allowed
+    if allowed is not None and not (
+        isinstance(allowed, tuple)
+        and len(allowed) == 2
+        and all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in allowed)
+        and 1 <= allowed[0] <= allowed[1]
+    ):
+        raise ValueError(
+            f"metrics.drafts_allowed must be None or two whole numbers 1 <= fewest <= most, got {shown(allowed)}"
+        )
     mean, notes = _acceptance_length(metrics, k)
     if mean is None:
         raise ValueError(
@@ -180,6 +216,8 @@ def draft_lengths(metrics) -> DraftLengths:
         shorter = length < k
     elif shorter:
         length = metrics.draft_tokens / drafts
+        if not counted:
+            notes.append(_inferred_note(metrics, mean, drafts))
     else:
         length = float(k)
     return DraftLengths(k, mean, drafts, counted, length, shorter, mix, tuple(notes))

@@ -238,8 +238,8 @@ def published_points(rows: Sequence[PublishedResult], formula: Sequence[float | 
     return traces
 
 
-def speedup_vs_k(traces: list[dict], marked_k: int, mark: str, title: str, subtitle: str | None = None) -> go.Figure:
-    """A half-width speedup-vs-k chart: the slower region shaded and one draft length marked."""
+def speedup_vs_k(traces: list[dict], marked_k: float, mark: str, title: str, subtitle: str | None = None) -> go.Figure:
+    """A half-width speedup-vs-k chart: the slower region shaded and one draft length (or a mean one) marked."""
     shapes, annotations = slower_region()
     rule, label = vline(marked_k, {"dash": "dot", "color": CHOSEN_COLOUR}, mark)
     layout = base_layout(
@@ -260,7 +260,7 @@ def calibrated_speedup(
     iid: np.ndarray,
     iid_band: tuple[np.ndarray, np.ndarray],
     profile: np.ndarray | None,
-    measured_k: int,
+    measured: tuple[int, float, float],
     measured_profile_k: int,
     c: float,
     alpha: tuple[float, float, float],
@@ -271,6 +271,11 @@ def calibrated_speedup(
     ``profile`` (optional) uses the measured per-position rates, solid up to
     ``measured_profile_k`` and dotted where extrapolated. ``alpha`` is (fit, low, high); with
     low = high (a mean acceptance length alone gives no interval) no band is drawn.
+
+    ``measured`` is the run: (its k, its mean draft length d̄, the speedup it had). Drafts of k
+    tokens are marked at k, where the curves give the run's speedup. Drafts shorter than k
+    (d̄ < k) lie on none of the curves (each is drafts of one length): the rule is at d̄, named a
+    mean of mixed lengths, with the run's speedup as a point there.
     """
     traces = []
     if alpha[1] < alpha[2]:
@@ -298,13 +303,13 @@ def calibrated_speedup(
         },
     ]
     if profile is not None:
-        measured = k <= measured_profile_k
+        profiled = k <= measured_profile_k
         tail = k >= measured_profile_k
         traces += [
             {
                 "type": "scatter",
-                "x": k[measured],
-                "y": profile[measured],
+                "x": k[profiled],
+                "y": profile[profiled],
                 "mode": "lines+markers",
                 "name": "measured per-position profile",
                 "line": {"color": "#000000", "width": 3},
@@ -320,5 +325,21 @@ def calibrated_speedup(
                 "hovertemplate": "k = %{x}<br>speedup %{y:.3f}× (extrapolated)<extra></extra>",
             },
         ]
+    measured_k, draft_length, run_speedup = measured
+    mark = f"measured k = {measured_k}"
+    if draft_length < measured_k:  # a run on none of the curves: each is drafts of one length
+        mark = f"measured: drafts of {draft_length:.2f} on average (k = {measured_k} at most)"
+        about = f"drafts of {draft_length:.2f} tokens on average, mixed lengths up to k = {measured_k}"
+        traces.append(
+            {
+                "type": "scatter",
+                "x": [draft_length],
+                "y": [run_speedup],
+                "mode": "markers",
+                "name": f"this run: {run_speedup:.2f}× at a mean draft of {draft_length:.2f} (mixed lengths)",
+                "marker": {"size": 13, "symbol": "diamond", "color": CHOSEN_COLOUR, "line": {"width": 1}},
+                "hovertemplate": f"{about}<br>speedup %{{y:.3f}}× (measured)<extra></extra>",
+            }
+        )
     title = f"Predicted speedup vs draft length at c = {format_number(round(c, 3))}"
-    return speedup_vs_k(traces, measured_k, f"measured k = {measured_k}", title)
+    return speedup_vs_k(traces, draft_length, mark, title)

@@ -21,7 +21,6 @@ import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.address import literal
 from dashboard.features import engines
-from specmath.engines.configs import vocabulary
 
 #: Characters shown of a note (sentences that may quote the paste).
 NOTE_LIMIT = 600
@@ -117,25 +116,6 @@ def benchmark_batch(schedule: specmath.MeasuredSchedule, batch: int) -> tuple[in
     return (at, int(schedule.best_k[i]), speedup) if speedup > 1.0 else (at, 0, 1.0)
 
 
-def _drafter(chosen: Mapping[str, Any]) -> str | None:
-    """The model the configs load for the sidebar's method, models and drafter name; warns where the
-    typed name is refused or a draft model's vocabulary is not the target's (the engines' rule)."""
-    presets = specmath.MODEL_PRESETS
-    target, draft, method = presets[chosen["target_model"]], presets[chosen["draft_model"]], chosen["method"]
-    model = engine_config.draft_name(method, draft, target, chosen["drafter"])
-    typed = engine_config.valid_drafter_name(chosen["drafter"])
-    if chosen["drafter"] and not typed:
-        used = f"`{model}`" if model else f"no model ({method} needs none)"
-        rule = f"{engine_config.DRAFTER_NAME_RULE}, at most {engine_config.MAX_DRAFTER_NAME} characters"
-        st.warning(texts.SCHEDULE_DRAFTER_REFUSED.format(name=literal(chosen["drafter"]), rule=rule, used=used))
-    refused = vocabulary.vocabulary_problem(target, draft) if method == "draft_model" and not typed else None
-    if refused:
-        drafters = vocabulary.same_vocabulary_drafters(target, presets.values())
-        among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
-        st.warning(texts.SCHEDULE_VOCABULARY.format(why=refused[0].upper() + refused[1:], drafters=among))
-    return model
-
-
 def show_engines(result: SweepResult, chosen: Mapping[str, Any] | None) -> None:
     """The measured schedule in every engine's terms and its synthetic-acceptance benchmark, for the
     sidebar's schedule settings ``chosen`` (:data:`dashboard.params.CALIBRATE_KEYS`); a hint without them."""
@@ -143,7 +123,10 @@ def show_engines(result: SweepResult, chosen: Mapping[str, Any] | None) -> None:
         st.info(texts.SWEEP_ENGINES_HINT)
         return
     schedule = result.schedule
-    model = _drafter(chosen)
+    found = engine_config.drafter(chosen["method"], chosen["draft_model"], chosen["target_model"], chosen["drafter"])
+    for kind, message in found.messages:
+        getattr(st, kind)(message)
+    model = found.model
     batch, k, speedup = benchmark_batch(schedule, chosen["batch"])
     target = engine_config.hub_name(specmath.MODEL_PRESETS[chosen["target_model"]])
     st.markdown(texts.SCHEDULE_ENGINES)

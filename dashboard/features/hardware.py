@@ -20,10 +20,8 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, engine_config, texts, ui
-from dashboard.address import literal
 from dashboard.features import engines
 from dashboard.params import BATCHES, CONTEXTS
-from specmath.engines.configs import vocabulary
 
 
 @dataclass(frozen=True)
@@ -90,35 +88,11 @@ def show(
 
     presets = specmath.MODEL_PRESETS
     method = setting.method
-    model = engine_config.draft_name(
-        method, presets[setting.draft_model], presets[setting.target_model], setting.drafter
-    )
-    typed = engine_config.valid_drafter_name(setting.drafter)
-    if setting.drafter and not typed:
-        used = f"`{model}`" if model else f"no model ({method} needs none)"
-        rule = f"{engine_config.DRAFTER_NAME_RULE}, at most {engine_config.MAX_DRAFTER_NAME} characters"
-        st.warning(texts.SCHEDULE_DRAFTER_REFUSED.format(name=literal(setting.drafter), rule=rule, used=used))
-    elif typed and model is None:
-        st.caption(texts.SCHEDULE_DRAFTER_UNUSED.format(method=method, what=engine_config.METHODS[method]))
-    target, draft = presets[setting.target_model], presets[setting.draft_model]
-    refused = None
-    if method == "draft_model" and typed:
-        st.caption(
-            texts.SCHEDULE_VOCABULARY_TYPED.format(
-                target=target.name, vocab_size=target.vocab_size, tokenizer=target.tokenizer or "unknown"
-            )
-        )
-    elif method == "draft_model":
-        refused = vocabulary.vocabulary_problem(target, draft)
-    if refused:
-        drafters = vocabulary.same_vocabulary_drafters(target, presets.values())
-        among = f"among the presets: {', '.join(drafters)}" if drafters else "none among the presets"
-        why = refused[0].upper() + refused[1:]
-        if draft.is_head:
-            method_instead = vocabulary.HEAD_METHODS[draft.head]
-            st.warning(texts.SCHEDULE_HEAD_AS_DRAFT.format(why=why, method=method_instead, drafters=among))
-        else:
-            st.warning(texts.SCHEDULE_VOCABULARY.format(why=why, drafters=among))
+    found = engine_config.drafter(method, setting.draft_model, setting.target_model, setting.drafter)
+    model, typed, refused = found.model, found.typed, found.vocabulary_problem
+    target = presets[setting.target_model]
+    for kind, message in found.messages:
+        getattr(st, kind)(message)
     st.markdown(texts.SCHEDULE_ENGINES)
     if method in ("eagle", "eagle3") and not typed:
         kind = "EAGLE-3" if method == "eagle3" else "EAGLE"

@@ -26,7 +26,7 @@ from ._text import (
     read_int,
 )
 from .record import EngineMetrics
-from .vllm_v1 import _v1_drafts
+from .vllm_v1 import _v1_drafts, uncounted_note
 
 FORMAT = "llama-server log"
 ENGINE = "llama.cpp"
@@ -131,7 +131,9 @@ def parse(doc: Doc) -> Found | str | None:
         notes.append(f"the printed draft acceptance rate differs from accepted / generated (line {lines_list(off)})")
     accepted = sum(u[2] for u in used)
     generated = sum(u[3] for u in used)
-    drafts_each = [_v1_drafts(u[2], u[3], u[5], u[6])[0] if (u[5] is not None or u[6]) and u[2] else None for u in used]
+    solved = [_v1_drafts(u[2], u[3], u[5], u[6]) if (u[5] is not None or u[6]) and u[2] else None for u in used]
+    drafts_each = [None if s is None else s[0] for s in solved]
+    allowed = [None if s is None else s[2] for s in solved]  # the steps each line's printed values fit
     latest = used[-1]
     k = len(latest[6]) if latest[6] else None
     per_position = latest[6]
@@ -150,14 +152,22 @@ def parse(doc: Doc) -> Found | str | None:
         mean = sum(u[5] * u[3] for u in used) / generated
         if len(used) > 1:
             notes.append("mean acceptance length: the printed values weighted by generated draft tokens")
-        if k:
-            notes.append("the number of verification steps could not be inferred from the printed mean and rates")
+        open_lines = [
+            (u[1], fits, bool(u[6]))
+            for u, d, fits in zip(used, drafts_each, allowed, strict=True)
+            if d is None and fits
+        ]
+        if open_lines:
+            notes.append(uncounted_note("verification steps", open_lines))
     else:
         mean = None
         notes.append(
             "this llama-server prints no mean acceptance length: k and the verification steps are unknown "
             "(newer builds print ', mean len = X')"
         )
+    fits = None  # the steps the lines' printed values fit, summed, where they do not fix them
+    if drafts is None and mean is not None and all(f is not None for f in allowed):
+        fits = (sum(lo for lo, _ in allowed), sum(hi for _, hi in allowed))
     if k:
         notes.append(K_NOTE)
     return Found(
@@ -174,5 +184,6 @@ def parse(doc: Doc) -> Found | str | None:
             per_position,
             tuple(notes),
             accepted / generated,
+            drafts_allowed=fits,
         ),
     )

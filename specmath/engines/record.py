@@ -56,6 +56,11 @@ class EngineMetrics:
         ``(d, steps, accepted)``: the verification steps that drafted d tokens and the draft tokens
         they accepted, for each d drafted, where the engine says each step's (vLLM's detailed
         per-request metrics); :func:`specmath.acceptance_curve` turns them into L(d).
+    drafts_allowed : tuple of (int, int) or None
+        Where ``drafts`` is None because the engine prints no count of drafts and its rounded
+        printed values (mean acceptance length, per-position rates) fit several (vLLM V1's and
+        llama-server's lines): the fewest and the most they fit, summed over the lines read.
+        :func:`specmath.draft_lengths` infers the drafts within it.
     """
 
     engine: str
@@ -72,6 +77,7 @@ class EngineMetrics:
     tree_topk: int | None = None
     position_drafts: tuple[int, ...] | None = None
     by_draft_length: tuple[tuple[int, int, int], ...] | None = None
+    drafts_allowed: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

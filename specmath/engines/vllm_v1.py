@@ -58,7 +58,8 @@ _FULL_RATE = re.compile(r"\d+\.\d{3}|-?nan")  # a rate as vLLM prints it (%.3f),
 
 
 def _v1_drafts(accepted: int, drafted: int, mean: float | None, rates: tuple[float, ...] | None):
-    """The number of drafts behind one interval's line, or None; and whether the line is consistent.
+    """The number of drafts behind one interval's line, or None; whether the line is consistent; and
+    the whole numbers of drafts its printed values fit, (fewest, most), or None where none does.
 
     Constraints: 1 <= drafts <= drafted (a draft has at least one token), drafts >= drafted / k
     (at most k), 1 + accepted / drafts within rounding of the printed mean, and the printed
@@ -87,10 +88,27 @@ def _v1_drafts(accepted: int, drafted: int, mean: float | None, rates: tuple[flo
     full = drafted // k if k and drafted % k == 0 else None
     lo_int, hi_int = math.ceil(lo - 1e-9), math.floor(hi + 1e-9)
     if not consistent or lo_int > hi_int:
-        return full, False
+        return full, False, None
     if full is not None and lo_int <= full <= hi_int:
-        return full, True
-    return (lo_int if lo_int == hi_int else None), True
+        return full, True, (full, full)
+    return (lo_int if lo_int == hi_int else None), True, (lo_int, hi_int)
+
+
+def uncounted_note(what: str, open_lines: list[tuple[int, tuple[int, int], bool]]) -> str:
+    """What lines lack that print no count of ``what`` (drafts, verification steps) and whose rounded
+    values fit several: ``open_lines`` holds (line, (fewest, most), whether it printed rates)."""
+    fits = [f"{lo:,} to {hi:,}" for _, (lo, hi), _ in open_lines]
+    if len(open_lines) == 1:
+        ((line, _, rates),) = open_lines
+        printed = "mean and per-position rates it prints fit" if rates else "mean it prints fits"
+        return f"line {line} does not print its number of {what}; the rounded {printed} any of {fits[0]}"
+    lines = [line for line, _, _ in open_lines]
+    each = ", ".join(f"{fit} (line {line})" for fit, line in zip(fits[:5], lines, strict=False))
+    more = f" and {len(lines) - 5} more" if len(lines) > 5 else ""
+    return (
+        f"lines {lines_list(lines)} do not print their number of {what}; the rounded values they print "
+        f"fit any of {each}{more}"
+    )
 
 
 def _cut_list(rates: str, mean: float) -> str | None:
@@ -199,13 +217,15 @@ def parse(doc: Doc) -> Found | str | None:
         notes.append(f"skipped {len(empty)} interval(s) that drafted nothing (line {lines_list(empty)})")
 
     drafts_each, unknown, short, mismatched, rate_off, not_monotone = [], [], [], [], [], []
+    allowed = []  # the fewest and most drafts each line fits
     for u in used:
-        d, feasible = _v1_drafts(u.accepted, u.drafted, u.mean, u.rates)
+        d, feasible, fits = _v1_drafts(u.accepted, u.drafted, u.mean, u.rates)
         drafts_each.append(d)
+        allowed.append(fits)
         if not feasible:
             mismatched.append(u.line)
         elif d is None and (u.mean is not None or u.rates):
-            unknown.append(u.line)
+            unknown.append((u.line, fits, bool(u.rates)))
         elif d is not None and u.rates and d * len(u.rates) != u.drafted:
             short.append(u.line)
         if u.avg is not None and not math.isnan(u.avg) and abs(100.0 * u.accepted / u.drafted - u.avg) > HALF_1DP:
@@ -218,7 +238,7 @@ def parse(doc: Doc) -> Found | str | None:
             f"for any whole number of drafts; the counts are used (line {lines_list(mismatched)})"
         )
     if unknown:
-        notes.append(f"the number of drafts could not be inferred from line {lines_list(unknown)}")
+        notes.append(uncounted_note("drafts", unknown))
     if short:
         notes.append(
             f"drafts inferred from the printed mean and rates, not Drafted / k: some drafts were shorter than k "
@@ -261,9 +281,11 @@ def parse(doc: Doc) -> Found | str | None:
             mean = latest.mean if latest.mean is not None and math.isfinite(latest.mean) else None
         if per_position and len(used) > 1:
             notes.append("per-position rates are the latest interval's (drafts per interval unknown)")
-    return Found(
-        latest.pos,
-        EngineMetrics(
-            ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, per_position, tuple(notes), accepted / drafted
-        ),
-    )
+    fits = None  # the drafts the lines' printed values fit, summed, where they do not fix them
+    if drafts is None and all(f is not None for f in allowed):
+        fits = (sum(lo for lo, _ in allowed), sum(hi for _, hi in allowed))
+    record = EngineMetrics(
+        ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, per_position, tuple(notes), accepted / drafted,
+        drafts_allowed=fits,
+    )  # fmt: skip
+    return Found(latest.pos, record)

@@ -393,3 +393,28 @@ def test_acceptance_length_curve_draws_asymmetric_bars_and_none_where_unknown():
     np.testing.assert_allclose(measured.error_y.arrayminus, [0.1, 0.0])
     np.testing.assert_array_equal(profile.x, [1, 2, 3])
     assert "2 draft lengths measured" in figure.layout.title.text
+
+
+def _calibrated(measured):
+    iid = specmath.speedup(0.7, K, 20)
+    return charts.calibrated_speedup(K, iid, (iid, iid), None, measured, 0, 20.0, (0.7, 0.7, 0.7))
+
+
+def test_the_calibrated_chart_marks_a_run_of_full_drafts_at_k_where_the_curves_give_its_speedup():
+    fig = _calibrated((4, 4.0, 2.5))
+    assert not [t for t in fig.data if t.name.startswith("this run")]
+    (rule,) = [s for s in fig.layout.shapes if s.type == "line" and s.xref == "x"]
+    assert rule.x0 == rule.x1 == 4
+    assert [a.text for a in fig.layout.annotations if a.xref == "x"] == ["measured k = 4"]
+
+
+def test_the_calibrated_chart_marks_a_run_of_shorter_drafts_at_their_mean_not_at_k():
+    """Issue 33's line: drafts of 2.75 tokens on average under k = 4. The run is not a run at k = 4."""
+    fig = _calibrated((4, 2.75, 2.14))
+    (run,) = [t for t in fig.data if t.name.startswith("this run")]
+    assert (tuple(run.x), tuple(run.y)) == ((2.75,), (2.14,))
+    assert "mixed lengths" in run.name and "2.14×" in run.name and "up to k = 4" in run.hovertemplate
+    (rule,) = [s for s in fig.layout.shapes if s.type == "line" and s.xref == "x"]
+    assert rule.x0 == rule.x1 == 2.75
+    (label,) = [a.text for a in fig.layout.annotations if a.xref == "x"]
+    assert label == "measured: drafts of 2.75 on average (k = 4 at most)"

@@ -7,6 +7,7 @@ import pytest
 
 import specmath
 from dashboard import charts, engine_config
+from specmath.engines.configs.vocabulary import vocabulary_problem
 
 BATCH = np.arange(1, 17)
 BEST_K = np.array([4] * 5 + [3] * 5 + [2] * 3 + [1] * 3)
@@ -124,3 +125,55 @@ def test_a_typed_head_reaches_every_engine_that_loads_one():
     assert vllm.settings["model"] == sglang.settings["--speculative-draft-model-path"] == HEAD
     assert trtllm.settings["speculative_model"] == HEAD
     assert f"`{HEAD}`" in " ".join(llamacpp.notes)  # llama.cpp needs it as GGUF: named, not loaded
+
+
+# What the Hardware and Calibrate pages say of the drafter: one function for both (issue 33) ---
+
+
+def _messages(found) -> dict[str, list[str]]:
+    said = {"warning": [], "caption": []}
+    for kind, text in found.messages:
+        said[kind].append(text)
+    return said
+
+
+def test_a_refused_typed_name_is_warned_as_literal_text_with_what_the_configs_use():
+    found = engine_config.drafter("eagle3", "Llama-3.2-1B", "Llama-3.1-8B", "[x](//e.vil)")
+    assert found.model == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B" and not found.typed
+    (warning,) = _messages(found)["warning"]
+    assert "` [x](//e.vil) `" in warning and "they use `YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B` instead" in warning
+    found = engine_config.drafter("mtp", "Llama-3.2-1B", "Llama-3.1-8B", "a b")
+    assert found.model is None and "they use no model (mtp needs none) instead" in _messages(found)["warning"][0]
+
+
+def test_a_valid_name_the_method_does_not_load_gets_a_caption_not_a_warning():
+    found = engine_config.drafter("ngram", "Llama-3.2-1B", "Llama-3.1-8B", HEAD)
+    said = _messages(found)
+    assert found.model is None and found.typed and not said["warning"]
+    (caption,) = said["caption"]
+    assert caption.startswith("With `ngram` the engine drafts with") and "is not used" in caption
+
+
+def test_the_vocabulary_rule_warns_for_a_refused_preset_pair_and_tells_a_typed_drafter_what_it_needs():
+    qwen = "Qwen2.5-7B", "Qwen2.5-0.5B"
+    found = engine_config.drafter("draft_model", qwen[1], qwen[0])
+    assert found.vocabulary_problem == vocabulary_problem(
+        specmath.MODEL_PRESETS[qwen[0]], specmath.MODEL_PRESETS[qwen[1]]
+    )
+    (warning,) = _messages(found)["warning"]
+    assert warning.startswith("**These configs would not work as they stand.**") and "none among the presets" in warning
+    typed = engine_config.drafter("draft_model", qwen[1], qwen[0], "./my-qwen-draft")
+    assert typed.model == "./my-qwen-draft" and typed.vocabulary_problem is None
+    assert _messages(typed) == {
+        "warning": [],
+        "caption": [
+            "The page does not know the typed model's vocabulary: vLLM and SGLang take it as the draft only "
+            "with Qwen2.5-7B's vocab_size, 152,064, and SGLang only with its tokenizer (Qwen2.5)."
+        ],
+    }
+    # A head chosen as the draft model is told the method that runs it.
+    (head,) = _messages(engine_config.drafter("draft_model", "Qwen3-30B-A3B-EAGLE-3", "Qwen3-30B-A3B"))["warning"]
+    assert "is an EAGLE-3 head for Qwen3-30B-A3B" in head and "method `eagle3` with this drafter" in head
+    # A head loads no vocabulary of its own, and a matching pair needs no word.
+    assert not engine_config.drafter("eagle3", qwen[1], qwen[0]).messages
+    assert not engine_config.drafter("draft_model", "Llama-3.2-1B", "Llama-3.1-8B").messages

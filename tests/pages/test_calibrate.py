@@ -145,6 +145,25 @@ def test_example_buttons_fill_the_paste_and_calibrate(name):
         np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), [0.81, 0.64, 0.40])
 
 
+def test_the_sweeps_configs_say_what_the_hardware_page_says_of_the_drafter():
+    """The sweep view's drafter words are Hardware's (engine_config.drafter): a typed name the method
+    does not load, a typed draft model's vocabulary, a preset pair the engines refuse."""
+    cases = [
+        ({"cal_method": "mtp", "cal_drafter": "./my-draft"}, "caption", "With `mtp` the engine drafts with"),
+        ({"cal_method": "draft_model", "cal_drafter": "./my-draft"}, "caption", "does not know the typed model's"),
+        (
+            {"cal_method": "draft_model", "cal_target_model": "Qwen2.5-7B", "cal_draft_model": "Qwen2.5-0.5B"},
+            "warning",
+            "**These configs would not work as they stand.**",
+        ),
+    ]
+    for query, kind, said in cases:
+        at = _click(open_page(CALIBRATE, cal_schedule="true", **query), calibrate_examples.SWEEP_EXAMPLE)
+        assert not at.exception and not at.error
+        shown_there = [c.value for c in at.caption] if kind == "caption" else warnings(at)
+        assert sum(text.startswith(said) or said in text for text in shown_there) == 1, (query, shown_there)
+
+
 @pytest.mark.parametrize(
     ("paste", "message"),
     [
@@ -433,6 +452,11 @@ def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said
     captions = [c.value for c in at.caption]
     assert any("fewer than k = 4" in c and "positions 1 to 2" in c for c in captions), captions
     assert not any("The paste fixes k" in c for c in captions)  # the slider holds the cut drafts' k = 2
+    # One account of the drafts: the parser says what the line lacks and the counts it fits, the
+    # inference which of them it assumed; nothing says they cannot be inferred.
+    assert not any("could not be inferred" in c for c in captions)
+    assert any("line 1 does not print its number of drafts" in c and "fit any of 799 to 801" in c for c in captions)
+    assert any("assuming 800 = accepted / (mean acceptance length − 1)" in c for c in captions)
     # The drafts, 800, come from the printed mean; the link carries them cut to two positions.
     assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 966)
     assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 966]
@@ -454,6 +478,13 @@ def test_drafts_shorter_than_k_set_the_speedup_now_and_the_rate_alpha_predicts()
     assert low == round((ones * f[1] + (1 - ones) * f[4]) / 2.75, 3)
     assert high == round((f[2] + 0.75 * alpha**3) / 2.75, 3)  # every draft 2.75 long: the high end
     assert low < 0.520 < high and not low <= float(specmath.draft_acceptance_rate(alpha, 4)) <= high
+    # The chart marks the run where it was, as the metric says: at 2.75 tokens, not at k = 4.
+    figure = page_charts(at)[0]
+    assert figure["layout"]["title"]["text"].startswith("Predicted speedup vs draft length")
+    (run,) = [t for t in figure["data"] if t["name"].startswith("this run")]
+    assert values(run["x"]) == pytest.approx([2200 / 800]) and values(run["y"]) == pytest.approx([2.43 / 1.1375])
+    assert f"{values(run['y'])[0]:.2f}×" == m["Speedup now (drafts of 2.75 tokens on average, c = 20)"]
+    assert not any("measured k = 4" in note["text"] for note in figure["layout"]["annotations"])
     # The formulas go in the helps, not under the numbers as a delta.
     for m in at.metric:
         if m.label.startswith(("Speedup now", "Rate α predicts")):

@@ -58,8 +58,10 @@ def test_the_issue_33_line_gives_the_true_alpha_and_says_why():
     assert abs(fit.alpha - 0.70) < 0.03
     assert fit.low < 0.70 < fit.high and fit.has_interval
     assert fit.k == 2  # drafts averaged 2200 / 800 = 2.75 tokens: positions 1 and 2 are in every draft
-    (note,) = fit.notes
+    assumed, note = fit.notes  # what draft_lengths assumed of the drafts, then the fit
+    assert assumed.startswith("The record does not count its drafts: assuming 800 = ") and "799 to 801" in assumed
     assert "fewer than k = 4" in note and "positions 1 to 2" in note and "0.629" in note  # the old, low fit
+    assert "2,200 draft tokens over the 800 drafts assumed" in note
 
 
 @pytest.mark.parametrize(

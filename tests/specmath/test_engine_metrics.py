@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import specmath as sm
+from tests.specmath.test_alpha_fit import ISSUE_33
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "engine_metrics"
 
@@ -127,6 +128,35 @@ def test_vllm_v1_shorter_drafts_inferred_from_the_mean():
     assert has_note(m, "shorter than k")
 
 
+def test_vllm_v1_drafts_a_line_does_not_fix_are_said_as_what_it_lacks_and_the_counts_it_fits():
+    """Issue 33's line: 1144 / d within 1.43 ± 0.005 (the mean) and ± 0.002 (the four rates) fits
+    d = 799 to 801, none of them Drafted / k = 550; the parser says so and infers nothing."""
+    m = sm.parse_engine_metrics(ISSUE_33)
+    check(m, k=4, drafts=None, draft_tokens=2200, accepted=1144, mean_acceptance_length=2.43)
+    assert m.drafts_allowed == (799, 801)
+    assert m.notes == (
+        "line 1 does not print its number of drafts; the rounded mean and per-position rates it prints "
+        "fit any of 799 to 801",
+    )
+
+
+def test_llama_server_steps_a_line_does_not_fix_are_said_with_the_counts_it_fits():
+    # Issue 33's counts as llama-server prints them (server-context.cpp lines 646-650 at 0c1e57098).
+    head = "I slot print_timing: id  1 | task 0 |"
+    text = (
+        f"{head} draft acceptance = 0.52000 ( 1144 accepted /  2200 generated), mean len =  2.43\n"
+        f"{head.replace('I', 'T', 1)}      acc per pos = (0.696, 0.512, 0.133, 0.089)\n"
+    )
+    m = sm.parse_engine_metrics(text)
+    check(m, format="llama-server log", k=4, drafts=None, draft_tokens=2200, accepted=1144)
+    assert m.drafts_allowed == (799, 801)
+    assert has_note(m, "line 1 does not print its number of verification steps", "fit any of 799 to 801")
+    # Without the rates only the mean's rounding bounds them: 1144 / (1.43 ± 0.005).
+    m = sm.parse_engine_metrics(text.split("\n")[0] + "\n")
+    assert m.k is None and m.drafts_allowed == (798, 802)
+    assert has_note(m, "line 1 does not print its number of verification steps; the rounded mean it prints fits")
+
+
 def test_vllm_v1_printed_mean_that_contradicts_the_counts_is_noted():
     # Counts say 600 / 3 = 200 drafts and 1 + 312 / 200 = 2.56; the line prints 2.90.
     text = fixture("vllm_v1_single.txt").replace("length: 2.56", "length: 2.90")
@@ -154,6 +184,9 @@ def test_vllm_v1_lines_without_per_position_rates():
     )
     assert has_note(m, "2 logging intervals", "summed")
     assert not has_note(m, "incomplete")
+    # What the lines lack, and the drafts each one's rounded mean fits (line 4: 600 / (1.20 ± 0.005)).
+    assert has_note(m, "lines 2, 4 do not print their number of drafts", "782 to 786 (line 2), 498 to 502 (line 4)")
+    assert m.drafts_allowed == (782 + 498, 786 + 502)
 
 
 def test_vllm_v1_last_line_without_a_line_break_is_read():

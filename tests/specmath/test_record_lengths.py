@@ -94,6 +94,23 @@ def test_a_printed_mean_within_its_rounding_of_full_drafts_is_not_shorter():
     assert not sm.draft_lengths(record).shorter and sm.draft_lengths(record).draft_length == 3.0
 
 
+def test_drafts_not_counted_are_the_whole_number_nearest_the_mean_among_those_the_record_fits():
+    """1142 / (2.43 − 1) = 798.6 drafts by the mean; where the parser says the printed values fit
+    801 to 803 only, the nearest of those, 801, is assumed, and said."""
+    record = sm.EngineMetrics("vLLM", "vLLM V1 log", 4, None, 2200, 1142, None, 2.43, None, drafts_allowed=(801, 803))
+    lengths = sm.draft_lengths(record)
+    assert lengths.drafts == 801 and not lengths.counted and lengths.draft_length == pytest.approx(2200 / 801)
+    assert lengths.notes == (
+        "The record does not count its drafts: assuming 801, nearest accepted / (mean acceptance length − 1) "
+        "= 1,142 / 1.43 = 798.6 among the 801 to 803 its printed values fit.",
+    )
+    # Shorter only if every count the record fits is: 3,204 tokens are 4 × 801, so 801 full drafts fit.
+    assert not sm.draft_lengths(replace(record, draft_tokens=3204)).shorter
+    assert sm.draft_lengths(replace(record, draft_tokens=3203)).shorter
+    # Counted drafts are counts: nothing assumed, nothing said.
+    assert not sm.draft_lengths(replace(record, drafts=800, drafts_allowed=None)).notes
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -102,6 +119,10 @@ def test_a_printed_mean_within_its_rounding_of_full_drafts_is_not_shorter():
         (
             lambda: sm.draft_lengths(sm.EngineMetrics("x", "y", 2, None, None, None, None, 3.5, None)),
             "^the mean acceptance length 3.500 is impossible for k = 2",
+        ),
+        (
+            lambda: sm.draft_lengths(sm.EngineMetrics("x", "y", 2, None, 9, 5, None, 2.0, None, drafts_allowed=(6, 5))),
+            r"^metrics.drafts_allowed must be None or two whole numbers 1 <= fewest <= most, got \(6, 5\)",
         ),
         (lambda: sm.predicted_acceptance_rate(0.5, (4, 2.0)), "^lengths must be a DraftLengths, got tuple"),
         (lambda: sm.predicted_acceptance_rate(1.5, sm.draft_lengths(mixture_record(0.5, {2: 9}))), "^alpha"),
