@@ -5,7 +5,7 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, texts, ui
-from dashboard.features import hardware
+from dashboard.features import engines, hardware
 from dashboard.params import PRECISIONS
 
 ctx = ui.page()
@@ -153,6 +153,8 @@ def view() -> None:
         drafter=drafter,
         data_parallel=data_parallel,
         n_predict=n_predict,
+        tp=tp,
+        draft_tp=draft_tp,
         chart_file=f"k_schedule_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}",
         json_file=f"k_schedule_{method}_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}.json",
     )
@@ -167,6 +169,7 @@ def view() -> None:
         "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
     }
     chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
+    engines.show_drafter_mismatch(kind, method)
     hardware.show(schedule_sweep, setting, chosen, alpha, inputs)
 
 

@@ -13,6 +13,7 @@ import streamlit as st
 
 import specmath
 from dashboard import texts
+from specmath.engines.configs import drafter_mismatch
 
 #: The icon of an engine's rule message: the engine's rule for the settings chosen, not a
 #: complaint about the link or the input.
@@ -21,6 +22,11 @@ RULE_ICON = ":material/rule:"
 #: The keys of the containers holding the engines' configs and synthetic runs (Streamlit gives
 #: each the CSS class ``st-key-<key>``): what is inside is the engines' own text, with its sources.
 CONFIGS_KEY, SYNTHETIC_KEY = "engine_configs", "engine_synthetic"
+
+#: The key of the container of the page's warning that the configs' method drafts as another kind
+#: of drafter than the one costed (:func:`specmath.engines.configs.drafter_mismatch`): a rule
+#: about the engines' methods applied to the settings chosen, like the engines' own.
+METHOD_KEY = "engine_method"
 
 
 def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None = None) -> None:
@@ -40,6 +46,12 @@ def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None =
             for note in config.notes:
                 (st.caption if config.blocks else st.info)(note)
             st.caption(f"Flags, defaults and rules read from {config.source}, cited in specmath.engines.configs.")
+
+
+def show_drafter_mismatch(drafter: str, method: str) -> None:
+    """A warning where ``method`` drafts as another kind than ``drafter``, the kind the page costed."""
+    if message := drafter_mismatch(drafter, method):
+        st.container(key=METHOD_KEY).warning(message, icon=RULE_ICON)
 
 
 def show_synthetic(runs: Sequence[specmath.SyntheticRun], batch: int, k: int, speedup: float) -> None:

@@ -41,6 +41,8 @@ class Setting:
     drafter: str = ""  # the user's draft model or head, for the engines' configs only
     data_parallel: int = 1  # vLLM's --data-parallel-size
     n_predict: int = 1  # the target's MTP layers, for method mtp
+    tp: int = 1  # the target's GPUs (tensor parallel)
+    draft_tp: int = 1  # the draft's
 
 
 def best_at(sweep: specmath.BatchSweep, batch: int) -> tuple[int, float]:
@@ -98,6 +100,7 @@ def show(
     configs = specmath.engine_configs(
         schedule, method, model, sglang_k, setting.sglang_batch,
         data_parallel_size=setting.data_parallel, n_predict=setting.n_predict,
+        tensor_parallel_size=setting.tp, draft_tensor_parallel_size=setting.draft_tp,
     )  # fmt: skip
     engines.show_configs(configs)
     runs = specmath.synthetic_runs(

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from dashboard.features.engines import CONFIGS_KEY, SYNTHETIC_KEY
+from dashboard.features.engines import CONFIGS_KEY, METHOD_KEY, SYNTHETIC_KEY
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES as REGISTRY
 from scripts import live_app
@@ -85,8 +85,9 @@ def query_params(url: str) -> dict[str, list[str]]:
 
 
 #: The engines' containers (``dashboard.features.engines``), a CSS selector: what is inside is
-#: the engines' own text (rules, notes, flags), not a message about the link.
-ENGINE_BLOCKS = ", ".join(f".st-key-{key}" for key in (CONFIGS_KEY, SYNTHETIC_KEY))
+#: the engines' own text (rules, notes, flags) and the page's rule about their methods, not a
+#: message about the link.
+ENGINE_BLOCKS = ", ".join(f".st-key-{key}" for key in (CONFIGS_KEY, SYNTHETIC_KEY, METHOD_KEY))
 
 
 class AppTab:

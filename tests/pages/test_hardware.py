@@ -12,7 +12,7 @@ from dashboard import charts
 from dashboard.address import literal
 from dashboard.features import hardware
 from dashboard.params import PARAMS
-from specmath.engines.configs import yaml_text
+from specmath.engines.configs import drafter_mismatch, yaml_text
 from tests.app_helpers import (
     codes,
     metrics,
@@ -171,10 +171,13 @@ def _expected(method="draft_model", model="meta-llama/Llama-3.2-1B", batch=1, al
     return configs, runs
 
 
-def _rule_warnings(**inputs) -> list[str]:
-    """The engines' rule messages for the page's inputs: the configs', then the synthetic block's."""
+def _rule_warnings(kind="sequential", **inputs) -> list[str]:
+    """The page's rule messages for its inputs: that the drafter ``kind`` is not the method's, if it
+    is not; then the engines' rules, the configs', then the synthetic block's."""
     configs, runs = _expected(**inputs)
-    return [w for config in configs for w in config.warnings] + [w for run in runs for w in run.warnings]
+    mismatch = drafter_mismatch(kind, inputs.get("method", "draft_model"))
+    rules = [w for config in configs for w in config.warnings] + [w for run in runs for w in run.warnings]
+    return [mismatch, *rules] if mismatch else rules
 
 
 def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
@@ -263,7 +266,7 @@ def test_a_draft_no_k_pays_for_shows_no_config():
 def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
     at = open_page(HARDWARE, method=method)
     assert not at.exception
-    assert warnings(at) == _rule_warnings(method=method, model=model)  # the engines' rules, and nothing else
+    assert warnings(at) == _rule_warnings(method=method, model=model)  # the page's rules, and nothing else
     config = vllm_config(at)
     assert config["method"] == method
     assert config.get("model") == model
@@ -623,3 +626,44 @@ def test_a_method_vllm_v1_does_not_schedule_and_mtp_multiples_are_said():
     at = open_page(HARDWARE, method="mtp", n_predict="3")
     assert vllm_config(at)["num_speculative_tokens"] == 6  # the schedule's largest k, 4, raised to a multiple of 3
     assert warnings(at) == _rule_warnings(method="mtp", model=None, n_predict=3)
+
+
+def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
+    at = open_page(HARDWARE, tp="4", draft_tp="1", batch="16")
+    assert not at.exception
+    sweep = hardware.schedule_sweep(
+        0.8, "Llama-3.1-8B", "Llama-3.2-1B", "H100 SXM", 2.0, 1024, 0.0, 0.0, 0.0, 256, hardware.Serving(tp=4)
+    )
+    schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
+    chosen, _ = hardware.best_at(sweep, 16)
+    configs = specmath.engine_configs(
+        schedule, "draft_model", "meta-llama/Llama-3.2-1B", chosen, 16, tensor_parallel_size=4,
+        draft_tensor_parallel_size=1,
+    )  # fmt: skip
+    assert vllm_config(at) == configs[0].settings and vllm_config(at)["draft_tensor_parallel_size"] == 1
+    for flag in ("--tensor-parallel-size 4", "--tp-size 4", "--tp_size 4"):
+        assert flag in codes(at)
+    shown_warnings = warnings(at)
+    assert all(w in shown_warnings for config in configs for w in config.warnings)
+    assert any("no flag for the draft's tensor parallelism" in w for w in shown_warnings)  # SGLang's
+    document = json.loads(downloads(at).decode("utf-8"))
+    assert document["engines"]["vLLM"]["settings"]["draft_tensor_parallel_size"] == 1
+    assert document["inputs"]["tensor_parallel"] == {"target": 4, "draft": 1, "interconnect": "NVLink (H100 SXM)"}
+
+
+@pytest.mark.parametrize(
+    ("kind", "method", "mismatch"),
+    [
+        ("model_free", "ngram", False),
+        ("model_free", "draft_model", True),
+        ("sequential", "suffix", True),
+        ("parallel", "eagle3", True),
+        ("sequential", "mtp", False),
+    ],
+)
+def test_the_page_says_when_the_drafter_kind_is_not_the_methods(kind, method, mismatch):
+    at = open_page(HARDWARE, drafter_kind=kind, method=method)
+    assert not at.exception
+    message = drafter_mismatch(kind, method)
+    assert (message in warnings(at)) == mismatch and (message is not None) == mismatch
+    assert not any("is costed for" in w for w in warnings(at) if w != message)

@@ -20,6 +20,7 @@ VLLM_FIELDS = {
     "rejection_sample_method",
     "synthetic_acceptance_rates",
     "synthetic_acceptance_length",
+    "draft_tensor_parallel_size",
 }
 VLLM_METHODS = {"ngram", "draft_model", "suffix", "custom_class", "eagle", "eagle3", "mtp", "dflash", "dspark"}
 
@@ -72,6 +73,22 @@ def vllm_dense_schedule(schedule, max_num_seqs: int, num_speculative_tokens: int
     for b in range(following, max_num_seqs + 1):
         dense[b] = min(num_speculative_tokens, last)
     return dense
+
+
+def vllm_draft_tp(config: dict, tensor_parallel_size: int) -> int | None:
+    """The draft's tensor parallelism vLLM runs, or None where no draft model is loaded.
+
+    ``_verify_and_get_draft_tp`` (``vllm/config/speculative.py`` lines 1849-1870): unset is the
+    target's, else it must be 1 or the target's. Only ``draft_model`` loads its draft with it
+    (``standalone_ar/speculator.py`` lines 112-121); heads load with the target's
+    (``eagle/utils.py`` lines 80-93); ngram and suffix load none.
+    """
+    if config["method"] in ("ngram", "suffix"):
+        return None
+    draft_tp = config.get("draft_tensor_parallel_size", tensor_parallel_size)
+    if draft_tp not in (1, tensor_parallel_size):
+        raise ValueError("cannot be other value than 1 or target model tensor_parallel_size")
+    return draft_tp if config["method"] == "draft_model" else tensor_parallel_size
 
 
 def vllm_check_config(config: dict, n_predict: int | None = None) -> None:

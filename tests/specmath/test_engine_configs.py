@@ -467,3 +467,83 @@ def test_the_drafters_offered_instead_are_smaller_and_share_the_vocabulary():
     assert drafters(PRESETS["Llama-2-7B"], PRESETS.values()) == ["LLaMA-68M"]
     assert drafters(PRESETS["Llama-3.1-70B"], PRESETS.values()) == ["Llama-3.1-8B", "Llama-3.2-1B"]
     assert drafters(PRESETS["Qwen2.5-7B"], PRESETS.values()) == []  # 0.5B's table is padded otherwise
+
+
+# Tensor parallelism and drafter kinds ---------------------------------------------------------
+
+LOADS = {"draft_model": "org/draft", "eagle3": "org/head", "mtp": None, "ngram": None}
+
+
+def test_one_gpu_writes_what_it_wrote_before_tensor_parallelism():
+    schedule = roofline_schedule()
+    for method, model in LOADS.items():
+        plain = specmath.engine_configs(schedule, method, model, 4, 16)
+        assert specmath.engine_configs(schedule, method, model, 4, 16, tensor_parallel_size=1) == plain
+        assert (
+            specmath.engine_configs(
+                schedule, method, model, 4, 16, tensor_parallel_size=1, draft_tensor_parallel_size=1
+            )
+            == plain
+        )
+        assert not any("GPU" in text for config in plain for text in (*config.warnings, *config.notes))
+
+
+@pytest.mark.parametrize("method", list(LOADS))
+@pytest.mark.parametrize("tp", [1, 2, 4, 8])
+@pytest.mark.parametrize("draft_tp", [None, 1, 2, 4, 8])
+def test_each_engine_serves_the_target_on_its_gpus_and_says_where_the_draft_runs_elsewhere(method, tp, draft_tp):
+    schedule = [(1, 8, 4), (9, 64, 2)]
+    vllm_cfg, sglang_cfg, trt_cfg, cpp_cfg = specmath.engine_configs(
+        schedule, method, LOADS[method], 3, 16, tensor_parallel_size=tp, draft_tensor_parallel_size=draft_tp
+    )
+    wanted = tp if draft_tp is None else draft_tp
+    # The target's GPUs, in each engine's flag: the last block, read back as a shell reads it.
+    for config, flag in ((vllm_cfg, "--tensor-parallel-size"), (sglang_cfg, "--tp-size"), (trt_cfg, "--tp_size")):
+        flags = [sglang.read_flags(block.text) for block in config.blocks if block.language == "bash"]
+        assert ({flag: str(tp)} in flags) == (tp > 1), config.engine
+    # vLLM: a config its checks take, whose draft runs where the page says, else a warning.
+    engine_rules.vllm_check_config(vllm_cfg.settings)
+    runs = engine_rules.vllm_draft_tp(vllm_cfg.settings, tp)
+    draft_warned = [w for w in vllm_cfg.warnings if "GPU" in w and "Model Runner V1" not in w]
+    assert bool(draft_warned) == (runs is not None and runs != wanted)
+    if "draft_tensor_parallel_size" in vllm_cfg.settings:  # written only where it changes what runs
+        assert vllm_cfg.settings["draft_tensor_parallel_size"] == 1 != tp and method == "draft_model"
+        assert any("Model Runner V1" in w for w in vllm_cfg.warnings)
+    # SGLang and TensorRT-LLM draft on the target's GPUs: said wherever the page assumed others.
+    loads_draft = method != "ngram"
+    for config in (sglang_cfg, trt_cfg):
+        said = [w for w in config.warnings if "tensor parallelism" in w]
+        assert bool(said) == (loads_draft and wanted != tp), config.engine
+    # llama.cpp has no degree to set: a note says what it has, and no flag pretends otherwise.
+    noted = any("--split-mode" in note for note in cpp_cfg.notes)
+    assert noted == (cpp_cfg.blocks != () and max(tp, wanted) > 1)
+    assert all("split-mode" not in block.text for block in cpp_cfg.blocks)
+
+
+@pytest.mark.parametrize(
+    ("argument", "value"),
+    [("tensor_parallel_size", 0), ("draft_tensor_parallel_size", 0), ("tensor_parallel_size", 2.0)],
+)
+def test_a_bad_tensor_parallel_size_is_refused_by_name(argument, value):
+    with pytest.raises(ValueError, match=argument):
+        specmath.engine_configs([(1, 8, 4)], "draft_model", "org/d", 4, 1, **{argument: value})
+
+
+def test_every_method_has_one_drafter_kind_and_a_mismatch_names_the_methods_of_the_kind():
+    from specmath.engines.configs import METHOD_DRAFTERS, drafter_mismatch, methods_for
+
+    assert set(METHOD_DRAFTERS) == set(specmath.SPECULATIVE_METHODS)
+    assert set(METHOD_DRAFTERS.values()) <= set(specmath.DRAFTERS)
+    assert methods_for("model_free") == ("ngram", "suffix") and methods_for("parallel") == ()
+    for kind in specmath.DRAFTERS:
+        for method in specmath.SPECULATIVE_METHODS:
+            message = drafter_mismatch(kind, method)
+            assert (message is None) == (METHOD_DRAFTERS[method] == kind)
+            if message:
+                assert f"`{method}`" in message
+                assert all(f"`{other}`" in message for other in methods_for(kind))
+    assert "`dflash`" in drafter_mismatch("parallel", "draft_model")
+    with pytest.raises(ValueError, match="drafter"):
+        drafter_mismatch("block", "ngram")
+    with pytest.raises(ValueError, match="method"):
+        drafter_mismatch("parallel", "dflash")

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from . import llamacpp, sglang, trtllm, vllm
 from ._common import MAX_NAME, METHODS, ConfigBlock, EngineConfig, check_count, check_name, safe_name
+from .drafters import METHOD_DRAFTERS, drafter_mismatch, methods_for
 from .synthetic import SyntheticRun, synthetic_runs
 
 #: The engines, in the order the configs come.
@@ -30,6 +31,8 @@ def engine_configs(
     *,
     data_parallel_size: int = 1,
     n_predict: int = 1,
+    tensor_parallel_size: int = 1,
+    draft_tensor_parallel_size: int | None = None,
 ) -> tuple[EngineConfig, ...]:
     """Every engine's config for ``schedule``, each with the engine's rules applied and said.
 
@@ -51,18 +54,25 @@ def engine_configs(
         vLLM's ``--data-parallel-size``; above 1 also read as SGLang's attention data parallelism.
     n_predict : int, default 1
         The target's MTP layers, for method ``mtp`` (vLLM's multiple rule).
+    tensor_parallel_size, draft_tensor_parallel_size : int, default 1 and None
+        The GPUs the target and the draft are split over (``None``: the draft's are the
+        target's), written in each engine's terms (vLLM's ``--tensor-parallel-size`` and
+        ``draft_tensor_parallel_size``, SGLang's ``--tp-size``, TensorRT-LLM's ``--tp_size``;
+        llama.cpp has none and says what it has), with a warning where the engine refuses or
+        ignores the draft's.
 
     Returns
     -------
     tuple of EngineConfig
         vLLM, SGLang, TensorRT-LLM and llama.cpp, in :data:`ENGINES` order.
     """
-    parallel = {"data_parallel_size": data_parallel_size}
+    tp = {"tensor_parallel_size": tensor_parallel_size, "draft_tensor_parallel_size": draft_tensor_parallel_size}
+    parallel = {"data_parallel_size": data_parallel_size, **tp}
     return (
         vllm.vllm_config(schedule, method, model, fixed_k=fixed_k, batch=batch, **parallel, n_predict=n_predict),
         sglang.sglang_config(schedule, method, model, fixed_k, batch, **parallel),
-        trtllm.trtllm_config(schedule, method, model, fixed_k, batch),
-        llamacpp.llamacpp_config(method, model, fixed_k, batch),
+        trtllm.trtllm_config(schedule, method, model, fixed_k, batch, **tp),
+        llamacpp.llamacpp_config(method, model, fixed_k, batch, **tp),
     )
 
 
@@ -98,10 +108,13 @@ __all__ = [
     "ENGINES",
     "MAX_NAME",
     "METHODS",
+    "METHOD_DRAFTERS",
     "ConfigBlock",
     "EngineConfig",
     "SyntheticRun",
+    "drafter_mismatch",
     "engine_configs",
+    "methods_for",
     "safe_name",
     "synthetic_runs",
     "tree_configs",

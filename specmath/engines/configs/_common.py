@@ -122,6 +122,19 @@ def check_count(value, name: str, minimum: int = 0, cap: int = 1 << 20) -> int:
     return int(value)
 
 
+def check_parallel(tensor_parallel_size, draft_tensor_parallel_size) -> tuple[int, int]:
+    """The target's and the draft's tensor-parallel degrees as ints; the draft's ``None`` is the target's."""
+    tp = check_count(tensor_parallel_size, "tensor_parallel_size", 1, 1024)
+    if draft_tensor_parallel_size is None:
+        return tp, tp
+    return tp, check_count(draft_tensor_parallel_size, "draft_tensor_parallel_size", 1, 1024)
+
+
+def parallel_block(flag: str, tp: int) -> ConfigBlock:
+    """The flag that serves the target on ``tp`` GPUs, to add to the launch command."""
+    return ConfigBlock(f"with the target on {tp} GPUs, add", flag_lines([(flag, tp)]), "bash")
+
+
 def check_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
     """The ``(lo, hi, k)`` ranges of :func:`specmath.batch_k_schedule`: contiguous from batch 1.
 

@@ -16,11 +16,25 @@ llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's fil
   lines 4386-4399). ``--spec-draft-p-min`` is as the issue names it.
 - One ``n_max`` for the server: every slot drafts up to it, whatever the number of requests
   in flight, so a batch-size schedule has no place here.
+- No tensor-parallel degree: llama-server spreads a model over the GPUs of ``--device``
+  (line 2738) as ``--split-mode`` says (lines 2806-2829): ``layer``, the default
+  (``common/common.h`` line 485), splits the layers and KV cache across them, pipelined;
+  ``row`` splits the weights by rows; ``tensor`` splits weights and KV cache, "EXPERIMENTAL".
+  The draft goes on ``--spec-draft-device`` (line 4213, default: the target's devices).
 """
 
 from __future__ import annotations
 
-from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, flag_lines, in_code
+from ._common import (
+    ConfigBlock,
+    EngineConfig,
+    check_count,
+    check_method,
+    check_model,
+    check_parallel,
+    flag_lines,
+    in_code,
+)
 
 SOURCE = "llama.cpp at 0c1e570 (common/arg.cpp)"
 
@@ -40,10 +54,20 @@ NO_SCHEDULE = (
 )
 
 
-def llamacpp_config(method: str, model: str | None, fixed_k: int, batch: int) -> EngineConfig:
-    """llama-server's flags for a chain of ``fixed_k`` tokens, the best at ``batch`` requests in flight."""
+def llamacpp_config(
+    method: str,
+    model: str | None,
+    fixed_k: int,
+    batch: int,
+    *,
+    tensor_parallel_size: int = 1,
+    draft_tensor_parallel_size: int | None = None,
+) -> EngineConfig:
+    """llama-server's flags for a chain of ``fixed_k`` tokens, the best at ``batch`` requests in flight;
+    where the target or the draft is on more than one GPU, what llama.cpp has instead of tensor parallelism."""
     method, model = check_method(method), check_model(model)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
+    tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     spec_type = SPEC_TYPES[method]
     if spec_type is None:
         why = {
@@ -73,6 +97,14 @@ def llamacpp_config(method: str, model: str | None, fixed_k: int, batch: int) ->
         "`--draft-max` and `--draft-min` are removed at this commit: llama.cpp stops with \u201cthe argument has "
         "been removed\u201d."
     )
+    if max(tp, draft_tp) > 1:
+        notes.append(
+            f"llama.cpp has no tensor-parallel degree (the target's {tp} GPUs and the draft's {draft_tp} here): "
+            "llama-server spreads the model over the GPUs "
+            "of `--device` as `--split-mode` says (`layer`, the default, pipelines layers and KV cache; `row` "
+            "splits the weights by rows; `tensor` splits weights and KV cache, marked experimental, the nearest "
+            "to the all-reduces costed here), and the draft over `--spec-draft-device` (default: the target's)."
+        )
     settings = {name: str(value) for name, value in flags}
     block = ConfigBlock(f"`llama-server -m TARGET.gguf …`, best at batch {batch}", flag_lines(flags), "bash")
     return EngineConfig("llama.cpp", SOURCE, (block,), (), tuple(notes), settings)

@@ -21,6 +21,11 @@ Read from SGLang 0.5.23 (the PyPI wheel); "line N" is a line of that wheel's fil
   for an algorithm other than EAGLE and EAGLE3, a top-k other than 1 and under attention data
   parallelism. ``--speculative-num-steps`` must be one of the candidates and the draft tokens
   become steps + 1 (``speculative_hook.py`` lines 1392-1427).
+- Tensor parallelism: ``--tp-size`` (alias ``--tensor-parallel-size``,
+  ``sglang/srt/arg_groups/fields/parallel.py`` lines 45-51). No flag gives the draft a
+  tensor-parallel size of its own (none in ``fields/spec.py``): the draft worker is built from the
+  server's own arguments (``sglang/srt/speculative/draft_worker_common.py``,
+  ``build_draft_tp_worker``, lines 66-101), so it runs on the target's GPUs.
 """
 
 from __future__ import annotations
@@ -35,8 +40,10 @@ from ._common import (
     check_method,
     check_model,
     check_name,
+    check_parallel,
     check_schedule,
     flag_lines,
+    parallel_block,
     read_flag_lines,
 )
 
@@ -110,13 +117,18 @@ def sglang_config(
     batch: int,
     *,
     data_parallel_size: int = 1,
+    tensor_parallel_size: int = 1,
+    draft_tensor_parallel_size: int | None = None,
 ) -> EngineConfig:
     """SGLang's flags: the chain of ``fixed_k`` tokens best at ``batch``, and for EAGLE and
-    EAGLE-3 the whole ``schedule`` through ``--speculative-adaptive``."""
+    EAGLE-3 the whole ``schedule`` through ``--speculative-adaptive``; ``--tp-size`` for a target
+    on more than one GPU, and a warning where the draft's tensor parallelism (``None``: the
+    target's) is not the target's, which SGLang has no flag for."""
     schedule = check_schedule(schedule)
     method, model = check_method(method), check_model(model)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
+    tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     algorithm = ALGORITHMS[method]
     if algorithm is None:
         warning = (
@@ -164,4 +176,12 @@ def sglang_config(
                 f"off and drafts `--speculative-num-steps` = {first} at every batch size "
                 "(adaptive_spec_params.py, `adaptive_unsupported_reason`): use the fixed chain there."
             )
+    if blocks and tp > 1:
+        blocks.append(parallel_block("--tp-size", tp))
+    if blocks and method != "ngram" and draft_tp != tp:
+        warnings.append(
+            f"SGLang has no flag for the draft's tensor parallelism: it builds the draft worker from the server's "
+            f"arguments (draft_worker_common.py, `build_draft_tp_worker`), so the draft runs on the target's {tp} "
+            f"GPU{'s' if tp > 1 else ''}, not the {draft_tp} assumed here."
+        )
     return EngineConfig("SGLang", SOURCE, tuple(blocks), tuple(warnings), tuple(notes), dict(flags) if flags else None)

@@ -24,6 +24,14 @@ offsets, not lines, so the citations name the symbol):
 - The YAML is the file of ``trtllm-serve MODEL --extra_llm_api_options FILE``
   (``tensorrt_llm/commands/serve.py``) and of ``trtllm-bench … throughput --extra_llm_api_options``
   (``tensorrt_llm/bench/benchmark/throughput.py`` at commit 56851033051a6f9bd50e22219db64d68722a6f01).
+- Tensor parallelism: ``trtllm-serve``'s ``--tensor_parallel_size`` / ``--tp_size`` (default 1,
+  ``tensorrt_llm/commands/serve.py`` at commit 00209af149e7774406881a37283dce303571eb11, the
+  ``serve`` command's options), passed on as the LLM's ``tensor_parallel_size``
+  (``get_llm_args``; ``_ParallelConfig.tp_size`` in ``llm_args.py``). ``DecodingBaseConfig``
+  has no field for the draft's own tensor parallelism (its fields at 0004396: ``max_draft_len``,
+  ``max_total_draft_tokens``, ``speculative_model``, ``max_concurrency``, ``draft_len_schedule``,
+  ``load_format``, the acceptance-rate and sampling switches), and the config takes no unknown
+  key (``StrictBaseModel``): the one-model paths draft inside the target's model, on its GPUs.
 """
 
 from __future__ import annotations
@@ -32,7 +40,16 @@ import json
 from collections.abc import Sequence
 
 from . import yaml_text
-from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, check_schedule
+from ._common import (
+    ConfigBlock,
+    EngineConfig,
+    check_count,
+    check_method,
+    check_model,
+    check_parallel,
+    check_schedule,
+    parallel_block,
+)
 
 SOURCE = "TensorRT-LLM at 0004396 (tensorrt_llm/llmapi/llm_args.py, DecodingBaseConfig)"
 
@@ -82,12 +99,18 @@ def trtllm_config(
     model: str | None,
     fixed_k: int,
     batch: int,
+    *,
+    tensor_parallel_size: int = 1,
+    draft_tensor_parallel_size: int | None = None,
 ) -> EngineConfig:
     """``speculative_config`` for ``schedule``; for NGram, whose drafts TensorRT-LLM does not
-    schedule by batch, the ``fixed_k`` best at ``batch``."""
+    schedule by batch, the ``fixed_k`` best at ``batch``. ``--tp_size`` for a target on more than
+    one GPU; a warning where the draft's tensor parallelism (``None``: the target's) differs,
+    which TensorRT-LLM has no setting for."""
     schedule = check_schedule(schedule)
     method, model = check_method(method), check_model(model)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
+    tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     decoding_type = DECODING_TYPES[method]
     if decoding_type is None:
         why = (
@@ -134,10 +157,18 @@ def trtllm_config(
             f"Each key is the last batch size of a range: TensorRT-LLM uses the first key at or above the batch, "
             f"and does not speculate above {largest:,} (where vLLM keeps the last range's k)."
         )
+    if decoding_type != "NGram" and draft_tp != tp:
+        warnings.append(
+            "TensorRT-LLM's `speculative_config` has no setting for the draft's tensor parallelism "
+            f"(llm_args.py, `DecodingBaseConfig`): its {decoding_type} path drafts inside the target's model, "
+            f"on the target's {tp} GPU{'s' if tp > 1 else ''}, not the {draft_tp} assumed here."
+        )
     config = speculative_config(decoding_type, model, max_draft_len, table)
     text = yaml_text.write({"speculative_config": config})
-    blocks = (
+    blocks = [
         ConfigBlock(f"{FILE}, for `trtllm-serve MODEL --extra_llm_api_options {FILE}`", text, "yaml", FILE),
         ConfigBlock("the same as JSON (keys of draft_len_schedule as text)", json.dumps(config, indent=2), "json"),
-    )
-    return EngineConfig("TensorRT-LLM", SOURCE, blocks, tuple(warnings), tuple(notes), config)
+    ]
+    if tp > 1:
+        blocks.append(parallel_block("--tp_size", tp))
+    return EngineConfig("TensorRT-LLM", SOURCE, tuple(blocks), tuple(warnings), tuple(notes), config)

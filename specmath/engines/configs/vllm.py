@@ -25,6 +25,18 @@ schedule is written for; "0.33.0 line N" below is a line of that wheel's file.
   and no such rule: the issue names only ``vllm/config/vllm.py``, and the rule is 0.33.0's.
 - MTP: where the MTP model's ``n_predict`` is below ``num_speculative_tokens``, the latter must
   be a multiple of it (``speculative.py`` lines 1600-1612, "must be divisible by n_predict").
+- Tensor parallelism: ``--tensor-parallel-size`` (``vllm/engine/arg_utils.py`` line 1209; 0.34.0
+  line 1224). The speculative config's ``draft_tensor_parallel_size`` (``speculative.py`` line 427;
+  0.34.0 line 481) defaults to the target's and must be 1 or the target's, else "cannot be other
+  value than 1 or target model tensor_parallel_size" (``_verify_and_get_draft_tp``, lines
+  1849-1870; 0.34.0 lines 1530-1551). It is checked where a draft model is loaded; only
+  ``draft_model``'s drafter loads with the draft's parallel config
+  (``vllm/v1/worker/gpu/spec_decode/standalone_ar/speculator.py`` lines 112-121, the same in
+  0.34.0), while an EAGLE, EAGLE-3 or MTP head loads with the target's
+  (``vllm/v1/worker/gpu/spec_decode/eagle/utils.py``, ``load_eagle_model``, lines 80-93). Model
+  Runner V1's ``draft_model`` refuses a draft TP other than the target's
+  (``vllm/v1/spec_decode/draft_model.py`` lines 63-78, ``_raise_if_draft_tp_mismatch``; 0.34.0 has
+  no V1 runner). ngram and suffix load no draft.
 """
 
 from __future__ import annotations
@@ -33,12 +45,28 @@ import json
 import shlex
 from collections.abc import Sequence
 
-from ._common import ConfigBlock, EngineConfig, check_count, check_method, check_model, check_schedule, shell_word
+from ._common import (
+    ConfigBlock,
+    EngineConfig,
+    check_count,
+    check_method,
+    check_model,
+    check_parallel,
+    check_schedule,
+    parallel_block,
+    shell_word,
+)
 
 SOURCE = "vLLM 0.33.0 (vllm/config/speculative.py, vllm/config/vllm.py)"
 
 #: The methods whose proposers Model Runner V1 truncates to a schedule's k (0.33.0 ``vllm/config/vllm.py`` line 1096).
 V1_SCHEDULE_METHODS = ("ngram", "eagle", "eagle3", "mtp", "draft_model", "dflash")
+
+#: The methods whose drafter vLLM loads with ``draft_tensor_parallel_size`` (standalone_ar/speculator.py line 118).
+DRAFT_TP_METHODS = ("draft_model",)
+
+#: The methods that load no draft, so have no draft tensor parallelism.
+NO_DRAFT_METHODS = ("ngram", "suffix")
 
 
 def speculative_config(method: str, model: str | None, k: int, schedule=None, **extra) -> dict:
@@ -82,6 +110,8 @@ def vllm_config(
     batch: int = 1,
     data_parallel_size: int = 1,
     n_predict: int = 1,
+    tensor_parallel_size: int = 1,
+    draft_tensor_parallel_size: int | None = None,
 ) -> EngineConfig:
     """vLLM's ``--speculative-config`` for ``schedule``, or the rule that keeps it from applying.
 
@@ -98,6 +128,10 @@ def vllm_config(
         ``--data-parallel-size``; above 1 vLLM drops the schedule, so the config is ``fixed_k``'s.
     n_predict : int
         The MTP model's ``n_predict`` (its MTP layers), for method mtp.
+    tensor_parallel_size, draft_tensor_parallel_size : int
+        The target's ``--tensor-parallel-size`` and the draft's (``None``: the target's, vLLM's
+        default). A draft TP other than the target's is written as ``draft_tensor_parallel_size``
+        where vLLM takes and honours it (1, for ``draft_model``), else said in a warning.
     """
     schedule = check_schedule(schedule)
     method = check_method(method)
@@ -105,6 +139,7 @@ def vllm_config(
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
     n_predict = check_count(n_predict, "n_predict", 1)
+    tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     warnings, notes = [], []
     largest = max(k for _, _, k in schedule)
     if data_parallel_size > 1:
@@ -118,6 +153,7 @@ def vllm_config(
     if largest == 0:
         notes.append("No k beats plain decoding here: serve without `--speculative-config`.")
         return EngineConfig("vLLM", SOURCE, (), tuple(warnings), tuple(notes), None)
+    draft_keys = draft_parallel(method, tp, draft_tp, warnings)
     k = num_speculative_tokens(largest, method, n_predict)
     if k != largest:
         warnings.append(
@@ -137,6 +173,38 @@ def vllm_config(
             "vLLM checks that the first range starts at 1 and caps each k at `num_speculative_tokens`; "
             "batch sizes above the last range keep its k."
         )
-    config = speculative_config(method, model, k, schedule)
-    block = ConfigBlock("`vllm serve …` with this flag", flag(config), "bash")
-    return EngineConfig("vLLM", SOURCE, (block,), tuple(warnings), tuple(notes), config)
+    config = speculative_config(method, model, k, schedule, **draft_keys)
+    blocks = [ConfigBlock("`vllm serve …` with this flag", flag(config), "bash")]
+    if tp > 1:
+        blocks.append(parallel_block("--tensor-parallel-size", tp))
+    return EngineConfig("vLLM", SOURCE, tuple(blocks), tuple(warnings), tuple(notes), config)
+
+
+def draft_parallel(method: str, tp: int, draft_tp: int, warnings: list[str]) -> dict:
+    """The speculative config's ``draft_tensor_parallel_size`` key for a draft on ``draft_tp`` GPUs
+    beside a target on ``tp`` (none where it is the default, the target's), appending to ``warnings``
+    where vLLM would refuse it or not honour it."""
+    if method in NO_DRAFT_METHODS or draft_tp == tp:
+        return {}
+    if method not in DRAFT_TP_METHODS:
+        warnings.append(
+            f"vLLM loads the `{method}` head with the target's tensor parallelism, on its {tp} GPU"
+            f"{'s' if tp > 1 else ''} (eagle/utils.py, `load_eagle_model`), whatever `draft_tensor_parallel_size` "
+            f"says: so none is written, and the draft on {draft_tp} GPU{'s' if draft_tp > 1 else ''} assumed "
+            "here is not what vLLM runs."
+        )
+        return {}
+    if draft_tp != 1:
+        warnings.append(
+            f"vLLM refuses `draft_tensor_parallel_size` {draft_tp}: it must be 1 or the target's "
+            f"`--tensor-parallel-size` {tp} (\u201ccannot be other value than 1 or target model "
+            f"tensor_parallel_size\u201d, vllm/config/speculative.py, `_verify_and_get_draft_tp`): none is written, "
+            f"so the draft runs on the target's {tp} GPUs."
+        )
+        return {}
+    warnings.append(
+        "If vLLM serves on Model Runner V1 (`VLLM_USE_V2_MODEL_RUNNER=0`), its `draft_model` drafter refuses a "
+        f"`draft_tensor_parallel_size` other than the target's {tp} (v1/spec_decode/draft_model.py, "
+        "`_raise_if_draft_tp_mismatch`); Model Runner V2, the default, runs the draft on one GPU."
+    )
+    return {"draft_tensor_parallel_size": 1}
