@@ -29,6 +29,15 @@ CONFIGS_KEY, SYNTHETIC_KEY = "engine_configs", "engine_synthetic"
 METHOD_KEY = "engine_method"
 
 
+def _rules_and_blocks(warnings: Sequence[str], blocks: Sequence[specmath.ConfigBlock]) -> None:
+    """An engine's rule messages, then each block to paste under its title."""
+    for warning in warnings:
+        st.warning(warning, icon=RULE_ICON)
+    for block in blocks:
+        st.markdown(f"**{block.title}**")
+        st.code(block.text, language=block.language, wrap_lines=True)
+
+
 def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None = None) -> None:
     """One tab per engine: its warnings, each block to paste under its title, then its notes.
 
@@ -38,11 +47,7 @@ def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None =
     tabs = st.container(key=CONFIGS_KEY).tabs([config.engine for config in configs], default=default)
     for tab, config in zip(tabs, configs, strict=True):
         with tab:
-            for warning in config.warnings:
-                st.warning(warning, icon=RULE_ICON)
-            for block in config.blocks:
-                st.markdown(f"**{block.title}**")
-                st.code(block.text, language=block.language, wrap_lines=True)
+            _rules_and_blocks(config.warnings, config.blocks)
             for note in config.notes:
                 (st.caption if config.blocks else st.info)(note)
             st.caption(f"Flags, defaults and rules read from {config.source}, cited in specmath.engines.configs.")
@@ -63,9 +68,5 @@ def show_synthetic(runs: Sequence[specmath.SyntheticRun], batch: int, k: int, sp
     st.markdown(texts.SYNTHETIC_INTRO.format(batch=batch, k=k, length=runs[0].mean_length, speedup=speedup))
     for tab, run in zip(st.container(key=SYNTHETIC_KEY).tabs([run.engine for run in runs]), runs, strict=True):
         with tab:
-            for warning in run.warnings:
-                st.warning(warning, icon=RULE_ICON)
-            for block in run.blocks:
-                st.markdown(f"**{block.title}**")
-                st.code(block.text, language=block.language, wrap_lines=True)
+            _rules_and_blocks(run.warnings, run.blocks)
             st.markdown(run.compare)
