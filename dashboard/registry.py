@@ -205,7 +205,7 @@ PAGES: dict[str, PageInfo] = {
                 ("schedule", "context=0&max_batch=1024#a-batch-size-schedule-of-k-for-your-engine"),
                 (
                     "experts",
-                    "target_model=Qwen3-30B-A3B&draft_model=Qwen3-30B-A3B-EAGLE-3&method=eagle3&gpu=H200+SXM&tp=2"
+                    "target_model=Qwen3-30B-A3B&draft_model=Qwen3-30B-A3B-EAGLE-3&method=eagle3&gpu=H200+SXM&tp=2&draft_tp=2"
                     "#experts-tensor-parallelism-and-long-contexts",
                 ),
             ),

@@ -140,7 +140,9 @@ PARAMS: tuple[Param, ...] = (
         "Draft GPUs (tensor parallel)",
         "choice",
         1,
-        "Engines often keep a small draft on one GPU: its all-reduces would cost more than its weights.",
+        "The draft's GPUs: one keeps its all-reduces off a small draft, but only vLLM's draft_model runs a draft "
+        "apart (on 1 GPU or the target's); heads, SGLang and TensorRT-LLM draft on the target's GPUs, as the "
+        "configs below say.",
         options=TP_DEGREES,
         fmt=format_number,
     ),
