@@ -21,6 +21,7 @@ METHODS = {
     "mtp": "the target's own multi-token-prediction layers",
     "ngram": "n-grams looked up in the prompt",
     "suffix": "suffix trees of the prompt and earlier responses",
+    "dflash": "a DFlash block drafter, all k tokens in one pass",
 }
 
 #: Longest model name taken: Hugging Face repo ids are at most 96 characters, a local path rarely passes 200.
