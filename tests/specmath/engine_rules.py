@@ -99,6 +99,9 @@ def vllm_check_config(config: dict, n_predict: int | None = None) -> None:
         raise ValueError(f"unknown keys {unknown}")  # extra="forbid"
     if config["method"] not in VLLM_METHODS:
         raise ValueError("method")  # SpeculativeMethod, lines 74-82
+    if config["method"] == "dflash" and "model" not in config:
+        # "num_speculative_tokens was provided but without speculative model", line 1294
+        raise ValueError("dflash loads a draft checkpoint: model is required")
     k = config["num_speculative_tokens"]
     if not isinstance(k, int) or k <= 0:
         raise ValueError("num_speculative_tokens must be > 0")  # line 413 gt=0, lines 1967-1971

@@ -315,6 +315,8 @@ def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", "x" * 201), "model must be .* 1 to 200 characters"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", ""), "model must be .* 1 to 200 characters"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", data_parallel_size=0), "data_parallel_size must be"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "dflash"), "model must name the draft checkpoint .*, got None"),
+        (lambda: sglang.sglang_config([(1, 8, 3)], "dflash", None, 3, 1), "model must name the draft checkpoint"),
         (lambda: sglang.tree_flags("NGRAM", "x", 1, 1, 2), "algorithm must be EAGLE or EAGLE3"),
         (lambda: specmath.tree_configs(0, 1, 2, "x"), "steps must be an integer from 1"),
         (lambda: _synthetic(target="a\x00b"), r"target must be a repo id .*, got 'a\\x00b'"),
@@ -563,6 +565,8 @@ def test_vllm_dflash_drafts_the_scheduled_k_with_a_pass_as_wide_as_the_largest(s
         return
     engine_rules.vllm_check_config(config.settings)
     assert config.settings["method"] == "dflash" and config.settings["num_speculative_tokens"] == largest
+    with pytest.raises(ValueError, match="model is required"):
+        engine_rules.vllm_check_config({key: v for key, v in config.settings.items() if key != "model"})
     assert not config.warnings  # dflash is among Model Runner V1's scheduled methods too
     dense = engine_rules.vllm_dense_schedule(config.settings["num_speculative_tokens_per_batch_size"], 64, largest)
     assert dense[1:] == [scheduled_k(schedule, min(b, schedule[-1][1])) for b in range(1, 65)]

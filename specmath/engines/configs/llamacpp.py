@@ -78,7 +78,7 @@ def llamacpp_config(
 ) -> EngineConfig:
     """llama-server's flags for a chain of ``fixed_k`` tokens, the best at ``batch`` requests in flight;
     where the target or the draft is on more than one GPU, what llama.cpp has instead of tensor parallelism."""
-    method, model = check_method(method), check_model(model)
+    method, model = check_method(method), check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     spec_type = SPEC_TYPES[method]

@@ -141,7 +141,7 @@ def sglang_config(
     on more than one GPU, and a warning where the draft's tensor parallelism (``None``: the
     target's) is not the target's, which SGLang has no flag for."""
     schedule = check_schedule(schedule)
-    method, model = check_method(method), check_model(model)
+    method, model = check_method(method), check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)

@@ -115,7 +115,7 @@ def trtllm_config(
     one GPU; a warning where the draft's tensor parallelism (``None``: the target's) differs,
     which TensorRT-LLM has no setting for."""
     schedule = check_schedule(schedule)
-    method, model = check_method(method), check_model(model)
+    method, model = check_method(method), check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     decoding_type = DECODING_TYPES[method]

@@ -151,7 +151,7 @@ def vllm_config(
     """
     schedule = check_schedule(schedule)
     method = check_method(method)
-    model = check_model(model)
+    model = check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
     n_predict = check_count(n_predict, "n_predict", 1)
