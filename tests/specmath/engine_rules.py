@@ -180,7 +180,7 @@ def sglang_steps(slots: dict[int, list[int]], batch: int) -> list[int]:
 def sglang_dflash_drafted(flags: dict) -> int:
     """The tokens SGLang 0.5.23's DFLASH drafts a step: ``--speculative-dflash-block-size`` (an alias of
     ``--speculative-num-draft-tokens``, ``sglang/srt/arg_groups/speculative_hook.py`` lines 368-386) is
-    the block, whose position 0 is the last accepted token (``dflash_worker_v2.py`` lines 148-156, 299-301)."""
+    the block, whose position 0 is the last accepted token (``dflash_worker_v2.py`` lines 147-156, 181-183)."""
     if flags["--speculative-algorithm"] != "DFLASH":
         raise ValueError("not DFLASH")
     block = int(flags["--speculative-dflash-block-size"])

@@ -31,13 +31,13 @@ Read from SGLang 0.5.23 (the PyPI wheel); "line N" is a line of that wheel's fil
   block size is ``--speculative-dflash-block-size`` (``fields/spec.py`` lines 70-73, "Block size
   (verify window length). Alias of --speculative-num-draft-tokens for DFLASH"), else the draft
   checkpoint's, else 16 (lines 368-424). The block counts the last accepted token: position 0 is
-  the anchor and the draft proposes ``block_size - 1`` tokens
-  (``sglang/srt/speculative/dflash_worker_v2.py`` lines 148-156, 299-301), so k tokens take a
-  block of k + 1. A block other than the checkpoint's is run with a warning ("DFLASH block size
-  mismatch", lines 509-522). With attention data parallelism DFLASH requires
-  ``--enable-dp-lm-head`` (``speculative_hook.py`` lines 303-309). ``--speculative-adaptive`` does
-  not run with it (``adaptive_unsupported_reason``, above). Its draft worker is built as above
-  (``dflash_worker_v2.py`` line 431, ``build_draft_tp_worker``).
+  the anchor and the draft proposes ``block_size - 1`` tokens ("draft tokens are block positions
+  1: (pos 0 is the seeded bonus token)", ``sglang/srt/speculative/dflash_worker_v2.py`` lines
+  147-156 and 181-183), so k tokens take a block of k + 1. A block other than the checkpoint's is
+  run with a warning ("DFLASH block size mismatch", lines 509-522). With attention data
+  parallelism DFLASH requires ``--enable-dp-lm-head`` (``speculative_hook.py`` lines 303-309).
+  ``--speculative-adaptive`` does not run with it (``adaptive_unsupported_reason``, above). Its
+  draft worker is built as above (``dflash_worker_v2.py`` line 431, ``build_draft_tp_worker``).
 """
 
 from __future__ import annotations
