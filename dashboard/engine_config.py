@@ -25,6 +25,9 @@ METHODS = specmath.SPECULATIVE_METHODS
 #: Written where the engine needs a model the page does not know: the EAGLE head trained for the target.
 HEAD_PLACEHOLDER = "YOUR-{kind}-HEAD-FOR-{target}"
 
+#: The same for a DFlash block drafter, a draft model trained on the target's hidden states.
+DFLASH_PLACEHOLDER = "YOUR-DFLASH-DRAFT-FOR-{target}"
+
 
 def hub_name(spec: specmath.ModelSpec) -> str:
     """The Hugging Face name of a preset (``meta-llama/Llama-3.2-1B``), from its source; else its label."""
@@ -59,13 +62,15 @@ def draft_name(method: str, draft: specmath.ModelSpec, target: specmath.ModelSpe
     ``typed`` is the user's own draft model or head; where it is a valid name
     (:func:`valid_drafter_name`) it replaces the preset's name or the head placeholder.
     """
-    if method in ("draft_model", "eagle", "eagle3") and valid_drafter_name(typed):
+    if method in ("draft_model", "eagle", "eagle3", "dflash") and valid_drafter_name(typed):
         return typed
     if method == "draft_model":
         return hub_name(draft)
     if method in ("eagle", "eagle3"):
         kind = "EAGLE3" if method == "eagle3" else "EAGLE"
         return HEAD_PLACEHOLDER.format(kind=kind, target=hub_name(target).split("/")[-1])
+    if method == "dflash":
+        return DFLASH_PLACEHOLDER.format(target=hub_name(target).split("/")[-1])
     return None  # mtp: the target's own layers; ngram: the prompt
 
 

@@ -257,6 +257,13 @@ SCHEDULE_EAGLE_HEAD = (
     "cost is not the draft model's above, so set the draft model to one of a similar size."
 )
 
+#: Where method dflash has no typed drafter: the configs carry a placeholder for the DFlash draft.
+SCHEDULE_DFLASH_DRAFT = (
+    "Replace `{placeholder}` with the name of a DFlash draft trained for your target model: it drafts a "
+    "block in one pass, costed here as the draft model above run once over k positions, so set that to "
+    "one of a similar size."
+)
+
 #: A typed drafter name the engines could not take (engine_config.valid_drafter_name); ``name``
 #: is literal text.
 SCHEDULE_DRAFTER_REFUSED = (

@@ -97,6 +97,8 @@ def show(
     if method in ("eagle", "eagle3") and not typed:
         kind = "EAGLE-3" if method == "eagle3" else "EAGLE"
         st.caption(texts.SCHEDULE_EAGLE_HEAD.format(placeholder=model, kind=kind))
+    elif method == "dflash" and not typed:
+        st.caption(texts.SCHEDULE_DFLASH_DRAFT.format(placeholder=model))
     configs = specmath.engine_configs(
         schedule, method, model, sglang_k, setting.sglang_batch,
         data_parallel_size=setting.data_parallel, n_predict=setting.n_predict,

@@ -243,8 +243,9 @@ PARAMS: tuple[Param, ...] = (
         "choice",
         "draft_model",
         "vLLM's method in --speculative-config: a separate draft model, an EAGLE or EAGLE-3 head, the "
-        "target's own MTP layers, n-grams from the prompt, or suffix trees of the prompt and earlier "
-        "responses. The model above still sets the draft's cost.",
+        "target's own MTP layers, n-grams from the prompt, suffix trees of the prompt and earlier "
+        "responses, or a DFlash draft (dflash), which drafts the block in one pass: the parallel drafter. "
+        "The model above still sets the draft's cost.",
         options=tuple(specmath.SPECULATIVE_METHODS),
         widget="selectbox",
     ),

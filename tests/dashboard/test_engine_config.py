@@ -113,6 +113,8 @@ HEAD = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
         ("eagle3", "x'y", "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"),
         ("mtp", HEAD, None),  # the target's own layers
         ("ngram", HEAD, None),  # the prompt
+        ("dflash", "", "YOUR-DFLASH-DRAFT-FOR-Llama-3.1-8B"),
+        ("dflash", "z-lab/LLaMA3.1-8B-Instruct-DFlash-UltraChat", "z-lab/LLaMA3.1-8B-Instruct-DFlash-UltraChat"),
     ],
 )
 def test_a_valid_typed_name_is_the_drafter_where_the_method_loads_one(method, typed, model):

@@ -667,3 +667,21 @@ def test_the_page_says_when_the_drafter_kind_is_not_the_methods(kind, method, mi
     message = drafter_mismatch(kind, method)
     assert (message in warnings(at)) == mismatch and (message is not None) == mismatch
     assert not any("is costed for" in w for w in warnings(at) if w != message)
+
+
+def test_a_parallel_drafter_with_method_dflash_gets_no_mismatch_and_dflash_configs():
+    at = open_page(HARDWARE, drafter_kind="parallel", method="dflash")
+    assert not at.exception
+    assert not any("is costed for" in w for w in warnings(at))
+    setup = _setup()
+    sweep = specmath.roofline_batch_sweep(
+        0.8, setup.draft.model, setup.target.model, setup.target.gpu, np.arange(1, 257), 1024, max_k=32,
+        drafter="parallel",
+    )  # fmt: skip
+    schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
+    config = vllm_config(at)
+    assert config["method"] == "dflash" and config["model"] == "YOUR-DFLASH-DRAFT-FOR-Llama-3.1-8B"
+    assert config["num_speculative_tokens_per_batch_size"] == [list(entry) for entry in schedule]
+    assert config["num_speculative_tokens"] == max(k for _, _, k in schedule)
+    assert sglang_flags(at)["--speculative-algorithm"] == "DFLASH"
+    assert any("Replace `YOUR-DFLASH-DRAFT-FOR-Llama-3.1-8B`" in text for text in _captions(at))

@@ -81,7 +81,8 @@ def vllm_draft_tp(config: dict, tensor_parallel_size: int) -> int | None:
     ``_verify_and_get_draft_tp`` (``vllm/config/speculative.py`` lines 1849-1870): unset is the
     target's, else it must be 1 or the target's. Only ``draft_model`` loads its draft with it
     (``standalone_ar/speculator.py`` lines 112-121); heads load with the target's
-    (``eagle/utils.py`` lines 80-93); ngram and suffix load none.
+    (``eagle/utils.py`` lines 80-93), and so does DFlash (``dflash/utils.py``, ``load_dflash_model``,
+    lines 16-47); ngram and suffix load none.
     """
     if config["method"] in ("ngram", "suffix"):
         return None
@@ -98,6 +99,9 @@ def vllm_check_config(config: dict, n_predict: int | None = None) -> None:
         raise ValueError(f"unknown keys {unknown}")  # extra="forbid"
     if config["method"] not in VLLM_METHODS:
         raise ValueError("method")  # SpeculativeMethod, lines 74-82
+    if config["method"] == "dflash" and "model" not in config:
+        # "num_speculative_tokens was provided but without speculative model", line 1294
+        raise ValueError("dflash loads a draft checkpoint: model is required")
     k = config["num_speculative_tokens"]
     if not isinstance(k, int) or k <= 0:
         raise ValueError("num_speculative_tokens must be > 0")  # line 413 gt=0, lines 1967-1971
@@ -171,3 +175,21 @@ def sglang_steps(slots: dict[int, list[int]], batch: int) -> list[int]:
     """``_find_closest_bs`` (lines 356-358), CUDA-graph padding aside: the largest key at or below the batch."""
     keys = sorted(slots)
     return slots[keys[max(0, bisect.bisect_right(keys, batch) - 1)]]
+
+
+def sglang_dflash_drafted(flags: dict) -> int:
+    """The tokens SGLang 0.5.23's DFLASH drafts a step: ``--speculative-dflash-block-size`` (an alias of
+    ``--speculative-num-draft-tokens``, ``sglang/srt/arg_groups/speculative_hook.py`` lines 368-386) is
+    the block, whose position 0 is the last accepted token (``dflash_worker_v2.py`` lines 147-156, 181-183)."""
+    if flags["--speculative-algorithm"] != "DFLASH":
+        raise ValueError("not DFLASH")
+    block = int(flags["--speculative-dflash-block-size"])
+    if block <= 0:
+        raise ValueError("DFLASH requires --speculative-dflash-block-size to be positive")
+    return block - 1
+
+
+def llamacpp_dflash_drafted(n_max: int, block_size: int = 16) -> int:
+    """The tokens llama.cpp's ``draft-dflash`` drafts at ``--spec-draft-n-max`` ``n_max`` with a GGUF trained on
+    ``block_size`` (default 16): at most block_size - 1 (``common/speculative.cpp`` at 0c1e570, lines 980-1023)."""
+    return min(n_max, block_size - 1)

@@ -315,6 +315,8 @@ def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", "x" * 201), "model must be .* 1 to 200 characters"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", ""), "model must be .* 1 to 200 characters"),
         (lambda: vllm.vllm_config([(1, 8, 3)], "eagle", data_parallel_size=0), "data_parallel_size must be"),
+        (lambda: vllm.vllm_config([(1, 8, 3)], "dflash"), "model must name the draft checkpoint .*, got None"),
+        (lambda: sglang.sglang_config([(1, 8, 3)], "dflash", None, 3, 1), "model must name the draft checkpoint"),
         (lambda: sglang.tree_flags("NGRAM", "x", 1, 1, 2), "algorithm must be EAGLE or EAGLE3"),
         (lambda: specmath.tree_configs(0, 1, 2, "x"), "steps must be an integer from 1"),
         (lambda: _synthetic(target="a\x00b"), r"target must be a repo id .*, got 'a\\x00b'"),
@@ -471,7 +473,7 @@ def test_the_drafters_offered_instead_are_smaller_and_share_the_vocabulary():
 
 # Tensor parallelism and drafter kinds ---------------------------------------------------------
 
-LOADS = {"draft_model": "org/draft", "eagle3": "org/head", "mtp": None, "ngram": None}
+LOADS = {"draft_model": "org/draft", "eagle3": "org/head", "mtp": None, "ngram": None, "dflash": "org/dflash"}
 
 
 def test_one_gpu_writes_what_it_wrote_before_tensor_parallelism():
@@ -534,7 +536,8 @@ def test_every_method_has_one_drafter_kind_and_a_mismatch_names_the_methods_of_t
 
     assert set(METHOD_DRAFTERS) == set(specmath.SPECULATIVE_METHODS)
     assert set(METHOD_DRAFTERS.values()) <= set(specmath.DRAFTERS)
-    assert methods_for("model_free") == ("ngram", "suffix") and methods_for("parallel") == ()
+    assert methods_for("model_free") == ("ngram", "suffix") and methods_for("parallel") == ("dflash",)
+    assert all(methods_for(kind) for kind in specmath.DRAFTERS)  # every kind the page costs has a config
     for kind in specmath.DRAFTERS:
         for method in specmath.SPECULATIVE_METHODS:
             message = drafter_mismatch(kind, method)
@@ -545,5 +548,84 @@ def test_every_method_has_one_drafter_kind_and_a_mismatch_names_the_methods_of_t
     assert "`dflash`" in drafter_mismatch("parallel", "draft_model")
     with pytest.raises(ValueError, match="drafter"):
         drafter_mismatch("block", "ngram")
+    assert drafter_mismatch("parallel", "dflash") is None
     with pytest.raises(ValueError, match="method"):
-        drafter_mismatch("parallel", "dflash")
+        drafter_mismatch("parallel", "dspark")  # a block method the configs do not write
+
+
+# DFlash, the block drafter -------------------------------------------------------------------
+
+
+@given(schedules(max_k=15))
+def test_vllm_dflash_drafts_the_scheduled_k_with_a_pass_as_wide_as_the_largest(schedule):
+    config = vllm.vllm_config(schedule, "dflash", "z-lab/Qwen3-8B-DFlash-b16", fixed_k=1, batch=1)
+    largest = max(k for _, _, k in schedule)
+    if largest == 0:
+        assert config.settings is None
+        return
+    engine_rules.vllm_check_config(config.settings)
+    assert config.settings["method"] == "dflash" and config.settings["num_speculative_tokens"] == largest
+    with pytest.raises(ValueError, match="model is required"):
+        engine_rules.vllm_check_config({key: v for key, v in config.settings.items() if key != "model"})
+    assert not config.warnings  # dflash is among Model Runner V1's scheduled methods too
+    dense = engine_rules.vllm_dense_schedule(config.settings["num_speculative_tokens_per_batch_size"], 64, largest)
+    assert dense[1:] == [scheduled_k(schedule, min(b, schedule[-1][1])) for b in range(1, 65)]
+    (note,) = [n for n in config.notes if "DFlash" in n]
+    assert f"one pass of {largest + 1} positions" in note and "keeps its" in note
+
+
+def test_sglang_dflash_block_counts_the_anchor_and_adaptive_is_off():
+    config = sglang.sglang_config([(1, 8, 7), (9, 64, 3)], "dflash", "org/dflash", fixed_k=3, batch=16)
+    assert config.settings == {
+        "--speculative-algorithm": "DFLASH",
+        "--speculative-draft-model-path": "org/dflash",
+        "--speculative-dflash-block-size": 4,
+    }
+    assert engine_rules.sglang_dflash_drafted(config.settings) == 3
+    (block,) = config.blocks  # no adaptive file: SGLang runs adaptive with EAGLE and EAGLE3 only
+    assert sglang.read_flags(block.text) == {flag: str(value) for flag, value in config.settings.items()}
+    assert "--speculative-num-steps" not in block.text  # SGLang forces DFLASH's steps to 1
+    assert any("turns it off for DFLASH" in note for note in config.notes)
+    dp = sglang.sglang_config([(1, 64, 3)], "dflash", "org/dflash", 3, 16, data_parallel_size=2)
+    assert any("--enable-dp-lm-head" in w for w in dp.warnings)
+
+
+@given(schedules(max_k=15))
+def test_trtllm_dflash_passes_its_validator_with_the_schedule(schedule):
+    config = trtllm.trtllm_config(schedule, "dflash", "org/dflash", fixed_k=1, batch=1)
+    first = schedule[0][2]
+    if first == 0:
+        assert config.settings is None
+        return
+    settings = config.settings
+    assert settings["decoding_type"] == "DFlash" and settings["speculative_model"] == "org/dflash"
+    table = engine_rules.trtllm_check_schedule(settings["draft_len_schedule"], settings["max_draft_len"])
+    for b in range(1, schedule[-1][1] + 1):
+        assert engine_rules.trtllm_draft_len(table, b) == min(scheduled_k(schedule, b), first)
+    assert yaml_text.read(config.blocks[0].text) == {"speculative_config": settings}
+
+
+def test_llamacpp_dflash_writes_its_spec_type_and_the_chosen_k():
+    config = llamacpp.llamacpp_config("dflash", "z-lab/Qwen3-8B-DFlash-b16", fixed_k=6, batch=4)
+    assert config.settings == {
+        "--spec-type": "draft-dflash",
+        "--spec-draft-model": "YOUR-DFLASH-DRAFT.gguf",
+        "--spec-draft-n-max": "6",
+        "--spec-draft-n-min": "0",
+        "--spec-draft-p-min": "0.0",
+    }
+    assert sglang.read_flags(config.blocks[0].text) == config.settings
+    assert engine_rules.llamacpp_dflash_drafted(int(config.settings["--spec-draft-n-max"])) == 6
+    assert any("block size less one" in note for note in config.notes)
+
+
+def test_every_engine_forces_the_predicted_length_for_dflash():
+    runs = specmath.synthetic_runs(
+        0.8, [(1, 8, 7), (9, 64, 3)], "dflash", "org/dflash", 3, 16, target="org/t", context=64, predicted_speedup=1.5
+    )
+    assert [run.engine for run in runs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
+    length = float(specmath.expected_tokens(0.8, 3))
+    assert all(run.mean_length == pytest.approx(length) and not run.warnings for run in runs)
+    config = vllm.read_flag(runs[0].blocks[0].text.removeprefix("vllm serve org/t "))
+    engine_rules.vllm_check_config(config)
+    assert "--speculative-dflash-block-size 4" in runs[1].blocks[0].text

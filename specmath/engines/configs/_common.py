@@ -21,6 +21,7 @@ METHODS = {
     "mtp": "the target's own multi-token-prediction layers",
     "ngram": "n-grams looked up in the prompt",
     "suffix": "suffix trees of the prompt and earlier responses",
+    "dflash": "a DFlash block drafter, all k tokens in one pass",
 }
 
 #: Longest model name taken: Hugging Face repo ids are at most 96 characters, a local path rarely passes 200.
@@ -60,8 +61,16 @@ def check_name(name, argument: str) -> str:
     return name
 
 
-def check_model(model) -> str | None:
-    """``model`` as given, if it is ``None`` or a name :func:`check_name` takes."""
+#: The methods whose engines refuse to start without a draft checkpoint (vLLM 0.33.0
+#: ``vllm/config/speculative.py`` line 1294; SGLang 0.5.23 ``speculative_hook.py`` lines 323-327).
+NEEDS_MODEL = ("dflash",)
+
+
+def check_model(model, method: str | None = None) -> str | None:
+    """``model`` as given, if it is ``None`` or a name :func:`check_name` takes; not ``None`` for a
+    ``method`` of :data:`NEEDS_MODEL`."""
+    if model is None and method in NEEDS_MODEL:
+        raise ValueError(f"model must name the draft checkpoint for method {method}, got None")
     return model if model is None else check_name(model, "model")
 
 

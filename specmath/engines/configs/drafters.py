@@ -7,14 +7,15 @@ wheels, commits 4ba787ec9 and 62d4bc3c7) and SGLang 0.5.23:
 - ``draft_model``, ``eagle``, ``eagle3`` and ``mtp`` draft one token a pass, k passes for k
   tokens: sequential.
 - ``ngram`` and ``suffix`` look the tokens up in the prompt and earlier text, no model: model-free.
-- A block in one pass is vLLM's ``dflash`` and ``dspark`` methods: "dflash and dspark always draft
-  in parallel, and no other method supports it" (0.34.0 ``vllm/config/speculative.py`` lines
-  1688-1698); the mask token of a parallel draft may be PARD's ``pard_token``
-  (``vllm/v1/worker/gpu/spec_decode/utils.py`` lines 141-163). vLLM 0.33.0 also ran PARD as
-  ``draft_model`` with ``parallel_drafting: true`` (``speculative.py`` lines 511-515, 2085-2089),
-  a key 0.34.0 deprecates to no effect. SGLang's are ``--speculative-algorithm DFLASH`` and
-  ``DSPARK`` (``sglang/srt/arg_groups/fields/spec.py`` line 33). None of these is among
-  :data:`~specmath.engines.configs.METHODS`: the configs are not written for block drafters.
+- ``dflash`` drafts a block in one pass: parallel. vLLM: "dflash and dspark always draft in
+  parallel, and no other method supports it" (0.34.0 ``vllm/config/speculative.py`` lines
+  1688-1698); 0.33.0 sets ``parallel_drafting`` for them (``speculative.py`` lines 1581-1582).
+  SGLang: ``--speculative-algorithm DFLASH`` (``sglang/srt/arg_groups/fields/spec.py`` line 33).
+- Not written: vLLM's ``dspark`` (a DFlash draft with a Markov head; Qwen3-Omni's wants
+  ``num_speculative_tokens`` equal to its trained block size, 0.34.0 ``speculative.py`` lines
+  240-244), SGLang's ``DSPARK``, and PARD, which vLLM 0.33.0 ran as ``draft_model`` with
+  ``parallel_drafting: true`` (``speculative.py`` lines 511-515, 2085-2089), a key 0.34.0
+  deprecates to no effect. Their kind is parallel as well.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ METHOD_DRAFTERS = {
     "mtp": "sequential",
     "ngram": "model_free",
     "suffix": "model_free",
+    "dflash": "parallel",
 }
 
 #: What each kind does, for messages.
@@ -41,8 +43,7 @@ _KINDS = {
 
 
 def methods_for(drafter: str) -> tuple[str, ...]:
-    """The methods of :data:`~specmath.engines.configs.METHODS` that draft as ``drafter``
-    (none for ``"parallel"``: the block methods are not among them)."""
+    """The methods of :data:`~specmath.engines.configs.METHODS` that draft as ``drafter``."""
     if drafter not in _KINDS:
         raise ValueError(f"drafter must be one of {', '.join(_KINDS)}, got {shown(drafter):.80}")
     return tuple(method for method in METHODS if METHOD_DRAFTERS[method] == drafter)
@@ -58,11 +59,5 @@ def drafter_mismatch(drafter: str, method: str) -> str | None:
         f"The schedule is costed for {_KINDS[drafter]}, but method `{method}` drafts with "
         f"{METHODS[method]}, as {_KINDS[METHOD_DRAFTERS[method]]}: the configs below would not run what was predicted. "
     )
-    if drafter == "parallel":
-        return said + (
-            "Block drafters are vLLM's methods `dflash` and `dspark` and SGLang's "
-            "`DFLASH` and `DSPARK`, which these configs do not write yet; for a schedule of these configs, "
-            "choose the drafter kind of the method."
-        )
     listed = ", ".join(f"`{name}`" for name in choices)
     return said + f"Choose the drafter kind of the method, or one of {listed}."

@@ -21,6 +21,11 @@ llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's fil
   (``common/common.h`` line 485), splits the layers and KV cache across them, pipelined;
   ``row`` splits the weights by rows; ``tensor`` splits weights and KV cache, "EXPERIMENTAL".
   The draft goes on ``--spec-draft-device`` (line 4213, default: the target's devices).
+- DFlash: ``--spec-type draft-dflash`` (``common/speculative.cpp`` line 38) with the DFlash draft
+  as ``--spec-draft-model``. Its block is the last accepted token and ``--spec-draft-n-max`` mask
+  tokens (lines 1203-1210); the trained block size is read from the GGUF's ``dflash.block_size``
+  (default 16, lines 980-986), and a larger ``n_max`` is clamped to block_size - 1 with a warning
+  (lines 1014-1023).
 """
 
 from __future__ import annotations
@@ -46,6 +51,14 @@ SPEC_TYPES = {
     "mtp": "draft-mtp",
     "ngram": None,
     "suffix": None,
+    "dflash": "draft-dflash",
+}
+
+#: What each method's ``--spec-draft-model`` is, and its placeholder's name.
+DRAFT_FILES = {
+    "draft_model": ("draft model", "YOUR-DRAFT.gguf"),
+    "eagle3": ("EAGLE-3 head", "YOUR-EAGLE3-HEAD.gguf"),
+    "dflash": ("DFlash draft", "YOUR-DFLASH-DRAFT.gguf"),
 }
 
 NO_SCHEDULE = (
@@ -65,7 +78,7 @@ def llamacpp_config(
 ) -> EngineConfig:
     """llama-server's flags for a chain of ``fixed_k`` tokens, the best at ``batch`` requests in flight;
     where the target or the draft is on more than one GPU, what llama.cpp has instead of tensor parallelism."""
-    method, model = check_method(method), check_model(model)
+    method, model = check_method(method), check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     spec_type = SPEC_TYPES[method]
@@ -83,11 +96,16 @@ def llamacpp_config(
         return EngineConfig("llama.cpp", SOURCE, (), (), notes)
     flags: list[tuple[str, object]] = [("--spec-type", spec_type)]
     notes = [NO_SCHEDULE]
-    if method in ("draft_model", "eagle3"):
-        kind = "draft model" if method == "draft_model" else "EAGLE-3 head"
-        flags.append(("--spec-draft-model", f"YOUR-{'DRAFT' if method == 'draft_model' else 'EAGLE3-HEAD'}.gguf"))
+    if method in DRAFT_FILES:
+        kind, placeholder = DRAFT_FILES[method]
+        flags.append(("--spec-draft-model", placeholder))
         named = f" ({in_code(model, 'the model named above')})" if model else ""
         notes.append(f"llama.cpp loads GGUF files: give the {kind}{named} converted to GGUF.")
+    if method == "dflash":
+        notes.append(
+            f"DFlash drafts the {fixed_k} tokens in one pass over the last accepted token and {fixed_k} mask tokens; "
+            "llama.cpp clamps `--spec-draft-n-max` to the GGUF's trained block size less one, with a warning."
+        )
     elif method == "mtp":
         notes.append("`draft-mtp` drafts with the MTP layers of the target's own GGUF, which must carry them.")
     flags += [("--spec-draft-n-max", fixed_k), ("--spec-draft-n-min", 0), ("--spec-draft-p-min", 0.0)]

@@ -26,6 +26,18 @@ Read from SGLang 0.5.23 (the PyPI wheel); "line N" is a line of that wheel's fil
   tensor-parallel size of its own (none in ``fields/spec.py``): the draft worker is built from the
   server's own arguments (``sglang/srt/speculative/draft_worker_common.py``,
   ``build_draft_tp_worker``, lines 66-101), so it runs on the target's GPUs.
+- DFLASH (``_handle_dflash``, ``sglang/srt/arg_groups/speculative_hook.py`` lines 287-441): the
+  draft model path is required (lines 323-327); steps and top-k are forced to 1 (lines 328-366); the
+  block size is ``--speculative-dflash-block-size`` (``fields/spec.py`` lines 70-73, "Block size
+  (verify window length). Alias of --speculative-num-draft-tokens for DFLASH"), else the draft
+  checkpoint's, else 16 (lines 368-424). The block counts the last accepted token: position 0 is
+  the anchor and the draft proposes ``block_size - 1`` tokens ("draft tokens are block positions
+  1: (pos 0 is the seeded bonus token)", ``sglang/srt/speculative/dflash_worker_v2.py`` lines
+  147-156 and 181-183), so k tokens take a block of k + 1. A block other than the checkpoint's is
+  run with a warning ("DFLASH block size mismatch", lines 509-522). With attention data
+  parallelism DFLASH requires ``--enable-dp-lm-head`` (``speculative_hook.py`` lines 303-309).
+  ``--speculative-adaptive`` does not run with it (``adaptive_unsupported_reason``, above). Its
+  draft worker is built as above (``dflash_worker_v2.py`` line 431, ``build_draft_tp_worker``).
 """
 
 from __future__ import annotations
@@ -57,6 +69,7 @@ ALGORITHMS = {
     "mtp": "NEXTN",
     "ngram": "NGRAM",
     "suffix": None,
+    "dflash": "DFLASH",
 }
 
 #: The algorithms ``--speculative-adaptive`` runs with (``adaptive_unsupported_reason``, lines 60-65).
@@ -75,6 +88,9 @@ def chain_flags(method: str, model: str | None, k: int) -> list[tuple[str, objec
         return [*flags, ("--speculative-num-draft-tokens", k + 1), ("--speculative-ngram-max-bfs-breadth", 1)]
     if model is not None:
         flags.append(("--speculative-draft-model-path", model))
+    if method == "dflash":
+        # One pass drafts the block; SGLang forces steps and top-k to 1 itself.
+        return [*flags, ("--speculative-dflash-block-size", k + 1)]
     steps = [("--speculative-num-steps", k), ("--speculative-eagle-topk", 1), ("--speculative-num-draft-tokens", k + 1)]
     return [*flags, *steps]
 
@@ -125,7 +141,7 @@ def sglang_config(
     on more than one GPU, and a warning where the draft's tensor parallelism (``None``: the
     target's) is not the target's, which SGLang has no flag for."""
     schedule = check_schedule(schedule)
-    method, model = check_method(method), check_model(model)
+    method, model = check_method(method), check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
@@ -139,11 +155,23 @@ def sglang_config(
     warnings, notes, blocks = [], [], []
     flags = chain_flags(method, model, fixed_k) if fixed_k else None
     if flags:
-        blocks.append(ConfigBlock(f"a fixed chain, best at batch {batch}", flag_lines(flags), "bash"))
+        shape = "block" if method == "dflash" else "chain"
+        blocks.append(ConfigBlock(f"a fixed {shape}, best at batch {batch}", flag_lines(flags), "bash"))
+        counted = "`--speculative-dflash-block-size`" if method == "dflash" else "`--speculative-num-draft-tokens`"
         notes.append(
             f"One draft length for the whole server: the best k at batch {batch} is {fixed_k}; "
-            "`--speculative-num-draft-tokens` counts the last accepted token as well, so it is k + 1."
+            f"{counted} counts the last accepted token as well, so it is k + 1."
         )
+        if method == "dflash":
+            notes.append(
+                f"A DFlash checkpoint is trained on one block size: SGLang runs a block of {fixed_k + 1} with a "
+                "warning (\u201cDFLASH block size mismatch\u201d) where the checkpoint's differs."
+            )
+            if data_parallel_size > 1:
+                warnings.append(
+                    "With attention data parallelism (`--enable-dp-attention`) SGLang refuses DFLASH without "
+                    "`--enable-dp-lm-head` (speculative_hook.py, `_handle_dflash`): add it."
+                )
     else:
         notes.append(f"At batch {batch} no k beats plain decoding: serve without the speculative flags.")
     largest = max(k for _, _, k in schedule)

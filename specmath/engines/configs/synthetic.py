@@ -27,7 +27,10 @@ is L_B = 1 + u_1 + … + u_{k_B}. Sources, engine by engine:
   or the ceiling of it, one draw for the batch, so the mean is the value, clamped to [1, steps + 1]
   (``sglang/srt/speculative/spec_utils.py`` lines 489-524). Applied in ``eagle_sample``
   (``sglang/srt/speculative/eagle_utils.py`` lines 807-840), which the EAGLE workers and the
-  NGRAM worker (``ngram_worker.py`` line 479) call. Benchmark: ``python -m sglang.benchmark.serving``
+  NGRAM worker (``ngram_worker.py`` line 479) call; the DFLASH worker forces the same length,
+  clamped to [1, block size] (``dflash_worker_v2.py`` lines 2268-2280,
+  ``apply_dflash_simulated_acceptance`` in ``dflash_utils.py`` lines 851-890).
+  Benchmark: ``python -m sglang.benchmark.serving``
   (``sglang/bench_serving.py`` is its deprecated path) with ``--backend sglang``,
   ``--dataset-name random``, ``--random-input-len``, ``--random-output-len``, ``--num-prompts``,
   ``--max-concurrency`` (``sglang/benchmark/serving.py`` lines 2301-2478); it prints
@@ -37,6 +40,8 @@ is L_B = 1 + u_1 + … + u_{k_B}. Sources, engine by engine:
   tokens, the bonus token not included, so it is L_B − 1. The one-model path reads it as a float
   (its integer part accepted every iteration, the fraction the chance of one more); the
   two-model path (``TorchSampler``, NGram here) reads an int and takes a fraction for 0, off.
+  DFlash runs in the target's engine (``use_one_engine``) with a worker built on the one-model
+  workers' ``SpecWorkerBase`` (``tensorrt_llm/_torch/speculative/dflash.py``), so it is read as they read it.
   Benchmark: ``trtllm-bench --model M throughput --dataset … --extra_llm_api_options …
   --concurrency B`` (``tensorrt_llm/bench/benchmark/throughput.py`` at 5685103).
 - llama.cpp at 0c1e570 (not in the issue): ``--spec-synth-rates P0,P1,…`` (``common/arg.cpp``

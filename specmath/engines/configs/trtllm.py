@@ -21,6 +21,12 @@ offsets, not lines, so the citations name the symbol):
   ``SpeculativeDecodingMode.support_dynamic_draft_len`` (``tensorrt_llm/_torch/speculative/interface.py``
   at commit 00b6d5a25c30b4382d24fbdf52956d601b3ffd24) lists the one-model MTP, Eagle3 and
   draft-target modes, PARD, DFlash and SA; not NGram.
+- DFlash: ``DFlashDecodingConfig`` (``decoding_type`` ``DFlash``, ``spec_dec_mode`` ``DFLASH``)
+  drafts all ``max_draft_len`` = K tokens in one forward pass, conditioned on the target's hidden
+  states; "DFlash only needs K+1 tokens per gen request (K drafts + 1 bonus)"
+  (``tokens_per_gen_step``, and ``1 + runtime_draft_len`` at a scheduled length). Its mask token and
+  target layers come from the draft checkpoint where not set. It runs in the target's engine
+  (``use_one_engine`` through ``is_external_drafter`` and ``is_parallel_draft``, ``interface.py``).
 - The YAML is the file of ``trtllm-serve MODEL --extra_llm_api_options FILE``
   (``tensorrt_llm/commands/serve.py``) and of ``trtllm-bench … throughput --extra_llm_api_options``
   (``tensorrt_llm/bench/benchmark/throughput.py`` at commit 56851033051a6f9bd50e22219db64d68722a6f01).
@@ -61,10 +67,11 @@ DECODING_TYPES = {
     "mtp": "MTP",
     "ngram": "NGram",
     "suffix": None,
+    "dflash": "DFlash",
 }
 
 #: The decoding types whose one-model path changes the draft length at run time (``support_dynamic_draft_len``).
-SCHEDULED_TYPES = ("Draft_Target", "Eagle3", "MTP")
+SCHEDULED_TYPES = ("Draft_Target", "Eagle3", "MTP", "DFlash")
 
 FILE = "trtllm_speculative.yaml"
 
@@ -108,7 +115,7 @@ def trtllm_config(
     one GPU; a warning where the draft's tensor parallelism (``None``: the target's) differs,
     which TensorRT-LLM has no setting for."""
     schedule = check_schedule(schedule)
-    method, model = check_method(method), check_model(model)
+    method, model = check_method(method), check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     decoding_type = DECODING_TYPES[method]
@@ -121,13 +128,13 @@ def trtllm_config(
         )
         return EngineConfig("TensorRT-LLM", SOURCE, (), (f"No TensorRT-LLM config for `{method}`: {why}.",))
     if method != "draft_model":
-        model = model if method == "eagle3" else None  # MTP uses the target's layers, NGram the prompt
+        model = model if method in ("eagle3", "dflash") else None  # MTP uses the target's layers, NGram the prompt
     warnings, notes = [], []
     first = schedule[0][2]
     if decoding_type not in SCHEDULED_TYPES:
         warnings.append(
             f"TensorRT-LLM changes the draft length with the batch size only on its one-model paths "
-            f"(`support_dynamic_draft_len`: MTP, Eagle3, Draft_Target and others, not {decoding_type}): "
+            f"(`support_dynamic_draft_len`: MTP, Eagle3, Draft_Target, DFlash and others, not {decoding_type}): "
             f"so no `draft_len_schedule` here, but the best k at batch {batch}, {fixed_k}."
         )
         table, capped, max_draft_len = None, [], fixed_k

@@ -37,6 +37,19 @@ schedule is written for; "0.33.0 line N" below is a line of that wheel's file.
   Runner V1's ``draft_model`` refuses a draft TP other than the target's
   (``vllm/v1/spec_decode/draft_model.py`` lines 63-78, ``_raise_if_draft_tp_mismatch``; 0.34.0 has
   no V1 runner). ngram and suffix load no draft.
+- DFlash (``dflash``, a block drafter): ``model`` is its draft checkpoint, required
+  ("num_speculative_tokens was provided but without speculative model", ``speculative.py`` line
+  1294; 0.34.0 ``vllm/v1/worker/gpu/spec_decode/speculator_config.py`` lines 172-175). ``num_speculative_tokens``
+  is the k drafted tokens: one pass of k + 1 queries a request, the last accepted token and k mask
+  tokens ("Each request emits exactly (bonus + N mask) query tokens per step",
+  ``vllm/v1/worker/gpu/spec_decode/dflash/speculator.py`` lines 64-65; 0.34.0 lines 61-62), so a checkpoint
+  trained on blocks of 16 drafts up to 15; vLLM does not check k against the checkpoint's block size.
+  Under a schedule Model Runner V2 passes the batch's k to the drafter, which skips its pass at
+  k = 0 (``dflash/speculator.py`` lines 546-553; 0.34.0 lines 570-577) and else drafts the full
+  ``num_speculative_tokens`` and has the rest cut off (``vllm/v1/worker/gpu/model_runner.py`` lines
+  2308-2337; 0.34.0 lines 2368-2401): the draft pass has the largest k's width at every batch size.
+  ``dflash`` is among V1's scheduled methods above. Its drafter loads with the target's parallel
+  config (``dflash/utils.py``, ``load_dflash_model``, lines 16-47, the same in 0.34.0), as a head does.
 """
 
 from __future__ import annotations
@@ -64,6 +77,9 @@ V1_SCHEDULE_METHODS = ("ngram", "eagle", "eagle3", "mtp", "draft_model", "dflash
 
 #: The methods whose drafter vLLM loads with ``draft_tensor_parallel_size`` (standalone_ar/speculator.py line 118).
 DRAFT_TP_METHODS = ("draft_model",)
+
+#: What loads each method's draft with the target's tensor parallelism, for the warning.
+TARGET_TP_LOADERS = {"dflash": "dflash/utils.py, `load_dflash_model`"}
 
 #: The methods that load no draft, so have no draft tensor parallelism.
 NO_DRAFT_METHODS = ("ngram", "suffix")
@@ -135,7 +151,7 @@ def vllm_config(
     """
     schedule = check_schedule(schedule)
     method = check_method(method)
-    model = check_model(model)
+    model = check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
     n_predict = check_count(n_predict, "n_predict", 1)
@@ -173,6 +189,8 @@ def vllm_config(
             "vLLM checks that the first range starts at 1 and caps each k at `num_speculative_tokens`; "
             "batch sizes above the last range keep its k."
         )
+    if method == "dflash":
+        notes.append(dflash_note(k, schedule is not None))
     config = speculative_config(method, model, k, schedule, **draft_keys)
     blocks = [ConfigBlock("`vllm serve …` with this flag", flag(config), "bash")]
     if tp > 1:
@@ -187,9 +205,10 @@ def draft_parallel(method: str, tp: int, draft_tp: int, warnings: list[str]) -> 
     if method in NO_DRAFT_METHODS or draft_tp == tp:
         return {}
     if method not in DRAFT_TP_METHODS:
+        loader = TARGET_TP_LOADERS.get(method, "eagle/utils.py, `load_eagle_model`")
         warnings.append(
-            f"vLLM loads the `{method}` head with the target's tensor parallelism, on its {tp} GPU"
-            f"{'s' if tp > 1 else ''} (eagle/utils.py, `load_eagle_model`), whatever `draft_tensor_parallel_size` "
+            f"vLLM loads the `{method}` drafter with the target's tensor parallelism, on its {tp} GPU"
+            f"{'s' if tp > 1 else ''} ({loader}), whatever `draft_tensor_parallel_size` "
             f"says: so none is written, and the draft on {draft_tp} GPU{'s' if draft_tp > 1 else ''} assumed "
             "here is not what vLLM runs."
         )
@@ -208,3 +227,18 @@ def draft_parallel(method: str, tp: int, draft_tp: int, warnings: list[str]) -> 
         "`_raise_if_draft_tp_mismatch`); Model Runner V2, the default, runs the draft on one GPU."
     )
     return {"draft_tensor_parallel_size": 1}
+
+
+def dflash_note(k: int, scheduled: bool) -> str:
+    """What ``num_speculative_tokens`` = ``k`` means for DFlash, and what a schedule changes of its pass."""
+    said = (
+        f"DFlash drafts all {k} tokens in one pass of {k + 1} positions a request (the last accepted token and "
+        f"{k} mask tokens): a checkpoint trained on blocks of B tokens drafts at most B \u2212 1, which vLLM does "
+        "not check."
+    )
+    if scheduled:
+        said += (
+            f" Under the schedule the pass keeps its {k + 1} positions at every batch size and the drafts are cut "
+            "to the batch's k (none at k 0): only the verification follows the schedule."
+        )
+    return said
