@@ -6,7 +6,7 @@ import streamlit as st
 import specmath
 from dashboard import charts, navigation, texts, ui
 from dashboard.address import literal
-from dashboard.features import calibrate, calibrate_examples, calibrate_sweep
+from dashboard.features import calibrate, calibrate_examples, calibrate_schedule, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
 
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
@@ -101,7 +101,13 @@ def view() -> None:
             f"c = {target_ms:g} / {draft_ms:g} = {c:.3g} from your step times (the c slider is ignored)."
         )
     st.sidebar.subheader("Schedule for your engine (optional)")
-    chosen = {key: ctx.widget(f"cal_{key}") for key in CALIBRATE_KEYS} if ctx.widget("cal_schedule") else None
+    chosen = None
+    if ctx.widget("cal_schedule"):
+        chosen = {}
+        for key in CALIBRATE_KEYS:
+            chosen[key] = ctx.widget(f"cal_{key}")
+            if key == "drafter_kind":  # its lookup time right below it, for a model-free drafter only
+                chosen["lookup_ms"] = ctx.widget("cal_lookup_ms") if chosen[key] == "model_free" else 0.0
     if chosen is None and target_ms > 0 and draft_ms > 0:
         st.sidebar.caption(texts.CALIBRATE_SCHEDULE_HINT)
 
@@ -230,7 +236,7 @@ def view() -> None:
         st.caption(texts.CALIBRATE_BY_DRAFT_LENGTH)
     if chosen is not None:
         step_times = (target_ms, draft_ms) if target_ms > 0 and draft_ms > 0 else None
-        calibrate.schedule(measurement, result, chosen, step_times)
+        calibrate_schedule.schedule(measurement, result, chosen, step_times)
 
 
 ui.interactive(ctx, view)

@@ -157,6 +157,13 @@ PAGES: dict[str, PageInfo] = {
                 "cal_drafter",
                 "cal_data_parallel",
                 "cal_n_predict",
+                "cal_drafter_kind",
+                "cal_lookup_ms",
+                "cal_tp",
+                "cal_draft_tp",
+                "cal_interconnect",
+                "cal_link_bandwidth",
+                "cal_link_latency_us",
             ),
             "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
             "profile, the draft length to use, and a batch-size schedule of it for your GPU.",

@@ -404,6 +404,11 @@ CALIBRATE_DATASHEET = (
     "The roofline here is the {gpu}'s datasheet, with no fixed overhead per pass: enter your "
     "measured step times in the sidebar to scale it to your hardware."
 )
+CALIBRATE_FIT_MODEL_FREE = (
+    "A model-free drafter has no draft forward pass to set beside the target's, so your step times "
+    "cannot separate the kernels' efficiency from a fixed time per pass: the roofline here is the "
+    "{gpu}'s datasheet with no fixed overhead, and drafting costs the lookup time in the sidebar."
+)
 CALIBRATE_VS_RECOMMENDED = (
     "At batch {batch} the schedule's k is {scheduled}, and the recommendation above is {recommended}: "
     "that one counts the verification of k + 1 tokens as one target step (the chapter's model), "

@@ -64,13 +64,14 @@ def valid_value(param: Param, prefer=None) -> list[str]:
 
 
 def used(key: str, chosen: dict[str, list[str]]) -> bool:
-    """Whether the page reads ``key`` given the values ``chosen`` so far (else the defaults)."""
+    """Whether the page reads ``key`` given the values ``chosen`` so far (else the defaults); a
+    condition's parameter must be read itself (conditions chain)."""
     if key not in CONDITIONS:
         return True
     other, value = CONDITIONS[key]
     wanted = url_text(PARAMS[other], value)
     current = chosen.get(other, [url_text(PARAMS[other], PARAMS[other].default)])
-    return current == [wanted]
+    return current == [wanted] and used(other, chosen)
 
 
 def deep_link(keys: tuple[str, ...]) -> dict[str, list[str]]:
@@ -147,14 +148,15 @@ def bad_link(keys: tuple[str, ...], category: str):
             values = enablers.setdefault(other, [])
             if value not in values:
                 values.append(value)
-    for key in keys:
-        if key in CONDITIONS and CONDITIONS[key][0] in enablers:
-            continue  # decided with the parameter it depends on
+
+    def decide(key: str, depth: int) -> None:
         if key not in enablers:
             spoil(key)
-            continue
+            return
         slots = [*enablers[key], None]  # None: the parameter itself is bad
-        value = slots[turn % len(slots)]
+        # An enabler reached through another (a chain) takes the turn after its own: the turns
+        # that reach it then still alternate its slots.
+        value = slots[(turn // 2**depth) % len(slots)]
         if value is None:
             spoil(key)
             value = PARAMS[key].default  # a bad value falls back to the default
@@ -162,7 +164,12 @@ def bad_link(keys: tuple[str, ...], category: str):
             link[key] = [url_text(PARAMS[key], value)]
         for dep, (other, wanted) in CONDITIONS.items():
             if other == key and dep in keys and wanted == value:
-                spoil(dep)
+                decide(dep, depth + 1)
+
+    for key in keys:
+        if key in CONDITIONS and CONDITIONS[key][0] in enablers:
+            continue  # decided with the parameter it depends on
+        decide(key, 0)
     return link, tuple(bad)
 
 

@@ -137,8 +137,12 @@ def show_engines(result: SweepResult, chosen: Mapping[str, Any] | None) -> None:
     )
     if batch != chosen["batch"]:
         st.caption(texts.SWEEP_ENGINES_BATCH.format(batch=chosen["batch"], measured=batch))
-    parallel = {"data_parallel_size": chosen["data_parallel"], "n_predict": chosen["n_predict"]}
+    parallel = {
+        "data_parallel_size": chosen["data_parallel"], "n_predict": chosen["n_predict"],
+        "tensor_parallel_size": chosen["tp"], "draft_tensor_parallel_size": chosen["draft_tp"],
+    }  # fmt: skip
     ranges = [(int(lo), int(hi), int(k_)) for lo, hi, k_ in schedule.schedule]
+    engines.show_drafter_mismatch(chosen["drafter_kind"], chosen["method"])
     engines.show_configs(specmath.engine_configs(ranges, chosen["method"], model, k, batch, **parallel))
     runs = specmath.synthetic_runs(
         tuple(float(u) for u in result.profile), ranges, chosen["method"], model, k, batch,

@@ -70,7 +70,8 @@ def show(
     """
     sglang_k, chosen_speedup = chosen
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
-    label = f"{setting.draft_model} → {setting.target_model} on {setting.gpu}, context {setting.context:,}"
+    gpus = f"{setting.tp}×{setting.gpu}" if setting.tp > 1 else setting.gpu
+    label = f"{setting.draft_model} → {setting.target_model} on {gpus}, context {setting.context:,}"
     left, right = ui.side_by_side()
     with left:
         ui.chart(
@@ -82,8 +83,9 @@ def show(
         if not sweep.target_fits.all():
             first = int(sweep.batch[~sweep.target_fits][0])
             st.caption(
-                f"From batch {first} on, {setting.target_model}'s weights and KV cache do not fit in one "
-                f"{setting.gpu}: the schedule there assumes it is sharded with perfect scaling."
+                f"From batch {first} on, {setting.target_model}'s weights and KV cache do not fit in "
+                f"{f'{setting.tp} {setting.gpu} GPUs' if setting.tp > 1 else f'one {setting.gpu}'}: the schedule "
+                "there assumes it is sharded with perfect scaling."
             )
 
     presets = specmath.MODEL_PRESETS
@@ -109,6 +111,7 @@ def show(
         acceptance, schedule, method, model, sglang_k, setting.sglang_batch,
         target=engine_config.hub_name(target), context=setting.context, predicted_speedup=chosen_speedup,
         data_parallel_size=setting.data_parallel, n_predict=setting.n_predict,
+        tensor_parallel_size=setting.tp, draft_tensor_parallel_size=setting.draft_tp,
     )  # fmt: skip
     engines.show_synthetic(runs, setting.sglang_batch, sglang_k, chosen_speedup)
 

@@ -58,14 +58,21 @@ _CALIBRATE_LABELS = {
     }
 }
 _SCHEDULE_KEYS = ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method")
-for _key in (*_SCHEDULE_KEYS, "drafter", "data_parallel", "n_predict"):
+#: How the target is served and the draft drafts (the Hardware page's ``Serving``); the step times are theirs.
+_SERVING_KEYS = ("drafter_kind", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")
+for _key in (*_SCHEDULE_KEYS, "drafter", "data_parallel", "n_predict", *_SERVING_KEYS):
     PARAMS[f"cal_{_key}"] = replace(
         PARAMS[_key], key=f"cal_{_key}", shown_when=CALIBRATE_SCHEDULE, **_CALIBRATE_LABELS.get(_key, {})
     )
+# Shown with a model-free drafter only; cal_drafter_kind itself only with cal_schedule on, so both hold.
+PARAMS["cal_lookup_ms"] = replace(
+    PARAMS["lookup_ms"], key="cal_lookup_ms", shown_when=("cal_drafter_kind", "model_free")
+)
 
 SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)
 
-#: Calibrate's schedule settings, the Hardware page's names without the ``cal_`` prefix.
+#: Calibrate's schedule settings, the Hardware page's names without the ``cal_`` prefix (``lookup_ms``,
+#: read only for a model-free drafter, is not among them).
 CALIBRATE_KEYS = tuple(key.removeprefix("cal_") for key, p in PARAMS.items() if p.shown_when == CALIBRATE_SCHEDULE)
 
 __all__ = [

@@ -59,7 +59,8 @@ class Param:
     rule: str = ""
     placeholder: str = ""
     #: (key, value): the page creates this widget only while parameter ``key`` has ``value``
-    #: (a link's value for it is read only then); None: always.
+    #: (a link's value for it is read only then); None: always. Conditions chain: where ``key`` has a
+    #: condition of its own, this widget also needs that one.
     shown_when: tuple[str, Any] | None = None
 
     @property

@@ -315,21 +315,27 @@ def check_calibrate(charts: list[dict], params: dict[str, list[str]]) -> None:
 
 
 def _check_calibrate_schedule(chart: dict, params: dict, alpha: float, target_ms: float, draft_ms: float) -> None:
-    """The k schedule at the fitted α on the chosen GPU's roofline, scaled to the step times
-    (``fit_roofline`` at the chosen batch and context) when both are set."""
-    keys = ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch")
-    s = settings(params, tuple(f"cal_{key}" for key in keys))
-    target_spec, draft_spec = (
-        dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=BYTES_PER_PARAMETER[s["cal_precision"]])
-        for key in ("cal_target_model", "cal_draft_model")
-    )
-    gpu, overhead_s = _datasheet(s["cal_gpu"], BYTES_PER_PARAMETER[s["cal_precision"]]), 0.0
-    batch, context = int(s["cal_batch"]), sample_count(s["cal_context"])
-    if target_ms > 0 and draft_ms > 0:
-        fit = specmath.fit_roofline(target_ms / 1e3, draft_ms / 1e3, target_spec, draft_spec, gpu, batch, context)
+    """The k schedule at the fitted α on the chosen GPU's roofline at the chosen serving (drafter kind,
+    tensor parallelism), scaled to the step times (``fit_roofline`` at the chosen batch, context and
+    tensor parallelism) when both are set and the drafter runs a model."""
+    keys = ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "drafter_kind")
+    serving = ("lookup_ms", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")
+    s = settings(params, tuple(f"cal_{key}" for key in (*keys, *serving)))
+    s = {key.removeprefix("cal_"): value for key, value in s.items()} | {"bandwidth": "0", "peak": "0"}
+    gpu, target_spec, draft_spec, kind, lookup, tp, draft_tp, link = _hardware_models(s)
+    overhead_s, batch, context = 0.0, int(s["batch"]), sample_count(s["context"])
+    if target_ms > 0 and draft_ms > 0 and kind != "model_free":
+        fit = specmath.fit_roofline(
+            target_ms / 1e3, draft_ms / 1e3, target_spec, draft_spec, gpu, batch, context,
+            tp=tp, draft_tp=draft_tp, interconnect=link,
+        )  # fmt: skip
         gpu, overhead_s = fit.gpu, fit.overhead_s
-    every = np.arange(1, int(s["cal_max_batch"]) + 1)
-    sweep = specmath.roofline_batch_sweep(alpha, draft_spec, target_spec, gpu, every, context, overhead_s, max_k=32)
+    every = np.arange(1, int(s["max_batch"]) + 1)
+    drafting = lookup if kind == "model_free" else draft_spec
+    sweep = specmath.roofline_batch_sweep(
+        alpha, drafting, target_spec, gpu, every, context, overhead_s, max_k=32,
+        drafter=kind, tp=tp, draft_tp=draft_tp, interconnect=link,
+    )  # fmt: skip
     steps = _named(chart, "k in the schedule")
     assert_close(steps["x"], every, "Calibrate's k schedule, batch axis")
     assert_close(steps["y"], np.where(sweep.speedup > 1, sweep.k, 0), "k in Calibrate's schedule at each batch size")

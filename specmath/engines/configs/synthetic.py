@@ -43,12 +43,20 @@ is L_B = 1 + u_1 + … + u_{k_B}. Sources, engine by engine:
   DFlash runs in the target's engine (``use_one_engine``) with a worker built on the one-model
   workers' ``SpecWorkerBase`` (``tensorrt_llm/_torch/speculative/dflash.py``), so it is read as they read it.
   Benchmark: ``trtllm-bench --model M throughput --dataset … --extra_llm_api_options …
-  --concurrency B`` (``tensorrt_llm/bench/benchmark/throughput.py`` at 5685103).
+  --concurrency B`` (``tensorrt_llm/bench/benchmark/throughput.py`` at 5685103). It loads the
+  model itself, so it takes the target's tensor parallelism: ``--tp`` (line 194 there, "tensor
+  parallelism size", default 1, in its "World Configuration" group).
 - llama.cpp at 0c1e570 (not in the issue): ``--spec-synth-rates P0,P1,…`` (``common/arg.cpp``
   line 4170), unconditional per-position rates, exactly ``n_max`` of them, non-increasing in
   [0, 1] (``common/speculative.cpp`` lines 2365-2397); or ``--spec-synth-len L`` (line 4157),
   which it turns into the geometric rates p^i with 1 + p + … + p^n_max = L. llama.cpp ships no
   serving benchmark the page has checked.
+
+A target on more than one GPU is served as the configs serve it (:func:`specmath.engine_configs`):
+vLLM's ``--tensor-parallel-size`` and SGLang's ``--tp-size`` on the serve commands (sources in
+their modules), TensorRT-LLM's ``--tp`` on ``trtllm-bench``; the benchmark clients
+(``vllm bench serve``, ``sglang.benchmark.serving``) talk to that server and take none.
+llama.cpp has no degree (its config says what it has instead).
 """
 
 from __future__ import annotations
@@ -59,7 +67,7 @@ import numpy as np
 
 from ...calibration import extend_profile
 from . import llamacpp, sglang, trtllm, vllm
-from ._common import ConfigBlock, check_count, check_name, flag_lines, shell_word
+from ._common import ConfigBlock, check_count, check_name, check_parallel, flag_lines, shell_word
 
 #: Output tokens per benchmark request: long enough for decoding to dominate the time.
 OUTPUT_TOKENS = 256
@@ -91,6 +99,11 @@ def _rates(u: np.ndarray) -> list[float]:
     return [round(float(x), 6) for x in u]
 
 
+def _tp_line(flag: str, tp: int) -> str:
+    """The target's tensor-parallel flag as one more line of a command, none on one GPU."""
+    return " \\\n" + flag_lines([(flag, tp)]) if tp > 1 else ""
+
+
 def synthetic_runs(
     acceptance,
     schedule,
@@ -104,6 +117,8 @@ def synthetic_runs(
     predicted_speedup: float,
     data_parallel_size: int = 1,
     n_predict: int = 1,
+    tensor_parallel_size: int = 1,
+    draft_tensor_parallel_size: int | None = None,
 ) -> tuple[SyntheticRun, ...]:
     r"""The synthetic-acceptance benchmark of every engine that has one and a config here.
 
@@ -119,8 +134,9 @@ def synthetic_runs(
     acceptance : float or sequence of float
         α in [0, 1], or u_1 … u_m (non-increasing, in [0, 1]), extended past m by
         :func:`specmath.extend_profile`.
-    schedule, method, model, data_parallel_size, n_predict
-        As :func:`specmath.engine_configs`.
+    schedule, method, model, data_parallel_size, n_predict, tensor_parallel_size, draft_tensor_parallel_size
+        As :func:`specmath.engine_configs`; above one GPU the serve commands (and ``trtllm-bench``,
+        which loads the model itself) carry the target's tensor-parallel flag.
     fixed_k, batch : int
         The best k at the benchmarked batch, which is the benchmark's concurrency; k 0 gives no runs.
     target : str
@@ -158,13 +174,17 @@ def synthetic_runs(
     length = 1.0 + float(u_b.sum())
     runs = []
 
-    parallel = {"data_parallel_size": data_parallel_size, "n_predict": n_predict}
+    tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)[0]
+    parallel = {
+        "data_parallel_size": data_parallel_size, "n_predict": n_predict,
+        "tensor_parallel_size": tensor_parallel_size, "draft_tensor_parallel_size": draft_tensor_parallel_size,
+    }  # fmt: skip
     config = vllm.vllm_config(schedule, method, model, fixed_k=fixed_k, batch=batch, **parallel).settings
     if config is not None:
         k = config["num_speculative_tokens"]
         rates = _rates(u if k <= u.size else acceptance_profile(acceptance, k))[:k]
         synthetic = config | {"rejection_sample_method": "synthetic", "synthetic_acceptance_rates": rates}
-        serve = f"vllm serve {shell_word(target)} {vllm.flag(synthetic)}"
+        serve = f"vllm serve {shell_word(target)} {vllm.flag(synthetic)}" + _tp_line("--tensor-parallel-size", tp)
         bench = flag_lines(
             [
                 ("vllm bench serve --model", target),
@@ -183,7 +203,7 @@ def synthetic_runs(
     if algorithm is not None:
         flags = flag_lines(sglang.chain_flags(method, model, fixed_k))
         launch = f"python -m sglang.launch_server --model-path {shell_word(target)}"
-        serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} {launch} \\\n{flags}"
+        serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} {launch} \\\n{flags}" + _tp_line("--tp-size", tp)
         bench = flag_lines(
             [
                 ("python -m sglang.benchmark.serving --backend", "sglang"),
@@ -216,6 +236,7 @@ def synthetic_runs(
                     ("--dataset", "YOUR-DATASET.jsonl"),
                     ("--extra_llm_api_options", trtllm.FILE),
                     ("--concurrency", batch),
+                    *([("--tp", tp)] if tp > 1 else []),
                 ]
             )
         )
