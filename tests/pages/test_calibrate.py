@@ -9,7 +9,7 @@ import pytest
 
 import specmath
 from dashboard.features import calibrate, calibrate_examples
-from specmath.engines.configs import yaml_text
+from specmath.engines.configs import drafter_mismatch, yaml_text
 from tests.app_helpers import (
     codes,
     metrics,
@@ -382,6 +382,85 @@ def test_a_drafter_name_goes_into_calibrates_configs():
     assert not any("YOUR-EAGLE3-HEAD" in c.value for c in at.caption)
 
 
+# The serving the step times were measured at (issue 34) ------------------------------------
+
+NVLINK = specmath.INTERCONNECT_PRESETS["NVLink (H100 SXM)"]
+
+
+def test_the_step_times_are_fitted_at_the_chosen_tensor_parallelism_and_it_reaches_the_configs(downloads):
+    """8 ms and 2 ms at batch 16 with both models on 2 GPUs: the fit takes the all-reduces out before
+    scaling the kernels (36%, not the 70% of one GPU), the schedule costs 2 GPUs, and every engine's
+    config and synthetic run serves the target on them (trtllm-bench loads the model itself)."""
+    at = open_page(
+        CALIBRATE, k="3", drafts="1000", accepted="1850", cal_schedule="true", target_ms="8", draft_ms="2",
+        cal_batch="16", cal_tp="2", cal_draft_tp="2",
+    )  # fmt: skip
+    assert not at.exception and not at.error
+    fit = specmath.fit_roofline(8e-3, 2e-3, TARGET, DRAFT, H100, 16, 1024, tp=2, draft_tp=2, interconnect=NVLINK)
+    one_gpu = specmath.fit_roofline(8e-3, 2e-3, TARGET, DRAFT, H100, 16, 1024)
+    assert fit.exact and f"{fit.efficiency:.0%}" != f"{one_gpu.efficiency:.0%}"  # the case this test is for
+    (said,) = [m.value for m in at.markdown if m.value.startswith("Your step times at batch 16")]
+    assert f"**{fit.efficiency:.0%}**" in said and f"**{fit.overhead_s * 1e3:.3f} ms**" in said
+    assert "2×H100 SXM" in said
+    alpha = specmath.alpha_interval(1850, 1000, 3).alpha
+    sweep = specmath.roofline_batch_sweep(
+        alpha, DRAFT, TARGET, fit.gpu, np.arange(1, 257), 1024, fit.overhead_s, max_k=32,
+        tp=2, draft_tp=2, interconnect=NVLINK,
+    )  # fmt: skip
+    assert vllm_config(at)["num_speculative_tokens_per_batch_size"] == _schedule(sweep)
+    for flag in ("--tensor-parallel-size 2", "--tp-size 2", "--tp_size 2"):
+        assert flag in codes(at)
+    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
+    assert serve.endswith("\\\n--tensor-parallel-size 2")
+    (launch,) = [text for text in codes(at) if text.startswith("SGLANG_SIMULATE_ACC_LEN=")]
+    assert launch.endswith("\\\n--tp-size 2")
+    (bench,) = [text for text in codes(at) if "trtllm-bench" in text]
+    assert bench.endswith("\\\n--tp 2")
+    inputs = json.loads(downloads(at).decode("utf-8"))["inputs"]
+    assert inputs["tensor_parallel"] == {"target": 2, "draft": 2, "interconnect": "NVLink (H100 SXM)"}
+    assert inputs["roofline_fit"]["efficiency"] == pytest.approx(fit.efficiency, rel=1e-12)
+
+
+def test_the_drafter_kind_sets_the_schedule_and_a_method_of_another_kind_is_said():
+    """A parallel drafter costs one draft pass of width k; the default method, draft_model, drafts
+    sequentially, which the page says with the Hardware page's message."""
+    at = open_page(CALIBRATE, k="3", drafts="1000", accepted="1850", cal_schedule="true", cal_drafter_kind="parallel")
+    assert not at.exception and not at.error
+    alpha = specmath.alpha_interval(1850, 1000, 3).alpha
+    sweep = specmath.roofline_batch_sweep(
+        alpha, DRAFT, TARGET, H100, np.arange(1, 257), 1024, max_k=32, drafter="parallel"
+    )
+    sequential = specmath.roofline_batch_sweep(alpha, DRAFT, TARGET, H100, np.arange(1, 257), 1024, max_k=32)
+    assert _schedule(sweep) != _schedule(sequential)  # the case this test is for
+    assert vllm_config(at)["num_speculative_tokens_per_batch_size"] == _schedule(sweep)
+    assert drafter_mismatch("parallel", "draft_model") in warnings(at)
+    assert "cal_lookup_ms" not in _keys(at)
+
+
+def _keys(at) -> set[str]:
+    return {w.key for w in at.number_input}
+
+
+def test_a_model_free_drafter_costs_its_lookup_and_its_step_times_are_not_fitted():
+    at = open_page(
+        CALIBRATE, k="3", drafts="1000", accepted="1850", cal_schedule="true", cal_drafter_kind="model_free",
+        cal_lookup_ms="0.5", cal_method="ngram", target_ms="8", draft_ms="2",
+    )  # fmt: skip
+    assert not at.exception and not at.error
+    assert "cal_lookup_ms" in _keys(at)
+    alpha = specmath.alpha_interval(1850, 1000, 3).alpha
+    sweep = specmath.roofline_batch_sweep(
+        alpha, 0.5e-3, TARGET, H100, np.arange(1, 257), 1024, max_k=32, drafter="model_free"
+    )
+    assert vllm_config(at)["num_speculative_tokens_per_batch_size"] == _schedule(sweep)
+    assert not any(m.value.startswith("Your step times") for m in at.markdown)
+    assert any("A model-free drafter has no draft forward pass" in c.value for c in at.caption)
+    assert not any("is costed for" in w for w in warnings(at))  # ngram is a model-free method
+    # A sequential drafter reads no lookup time, whatever the link says.
+    at = open_page(CALIBRATE, k="3", cal_schedule="true", cal_lookup_ms="0.5")
+    assert "cal_lookup_ms" not in _keys(at) and not warnings(at)
+
+
 # The engines' configs and the synthetic-acceptance block (issue 33) ------------------------
 
 
@@ -607,3 +686,15 @@ def test_detailed_per_request_metrics_draw_the_acceptance_of_each_draft_length()
     iid = trace(lengths, f"i.i.d. at fitted α = {fit.alpha:.3f}")
     np.testing.assert_allclose(values(iid["y"]), specmath.expected_tokens(fit.alpha, np.arange(1, 5)))
     assert any("each step drafted" in c.value for c in at.caption)
+
+
+def test_the_sweeps_configs_serve_the_chosen_gpus_and_say_a_kind_the_method_is_not():
+    at = _click(
+        open_page(CALIBRATE, cal_schedule="true", cal_method="eagle3", cal_tp="2", cal_drafter_kind="parallel"),
+        calibrate_examples.SWEEP_EXAMPLE,
+    )
+    assert not at.exception and not at.error
+    assert drafter_mismatch("parallel", "eagle3") in warnings(at)
+    assert "--tensor-parallel-size 2" in codes(at) and "--tp-size 2" in codes(at)
+    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
+    assert serve.endswith("\\\n--tensor-parallel-size 2")

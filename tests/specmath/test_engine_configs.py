@@ -276,6 +276,41 @@ def test_trtllms_two_model_path_gets_a_whole_number_and_says_what_it_forces():
     assert "--random-input-len 1" in vllm_run.blocks[1].text  # context 0: a one-token prompt
 
 
+def test_a_target_on_several_gpus_is_served_and_benchmarked_on_them():
+    """The serve commands carry the configs' tensor-parallel flag and trtllm-bench, which loads the
+    model itself, its --tp; the benchmark clients take none; one GPU writes none."""
+    schedule = [(1, 8, 5), (9, 64, 3)]
+    common = ("draft_model", "org/draft", 3, 16)
+    kwargs = {"target": "org/target", "context": 512, "predicted_speedup": 1.5}
+    runs = {
+        run.engine: run
+        for run in specmath.synthetic_runs(
+            0.8, schedule, *common, **kwargs, tensor_parallel_size=4, draft_tensor_parallel_size=1
+        )
+    }
+    configs = specmath.engine_configs(schedule, *common, tensor_parallel_size=4, draft_tensor_parallel_size=1)
+    serve, bench = (block.text for block in runs["vLLM"].blocks)
+    head, tail = serve.split(" \\\n")
+    assert sglang.read_flags(tail) == {"--tensor-parallel-size": "4"}
+    config = vllm.read_flag(head.removeprefix("vllm serve org/target "))
+    assert config == configs[0].settings | {
+        "rejection_sample_method": "synthetic",
+        "synthetic_acceptance_rates": config["synthetic_acceptance_rates"],
+    }
+    assert config["draft_tensor_parallel_size"] == 1
+    launch, client = (block.text for block in runs["SGLang"].blocks)
+    assert launch.endswith(" \\\n--tp-size 4")
+    (trt,) = (block.text for block in runs["TensorRT-LLM"].blocks)
+    assert sglang.read_flags(trt.split(" \\\n", 1)[1])["--tp"] == "4"
+    assert not [text for text in (bench, client) if "--tp" in text or "tensor-parallel" in text]
+    assert "--tp" not in runs["llama.cpp"].blocks[0].text  # llama.cpp has no degree; its config says so
+    single = specmath.synthetic_runs(0.8, schedule, *common, **kwargs)
+    assert single == specmath.synthetic_runs(0.8, schedule, *common, **kwargs, tensor_parallel_size=1)
+    assert not [b.text for run in single for b in run.blocks if "--tp" in b.text or "tensor-parallel" in b.text]
+    with pytest.raises(ValueError, match="tensor_parallel_size"):
+        specmath.synthetic_runs(0.8, schedule, *common, **kwargs, tensor_parallel_size=0)
+
+
 # the entry points and their checks -------------------------------------------------------
 
 
