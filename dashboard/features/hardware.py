@@ -166,7 +166,7 @@ class Serving(NamedTuple):
 
 
 #: One GPU for each model and a draft model run once per drafted token: the Hardware page's
-#: defaults, and what Calibrate and Draft trees assume.
+#: defaults (Calibrate's schedule's too), and what Draft trees assumes.
 ONE_GPU = Serving()
 
 
