@@ -318,6 +318,8 @@ def test_the_schedule_from_counts_is_the_fitted_alphas_on_the_datasheet_roofline
     assert sglang_flags(at)["--speculative-num-steps"] == str(sweep.k[0])
     assert any("datasheet, with no fixed overhead" in c.value for c in at.caption)
     assert page_charts(at)[-1]["layout"]["title"]["text"].endswith(f"α = {alpha:.3f}")
+    # The serving settings' defaults are one GPU and a sequential draft model: no TP flag, no other kind.
+    assert not [text for text in codes(at) if "--tensor-parallel-size" in text or "--tp" in text]
 
 
 def test_a_profile_and_step_times_schedule_on_the_fitted_roofline(downloads):
