@@ -88,8 +88,12 @@ test-tools:
 		echo "      Without them the browser, offline or workshop tests skip."; \
 	fi
 
+# Two processes, a test file each at a time (pytest-xdist): the browser tests spend half their
+# time waiting on the server and the browser. make test WORKERS=1 runs them in one.
+WORKERS ?= 2
+
 test: lint test-tools
-	$(PY) -m pytest
+	$(PY) -m pytest $(if $(filter-out 1,$(WORKERS)),-n $(WORKERS) --dist loadfile)
 
 screenshots: $(VENV)/.dev-installed test-tools
 	$(PY) scripts/screenshots.py --out $(SHOTS) $(if $(QUERY),--query '$(QUERY)') $(if $(SIZE),--size $(SIZE))

@@ -274,7 +274,8 @@ def verification_by_batch(batch: np.ndarray, ratios: Mapping[str, np.ndarray], k
         }
         for i, (name, ratio) in enumerate(ratios.items())
     ]
-    shapes, annotations = hline(1.0, {"dash": "dash", "color": "#777777"}, "free verification")
+    # Below the rule: no ratio is under 1, so no curve can run through the label there.
+    shapes, annotations = hline(1.0, {"dash": "dash", "color": "#777777"}, "free verification", below=True)
     layout = base_layout(
         f"Verification cost against the batch · k = {k}",
         height=500,

@@ -126,14 +126,15 @@ def axis(title: str, **extra) -> dict:
     return {"title": {"text": title}, **TICK_LABELS, **extra}
 
 
-def hline(y: float, line: dict, label: str | None = None) -> tuple[list[dict], list[dict]]:
-    """A horizontal rule across the plot at ``y``, with its label at the right end: (shapes, annotations)."""
+def hline(y: float, line: dict, label: str | None = None, below: bool = False) -> tuple[list[dict], list[dict]]:
+    """A horizontal rule across the plot at ``y``, with its label at the right end, above the rule
+    or ``below`` it: (shapes, annotations)."""
     shape = {"type": "line", "xref": "x domain", "x0": 0, "x1": 1, "yref": "y", "y0": y, "y1": y, "line": line}
     annotations = []
     if label is not None:
         annotations.append(
             {"text": label, "showarrow": False, "xref": "x domain", "x": 1, "xanchor": "right"}
-            | {"yref": "y", "y": y, "yanchor": "bottom"}
+            | {"yref": "y", "y": y, "yanchor": "top" if below else "bottom"}
         )
     return [shape], annotations
 

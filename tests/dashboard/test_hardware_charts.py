@@ -20,6 +20,9 @@ def test_verification_by_batch_draws_one_line_per_model_over_a_log_batch_axis():
     assert "k + 1 = 5" in fig.layout.yaxis.title.text
     (rule,) = fig.layout.shapes  # free verification, T(k + 1) = T(1)
     assert rule.y0 == rule.y1 == 1.0
+    # Its label hangs under the rule, where no ratio (>= 1) runs: the dense line at 1 cannot cross it.
+    (label,) = fig.layout.annotations
+    assert (label.text, label.y, label.yanchor) == ("free verification", 1.0, "top")
 
 
 def test_batch_context_map_colours_the_speedup_and_labels_each_cell_with_its_k():

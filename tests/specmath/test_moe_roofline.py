@@ -5,6 +5,8 @@ import itertools
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import specmath as sm
 
@@ -196,3 +198,39 @@ def test_tp_splits_the_kv_cache_over_at_most_kv_heads_gpus():
         expected = weights / tp + kv / sm.kv_shards(model, tp)
         assert t.memory_time == pytest.approx(float(expected) / H100.memory_bandwidth, rel=1e-14)
         assert t.memory_needed == pytest.approx(model.weight_bytes / tp + kv / sm.kv_shards(model, tp), rel=1e-14)
+
+
+@st.composite
+def moe_rooflines(draw):
+    """A random mixture of experts (shared experts too), on one GPU or several, with overhead."""
+    layers, hidden = draw(st.integers(1, 96)), draw(st.integers(256, 8192))
+    experts = draw(st.integers(2, 256))
+    expert = draw(st.floats(1e5, 1e8))
+    model = sm.ModelSpec(
+        "m",
+        parameters=draw(st.floats(1e8, 1e10)) + layers * (experts + 1) * expert,
+        layers=layers,
+        hidden=hidden,
+        kv_heads=draw(st.integers(1, 16)),
+        head_dim=128,
+        routed_experts=experts,
+        experts_per_token=draw(st.integers(1, experts)),
+        shared_experts=draw(st.integers(0, 1)),
+        expert_parameters=expert,
+    )
+    tp = draw(st.sampled_from([1, 2, 4, 8]))
+    return sm.roofline(
+        model, H100, batch=draw(st.integers(1, 1024)), context=draw(st.integers(0, 65536)),
+        overhead_s=draw(st.floats(0.0, 1e-3)), tp=tp, interconnect=NVLINK,
+    )  # fmt: skip
+
+
+@given(moe_rooflines())
+def test_moe_and_tp_passes_cost_at_least_one_step_and_at_most_w(t):
+    # More positions wake more experts and move more all-reduce bytes, never fewer: T(w) is
+    # non-decreasing, so T(k + 1) / T(1) >= 1 (the Hardware chart's label sits under that line);
+    # a pass over w positions costs no more than w passes over one.
+    w = np.arange(1, 66)
+    tw = np.asarray(t(w))
+    assert (np.diff(tw) >= 0).all()
+    assert (tw <= w * tw[0] * (1 + 1e-12)).all()
