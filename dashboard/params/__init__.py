@@ -57,10 +57,12 @@ _CALIBRATE_LABELS = {
         "help": "Sequences decoded together when you measured the step times; SGLang's flags are for this batch.",
     }
 }
-_SCHEDULE_KEYS = ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "method")
+_MODEL_KEYS = ("target_model", "draft_model", "gpu", "precision")
 #: How the target is served and the draft drafts (the Hardware page's ``Serving``); the step times are theirs.
 _SERVING_KEYS = ("drafter_kind", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")
-for _key in (*_SCHEDULE_KEYS, "drafter", "data_parallel", "n_predict", *_SERVING_KEYS):
+_WORKLOAD_KEYS = ("batch", "context", "max_batch", "method", "drafter", "data_parallel", "n_predict")
+# In the Hardware page's order: models, how they are served, then the workload and the engine.
+for _key in (*_MODEL_KEYS, *_SERVING_KEYS, *_WORKLOAD_KEYS):
     PARAMS[f"cal_{_key}"] = replace(
         PARAMS[_key], key=f"cal_{_key}", shown_when=CALIBRATE_SCHEDULE, **_CALIBRATE_LABELS.get(_key, {})
     )
