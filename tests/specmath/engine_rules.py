@@ -189,6 +189,14 @@ def sglang_dflash_drafted(flags: dict) -> int:
     return block - 1
 
 
+def sglang_max_running_requests(flags: dict) -> int:
+    """Requests SGLang 0.5.23 runs at once under speculative decoding: ``--max-running-requests``, else 48
+    (``sglang/srt/arg_groups/speculative_hook.py`` lines 1086-1094, 1294-1302, 438-446)."""
+    if "--speculative-algorithm" not in flags:
+        raise ValueError("not speculative decoding")
+    return int(flags.get("--max-running-requests", 48))
+
+
 def llamacpp_dflash_drafted(n_max: int, block_size: int = 16) -> int:
     """The tokens llama.cpp's ``draft-dflash`` drafts at ``--spec-draft-n-max`` ``n_max`` with a GGUF trained on
     ``block_size`` (default 16): at most block_size - 1 (``common/speculative.cpp`` at 0c1e570, lines 980-1023)."""

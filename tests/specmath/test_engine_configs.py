@@ -137,12 +137,30 @@ def test_sglangs_chain_counts_the_root_in_its_draft_tokens(k):
 def test_sglang_says_where_adaptive_does_not_run_and_has_no_suffix():
     schedule = [(1, 8, 4), (9, 64, 2)]
     mtp = sglang.sglang_config(schedule, "mtp", None, 4, 1)
-    assert [b.title for b in mtp.blocks] == ["a fixed chain, best at batch 1"]
+    assert [b.title for b in mtp.blocks] == ["a fixed chain, best at batch 1", "to run up to 64 requests at once, add"]
     assert any("EAGLE and EAGLE3 only" in note for note in mtp.notes)
     dp = sglang.sglang_config(schedule, "eagle", "org/head", 4, 1, data_parallel_size=4)
     assert any("--enable-dp-attention" in w for w in dp.warnings)
     suffix = sglang.sglang_config(schedule, "suffix", None, 4, 1)
     assert suffix.blocks == () and "no `suffix`" in suffix.warnings[0]
+
+
+@given(schedules(), st.sampled_from(["eagle3", "ngram", "dflash", "draft_model"]), st.integers(1, 128))
+def test_sglang_runs_as_many_requests_at_once_as_the_schedule_reaches(schedule, method, batch):
+    """Under speculation SGLang runs 48 requests at most unless told otherwise: the flags written
+    let it run the schedule's largest batch and the fixed chain's, and add nothing where 48 do."""
+    config = sglang.sglang_config(schedule, method, None if method == "ngram" else "org/m", 2, batch)
+    flags = {}
+    for block in config.blocks:
+        if block.language == "bash":
+            flags |= sglang.read_flags(block.text)
+    reach = max(schedule[-1][1], batch)
+    assert engine_rules.sglang_max_running_requests(flags) >= reach
+    assert ("--max-running-requests" in flags) == (reach > 48)
+    run = next(r for r in specmath.synthetic_runs(0.8, schedule, method, "org/m", 2, batch, target="t", context=64,
+                                                  predicted_speedup=1.5) if r.engine == "SGLang")  # fmt: skip
+    serve = sglang.read_flags(run.blocks[0].text.split("\\\n", 1)[1])
+    assert engine_rules.sglang_max_running_requests(serve) >= batch  # the benchmark's concurrency
 
 
 # TensorRT-LLM --------------------------------------------------------------------------------
@@ -398,7 +416,7 @@ def test_any_name_a_path_may_have_reads_back_exactly_in_every_config(name):
     assert vllm.read_flag(configs["vLLM"].blocks[0].text)["model"] == name
     (vllm_words,) = (_bash_words(block.text) for block in configs["vLLM"].blocks)
     assert json.loads(vllm_words[1])["model"] == name
-    sglang_flags = [block.text for block in configs["SGLang"].blocks if block.language == "bash"]
+    sglang_flags = [block.text for block in configs["SGLang"].blocks if "--speculative-algorithm" in block.text]
     sglang_flags.append(specmath.tree_configs(3, 2, 6, name)[1].blocks[0].text)
     for text in sglang_flags:  # the chain, the adaptive flags, the tree
         words = _bash_words(text)
@@ -617,7 +635,7 @@ def test_sglang_dflash_block_counts_the_anchor_and_adaptive_is_off():
         "--speculative-dflash-block-size": 4,
     }
     assert engine_rules.sglang_dflash_drafted(config.settings) == 3
-    (block,) = config.blocks  # no adaptive file: SGLang runs adaptive with EAGLE and EAGLE3 only
+    block, _ = config.blocks  # no adaptive file (SGLang runs adaptive with EAGLE and EAGLE3 only); running requests
     assert sglang.read_flags(block.text) == {flag: str(value) for flag, value in config.settings.items()}
     assert "--speculative-num-steps" not in block.text  # SGLang forces DFLASH's steps to 1
     assert any("turns it off for DFLASH" in note for note in config.notes)

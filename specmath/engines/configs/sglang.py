@@ -38,6 +38,13 @@ Read from SGLang 0.5.23 (the PyPI wheel); "line N" is a line of that wheel's fil
   parallelism DFLASH requires ``--enable-dp-lm-head`` (``speculative_hook.py`` lines 303-309).
   ``--speculative-adaptive`` does not run with it (``adaptive_unsupported_reason``, above). Its
   draft worker is built as above (``dflash_worker_v2.py`` line 431, ``build_draft_tp_worker``).
+- Requests at once: under every algorithm written here, SGLang sets ``max_running_requests`` to
+  48 where ``--max-running-requests`` (``sglang/srt/arg_groups/fields/schedule.py`` lines 31-34,
+  default None) is not given, with the warning "Max running requests is reset to 48 for
+  speculative decoding" (``speculative_hook.py`` lines 1086-1094 for EAGLE, EAGLE3 and
+  STANDALONE, ``_handle_eagle_family``; 1294-1302 for NGRAM; 438-446 for DFLASH; dispatched by
+  ``sglang/srt/speculative/spec_info.py`` lines 255-266). A schedule that reaches past batch 48
+  needs the flag, or its larger batches never run.
 """
 
 from __future__ import annotations
@@ -77,6 +84,15 @@ ADAPTIVE_ALGORITHMS = ("EAGLE", "EAGLE3")
 
 #: The file name the adaptive flags point at.
 ADAPTIVE_FILE = "sglang_adaptive.json"
+
+#: Requests SGLang runs at once under speculative decoding without ``--max-running-requests``.
+SPECULATIVE_MAX_RUNNING = 48
+
+
+def running_flags(batch: int) -> list[tuple[str, object]]:
+    """``--max-running-requests`` for a server that must run ``batch`` requests at once under
+    speculation, none where SGLang's 48 already allow it."""
+    return [("--max-running-requests", batch)] if batch > SPECULATIVE_MAX_RUNNING else []
 
 
 def chain_flags(method: str, model: str | None, k: int) -> list[tuple[str, object]]:
@@ -204,6 +220,16 @@ def sglang_config(
                 f"off and drafts `--speculative-num-steps` = {first} at every batch size "
                 "(adaptive_spec_params.py, `adaptive_unsupported_reason`): use the fixed chain there."
             )
+    reach = max(schedule[-1][1], batch)
+    if blocks and running_flags(reach):
+        blocks.append(
+            ConfigBlock(f"to run up to {reach} requests at once, add", flag_lines(running_flags(reach)), "bash")
+        )
+        notes.append(
+            f"Under speculative decoding SGLang runs at most {SPECULATIVE_MAX_RUNNING} requests at once unless "
+            f"`--max-running-requests` is given (\u201cMax running requests is reset to 48 for speculative "
+            f"decoding\u201d, speculative_hook.py): the schedule reaches batch {reach}."
+        )
     if blocks and tp > 1:
         blocks.append(parallel_block("--tp-size", tp))
     if blocks and method != "ngram" and draft_tp != tp:

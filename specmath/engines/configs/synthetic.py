@@ -201,7 +201,8 @@ def synthetic_runs(
 
     algorithm = sglang.ALGORITHMS[method]
     if algorithm is not None:
-        flags = flag_lines(sglang.chain_flags(method, model, fixed_k))
+        # The benchmark's concurrency must fit under the server's cap on running requests.
+        flags = flag_lines([*sglang.chain_flags(method, model, fixed_k), *sglang.running_flags(batch)])
         launch = f"python -m sglang.launch_server --model-path {shell_word(target)}"
         serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} {launch} \\\n{flags}" + _tp_line("--tp-size", tp)
         bench = flag_lines(
