@@ -189,6 +189,18 @@ def sglang_dflash_drafted(flags: dict) -> int:
     return block - 1
 
 
+def vllm_max_num_seqs(flags: dict, memory_bytes: float, device_name: str) -> int:
+    """Sequences ``vllm serve`` 0.33.0 runs at once on a CUDA GPU: ``--max-num-seqs``, else its default for
+    the GPU (``vllm/engine/arg_utils.py``, ``get_batch_defaults``, lines 2973-3006; GB10 left out)."""
+    if "--max-num-seqs" in flags:
+        return int(flags["--max-num-seqs"])
+    if memory_bytes >= 160 * 2**30:
+        return 1024
+    if memory_bytes >= 70 * 2**30 and "a100" not in device_name.lower():
+        return 1024
+    return 256
+
+
 def sglang_max_running_requests(flags: dict) -> int:
     """Requests SGLang 0.5.23 runs at once under speculative decoding: ``--max-running-requests``, else 48
     (``sglang/srt/arg_groups/speculative_hook.py`` lines 1086-1094, 1294-1302, 438-446)."""

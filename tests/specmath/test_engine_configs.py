@@ -102,6 +102,28 @@ def test_mtp_above_n_predict_is_raised_to_a_multiple_that_vllm_accepts(largest, 
             engine_rules.vllm_check_config(unchanged, n_predict=n_predict)
 
 
+@given(schedules(), st.integers(1, 1024))
+def test_vllm_runs_as_many_sequences_at_once_as_the_schedule_reaches_on_every_gpu(schedule, batch):
+    """``vllm serve``'s default --max-num-seqs is 256 on the smaller GPUs: where the schedule or the
+    fixed k's batch passes it, the flag is written, and nowhere else."""
+    config = vllm.vllm_config(schedule, "eagle3", "org/head", fixed_k=2, batch=batch)
+    if config.settings is None:  # no k pays anywhere: serve without speculation, as vLLM's defaults
+        return
+    flags = {}
+    for block in config.blocks[1:]:
+        flags |= sglang.read_flags(block.text)  # plain `--flag value` lines, as SGLang's
+    reach = max(schedule[-1][1], batch)
+    for gpu in specmath.GPU_PRESETS.values():
+        assert engine_rules.vllm_max_num_seqs(flags, gpu.memory_bytes, gpu.name) >= reach, gpu.name
+    assert ("--max-num-seqs" in flags) == (reach > 256)
+    (run,) = [r for r in specmath.synthetic_runs(0.8, schedule, "eagle3", "org/head", 2, batch, target="t",
+                                                 context=64, predicted_speedup=1.5) if r.engine == "vLLM"]  # fmt: skip
+    serve = _bash_words(run.blocks[0].text)
+    served = {serve[i]: serve[i + 1] for i in range(len(serve) - 1) if serve[i] == "--max-num-seqs"}
+    for gpu in specmath.GPU_PRESETS.values():  # the benchmark's concurrency
+        assert engine_rules.vllm_max_num_seqs(served, gpu.memory_bytes, gpu.name) >= batch
+
+
 # SGLang --------------------------------------------------------------------------------------
 
 

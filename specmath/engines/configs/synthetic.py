@@ -185,6 +185,8 @@ def synthetic_runs(
         rates = _rates(u if k <= u.size else acceptance_profile(acceptance, k))[:k]
         synthetic = config | {"rejection_sample_method": "synthetic", "synthetic_acceptance_rates": rates}
         serve = f"vllm serve {shell_word(target)} {vllm.flag(synthetic)}" + _tp_line("--tensor-parallel-size", tp)
+        if vllm.running_flags(batch):  # the benchmark's concurrency, on any GPU
+            serve += " \\\n" + flag_lines(vllm.running_flags(batch))
         bench = flag_lines(
             [
                 ("vllm bench serve --model", target),

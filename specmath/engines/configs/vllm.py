@@ -50,6 +50,11 @@ schedule is written for; "0.33.0 line N" below is a line of that wheel's file.
   2308-2337; 0.34.0 lines 2368-2401): the draft pass has the largest k's width at every batch size.
   ``dflash`` is among V1's scheduled methods above. Its drafter loads with the target's parallel
   config (``dflash/utils.py``, ``load_dflash_model``, lines 16-47, the same in 0.34.0), as a head does.
+- Sequences at once: ``--max-num-seqs`` (``vllm/engine/arg_utils.py`` line 1754) defaults, for
+  ``vllm serve``, to 1024 on a GPU of 70 GiB or more other than an A100 (H100, H200, B200,
+  MI300X) and to 256 on the others (``get_batch_defaults``, lines 2973-3006; 0.34.0 not read
+  here). A schedule that reaches past 256 needs the flag on the smaller GPUs, or its larger
+  batches never run.
 """
 
 from __future__ import annotations
@@ -66,6 +71,7 @@ from ._common import (
     check_model,
     check_parallel,
     check_schedule,
+    flag_lines,
     parallel_block,
     shell_word,
 )
@@ -83,6 +89,15 @@ TARGET_TP_LOADERS = {"dflash": "dflash/utils.py, `load_dflash_model`"}
 
 #: The methods that load no draft, so have no draft tensor parallelism.
 NO_DRAFT_METHODS = ("ngram", "suffix")
+
+#: ``vllm serve``'s smallest default ``--max-num-seqs`` (an A100, L40S, L4 or RTX 4090).
+SERVE_MAX_NUM_SEQS = 256
+
+
+def running_flags(batch: int) -> list[tuple[str, object]]:
+    """``--max-num-seqs`` for a server that must run ``batch`` sequences at once, none where every
+    GPU's default allows it."""
+    return [("--max-num-seqs", batch)] if batch > SERVE_MAX_NUM_SEQS else []
 
 
 def speculative_config(method: str, model: str | None, k: int, schedule=None, **extra) -> dict:
@@ -153,6 +168,7 @@ def vllm_config(
     method = check_method(method)
     model = check_model(model, method)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
+    reach = max(schedule[-1][1], batch)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
     n_predict = check_count(n_predict, "n_predict", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
@@ -193,6 +209,15 @@ def vllm_config(
         notes.append(dflash_note(k, schedule is not None))
     config = speculative_config(method, model, k, schedule, **draft_keys)
     blocks = [ConfigBlock("`vllm serve …` with this flag", flag(config), "bash")]
+    if running_flags(reach):
+        blocks.append(
+            ConfigBlock(f"to run up to {reach} sequences at once, add", flag_lines(running_flags(reach)), "bash")
+        )
+        notes.append(
+            f"`vllm serve` runs at most 1024 sequences at once on a GPU of 70 GiB or more other than an A100, and "
+            f"{SERVE_MAX_NUM_SEQS} on the others, unless `--max-num-seqs` is given (vllm/engine/arg_utils.py, "
+            f"`get_batch_defaults`): the schedule reaches batch {reach}."
+        )
     if tp > 1:
         blocks.append(parallel_block("--tensor-parallel-size", tp))
     return EngineConfig("vLLM", SOURCE, tuple(blocks), tuple(warnings), tuple(notes), config)
