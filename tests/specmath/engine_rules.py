@@ -209,6 +209,15 @@ def sglang_max_running_requests(flags: dict) -> int:
     return int(flags.get("--max-running-requests", 48))
 
 
+def llamacpp_slots(flags: dict) -> int:
+    """Requests llama-server runs at once (at 0c1e570): ``--parallel``, whose server default -1 means 4
+    (``common/arg.cpp`` line 1403, ``tools/server/server.cpp`` lines 156-160); 0 is refused."""
+    slots = int(flags.get("--parallel", -1))
+    if slots == 0:
+        raise ValueError("error: invalid value for n_parallel")
+    return 4 if slots < 0 else slots
+
+
 def llamacpp_dflash_drafted(n_max: int, block_size: int = 16) -> int:
     """The tokens llama.cpp's ``draft-dflash`` drafts at ``--spec-draft-n-max`` ``n_max`` with a GGUF trained on
     ``block_size`` (default 16): at most block_size - 1 (``common/speculative.cpp`` at 0c1e570, lines 980-1023)."""

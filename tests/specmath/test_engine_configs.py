@@ -276,6 +276,21 @@ def test_llamacpp_writes_the_chain_of_the_chosen_batch_and_says_it_has_no_schedu
         assert llamacpp.llamacpp_config(method, None, 5, 4).blocks == ()
 
 
+@pytest.mark.parametrize("batch", [1, 4, 5, 64, 1024])
+def test_llama_server_gets_a_slot_for_every_request_of_the_batch(batch):
+    """llama-server's auto default is 4 slots: the chain best at a larger batch comes with --parallel,
+    and so does its synthetic run, whose requests in flight are that batch."""
+    config = llamacpp.llamacpp_config("eagle3", "org/head", fixed_k=3, batch=batch)
+    assert engine_rules.llamacpp_slots(config.settings) >= batch
+    assert ("--parallel" in config.settings) == (batch > 4)
+    runs = specmath.synthetic_runs(
+        0.8, [(1, 1024, 3)], "eagle3", "org/head", 3, batch, target="t", context=64, predicted_speedup=1.5
+    )
+    (run,) = [r for r in runs if r.engine == "llama.cpp"]
+    served = sglang.read_flags(run.blocks[0].text.split("\\\n", 1)[1])
+    assert engine_rules.llamacpp_slots(served) >= batch
+
+
 # the synthetic-acceptance runs -------------------------------------------------------------
 
 

@@ -21,6 +21,9 @@ llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's fil
   (``common/common.h`` line 485), splits the layers and KV cache across them, pipelined;
   ``row`` splits the weights by rows; ``tensor`` splits weights and KV cache, "EXPERIMENTAL".
   The draft goes on ``--spec-draft-device`` (line 4213, default: the target's devices).
+- Requests at once: llama-server's slots, ``-np`` / ``--parallel N`` (``common/arg.cpp`` lines
+  2543-2552), default -1 for the server (line 1403), which ``tools/server/server.cpp`` lines
+  156-160 turn into 4 slots: more than 4 requests in flight need ``--parallel``.
 - DFlash: ``--spec-type draft-dflash`` (``common/speculative.cpp`` line 38) with the DFlash draft
   as ``--spec-draft-model``. Its block is the last accepted token and ``--spec-draft-n-max`` mask
   tokens (lines 1203-1210); the trained block size is read from the GGUF's ``dflash.block_size``
@@ -42,6 +45,9 @@ from ._common import (
 )
 
 SOURCE = "llama.cpp at 0c1e570 (common/arg.cpp)"
+
+#: Slots llama-server runs without ``--parallel`` (its -1, "auto").
+AUTO_SLOTS = 4
 
 #: ``--spec-type`` for each method (None: none the page writes).
 SPEC_TYPES = {
@@ -109,6 +115,12 @@ def llamacpp_config(
     elif method == "mtp":
         notes.append("`draft-mtp` drafts with the MTP layers of the target's own GGUF, which must carry them.")
     flags += [("--spec-draft-n-max", fixed_k), ("--spec-draft-n-min", 0), ("--spec-draft-p-min", 0.0)]
+    if batch > AUTO_SLOTS:
+        flags.append(("--parallel", batch))
+        notes.append(
+            f"llama-server runs {AUTO_SLOTS} requests at once unless `--parallel` is given (its default, -1, means "
+            f"4 slots): `--parallel {batch}` serves the batch this k is best at."
+        )
     notes.append(
         "`--spec-draft-n-min 0` keeps every draft and `--spec-draft-p-min 0.0` never cuts one short, so "
         "each draft is k tokens, as the prediction assumes (both are llama.cpp's defaults). The issue's "
