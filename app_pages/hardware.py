@@ -68,6 +68,8 @@ def view() -> None:
         f"{extra_ops:.2f}×",
         help="Leviathan et al. Theorem 3.11: total FLOPs relative to plain decoding, ĉ = draft/target FLOPs",
     )
+    if max_k in (best_free[0], best_roof[0]):  # the search's edge, not an optimum
+        st.caption(texts.HARDWARE_AT_CAP.format(k=max_k) + (texts.HARDWARE_AT_CAP_BLOCK if kind == "parallel" else ""))
 
     drafting = (
         "n-gram lookup"

@@ -145,6 +145,15 @@ HARDWARE_EXPLAINER = (
     "system, or calibrate c on the Calibrate page."
 )
 
+HARDWARE_AT_CAP = (
+    "k = {k} is the largest k searched, and the predicted speedup still rises there: a longer draft "
+    "would be predicted faster still."
+)
+HARDWARE_AT_CAP_BLOCK = (
+    " A block drafter pays little for more positions until compute binds, but a DFlash checkpoint "
+    "drafts at most its block size less one (15 for a block of 16), as the engines' notes below say."
+)
+
 HARDWARE_MOE = (
     "**Mixtures of experts.** Each token uses k of a layer's E experts, so a decoding step reads "
     "the experts its batch's tokens woke, E (1 − (1 − k/E)^T) of them on average for T tokens "

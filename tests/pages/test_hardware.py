@@ -685,3 +685,23 @@ def test_a_parallel_drafter_with_method_dflash_gets_no_mismatch_and_dflash_confi
     assert config["num_speculative_tokens"] == max(k for _, _, k in schedule)
     assert sglang_flags(at)["--speculative-algorithm"] == "DFLASH"
     assert any("Replace `YOUR-DFLASH-DRAFT-FOR-Llama-3.1-8B`" in text for text in _captions(at))
+
+
+@pytest.mark.parametrize(
+    ("link", "at_cap"),
+    [({}, False), ({"drafter_kind": "parallel", "alpha": "0.9"}, True), ({"drafter_kind": "model_free"}, True)],
+)
+def test_a_best_k_at_the_largest_k_searched_is_said_to_be_the_searchs_edge(link, at_cap):
+    """A best k of 32 is where the search stops, not an optimum: the page says so, and for a block
+    drafter what caps a real one."""
+    at = open_page(HARDWARE, **link)
+    assert not at.exception
+    setup = _setup()
+    kind, alpha = link.get("drafter_kind", "sequential"), float(link.get("alpha", 0.8))
+    draft = 0.0 if kind == "model_free" else setup.draft  # a lookup of 0 ms, the page's default
+    best = specmath.optimal_k_general(alpha, draft, setup.target, max_k=32, drafter=kind)[0]
+    free = specmath.optimal_k_general(alpha, draft, float(setup.target(1)), max_k=32, drafter=kind)[0]
+    assert (32 in (best, free)) == at_cap
+    said = [text for text in _captions(at) if "is the largest k searched" in text]
+    assert bool(said) == (32 in (best, free))
+    assert all(("DFlash checkpoint" in text) == (kind == "parallel") for text in said)
