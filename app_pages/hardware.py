@@ -76,7 +76,7 @@ def view() -> None:
         if kind == "model_free"
         else names["draft_model"] + (" (parallel)" if kind == "parallel" else "")
     )
-    gpus = f"{tp}×{names['gpu']}" if tp > 1 else names["gpu"]
+    gpus = hardware.gpus(names["gpu"], tp)
     label = f"{drafting} → {names['target_model']} on {gpus}, batch {batch}, context {context:,}"
     left, right = ui.side_by_side()
     with left:

@@ -28,11 +28,6 @@ def serving(chosen: Mapping[str, Any]) -> hardware.Serving:
     )  # fmt: skip
 
 
-def gpus(gpu: str, tp: int) -> str:
-    """The target's GPUs as the page names them: "H100 SXM", or "4×H100 SXM" under tensor parallelism."""
-    return f"{tp}×{gpu}" if tp > 1 else gpu
-
-
 def _fit_message(fit: specmath.RooflineFit, shown: Mapping[str, Any]) -> tuple[str, str]:
     """("markdown" or "warning", the sentence) saying what the step times imply (:func:`specmath.fit_roofline`)."""
     said = {
@@ -77,7 +72,7 @@ def schedule(
     names = (chosen["target_model"], chosen["draft_model"], chosen["gpu"], PRECISIONS[chosen["precision"]])
     batch, context = chosen["batch"], chosen["context"]
     served = serving(chosen)
-    on = gpus(chosen["gpu"], served.tp)
+    on = hardware.gpus(chosen["gpu"], served.tp)
     overhead_ms = bandwidth = peak = 0.0
     fit = None
     if step_times is None:

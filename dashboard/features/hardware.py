@@ -70,8 +70,8 @@ def show(
     """
     sglang_k, chosen_speedup = chosen
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
-    gpus = f"{setting.tp}×{setting.gpu}" if setting.tp > 1 else setting.gpu
-    label = f"{setting.draft_model} → {setting.target_model} on {gpus}, context {setting.context:,}"
+    on = gpus(setting.gpu, setting.tp)
+    label = f"{setting.draft_model} → {setting.target_model} on {on}, context {setting.context:,}"
     left, right = ui.side_by_side()
     with left:
         ui.chart(
@@ -140,6 +140,11 @@ def show(
 
 #: Draft lengths the hardware page searches and draws.
 HARDWARE_K = np.arange(1, 33)
+
+
+def gpus(gpu: str, tp: int) -> str:
+    """The target's GPUs as the pages name them: "H100 SXM", or "4×H100 SXM" under tensor parallelism."""
+    return f"{tp}×{gpu}" if tp > 1 else gpu
 
 
 class Serving(NamedTuple):
