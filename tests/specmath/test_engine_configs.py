@@ -282,7 +282,7 @@ def test_llama_server_gets_a_slot_for_every_request_of_the_batch(batch):
     and so does its synthetic run, whose requests in flight are that batch."""
     config = llamacpp.llamacpp_config("eagle3", "org/head", fixed_k=3, batch=batch)
     assert engine_rules.llamacpp_slots(config.settings) >= batch
-    assert ("--parallel" in config.settings) == (batch > 4)
+    assert ("--parallel" in config.settings) == (batch > 4) == ("--kv-unified" in config.settings)
     runs = specmath.synthetic_runs(
         0.8, [(1, 1024, 3)], "eagle3", "org/head", 3, batch, target="t", context=64, predicted_speedup=1.5
     )

@@ -23,7 +23,10 @@ llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's fil
   The draft goes on ``--spec-draft-device`` (line 4213, default: the target's devices).
 - Requests at once: llama-server's slots, ``-np`` / ``--parallel N`` (``common/arg.cpp`` lines
   2543-2552), default -1 for the server (line 1403), which ``tools/server/server.cpp`` lines
-  156-160 turn into 4 slots: more than 4 requests in flight need ``--parallel``.
+  156-160 turn into 4 slots and a unified KV cache: more than 4 requests in flight need
+  ``--parallel``, and ``--kv-unified`` (``-kvu``, lines 1723-1730, "use single unified KV buffer
+  shared across all sequences (default: enabled if number of slots is auto)") keeps the auto
+  default's one shared buffer.
 - DFlash: ``--spec-type draft-dflash`` (``common/speculative.cpp`` line 38) with the DFlash draft
   as ``--spec-draft-model``. Its block is the last accepted token and ``--spec-draft-n-max`` mask
   tokens (lines 1203-1210); the trained block size is read from the GGUF's ``dflash.block_size``
@@ -116,10 +119,11 @@ def llamacpp_config(
         notes.append("`draft-mtp` drafts with the MTP layers of the target's own GGUF, which must carry them.")
     flags += [("--spec-draft-n-max", fixed_k), ("--spec-draft-n-min", 0), ("--spec-draft-p-min", 0.0)]
     if batch > AUTO_SLOTS:
-        flags.append(("--parallel", batch))
+        flags += [("--parallel", batch), ("--kv-unified", "")]
         notes.append(
             f"llama-server runs {AUTO_SLOTS} requests at once unless `--parallel` is given (its default, -1, means "
-            f"4 slots): `--parallel {batch}` serves the batch this k is best at."
+            f"4 slots sharing one KV buffer): `--parallel {batch}` serves the batch this k is best at, and "
+            "`--kv-unified` keeps the shared buffer, which llama-server turns on by itself only for the auto slots."
         )
     notes.append(
         "`--spec-draft-n-min 0` keeps every draft and `--spec-draft-p-min 0.0` never cuts one short, so "
