@@ -19,11 +19,9 @@ from dashboard.params import PRECISIONS
 
 def serving(chosen: Mapping[str, Any]) -> hardware.Serving:
     """The sidebar's serving settings (the Hardware page's, under ``cal_`` keys) as the cost models take them;
-    ``chosen["lookup_ms"]`` is read only for a model-free drafter."""
-    kind = chosen["drafter_kind"]
-    lookup_ms = chosen["lookup_ms"] if kind == "model_free" else 0.0
+    ``chosen["lookup_ms"]`` is 0 but for a model-free drafter (the page reads its widget only then)."""
     return hardware.Serving(
-        kind, lookup_ms, chosen["tp"], chosen["draft_tp"], chosen["interconnect"],
+        chosen["drafter_kind"], chosen["lookup_ms"], chosen["tp"], chosen["draft_tp"], chosen["interconnect"],
         chosen["link_bandwidth"], chosen["link_latency_us"],
     )  # fmt: skip
 

@@ -99,9 +99,14 @@ def _rates(u: np.ndarray) -> list[float]:
     return [round(float(x), 6) for x in u]
 
 
-def _tp_line(flag: str, tp: int) -> str:
-    """The target's tensor-parallel flag as one more line of a command, none on one GPU."""
-    return " \\\n" + flag_lines([(flag, tp)]) if tp > 1 else ""
+def _more_lines(flags: list[tuple[str, object]]) -> str:
+    """``flags`` as more lines of a command (nothing for none)."""
+    return " \\\n" + flag_lines(flags) if flags else ""
+
+
+def _tp_flags(flag: str, tp: int) -> list[tuple[str, object]]:
+    """The target's tensor-parallel flag, none on one GPU."""
+    return [(flag, tp)] if tp > 1 else []
 
 
 def synthetic_runs(
@@ -184,9 +189,9 @@ def synthetic_runs(
         k = config["num_speculative_tokens"]
         rates = _rates(u if k <= u.size else acceptance_profile(acceptance, k))[:k]
         synthetic = config | {"rejection_sample_method": "synthetic", "synthetic_acceptance_rates": rates}
-        serve = f"vllm serve {shell_word(target)} {vllm.flag(synthetic)}" + _tp_line("--tensor-parallel-size", tp)
-        if vllm.running_flags(batch):  # the benchmark's concurrency, on any GPU
-            serve += " \\\n" + flag_lines(vllm.running_flags(batch))
+        # The benchmark's concurrency must run at once, on any GPU.
+        more = [*_tp_flags("--tensor-parallel-size", tp), *vllm.running_flags(batch)]
+        serve = f"vllm serve {shell_word(target)} {vllm.flag(synthetic)}" + _more_lines(more)
         bench = flag_lines(
             [
                 ("vllm bench serve --model", target),
@@ -206,7 +211,7 @@ def synthetic_runs(
         # The benchmark's concurrency must fit under the server's cap on running requests.
         flags = flag_lines([*sglang.chain_flags(method, model, fixed_k), *sglang.running_flags(batch)])
         launch = f"python -m sglang.launch_server --model-path {shell_word(target)}"
-        serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} {launch} \\\n{flags}" + _tp_line("--tp-size", tp)
+        serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} {launch} \\\n{flags}" + _more_lines(_tp_flags("--tp-size", tp))
         bench = flag_lines(
             [
                 ("python -m sglang.benchmark.serving --backend", "sglang"),
@@ -239,7 +244,7 @@ def synthetic_runs(
                     ("--dataset", "YOUR-DATASET.jsonl"),
                     ("--extra_llm_api_options", trtllm.FILE),
                     ("--concurrency", batch),
-                    *([("--tp", tp)] if tp > 1 else []),
+                    *_tp_flags("--tp", tp),
                 ]
             )
         )
