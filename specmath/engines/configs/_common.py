@@ -144,6 +144,11 @@ def parallel_block(flag: str, tp: int) -> ConfigBlock:
     return ConfigBlock(f"with the target on {tp} GPUs, add", flag_lines([(flag, tp)]), "bash")
 
 
+def running_block(flags: list[tuple[str, object]], reach: int, unit: str) -> ConfigBlock:
+    """The flags that let a server run ``reach`` ``unit`` (requests, sequences) at once, to add to its command."""
+    return ConfigBlock(f"to run up to {reach} {unit} at once, add", flag_lines(flags), "bash")
+
+
 def check_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
     """The ``(lo, hi, k)`` ranges of :func:`specmath.batch_k_schedule`: contiguous from batch 1.
 

@@ -64,6 +64,7 @@ from ._common import (
     flag_lines,
     parallel_block,
     read_flag_lines,
+    running_block,
 )
 
 SOURCE = "SGLang 0.5.23 (sglang/srt/arg_groups/fields/spec.py, sglang/srt/speculative/adaptive_spec_params.py)"
@@ -222,9 +223,7 @@ def sglang_config(
             )
     reach = max(schedule[-1][1], batch)
     if blocks and running_flags(reach):
-        blocks.append(
-            ConfigBlock(f"to run up to {reach} requests at once, add", flag_lines(running_flags(reach)), "bash")
-        )
+        blocks.append(running_block(running_flags(reach), reach, "requests"))
         notes.append(
             f"Under speculative decoding SGLang runs at most {SPECULATIVE_MAX_RUNNING} requests at once unless "
             f"`--max-running-requests` is given (\u201cMax running requests is reset to 48 for speculative "

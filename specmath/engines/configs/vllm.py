@@ -71,8 +71,8 @@ from ._common import (
     check_model,
     check_parallel,
     check_schedule,
-    flag_lines,
     parallel_block,
+    running_block,
     shell_word,
 )
 
@@ -210,9 +210,7 @@ def vllm_config(
     config = speculative_config(method, model, k, schedule, **draft_keys)
     blocks = [ConfigBlock("`vllm serve …` with this flag", flag(config), "bash")]
     if running_flags(reach):
-        blocks.append(
-            ConfigBlock(f"to run up to {reach} sequences at once, add", flag_lines(running_flags(reach)), "bash")
-        )
+        blocks.append(running_block(running_flags(reach), reach, "sequences"))
         notes.append(
             f"`vllm serve` runs at most 1024 sequences at once on a GPU of 70 GiB or more other than an A100, and "
             f"{SERVE_MAX_NUM_SEQS} on the others, unless `--max-num-seqs` is given (vllm/engine/arg_utils.py, "
