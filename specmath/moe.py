@@ -16,6 +16,11 @@ from ._validate import as_draft_length, scalar_or_array, shown, shown_first
 #: Cap on the number of routed experts (far above any published model: DeepSeek-V3 has 256).
 MAX_EXPERTS = 1_000_000
 
+#: Passes whose :math:`E^T` has at most this many bits are computed in integers, so exactly rounded
+#: whatever the CPU: NumPy's ``log1p``/``expm1`` kernels differ in the last bit between SIMD paths
+#: (8 experts, 2 per token, 2 tokens gave 3.4999999999999996 under AVX512_ICL). Larger passes use them.
+MAX_EXACT_BITS = 4096
+
 #: Cap on the tokens of one pass (:data:`~specmath.MAX_BATCH` sequences of
 #: :data:`~specmath.MAX_CONTEXT` positions).
 MAX_TOKENS = 10**14
@@ -36,8 +41,12 @@ def expected_active_experts(num_experts, experts_per_token, tokens):
     Each of the ``T`` tokens picks ``k`` of the ``E`` experts, every ``k``-subset alike and
     independently of the other tokens; one expert is missed by one token with probability
     :math:`1 - k/E`, by all of them with :math:`(1 - k/E)^T`, and the expectation sums that
-    complement over the ``E`` experts (linearity of expectation). Exact at the edges: 0 for
-    ``T = 0``, ``k`` for ``T = 1``, ``E`` for ``k = E`` and ``T >= 1``. Real routers are not
+    complement over the ``E`` experts (linearity of expectation). Where :math:`E^T` has at most
+    :data:`MAX_EXACT_BITS` bits the value is computed in integers,
+    :math:`(E^T - (E - k)^T) / E^{T - 1}`, and rounded once, so it is the float nearest the
+    exact value on every CPU: 0 for ``T = 0``, ``k`` for ``T = 1``, ``E`` for ``k = E``. Larger
+    passes go through ``log1p``/``expm1``, within a few units in the last place, which can
+    differ in the last bit between CPUs. Real routers are not
     uniform (popular experts are picked more often), which wakes fewer experts than this; it is
     the usual upper-side model of serving studies. Shared experts, which every token uses, are
     not routed and not counted here (:class:`~specmath.ModelSpec` counts them in its dense part).
@@ -80,10 +89,19 @@ def expected_active_experts(num_experts, experts_per_token, tokens):
             f"for {shown(e.flat[where].item())} experts"
         )
     active = _active(e, k, t)
-    active = np.where(t == 0, 0.0, active)
-    active = np.where(t == 1, k.astype(float), active)
-    active = np.where((k == e) & (t >= 1), e.astype(float), active)
+    small = (t.astype(float) * np.log2(e.astype(float))) <= MAX_EXACT_BITS
+    if small.any():
+        active[small] = [
+            _exact(*ekt) for ekt in zip(e[small].tolist(), k[small].tolist(), t[small].tolist(), strict=True)
+        ]
     return scalar_or_array(active)
+
+
+def _exact(e: int, k: int, t: int) -> float:
+    """``E (1 - (1 - k/E)^T)`` in integers, ``(E^T - (E - k)^T) / E^(T - 1)``, rounded once (``int / int``)."""
+    if t == 0:
+        return 0.0
+    return (e**t - (e - k) ** t) / e ** (t - 1)
 
 
 def _active(e, k, t):

@@ -1,5 +1,7 @@
 """expected_active_experts: the closed form against counted random routings, and its edges."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -49,6 +51,22 @@ def test_edges_are_exact():
     # Mixtral, two tokens: 8 (1 - (3/4)^2) = 3.5 exactly; many tokens wake every expert.
     assert sm.expected_active_experts(8, 2, 2) == 3.5
     assert sm.expected_active_experts(256, 8, 10**6) == 256.0
+
+
+def test_small_passes_are_the_nearest_float_to_the_exact_rational():
+    # E (1 - (1 - k/E)^T) = (E^T - (E - k)^T) / E^(T - 1) exactly; Fraction -> float rounds once.
+    # Bit equality is right here: the value is computed in integers, whatever NumPy's SIMD path.
+    e = np.array([2, 8, 60, 128, 256])[:, None, None]
+    k = np.array([1, 2, 8])[None, :, None]
+    t = np.arange(0, 80)[None, None, :]
+    e, k, t = np.broadcast_arrays(e, k, t)
+    ok = k <= e
+    got = sm.expected_active_experts(e[ok], k[ok], t[ok])
+    exact = [
+        float(Fraction(a**c - (a - b) ** c, a ** (c - 1))) if c else 0.0
+        for a, b, c in zip(e[ok].tolist(), k[ok].tolist(), t[ok].tolist(), strict=True)
+    ]
+    np.testing.assert_array_equal(got, exact)
 
 
 def test_vectorized_rising_and_concave_in_tokens():
