@@ -25,6 +25,17 @@ MAX_SHOWN = 24
 #: (invisible, and not a line break) after the colon keeps the text as it was typed.
 _ICON = re.compile(r":(?=material/)", re.IGNORECASE)
 WORD_JOINER = "\u2060"
+#: Unicode categories shown by code point, not as themselves: controls, format characters
+#: (bidirectional marks and overrides, zero-width spaces), lone surrogates, line and paragraph separators.
+INVISIBLE = ("Cc", "Cf", "Cs", "Zl", "Zp")
+
+
+def _visible(char: str) -> str:
+    if char in "\r\n\t":
+        return " "
+    if unicodedata.category(char) in INVISIBLE:
+        return f"⟨U+{ord(char):04X}⟩"
+    return char
 
 
 def _longest_backtick_run(text: str) -> int:
@@ -39,13 +50,11 @@ def literal(text: object, limit: int = MAX_SHOWN) -> str:
     pads each side (CommonMark strips one from each), so a text that starts or ends with a
     backtick or a space reads back unchanged. Line breaks and tabs become spaces; other control
     characters and invisible format characters (right-to-left marks, zero-width spaces) are
-    dropped, so what is shown is what was sent. An empty text is shown as an empty pair of quotes.
+    shown by their code point, ``⟨U+200F⟩``, so that a value refused for a character nobody can
+    see says which, and none of them reorders or hides the message. An empty text is shown as an
+    empty pair of quotes.
     """
-    shown = "".join(
-        " " if char in "\r\n\t" else char
-        for char in str(text)
-        if char in "\r\n\t" or unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Zl", "Zp")
-    )
+    shown = "".join(_visible(char) for char in str(text))
     if len(shown) > limit:
         shown = shown[: limit - 1] + "…"
     if not shown:

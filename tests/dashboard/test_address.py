@@ -1,4 +1,4 @@
-"""Outside text in messages: one code span that reads back as the text, invisible characters dropped, cut short."""
+"""Outside text in messages: one code span that reads back as the text, invisible characters by code point."""
 
 import re
 
@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dashboard.address import MAX_SHOWN, WORD_JOINER, literal
+from dashboard.navigation import requested_page
 from tests.links import HOSTILE
 
 
@@ -49,6 +50,24 @@ def test_long_text_is_cut_with_an_ellipsis():
     assert read_back(literal("`" * 1000)) == "`" * (MAX_SHOWN - 1) + "…"  # the cut comes before the fence
 
 
-def test_invisible_and_control_characters_are_dropped_and_breaks_become_spaces():
-    assert read_back(literal("a\u202eb\u200bc\x07d\u2066e")) == "abcde"
+def test_invisible_and_control_characters_are_shown_by_code_point_and_breaks_become_spaces():
+    assert read_back(literal("a\u202eb\u200bc\x07d\u2066e", limit=100)) == "a⟨U+202E⟩b⟨U+200B⟩c⟨U+0007⟩d⟨U+2066⟩e"
+    # A right-to-left mark before a number: the value refused is not "0.9" as far as a reader can see.
+    assert read_back(literal("\u200f0.9")) == "⟨U+200F⟩0.9"
     assert read_back(literal("one\ntwo\tthree\r\nfour", limit=100)) == "one two three  four"
+
+
+@pytest.mark.parametrize(
+    ("url", "base", "page"),
+    [
+        ("http://h:8501/", "", ""),
+        ("http://h:8501/Nope", "", "Nope"),
+        ("http://h:8501/Speedup/", "", "Speedup"),
+        ("http://h/app/Nope", "/app/", "Nope"),
+        ("http://h/app", "app", ""),
+        ("http://h/No%20pe", "", "No pe"),
+        (None, "", ""),
+    ],
+)
+def test_the_page_an_address_asks_for_is_its_path_after_the_base(url, base, page):
+    assert requested_page(url, base) == page
