@@ -134,7 +134,9 @@ def rerun_with(values: dict[str, Any]) -> None:
     A widget's value cannot be written once it exists in a run, and the router's exist before the
     page runs: the router writes these at the start of the next run (:func:`apply_pending`).
     """
-    st.session_state[PENDING_KEY] = {key: _state_value(PARAMS[key], v) for key, v in values.items()}
+    # Whole numbers stay ints, though the whole-number box is a float box (workarounds.whole_number_input):
+    # Streamlit writes a float set here as "280.0" in the address, and an int as "280".
+    st.session_state[PENDING_KEY] = dict(values)
     st.rerun()
 
 
@@ -142,13 +144,6 @@ def apply_pending() -> None:
     """Write the values :func:`rerun_with` left, before any widget of this run exists."""
     for key, value in st.session_state.pop(PENDING_KEY, {}).items():
         st.session_state[key] = value
-
-
-def _state_value(param: Param, value: Any) -> Any:
-    """``value`` as the widget of ``param`` holds it in st.session_state (a float for a whole-number box)."""
-    if param.kind == "int" and param.widget_type == "number_input" and workarounds.ACTIVE:
-        return float(value)
-    return value
 
 
 def page() -> PageContext:

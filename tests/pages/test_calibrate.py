@@ -238,6 +238,7 @@ def test_a_pastes_counts_go_to_the_address_and_reopen_the_same_alpha(name):
     assert not at.exception and not at.error
     assert "engine_paste" not in at.query_params  # the text itself is not carried
     assert "k" in at.query_params and "accepted" in at.query_params  # drafts = 1,000 is its default
+    assert all(at.query_params[key].isdigit() for key in ("k", "drafts", "accepted") if key in at.query_params)
     shown_before = metrics(at)
     reopened = open_page(CALIBRATE, **dict(at.query_params))
     assert not reopened.exception and not reopened.error
@@ -540,7 +541,7 @@ def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said
     assert any("assuming 800 = accepted / (mean acceptance length − 1)" in c for c in captions)
     # The drafts, 800, come from the printed mean; the link carries them cut to two positions.
     assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 966)
-    assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 966]
+    assert [at.query_params[key] for key in ("k", "drafts", "accepted")] == ["2", "800", "966"]  # whole, not 800.0
 
 
 def test_drafts_shorter_than_k_set_the_speedup_now_and_the_rate_alpha_predicts():
@@ -578,7 +579,7 @@ def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha(
     assert not at.exception and not at.error
     fit = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_SCRAPE))
     assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 952)
-    assert [int(float(at.query_params[key])) for key in ("k", "drafts", "accepted")] == [2, 800, 952]
+    assert [at.query_params[key] for key in ("k", "drafts", "accepted")] == ["2", "800", "952"]
     assert any("cut to the 2 positions every draft reached" in c.value for c in at.caption)
     reopened = open_page(CALIBRATE, **dict(at.query_params))
     for label in ("Fitted i.i.d. α", "95% interval for α"):
