@@ -14,6 +14,7 @@ them to the next page.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import streamlit as st
 
@@ -123,6 +124,34 @@ def _warn_unknown(ctx: PageContext) -> None:
         )
 
 
+def requested_page(url: str | None, base_path: str = "") -> str:
+    """The page name the address asked for: its path after the app's base path ("" for the root).
+
+    ``st.navigation`` runs the default page for a path it does not know, and Streamlit's
+    documented ``st.context.url`` still holds that path, so the home page can say the page
+    asked for does not exist instead of standing in for it silently.
+    """
+    if not url:
+        return ""
+    path = unquote(urlsplit(url).path).strip("/")
+    base = base_path.strip("/")
+    if base and (path == base or path.startswith(base + "/")):
+        path = path[len(base) :].strip("/")
+    return path
+
+
+def _warn_missing_page(ctx: PageContext, requested: str) -> None:
+    if requested in ("", HOME_URL_PATH):
+        return
+    near = [info for info in PAGES.values() if info.url_path and info.url_path.lower() == requested.lower()]
+    hint = f" Did you mean `{near[0].url_path}`? Addresses are case-sensitive." if near else ""
+    ctx.notices.warning(
+        f"There is no page {literal(requested)} here, so this is the home page.{hint} "
+        f"The pages: {', '.join(f'`{info.url_path}`' for info in PAGES.values() if info.url_path)}.",
+        icon="⚠️",
+    )
+
+
 def prepare(page, pages: dict[str, Any]) -> PageContext:
     """Set up the run of ``page``, what ``st.navigation`` returned from ``pages`` (see the module's docstring).
 
@@ -143,6 +172,8 @@ def prepare(page, pages: dict[str, Any]) -> PageContext:
     apply_pending()  # what the page asked for before its rerun, before the widgets exist
     # Read before any widget exists: binding corrects or drops bad values once widgets register.
     ctx.read_address()
+    if info.id == "home":
+        _warn_missing_page(ctx, requested_page(st.context.url, st.get_option("server.baseUrlPath")))
     _warn_unknown(ctx)
 
     if info.app_params:

@@ -7,6 +7,7 @@ gets a value out of range, a word where a number belongs, an empty value and an 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from urllib.parse import urlencode
 
@@ -114,4 +115,15 @@ def test_a_crafted_link_puts_nothing_on_the_page_and_fetches_nothing(page_id, ta
 
     assert seen["longest"] < 800
     assert tab.foreign_requests() == []
+    assert tab.exceptions() == []
+
+
+@pytest.mark.parametrize(
+    ("path", "words"), [("Nope", ["There is no page", "Nope"]), ("speedup", ["Did you mean Speedup?"])]
+)
+def test_an_unknown_page_says_it_does_not_exist(path, words, tab):
+    # st.navigation shows the home page for a path it does not know; the page says why.
+    tab.open(dataclasses.replace(PAGES["home"], path=path))
+    warnings = tab.warnings()
+    assert any(all(word in text for word in words) for text in warnings), warnings
     assert tab.exceptions() == []
