@@ -187,6 +187,8 @@ def view() -> None:
     label, value, about = calibrate.speedup_now_metric(measurement, result, c)
     row.metric(label, value, help=about)
     row.metric("Recommended k", f"{result.recommended_k} → {result.recommended_speedup:.2f}×")
+    if measurement.profile_conflict is not None:
+        st.warning(f"{measurement.profile_conflict} {texts.CALIBRATE_PROFILE_SET_ASIDE}")
     caveat = calibrate.recommendation_caveat(measurement, result)
     if caveat:
         st.caption(caveat)

@@ -441,6 +441,19 @@ CALIBRATE_BEYOND = (
 )
 CALIBRATE_BEYOND_IID = "with the same fitted α as the measured ones"
 CALIBRATE_BEYOND_PROFILE = "with the last measured conditional rate"
+#: Calibrate's per-position rates when they contradict the counts (issue 42): one source per answer.
+CALIBRATE_PROFILE_SUM = (
+    "The per-position rates add up to a mean acceptance length of {implied:.3f}, the counts to {mean:.3f}: "
+    "they do not describe the same drafts."
+)
+CALIBRATE_PROFILE_RISES = (
+    "The per-position rates rise with position, which P(at least i + 1 accepted) cannot: "
+    "they do not describe one set of drafts."
+)
+CALIBRATE_PROFILE_SET_ASIDE = (
+    "α, the interval, the speedup and the recommended k all come from the counts; the profile is drawn for "
+    "reference only."
+)
 CALIBRATE_AT_CAP = "It is also the largest k searched: the predicted speedup still rises there."
 
 #: What a copied link of Calibrate opens after a paste (issue 30): the counts, not the text.

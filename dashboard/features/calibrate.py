@@ -51,6 +51,9 @@ class Measurement:
     by_draft_length: specmath.AcceptanceCurve | None = None
     #: What the paste says of its drafts' lengths (:func:`specmath.draft_lengths`); None for typed counts.
     lengths: specmath.DraftLengths | None = None
+    #: Why the per-position rates cannot be trusted beside the counts (:func:`profile_conflict`), or None.
+    #: Then every answer comes from the counts' fit, and the profile is drawn for reference only.
+    profile_conflict: str | None = None
 
     @property
     def draft_length(self) -> float:
@@ -140,6 +143,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         said = f"Could not fit α to the paste: {exc}"
         return f"{said} ({'; '.join(notes)})." if notes else f"{said}."
     notes.extend(fit.notes)
+    conflict = None if per_position is None else profile_conflict(per_position, lengths.acceptance_length)
     if per_position is not None and fit.k < min(k, per_position.size):
         per_position = per_position[: fit.k]
         notes.append(
@@ -160,7 +164,29 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         fit=fit,
         by_draft_length=specmath.acceptance_curve(metrics) if metrics.by_draft_length else None,
         lengths=lengths,
+        profile_conflict=conflict,
     )
+
+
+#: Rounding an engine's printed figures allows: rates to 3 decimals each (vLLM, llama-server), the
+#: mean acceptance length to 2.
+_RATE_ROUNDING, _MEAN_ROUNDING = 0.0005, 0.005
+
+
+def profile_conflict(per_position: np.ndarray, mean_length: float) -> str | None:
+    """Why ``per_position`` (unconditional, P(at least i + 1 accepted)) contradicts ``mean_length``, or None.
+
+    Such rates add up to the mean acceptance length less 1 (E[accepted] = Σ P(at least i + 1)), and
+    cannot rise with position. Beyond the printed figures' rounding either failing means the rates and
+    the counts do not describe the same drafts, so one of them answers everything: the counts.
+    """
+    slack = per_position.size * _RATE_ROUNDING + _MEAN_ROUNDING
+    implied = 1.0 + float(per_position.sum())
+    if abs(implied - mean_length) > slack:
+        return texts.CALIBRATE_PROFILE_SUM.format(implied=implied, mean=mean_length)
+    if (np.diff(per_position) > 2 * _RATE_ROUNDING).any():
+        return texts.CALIBRATE_PROFILE_RISES
+    return None
 
 
 @dataclass(frozen=True)
@@ -186,7 +212,8 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
     """Fit alpha, predict the speedup at every k up to ``max_k``, and pick the best k.
 
     The recommendation follows the measured profile when there is one (it knows how
-    acceptance changes along the draft), the i.i.d. fit otherwise.
+    acceptance changes along the draft) and it agrees with the counts
+    (:attr:`Measurement.profile_conflict`), the i.i.d. fit otherwise.
     """
     k = measurement.k
     fit = measurement.fit
@@ -203,7 +230,7 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
     profile = None
     if measurement.per_position is not None:
         profile = specmath.profile_speedup(measurement.per_position, k_axis, c)
-    chooser = profile if profile is not None else iid
+    chooser = profile if profile is not None and measurement.profile_conflict is None else iid
     best = int(np.argmax(chooser))
     ends = tuple((int(np.argmax(curve)) + 1, float(curve.max())) for curve in band)
     return Calibration(
@@ -280,9 +307,10 @@ def recommendation_caveat(measurement: Measurement, result: Calibration) -> str 
             )
             at_k = sorted(float(curve[k - 1]) for curve in result.iid_band)
             said.append(texts.CALIBRATE_AT_K.format(k=k, low=at_k[0], high=at_k[1]))
-    measured = measurement.k if measurement.per_position is None else measurement.per_position.size
+    by_profile = measurement.per_position is not None and measurement.profile_conflict is None
+    measured = measurement.per_position.size if by_profile else measurement.k
     if k > measured:
-        how = texts.CALIBRATE_BEYOND_PROFILE if measurement.per_position is not None else texts.CALIBRATE_BEYOND_IID
+        how = texts.CALIBRATE_BEYOND_PROFILE if by_profile else texts.CALIBRATE_BEYOND_IID
         said.append(texts.CALIBRATE_BEYOND.format(k=k, measured=measured, first=measured + 1, how=how))
     if k == int(result.k_axis[-1]):
         said.append(texts.CALIBRATE_AT_CAP.format(k=k))

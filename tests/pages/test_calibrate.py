@@ -701,3 +701,17 @@ def test_the_sweeps_configs_serve_the_chosen_gpus_and_say_a_kind_the_method_is_n
     assert "--tensor-parallel-size 2" in codes(at) and "--tp-size 2" in codes(at)
     (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
     assert serve.endswith("\\\n--tensor-parallel-size 2")
+
+
+def test_rates_that_contradict_the_counts_answer_nothing():
+    # vLLM's line with its rates edited to add up to 2.70 accepted, where Accepted / drafts is
+    # 312 / 200 = 1.56: the counts alone answer α, the speedup and the recommended k, and a warning says so.
+    paste = (FIXTURES / "vllm_v1_single.txt").read_text().replace("0.750, 0.500, 0.310", "0.950, 0.900, 0.850")
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(paste).run()
+    assert not at.exception and not at.error
+    alpha = specmath.alpha_interval(312, 200, 3).alpha
+    best, _ = specmath.optimal_k(alpha, float(at.session_state["c"]), max_k=calibrate.MAX_K)
+    assert metrics(at)["Recommended k"].startswith(f"{int(best)} → ")
+    said = [w.value for w in at.warning]
+    assert any("add up to a mean acceptance length of 3.700, the counts to 2.560" in w for w in said), said
