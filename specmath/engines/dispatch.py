@@ -8,6 +8,8 @@ from . import (
     llamacpp,
     llamacpp_prometheus,
     llamacpp_server,
+    llamacpp_stats,
+    llamacpp_timings,
     sglang,
     sglang_bench,
     sglang_prometheus,
@@ -34,6 +36,8 @@ _FORMATS = (
     sglang_prometheus,
     llamacpp,
     llamacpp_server,
+    llamacpp_stats,
+    llamacpp_timings,
     llamacpp_prometheus,
     trtllm,
 )
@@ -85,9 +89,16 @@ def parse_engine_metrics(text) -> EngineMetrics:
     * **llama.cpp summary** — ``n_draft``, ``n_predict``, ``n_drafted``, ``n_accept``,
       ``accept = X%`` of the speculative examples; the **latest** summary is used, with
       drafts = n_predict - n_accept target steps.
-    * **llama-server log** — ``draft acceptance rate = X (N accepted / N generated)`` per
-      finished request (``, mean len = X`` and the trace line ``acc per pos = (…)`` in newer
-      builds), **summed** over requests.
+    * **llama-server log** — ``draft acceptance [rate] = X (N accepted / N generated)`` per
+      finished request (builds after llama.cpp PR #24536 go on with ``, mean acceptance length = X,
+      acceptance rate per position = (…)``, later ``, mean len = X`` and the trace line
+      ``acc per pos = (…)``), **summed** over requests.
+    * **llama.cpp speculative statistics** — ``statistics NAME: #calls(b,g,a) = … #gen tokens = N,
+      #acc tokens = N`` (and ``#mean acc len``, ``#acc rate/pos`` in newer builds), one line per
+      drafter, cumulative since the server started: the **latest** line of each drafter is used and
+      the drafters are **summed**; the steps are ``#calls a``.
+    * **llama-server timings** — ``"draft_n": N, "draft_n_accepted": N`` of each response's
+      ``timings``, **summed**; streamed chunks still under way are skipped. No steps, so no mean.
     * **llama-server /metrics** — ``llamacpp:spec_decode_num_drafts_total``,
       ``…_num_draft_tokens_total``, ``…_num_accepted_tokens_total`` and
       ``…_num_accepted_tokens_per_pos_total{position="i"}``, read as vLLM's scrape; all of them 0

@@ -1,8 +1,9 @@
 """llama-server's per-request line: one per finished request, so its counts are summed.
 
-llama-server counts draft tokens generated and accepted per request; newer builds also print
-the mean acceptance length (1 + accepted / verification steps, bonus token included) and, at
-trace verbosity, the per-position rates P(at least i + 1 accepted), like vLLM V1's.
+llama-server counts draft tokens generated and accepted per request; builds after llama.cpp PR
+#24536 also print the mean acceptance length (1 + accepted / verification steps, bonus token included) and
+the per-position rates P(at least i + 1 accepted), like vLLM V1's: for a while on the same line,
+later with the rates on a trace line of their own.
 """
 
 from __future__ import annotations
@@ -31,20 +32,30 @@ from .vllm_v1 import _v1_drafts, uncounted_note
 FORMAT = "llama-server log"
 ENGINE = "llama.cpp"
 #: What the dispatcher's error message says it looked for.
-LOOKED_FOR = "llama-server lines 'draft acceptance rate = X (N accepted / N generated)'"
+LOOKED_FOR = "llama-server lines 'draft acceptance [rate] = X (N accepted / N generated)'"
 
 # ggml-org/llama.cpp, server_slot::print_timings, once per finished request (the slot's
-# counts are reset with each task):
-# * tools/server/server.cpp lines 1552-1556 at 4227c9be (llama-cpp-python 0.3.16's copy),
+# counts are reset with each task). Four layouts, read from the llama.cpp that llama-cpp-python's
+# sdists vendor (its CHANGELOG names the commit):
+# * tools/server/server.cpp lines 1552-1556 at 4227c9be (llama-cpp-python 0.3.16),
 #   after a line break, so the line stands alone:
 #     "draft acceptance rate = %0.5f (%5d accepted / %5d generated)\n"
-#   (later moved to tools/server/server-context.cpp and printed with SLT_CNT, no prefix);
-# * tools/server/server-context.cpp lines 646-650 at 0c1e57098 (llama-cpp-python 0.3.36's
-#   copy), behind the slot prefix "slot print_timing: id %2d | task %d | ":
+# * tools/server/server-context.cpp line 514 at e3a74b299 (0.3.30), behind the slot prefix
+#   "slot print_timing: id %2d | task %d | ":
+#     "draft acceptance = %0.5f (%5d accepted / %5d generated)\n"
+# * line 529 at f449e0553 (0.3.31), after PR #24536 ("spec: add spec metrics mean acceptance
+#   length and acceptance rate per position"), the rates on the same line:
+#     "draft acceptance = %0.5f (%5d accepted / %5d generated), mean acceptance length = %5.2f,
+#      acceptance rate per position = (%s)\n"
+# * lines 629-632 at b3fed31b9 (0.3.32) and 646-650 at 0c1e57098 (0.3.36), still so at 001d906a:
 #     "draft acceptance = %0.5f (%5d accepted / %5d generated), mean len = %5.2f\n"
-#   and at trace verbosity (SLT_TRC) "     acc per pos = (%s)\n", each rate "%.3f" of
-#   accepted at position i / verification steps.
-# mean len = 1 + accepted / verification steps (line 634).
+#   and at trace verbosity (SLT_TRC) "     acc per pos = (%s)\n".
+# In both newer layouts each rate is "%.3f" of n_accepted_per_pos[i] / n_draft_verif_steps, where
+# every verification step adds 1 to positions 0 … accepted - 1 (f449e0553 server-context.cpp lines
+# 3578-3586): P(at least i + 1 accepted), unconditional. mean = 1 + accepted / verification steps
+# (line 516). With a target that cannot drop a partly accepted draft (SWA or recurrent caches) the
+# counts of these builds skip partial acceptances and count the replay as fully accepted (llama.cpp
+# PR #25682, closed unmerged).
 #: What k is where the per-position rates give it. At 0c1e57098 the server sizes the per-position
 #: counts by ``common_speculative_n_max`` (tools/server/server-context.cpp line 3966), the largest
 #: ``n_max`` of its drafters (common/speculative.cpp lines 2351-2359): ``--spec-draft-n-max`` for a
@@ -55,11 +66,12 @@ K_NOTE = (
     "model (an n-gram drafter's own, such as --spec-ngram-mod-n-max); drafts can be shorter"
 )
 _MARKER = "draft acceptance"
+_RATES = r"(?:\d{1,6}\.\d{1,12}|-?nan)(?:, (?:\d{1,6}\.\d{1,12}|-?nan)){0,1023}"
 _LINE = re.compile(
     rf"draft acceptance(?: rate)? = ({NUM}) \( *({INT}) accepted / *({INT}) generated\)"
-    rf"(?:, mean len = *({NUM}))?"
+    rf"(?:, mean len = *({NUM})|, mean acceptance length = *({NUM}), acceptance rate per position = \(({_RATES})?\))?"
 )
-_PER_POS = re.compile(r"acc per pos = \(((?:\d{1,6}\.\d{1,12}|-?nan)(?:, (?:\d{1,6}\.\d{1,12}|-?nan)){0,1023})\)")
+_PER_POS = re.compile(rf"acc per pos = \(({_RATES})\)")
 _SLOT = re.compile(r"id +(\d{1,6}) \| task +(-?\d{1,12}) \|")
 
 
@@ -68,6 +80,8 @@ def _whole(seg, m: re.Match | None) -> bool:
     if m is None:
         return False
     rest = seg.text[m.end() :]
+    if m.group(5) is not None:  # f449e0553's layout closes with the rates' ')'
+        return bool(re.fullmatch(r"\d+\.\d\d", m.group(5)))
     if m.group(4) is None:
         return not rest.startswith(",")  # a comma starts ", mean len = X": cut inside it
     return bool(re.fullmatch(r"\d+\.\d\d", m.group(4))) and (bool(rest.strip(" \t")) or seg.line_ended)
@@ -93,15 +107,18 @@ def parse(doc: Doc) -> Found | str | None:
             continue
         check_accepted(accepted, generated, ("accepted", "generated"), line, seg.start)
         check_rate(printed, "draft acceptance rate", line, seg.start)
-        mean = read_float(m.group(4)) if m.group(4) is not None else None
+        printed_mean = m.group(4) if m.group(4) is not None else m.group(5)
+        mean = read_float(printed_mean) if printed_mean is not None else None
         if mean is not None and not math.isnan(mean) and mean < 1.0 - HALF_2DP:
             raise ReportError(
                 f"mean len must be at least 1 (it counts the bonus token), got {mean:g} (line {line})", seg.start
             )
-        # The trace line with the rates follows on the next line of the same slot and task.
-        rates = None
+        # The rates are on the line (f449e0553) or on the trace line after it, of the same slot and task.
+        rates = tuple(read_float(r) for r in m.group(6).split(", ")) if m.group(6) else None
+        for i, r in enumerate(rates or ()):
+            check_rate(r, f"acceptance rate per position {i}", line, seg.start)
         nxt = seg.start + len(seg.text)  # the line's end, if this is its last marker
-        if nxt < len(text) and text[nxt] == "\n":
+        if m.group(5) is None and nxt < len(text) and text[nxt] == "\n":
             end = text.find("\n", nxt + 1, nxt + 1 + MAX_SEGMENT)
             after = text[nxt + 1 : end if end != -1 else min(len(text), nxt + 1 + MAX_SEGMENT)]
             pp = _PER_POS.search(after)
@@ -116,8 +133,9 @@ def parse(doc: Doc) -> Found | str | None:
             return f"llama-server draft acceptance lines generated no draft tokens (line {lines_list(empty)})"
         return (
             f"the llama-server 'draft acceptance' line at line {doc.line_of(incomplete[-1].start)} is incomplete "
-            "(a whole line reads 'draft acceptance rate = X (N accepted / N generated)', newer builds add "
-            "', mean len = X.XX')"
+            "(a whole line reads 'draft acceptance = X (N accepted / N generated)', 'draft acceptance rate = …' "
+            "in older builds; builds after llama.cpp PR #24536 go on with ', mean len = X.XX' or, for a while, "
+            "', mean acceptance length = X.XX, acceptance rate per position = (…)')"
         )
     notes = []
     if len(used) > 1:
@@ -163,7 +181,7 @@ def parse(doc: Doc) -> Found | str | None:
         mean = None
         notes.append(
             "this llama-server prints no mean acceptance length: k and the verification steps are unknown "
-            "(newer builds print ', mean len = X')"
+            "(builds after llama.cpp PR #24536 print it, ', mean len = X' or ', mean acceptance length = X')"
         )
     fits = None  # the steps the lines' printed values fit, summed, where they do not fix them
     if drafts is None and mean is not None and all(f is not None for f in allowed):
