@@ -10,13 +10,34 @@ import math
 import re
 from collections import deque
 
-from ._text import HALF_3DP, MAX_REPORTS, NUM, Doc, Found, ReportError, check_accepted, check_rate, read_float, read_int
+from ._text import (
+    HALF_3DP,
+    MAX_REPORTS,
+    NUM,
+    Doc,
+    Found,
+    Needs,
+    ReportError,
+    check_accepted,
+    check_rate,
+    read_float,
+    read_int,
+)
 from .record import EngineMetrics
 
 FORMAT = "llama.cpp summary"
 ENGINE = "llama.cpp"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "llama.cpp summaries with 'n_drafted = N' and 'n_accept = N'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "a llama.cpp speculative example's summary",
+    (
+        ("'n_draft = N'", r"(?m)^n_draft[ \t]*="),
+        ("'n_drafted = N'", r"(?m)^n_drafted[ \t]*="),
+        ("'n_accept = N'", r"(?m)^n_accept[ \t]*="),
+    ),
+)
 
 # ggml-org/llama.cpp, examples/speculative/speculative.cpp and
 # examples/speculative-simple/speculative-simple.cpp, main(), at the end of a run:

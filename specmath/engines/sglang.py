@@ -18,6 +18,7 @@ from ._text import (
     NUM,
     Doc,
     Found,
+    Needs,
     ReportError,
     Segment,
     check_rate,
@@ -32,8 +33,13 @@ from .record import EngineMetrics
 
 FORMAT = "SGLang log"
 ENGINE = "SGLang"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "SGLang 'Decode batch' lines with 'accept len: X,'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "an SGLang decode-batch log line",
+    (("'Decode batch'", r"Decode batch"), ("'accept len: X,'", r"accept len: \d")),
+)
 
 # sgl-project/sglang at 00df707e, python/sglang/srt/managers/scheduler_components/metrics_reporter.py,
 # MetricsReporter.report_decode_stats, every decode_log_interval decode steps:
@@ -119,9 +125,13 @@ def rate_meaning(pairs: list[tuple[float, float]], old_head: bool = False) -> tu
     )
 
 
+#: The key of a printed accept rate whose meaning the values do not tell: kept, converted to nothing.
+UNKNOWN_RATE = "sglang.accept_rate"
+
+
 def printed_figures(mean: float, rate: float | None, key: str | None) -> tuple[tuple[str, float], ...]:
     """The record's printed figures: the accept length, and the accept rate under the meaning found."""
-    return ((LENGTH_KEY, mean),) + (((key, rate),) if key is not None and rate is not None else ())
+    return ((LENGTH_KEY, mean),) + (((key or UNKNOWN_RATE, rate),) if rate is not None else ())
 
 
 def _closed(body: str, m: re.Match, seg: Segment) -> bool:

@@ -9,15 +9,31 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import MAX_REPORTS, PROM_SAMPLE_REST, Doc, Found, ReportError, check_rate, eagle_topk, in_comment, tree_note
+from ._text import (
+    MAX_REPORTS,
+    PROM_SAMPLE_REST,
+    Doc,
+    Found,
+    Needs,
+    ReportError,
+    check_rate,
+    eagle_topk,
+    in_comment,
+    tree_note,
+)
 from .definitions import accept_rate as converted_rate
 from .record import EngineMetrics
 from .sglang import printed_figures, rate_meaning
 
 FORMAT = "SGLang Prometheus"
 ENGINE = "SGLang"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "SGLang Prometheus gauges 'sglang:spec_accept_length' / 'sglang:spec_accept_rate'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "an SGLang /metrics scrape",
+    (("an 'sglang:' metric", r"(?m)^sglang[:_]\w"), ("'sglang:spec_accept_length'", r"sglang[:_]spec_accept_length")),
+)
 
 # sgl-project/sglang 0.5.23, python/sglang/srt/observability/metrics_collector.py lines 511-522:
 # Gauges "sglang:spec_accept_length" ("accepted drafts + bonus token per forward") and

@@ -10,13 +10,23 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import HALF_3DP, INT, NUM, Doc, Found, ReportError, check_accepted, check_rate, read_float, read_int
+from ._text import HALF_3DP, INT, NUM, Doc, Found, Needs, ReportError, check_accepted, check_rate, read_float, read_int
 from .record import EngineMetrics
 
 FORMAT = "vLLM V0 log"
 ENGINE = "vLLM"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "vLLM V0 log lines 'Speculative metrics: … Number of emitted tokens: N.'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "a vLLM V0 log line",
+    (
+        ("'Speculative metrics:'", r"Speculative metrics:"),
+        ("'Number of accepted tokens: N'", r"Number of accepted tokens(?: tokens)?: \d"),
+        ("'Number of draft tokens: N'", r"Number of draft tokens(?: tokens)?: \d"),
+        ("'Number of emitted tokens: N.'", r"Number of emitted tokens(?: tokens)?: \d+\."),
+    ),
+)
 
 # vllm-project/vllm, vllm/engine/metrics.py, LoggingStatLogger._format_spec_decode_metrics_str
 # (some releases print "Number of draft tokens tokens:"), from the counters of

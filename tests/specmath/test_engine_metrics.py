@@ -254,7 +254,7 @@ def test_vllm_v1_list_cut_at_the_end_of_the_paste(end, why):
 def test_vllm_v1_incomplete_line_names_only_what_it_lacks(text, lacks):
     with pytest.raises(ValueError) as error:
         sm.parse_engine_metrics(text)
-    message = str(error.value).split(" (looked for:")[0]
+    message = str(error.value)
     assert message.endswith(f"line at line 1 is incomplete: {lacks}"), message
 
 
@@ -486,9 +486,75 @@ def test_two_engines_use_the_last_one():
     assert m.format == "vLLM V1 log" and has_note(m, "SGLang log", "comes last")
 
 
-def test_wrong_text_says_what_it_looked_for():
-    with pytest.raises(ValueError, match=r"no speculative decoding metrics found.*looked for: vLLM V1.*llama\.cpp"):
+def test_wrong_text_names_the_nearest_format_and_what_it_lacks():
+    # The made-up prose has V1's two counts but not its marker.
+    with pytest.raises(ValueError) as error:
         sm.parse_engine_metrics(fixture("wrong_text.txt"))
+    assert str(error.value) == (
+        "no speculative decoding metrics found in the text: it looks most like a vLLM V1 log line: found "
+        "'Accepted: N tokens' and 'Drafted: N tokens', missing 'SpecDecoding metrics:'"
+    )
+
+
+def test_an_sglang_log_without_speculation_is_named_and_what_it_lacks_said():
+    # sgl-project/sglang PR #13023's decode-batch lines: a server run without a draft.
+    with pytest.raises(ValueError) as error:
+        sm.parse_engine_metrics(fixture("sglang_no_speculation.txt"))
+    assert str(error.value).endswith(
+        "it looks most like an SGLang decode-batch log line: found 'Decode batch', missing 'accept len: X,'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "nearest", "found", "missing"),
+    [
+        (
+            "SpecDecoding metrics: Draft acceptance rate: 60.0%, Accepted: 1200 tokens, Drafted: 2000",
+            "a vLLM V1 log line",
+            "'SpecDecoding metrics:' and 'Accepted: N tokens'",
+            "'Drafted: N tokens'",
+        ),
+        (
+            "INFO Speculative metrics: Number of accepted tokens: 12, Number of draft tokens: 30",
+            "a vLLM V0 log line",
+            "'Speculative metrics:', 'Number of accepted tokens: N' and 'Number of draft tokens: N'",
+            "'Number of emitted tokens: N.'",
+        ),
+        (
+            "# TYPE vllm:spec_decode_num_drafts counter\n",  # a HELP/TYPE line only: no sample
+            "a vLLM /metrics scrape",
+            "'vllm:spec_decode_num_drafts'",
+            "'vllm:spec_decode_num_draft_tokens', 'vllm:spec_decode_num_accepted_tokens'",
+        ),
+        (
+            "n_draft   = 8\nn_predict = 258\n",
+            "a llama.cpp speculative example's summary",
+            "'n_draft = N'",
+            "'n_drafted = N', 'n_accept = N'",
+        ),
+        (
+            "slot print_timing: id  0 | task 0 |        eval time =    2296.72 ms /   256 tokens\n",
+            "a llama-server log",
+            "'print_timing'",
+            "'draft acceptance rate = X (N accepted / N generated)'",
+        ),
+        (
+            '[{"iter": 3, "iterLatencyMS": 12.5, "numActiveRequests": 4}]',
+            None,
+            None,
+            None,
+        ),
+    ],
+)
+def test_a_refused_paste_names_the_nearest_format(text, nearest, found, missing):
+    with pytest.raises(ValueError) as error:
+        sm.parse_engine_metrics(text)
+    message = str(error.value)
+    if nearest is None:
+        assert message.startswith("no speculative decoding metrics found in the text: none of the formats read")
+        assert "vLLM V1 log, vLLM V0 log" in message and "TensorRT-LLM iteration stats" in message
+    else:
+        assert f"it looks most like {nearest}: found {found}, missing {missing}" in message, message
 
 
 @pytest.mark.parametrize(
