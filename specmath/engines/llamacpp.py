@@ -105,9 +105,11 @@ def parse(doc: Doc) -> Found | str | None:
     drafted, accepted = values["n_drafted"], values["n_accept"]
     line = doc.line_of(block["n_accept"][1])
     check_accepted(accepted, drafted, ("n_accept", "n_drafted"), line, pos)
+    shown = ()
     if "accept" in block:
         raw, p = block["accept"]
         printed = read_float(raw)
+        shown = (("llamacpp.summary.accept", printed),) if not math.isnan(printed) else ()
         check_rate(printed, "accept", doc.line_of(p), p, top=100.0)
         if drafted and not math.isnan(printed) and abs(100.0 * accepted / drafted - printed) > 10 * HALF_3DP:
             notes.append(f"the printed accept = {printed:.3f}% differs from n_accept / n_drafted")
@@ -130,5 +132,8 @@ def parse(doc: Doc) -> Found | str | None:
         notes.append("k is n_draft, the longest draft allowed; drafts can be shorter")
     rate = accepted / drafted if drafted else None
     return Found(
-        pos, EngineMetrics(ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, None, tuple(notes), rate)
+        pos,
+        EngineMetrics(
+            ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, None, tuple(notes), rate, printed=shown
+        ),
     )

@@ -197,5 +197,10 @@ def parse(doc: Doc) -> Found | str | None:
             tuple(notes),
             accepted / generated,
             drafts_allowed=fits,
+            printed=tuple(
+                (key, v)
+                for key, v in (("llamacpp.server.accept_rate", latest[4]), ("llamacpp.server.mean_len", latest[5]))
+                if v is not None and math.isfinite(v)
+            ),
         ),
     )

@@ -66,7 +66,7 @@ class EngineMetrics:
     printed : tuple of (str, float)
         The acceptance figures the paste prints, as printed (a percentage as a percentage), each under
         its key in :data:`specmath.engines.definitions.DEFINITIONS`, which says what it means and how
-        it converts; averaged as the record's other fields are where several reports are read.
+        it converts: SGLang's averaged as its mean is, the other formats' those of the latest report.
     """
 
     engine: str

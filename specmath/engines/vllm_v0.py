@@ -115,6 +115,11 @@ def parse(doc: Doc) -> Found | str | None:
             "V0's accepted count includes tokens accepted after an earlier rejection; without drafts the "
             "accepted prefixes and the mean acceptance length are unknown"
         )
+    keys = {"Draft acceptance rate": "vllm.v0.accept_rate", "System efficiency": "vllm.v0.system_efficiency"}
+    shown = tuple((keys[name], v) for name, v in printed.items() if not math.isnan(v))
     return Found(
-        pos, EngineMetrics(ENGINE, FORMAT, k, drafts, draft_tokens, accepted, emitted, mean, None, tuple(notes))
+        pos,
+        EngineMetrics(
+            ENGINE, FORMAT, k, drafts, draft_tokens, accepted, emitted, mean, None, tuple(notes), printed=shown
+        ),
     )

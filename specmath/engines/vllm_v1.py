@@ -294,8 +294,10 @@ def parse(doc: Doc) -> Found | str | None:
     fits = None  # the drafts the lines' printed values fit, summed, where they do not fix them
     if drafts is None and all(f is not None for f in allowed):
         fits = (sum(lo for lo, _ in allowed), sum(hi for _, hi in allowed))
+    shown = (("vllm.v1.mean_length", latest.mean), ("vllm.v1.accept_rate", latest.avg))
     record = EngineMetrics(
         ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, per_position, tuple(notes), accepted / drafted,
         drafts_allowed=fits,
+        printed=tuple((key, v) for key, v in shown if v is not None and math.isfinite(v)),
     )  # fmt: skip
     return Found(latest.pos, record)
