@@ -46,8 +46,8 @@ def _ask_k(unknown: calibrate.KUnknown, container) -> int | None:
         container.warning(f"**{unknown.source} does not print the draft length k**: enter it below.")
     if unknown.source.startswith("SGLang"):
         container.caption(texts.CALIBRATE_ASK_K_SGLANG)
-        for note in unknown.notes:  # the parser's reading of the rate says the k it fits
-            if "accept rate" in note:
+        for note in unknown.notes:  # the parser's reading of the rate says the k it fits (a note again once fitted)
+            if "accept rate" in note and st.session_state.get(ASK_K) is None:
                 container.caption(literal(note, limit=MESSAGE_LIMIT))
     top = int(PARAMS["k"].high)
     return container.number_input(

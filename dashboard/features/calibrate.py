@@ -272,7 +272,7 @@ def rate_conversion(measurement: Measurement) -> str | None:
         rate = definitions.accept_rate(((key, value),), measurement.k)
         if rate is not None:
             return texts.CALIBRATE_RATE_CONVERTED.format(
-                engine=definition.engine, metric=definition.metric.split(" (")[0], value=value,
+                engine=definition.engine, metric=definition.metric.split(" (")[0].removesuffix(": X"), value=value,
                 meaning=definition.meaning.split(":")[0], versions=definition.versions, k=measurement.k, rate=rate,
             )  # fmt: skip
     return None

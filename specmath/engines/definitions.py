@@ -167,7 +167,7 @@ DEFINITIONS: tuple[Definition, ...] = (
         "sglang.accept_len",
         "SGLang",
         "accept len: X (and the gauge sglang:spec_accept_length)",
-        "every release that prints it (0.4 on)",
+        "every release that prints it (0.4 on; to 0.5.3.post1 without an accept rate)",
         "tokens per verification step with the bonus token: (accepted drafts + steps) ÷ steps over the "
         "logging interval",
         "L = X; accepted ÷ drafted = (X − 1) / k for a chain of k",
@@ -180,7 +180,7 @@ DEFINITIONS: tuple[Definition, ...] = (
         "sglang.accept_rate.over_k1",
         "SGLang",
         "accept rate: X (and the gauge sglang:spec_accept_rate)",
-        "0.5.3.post2 – 0.5.10.post1 (0.5.3.post1 and earlier print no rate)",
+        "0.5.3.post2 – 0.5.10.post1",
         "accept len ÷ (k + 1) for a chain: 0.5.3.post2 – 0.5.5 divide by speculative_num_steps + 1, "
         "0.5.6 – 0.5.10.post1 by speculative_num_draft_tokens; the bonus token is counted, so it is not "
         "accepted ÷ drafted (it is vLLM V0's 'system efficiency')",

@@ -740,6 +740,7 @@ def test_an_old_sglang_rate_is_converted_before_it_is_compared():
     m = metrics(at)
     assert m["Engine's draft acceptance rate"] == "32.0%"
     assert m["Rate α predicts at k = 3"] == "31.7%"
+    assert sum("'Decode batch.' lines print accept rate" in shown(c.value) for c in at.caption) == 1  # said once
     assert any(
         c.value.startswith("The engine's rate above is converted: SGLang printed accept rate") for c in at.caption
     )
