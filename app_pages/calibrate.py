@@ -45,11 +45,10 @@ def _ask_k(unknown: calibrate.KUnknown, container) -> int | None:
     else:
         container.warning(f"**{unknown.source} does not print the draft length k**: enter it below.")
     if unknown.source.startswith("SGLang"):
-        hint = texts.CALIBRATE_ASK_K_SGLANG
-        if mean is not None and unknown.accept_rate:
-            recent, earlier = (mean - 1) / unknown.accept_rate, mean / unknown.accept_rate - 1
-            hint += f" Here k ≈ {recent:.2f} by the first, {earlier:.2f} by the second."
-        container.caption(hint)
+        container.caption(texts.CALIBRATE_ASK_K_SGLANG)
+        for note in unknown.notes:  # the parser's reading of the rate says the k it fits (a note again once fitted)
+            if "accept rate" in note and st.session_state.get(ASK_K) is None:
+                container.caption(literal(note, limit=MESSAGE_LIMIT))
     top = int(PARAMS["k"].high)
     return container.number_input(
         "Draft length k of this run", min_value=1, max_value=top, value=None, step=1, key=ASK_K,
@@ -77,6 +76,9 @@ def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
     label, value, about = calibrate.predicted_rate_metric(measurement, alpha)
     row.metric(label, value, help=about)
     row.metric("Mean length (sets the speedup)", f"{measurement.mean_length:.2f}", help="tokens per target call")
+    converted = calibrate.rate_conversion(measurement)
+    if converted:
+        st.caption(converted)
     if measurement.per_position is not None:
         conditional = specmath.conditional_acceptance(measurement.per_position)
         shown = ", ".join(f"{x:.2f}" for x in conditional)
@@ -239,6 +241,14 @@ def view() -> None:
     if chosen is not None:
         step_times = (target_ms, draft_ms) if target_ms > 0 and draft_ms > 0 else None
         calibrate_schedule.schedule(measurement, result, chosen, step_times)
+    _translator(measurement)
+
+
+def _translator(measurement: calibrate.Measurement) -> None:
+    """The engines' acceptance figures in this page's terms, with the paste's own converted."""
+    with st.expander(texts.TRANSLATOR_HEADING):
+        st.markdown(texts.TRANSLATOR_INTRO)
+        st.dataframe(calibrate.translator_table(measurement), hide_index=True)
 
 
 ui.interactive(ctx, view)

@@ -483,9 +483,21 @@ CALIBRATE_ASK_K = (
 )
 CALIBRATE_ASK_K_SGLANG = (
     "For an SGLang chain (`--speculative-eagle-topk 1`) k is `--speculative-num-steps`, and "
-    "`--speculative-num-draft-tokens` is k + 1. The printed accept rate hints at it: recent releases "
-    "print accepted ÷ drafted, so (accept len − 1) ÷ accept rate ≈ k; earlier ones printed accept len "
-    "÷ (k + 1), so accept len ÷ accept rate ≈ k + 1 (specmath/engines/sglang.py cites both)."
+    "`--speculative-num-draft-tokens` is k + 1. The printed accept rate hints at it: SGLang 0.5.11 on "
+    "prints accepted ÷ drafted, so (accept len − 1) ÷ accept rate ≈ k; 0.5.3.post2 to 0.5.10.post1 printed "
+    "accept len ÷ (k + 1), so accept len ÷ accept rate ≈ k + 1 (the table below cites both)."
+)
+TRANSLATOR_HEADING = "What each engine's acceptance figures mean"
+TRANSLATOR_INTRO = (
+    "Engines print an *acceptance rate* and an *acceptance length* that are not the same quantity from one "
+    "engine, or one version, to the next. In this page's terms a step drafts k tokens, *accepted* counts the "
+    "draft tokens of the accepted prefix (no bonus token), the rate is accepted ÷ drafted and the mean "
+    "acceptance length L = 1 + accepted ÷ drafts counts the bonus token. Each row says what the figure is and "
+    "how it converts; the last columns convert the figures your paste prints, at its k."
+)
+CALIBRATE_RATE_CONVERTED = (
+    "The engine's rate above is converted: {engine} printed {metric} = {value:g}, which is {meaning} "
+    "({versions}); at k = {k}, accepted ÷ drafted = {rate:.1%}."
 )
 CALIBRATE_WAITING_FOR_K = "No fit until the draft length is given: α depends on it."
 

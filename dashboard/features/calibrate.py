@@ -18,6 +18,7 @@ import specmath
 from dashboard import texts
 from dashboard.features import verification_rules
 from dashboard.params import PARAMS
+from specmath.engines import definitions
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
 #: itself takes any length: with Streamlit's ``max_chars`` the browser drops a longer paste whole,
@@ -54,6 +55,8 @@ class Measurement:
     #: Why the per-position rates cannot be trusted beside the counts (:func:`profile_conflict`), or None.
     #: Then every answer comes from the counts' fit, and the profile is drawn for reference only.
     profile_conflict: str | None = None
+    #: The acceptance figures the paste prints, by registry key (:attr:`specmath.EngineMetrics.printed`).
+    printed: tuple[tuple[str, float], ...] = ()
 
     @property
     def draft_length(self) -> float:
@@ -69,6 +72,7 @@ class KUnknown:
     mean_length: float | None
     notes: tuple[str, ...] = ()
     accept_rate: float | None = None
+    printed: tuple[tuple[str, float], ...] = ()
 
 
 def from_counts(k: int, drafts: int, accepted: int) -> Measurement | str:
@@ -128,7 +132,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
     per_position = None if metrics.per_position is None else np.asarray(metrics.per_position, dtype=float)
     if k is None:
         if given_k is None:
-            return KUnknown(source, metrics.mean_acceptance_length, tuple(notes), metrics.accept_rate)
+            return KUnknown(source, metrics.mean_acceptance_length, tuple(notes), metrics.accept_rate, metrics.printed)
         k = given_k
         notes.append(f"The paste does not say the draft length; using the k you gave (k = {k}).")
     if not 1 <= k <= specmath.MAX_DRAFT_LENGTH:
@@ -144,6 +148,10 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         return f"{said} ({'; '.join(notes)})." if notes else f"{said}."
     notes.extend(fit.notes)
     conflict = None if per_position is None else profile_conflict(per_position, lengths.acceptance_length)
+    # A printed rate that needs k (SGLang's accept len ÷ (k + 1)) converts once k is known.
+    accept_rate = (
+        metrics.accept_rate if metrics.accept_rate is not None else definitions.accept_rate(metrics.printed, k)
+    )
     if per_position is not None and fit.k < min(k, per_position.size):
         per_position = per_position[: fit.k]
         notes.append(
@@ -158,13 +166,14 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         metrics.accepted,
         per_position,
         tuple(notes),
-        metrics.accept_rate,
+        accept_rate,
         metrics.tree_topk,
         k_given=metrics.k is None,
         fit=fit,
         by_draft_length=specmath.acceptance_curve(metrics) if metrics.by_draft_length else None,
         lengths=lengths,
         profile_conflict=conflict,
+        printed=metrics.printed,
     )
 
 
@@ -279,6 +288,50 @@ def predicted_rate_metric(measurement: Measurement, alpha: float) -> tuple[str, 
         shown,
         texts.CALIBRATE_RATE_RANGE_HELP.format(k=k, mean=mean),
     )
+
+
+def rate_conversion(measurement: Measurement) -> str | None:
+    """A sentence saying how the engine's rate shown was converted from a printed figure that needs k, or None."""
+    for key, value in measurement.printed:
+        definition = definitions.BY_KEY.get(key)
+        if definition is None or definition.rate(value, None) is not None or key in definitions.LENGTH_KEYS:
+            continue  # a figure that is accepted ÷ drafted as printed, or a length
+        rate = definitions.accept_rate(((key, value),), measurement.k)
+        if rate is not None:
+            return texts.CALIBRATE_RATE_CONVERTED.format(
+                engine=definition.engine, metric=definition.metric.split(" (")[0].removesuffix(": X"), value=value,
+                meaning=definition.meaning.split(":")[0], versions=definition.versions, k=measurement.k, rate=rate,
+            )  # fmt: skip
+    return None
+
+
+#: The translator table's columns (:func:`translator_table`).
+TRANSLATOR_COLUMNS = (
+    "Engine", "Figure as printed", "Versions", "Meaning here", "Converts to", "Source", "In your paste",
+    "→ accepted ÷ drafted", "→ mean length L",
+)  # fmt: skip
+
+
+def translator_table(measurement: Measurement) -> dict[str, list]:
+    """The registry of engines' acceptance figures as the page's table, the paste's figures converted at its k.
+
+    Rows of the paste's engine come first; a figure the paste does not print has empty paste columns.
+    """
+    values = definitions.translated(measurement.printed, measurement.k)
+    engine = measurement.source.split(" (")[0]
+    rows = sorted(definitions.DEFINITIONS, key=lambda d: (d.key not in values, d.engine != engine))
+    columns = {name: [] for name in TRANSLATOR_COLUMNS}
+    for d in rows:
+        printed, rate, length = values.get(d.key, (None, None, None))
+        cells = (
+            d.engine, d.metric, d.versions, d.meaning, d.to_alpha, d.source,
+            None if printed is None else f"{printed:.4g}",
+            None if rate is None else f"{100 * min(1.0, max(0.0, rate)):.1f}%",
+            None if length is None else f"{length:.2f}",
+        )  # fmt: skip
+        for name, cell in zip(TRANSLATOR_COLUMNS, cells, strict=True):
+            columns[name].append(cell)
+    return columns
 
 
 def recommendation_caveat(measurement: Measurement, result: Calibration) -> str | None:

@@ -16,7 +16,13 @@ The engines define their numbers differently; the record reconciles them:
   rejection, so its accepted count overstates the prefix; its emitted count does not, and the
   record's accepted is emitted - drafts.
 * SGLang's accept length is tokens per verification step including the bonus token, like
-  V1's mean acceptance length; it prints no counts.
+  V1's mean acceptance length; it prints no counts. Its accept rate is accepted / drafted from
+  0.5.11 on but accept len / (k + 1) in 0.5.3.post2 to 0.5.10.post1, told apart by the line's head
+  and its values.
+
+:mod:`specmath.engines.definitions` holds each printed figure's meaning, versions, conversion to
+accepted / drafted and to the mean length, and source; the record files the figures a paste
+prints under its keys (``printed``).
 * llama.cpp's examples count emitted tokens (n_predict) and accepted draft tokens (n_accept);
   each target step emits its accepted tokens plus one, so steps = n_predict - n_accept.
 """

@@ -64,6 +64,35 @@ class ReportError(ValueError):
 
 
 @dataclass(frozen=True)
+class Needs:
+    """What a format's report is made of, for the message on a paste no format could read.
+
+    A format module may declare ``NEEDS = Needs(…)`` beside ``FORMAT``, ``ENGINE``, ``LOOKED_FOR``
+    and ``parse``; the dispatcher finds which parts a refused paste has and names the format with
+    the most as the nearest, with what it found and what it lacks. A module without ``NEEDS`` is
+    named by its ``FORMAT`` alone.
+
+    Attributes
+    ----------
+    what : str
+        The report as a noun phrase: ``"a vLLM V1 log line"``.
+    parts : tuple of (str, str)
+        Each part a whole report has: how the message names it (``"'Drafted: N tokens'"``) and a
+        regular expression that finds it (linear time; searched once over the paste).
+    """
+
+    what: str
+    parts: tuple[tuple[str, str], ...]
+
+    def found(self, text: str) -> tuple[list[str], list[str]]:
+        """The parts ``text`` has and the parts it lacks, by name, in declared order."""
+        have, lack = [], []
+        for name, pattern in self.parts:
+            (have if re.search(pattern, text) else lack).append(name)
+        return have, lack
+
+
+@dataclass(frozen=True)
 class Found:
     pos: int  # offset of the last report used, to pick the format that comes last
     metrics: EngineMetrics

@@ -42,7 +42,25 @@ _FORMATS = (
     trtllm,
 )
 _PARSERS = tuple((f.FORMAT, f.parse) for f in _FORMATS)
-_LOOKED_FOR = ", ".join(f.LOOKED_FOR for f in _FORMATS)
+
+
+def _nearest(text: str) -> str | None:
+    """What a paste no format read looks like: the format whose parts (its ``NEEDS``) it has most of,
+    what it has of them and what it lacks; None if it has no part of any."""
+    best = None
+    for module in _FORMATS:
+        needs = getattr(module, "NEEDS", None)  # optional: a module without it is only listed
+        if needs is None:
+            continue
+        have, lack = needs.found(text)
+        if have and (best is None or len(have) > len(best[1])):
+            best = (needs.what, have, lack)
+    if best is None:
+        return None
+    what, have, lack = best
+    found = " and ".join(have) if len(have) < 3 else ", ".join(have[:-1]) + " and " + have[-1]
+    said = f"it looks most like {what}: found {found}"
+    return f"{said}, missing {', '.join(lack)}" if lack else said
 
 
 def _read(text) -> tuple[str, list[str]]:
@@ -134,9 +152,10 @@ def parse_engine_metrics(text) -> EngineMetrics:
     Raises
     ------
     ValueError
-        If no complete report is found (the message says what was looked for, or what was
-        incomplete), or a report is impossible: a count that is not a non-negative whole number,
-        a rate outside [0, 1] (percentages outside [0, 100]), more accepted than drafted tokens.
+        If no complete report is found (the message names the nearest format, what of it the text
+        has and what it lacks, and what was incomplete), or a report is impossible: a count that is
+        not a non-negative whole number, a rate outside [0, 1] (percentages outside [0, 100]), more
+        accepted than drafted tokens.
         The message names the field and the line.
     """
     text, read_notes = _read(text)
@@ -155,12 +174,13 @@ def parse_engine_metrics(text) -> EngineMetrics:
             partial.append(result)
     if not found:
         cap = f"; {read_notes[0]}" if read_notes else ""
+        nearest = _nearest(text)
         if partial:
-            raise ValueError(
-                f"no complete speculative decoding report found in the text: {'; '.join(partial)}{cap} "
-                f"(looked for: {_LOOKED_FOR})"
-            )
-        raise ValueError(f"no speculative decoding metrics found in the text{cap} (looked for: {_LOOKED_FOR})")
+            said = "; ".join(([nearest] if nearest else []) + partial)
+            raise ValueError(f"no complete speculative decoding report found in the text: {said}{cap}")
+        if nearest is None:
+            nearest = f"none of the formats read has any of its words here ({', '.join(f.FORMAT for f in _FORMATS)})"
+        raise ValueError(f"no speculative decoding metrics found in the text: {nearest}{cap}")
     found.sort(key=lambda f: f[0])
     _, name, result = found[-1]
     if isinstance(result, ReportError):

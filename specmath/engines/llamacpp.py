@@ -10,13 +10,34 @@ import math
 import re
 from collections import deque
 
-from ._text import HALF_3DP, MAX_REPORTS, NUM, Doc, Found, ReportError, check_accepted, check_rate, read_float, read_int
+from ._text import (
+    HALF_3DP,
+    MAX_REPORTS,
+    NUM,
+    Doc,
+    Found,
+    Needs,
+    ReportError,
+    check_accepted,
+    check_rate,
+    read_float,
+    read_int,
+)
 from .record import EngineMetrics
 
 FORMAT = "llama.cpp summary"
 ENGINE = "llama.cpp"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "llama.cpp summaries with 'n_drafted = N' and 'n_accept = N'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "a llama.cpp speculative example's summary",
+    (
+        ("'n_draft = N'", r"(?m)^n_draft[ \t]*="),
+        ("'n_drafted = N'", r"(?m)^n_drafted[ \t]*="),
+        ("'n_accept = N'", r"(?m)^n_accept[ \t]*="),
+    ),
+)
 
 # ggml-org/llama.cpp, examples/speculative/speculative.cpp and
 # examples/speculative-simple/speculative-simple.cpp, main(), at the end of a run:
@@ -84,9 +105,11 @@ def parse(doc: Doc) -> Found | str | None:
     drafted, accepted = values["n_drafted"], values["n_accept"]
     line = doc.line_of(block["n_accept"][1])
     check_accepted(accepted, drafted, ("n_accept", "n_drafted"), line, pos)
+    shown = ()
     if "accept" in block:
         raw, p = block["accept"]
         printed = read_float(raw)
+        shown = (("llamacpp.summary.accept", printed),) if not math.isnan(printed) else ()
         check_rate(printed, "accept", doc.line_of(p), p, top=100.0)
         if drafted and not math.isnan(printed) and abs(100.0 * accepted / drafted - printed) > 10 * HALF_3DP:
             notes.append(f"the printed accept = {printed:.3f}% differs from n_accept / n_drafted")
@@ -109,5 +132,8 @@ def parse(doc: Doc) -> Found | str | None:
         notes.append("k is n_draft, the longest draft allowed; drafts can be shorter")
     rate = accepted / drafted if drafted else None
     return Found(
-        pos, EngineMetrics(ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, None, tuple(notes), rate)
+        pos,
+        EngineMetrics(
+            ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, None, tuple(notes), rate, printed=shown
+        ),
     )

@@ -16,14 +16,23 @@ import re
 
 from ._prometheus import Scheme
 from ._prometheus import parse as read_scrape
-from ._text import PROM_SAMPLE_REST, Doc, Found
+from ._text import PROM_SAMPLE_REST, Doc, Found, Needs
 
 FORMAT = "llama-server /metrics"
 ENGINE = "llama.cpp"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = (
     "llama-server /metrics counters 'llamacpp:spec_decode_num_drafts_total' / '_num_draft_tokens_total' / "
     "'_num_accepted_tokens_total'"
+)
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "a llama-server /metrics scrape",
+    (
+        ("an 'llamacpp:' metric", r"llamacpp[:_]\w"),
+        ("'llamacpp:spec_decode_num_draft_tokens_total'", r"llamacpp[:_]spec_decode_num_draft_tokens"),
+        ("'llamacpp:spec_decode_num_accepted_tokens_total'", r"llamacpp[:_]spec_decode_num_accepted_tokens"),
+    ),
 )
 
 # Read from ggml-org/llama.cpp at commit 0c1e57098bba43ac29e6e3b677cdceebdd22334f, the one vendored

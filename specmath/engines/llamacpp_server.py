@@ -19,6 +19,7 @@ from ._text import (
     NUM,
     Doc,
     Found,
+    Needs,
     ReportError,
     check_accepted,
     check_rate,
@@ -31,8 +32,19 @@ from .vllm_v1 import _v1_drafts, uncounted_note
 
 FORMAT = "llama-server log"
 ENGINE = "llama.cpp"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "llama-server lines 'draft acceptance [rate] = X (N accepted / N generated)'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "a llama-server log",
+    (
+        ("'print_timing'", r"print_timing"),
+        (
+            "'draft acceptance [rate] = X (N accepted / N generated)'",
+            r"draft acceptance(?: rate)? = [\d.]+ \( *\d+ accepted",
+        ),
+    ),
+)
 
 # ggml-org/llama.cpp, server_slot::print_timings, once per finished request (the slot's
 # counts are reset with each task). Four layouts, read from the llama.cpp that llama-cpp-python's
@@ -203,5 +215,10 @@ def parse(doc: Doc) -> Found | str | None:
             tuple(notes),
             accepted / generated,
             drafts_allowed=fits,
+            printed=tuple(
+                (key, v)
+                for key, v in (("llamacpp.server.accept_rate", latest[4]), ("llamacpp.server.mean_len", latest[5]))
+                if v is not None and math.isfinite(v)
+            ),
         ),
     )

@@ -10,13 +10,34 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import HALF_2DP, HALF_3DP, NUM, Doc, Found, check_accepted, check_rate, lines_list, read_float, read_int
+from ._text import (
+    HALF_2DP,
+    HALF_3DP,
+    NUM,
+    Doc,
+    Found,
+    Needs,
+    check_accepted,
+    check_rate,
+    lines_list,
+    read_float,
+    read_int,
+)
 from .record import EngineMetrics
 
 FORMAT = "llama.cpp speculative statistics"
 ENGINE = "llama.cpp"
 #: What the dispatcher's error message says it looked for.
 LOOKED_FOR = "llama.cpp lines 'statistics NAME: #calls(b,g,a) = …, #gen tokens = N, #acc tokens = N'"
+NEEDS = Needs(
+    "a llama.cpp 'statistics' line",
+    (
+        ("'statistics NAME:'", r"statistics +[A-Za-z0-9_.+-]{1,64}:"),
+        ("'#calls(b,g,a) = N N N'", r"#calls\(b,g,a\) = *\d+ +\d+ +\d+"),
+        ("'#gen tokens = N'", r"#gen tokens = *\d"),
+        ("'#acc tokens = N'", r"#acc tokens = *\d"),
+    ),
+)
 
 # ggml-org/llama.cpp common/speculative.cpp, common_speculative_print_stats, read in the llama.cpp that
 # llama-cpp-python's sdists vendor (its CHANGELOG names the commit):

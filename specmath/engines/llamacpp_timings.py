@@ -9,13 +9,21 @@ from __future__ import annotations
 
 import re
 
-from ._text import MAX_REPORTS, Doc, Found, check_accepted, lines_list, read_int
+from ._text import MAX_REPORTS, Doc, Found, Needs, check_accepted, lines_list, read_int
 from .record import EngineMetrics
 
 FORMAT = "llama-server timings"
 ENGINE = "llama.cpp"
 #: What the dispatcher's error message says it looked for.
 LOOKED_FOR = 'llama-server response timings \'"draft_n": N, "draft_n_accepted": N\''
+NEEDS = Needs(
+    "llama-server's response timings",
+    (
+        ("'\"timings\"'", r'"timings"'),
+        ("'\"draft_n\": N'", r'"draft_n"[ \t\r\n]*:[ \t\r\n]*\d'),
+        ("'\"draft_n_accepted\": N'", r'"draft_n_accepted"[ \t\r\n]*:[ \t\r\n]*\d'),
+    ),
+)
 
 # ggml-org/llama.cpp, the "timings" object of /completion and the OpenAI-compatible responses, added by
 # PR #12603 (draft_n and draft_n_accepted, only when draft_n > 0):

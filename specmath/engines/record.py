@@ -44,8 +44,10 @@ class EngineMetrics:
     accept_rate : float or None
         The share of draft tokens accepted, accepted / drafted, as the engine reports it
         (vLLM V1's "Draft acceptance rate", llama-server's "draft acceptance", SGLang's
-        "accept rate"): from the counts where the paste has them, else the printed figure, as a
-        fraction. None for vLLM V0, whose printed rate also counts tokens after a rejection.
+        "accept rate" of 0.5.11 on): from the counts where the paste has them, else the printed
+        figure converted through its definition (``printed``), as a fraction. None for vLLM V0,
+        whose printed rate also counts tokens after a rejection, and for an SGLang rate that is
+        accept len ÷ (k + 1) while k is unknown.
     tree_topk : int or None
         SGLang's ``--speculative-eagle-topk`` when the paste shows the server's arguments;
         above 1 each step verified a tree of drafts, not a chain.
@@ -62,6 +64,10 @@ class EngineMetrics:
         printed values (mean acceptance length, per-position rates) fit several (vLLM V1's and
         llama-server's lines): the fewest and the most they fit, summed over the lines read.
         :func:`specmath.draft_lengths` infers the drafts within it.
+    printed : tuple of (str, float)
+        The acceptance figures the paste prints, as printed (a percentage as a percentage), each under
+        its key in :data:`specmath.engines.definitions.DEFINITIONS`, which says what it means and how
+        it converts: SGLang's averaged as its mean is, the other formats' those of the latest report.
     """
 
     engine: str
@@ -79,6 +85,7 @@ class EngineMetrics:
     position_drafts: tuple[int, ...] | None = None
     by_draft_length: tuple[tuple[int, int, int], ...] | None = None
     drafts_allowed: tuple[int, int] | None = None
+    printed: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,20 +9,41 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import MAX_REPORTS, PROM_SAMPLE_REST, Doc, Found, ReportError, check_rate, eagle_topk, in_comment, tree_note
+from ._text import (
+    MAX_REPORTS,
+    PROM_SAMPLE_REST,
+    Doc,
+    Found,
+    Needs,
+    ReportError,
+    check_rate,
+    eagle_topk,
+    in_comment,
+    tree_note,
+)
+from .definitions import accept_rate as converted_rate
 from .record import EngineMetrics
+from .sglang import printed_figures, rate_meaning
 
 FORMAT = "SGLang Prometheus"
 ENGINE = "SGLang"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "SGLang Prometheus gauges 'sglang:spec_accept_length' / 'sglang:spec_accept_rate'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "an SGLang /metrics scrape",
+    (("an 'sglang:' metric", r"(?m)^sglang[:_]\w"), ("'sglang:spec_accept_length'", r"sglang[:_]spec_accept_length")),
+)
 
 # sgl-project/sglang 0.5.23, python/sglang/srt/observability/metrics_collector.py lines 511-522:
 # Gauges "sglang:spec_accept_length" ("accepted drafts + bonus token per forward") and
 # "sglang:spec_accept_rate" ("accepted drafts / proposed drafts"), multiprocess_mode
 # "mostrecent", one label set per model and rank; set at lines 1674-1675 from the values the
 # decode-batch log line prints (managers/scheduler_components/metrics_reporter.py lines
-# 973-1005). An OpenMetrics scrape writes "sglang_spec_accept_length" (see vllm_prometheus).
+# 973-1005), so the rate means what that line's does in each release (0.5.3.post3
+# srt/managers/scheduler_metrics_mixin.py:302 sets it from accept len ÷ (k + 1), though
+# srt/metrics/collector.py:233 documents it as "accepted tokens / total draft tokens").
+# An OpenMetrics scrape writes "sglang_spec_accept_length" (see vllm_prometheus).
 _SAMPLE = re.compile(r"sglang[:_]spec_accept_(length|rate)" + PROM_SAMPLE_REST, re.MULTILINE)
 
 
@@ -46,8 +67,8 @@ def parse(doc: Doc) -> Found | str | None:
             if cut
             else None
         )
-    lengths, rates = [], []
-    for (name, _), (value, pos) in sorted(latest.items(), key=lambda item: item[1][1]):
+    lengths, rates, pairs = [], [], []
+    for (name, labels), (value, pos) in sorted(latest.items(), key=lambda item: item[1][1]):
         line = doc.line_of(pos)
         if name == "rate":
             check_rate(value, "sglang:spec_accept_rate", line, pos)
@@ -62,6 +83,9 @@ def parse(doc: Doc) -> Found | str | None:
             )
         else:
             lengths.append(value)
+            paired = latest.get(("rate", labels))
+            if paired is not None and not math.isnan(paired[0]):
+                pairs.append((value, paired[0]))
     if not lengths:
         if any(name == "length" for name, _ in latest):
             return "sglang:spec_accept_length is 0: no speculative step in the last interval"
@@ -82,6 +106,13 @@ def parse(doc: Doc) -> Found | str | None:
     notes.extend(tree_note(topk))
     mean = sum(lengths) / len(lengths)
     rate = sum(rates) / len(rates) if rates else None
-    return Found(
-        last_pos, EngineMetrics(ENGINE, FORMAT, None, None, None, None, None, mean, None, tuple(notes), rate, topk)
-    )
+    key = None
+    if rate is not None and pairs:  # the gauge is set from the log line's rate, with its meaning by version
+        key, said = rate_meaning(pairs)
+        notes.append(said)
+    printed = printed_figures(mean, rate, key)
+    record = EngineMetrics(
+        ENGINE, FORMAT, None, None, None, None, None, mean, None, tuple(notes), converted_rate(printed, None), topk,
+        printed=printed,
+    )  # fmt: skip
+    return Found(last_pos, record)

@@ -10,13 +10,23 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import MAX_COUNT_DIGITS, MAX_REPORTS, Doc, Found, ReportError, check_accepted, clipped, lines_list
+from ._text import MAX_COUNT_DIGITS, MAX_REPORTS, Doc, Found, Needs, ReportError, check_accepted, clipped, lines_list
 from .record import EngineMetrics
 
 FORMAT = "TensorRT-LLM iteration stats"
 ENGINE = "TensorRT-LLM"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = 'TensorRT-LLM iteration stats \'"specDecodingStats": {"numDraftTokens": N, …}\''
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "TensorRT-LLM iteration stats",
+    (
+        ("'\"specDecodingStats\"'", r"specDecodingStats"),
+        ("'\"numDraftTokens\"'", r"numDraftTokens"),
+        ("'\"numAcceptedTokens\"'", r"numAcceptedTokens"),
+        ("'\"numRequestsWithDraftTokens\"'", r"numRequestsWithDraftTokens"),
+    ),
+)
 
 # NVIDIA/TensorRT-LLM, cpp/tensorrt_llm/executor/jsonSerialization.cpp lines 34-40 at 092229bb:
 # IterationStats serialized with nlohmann::json (keys sorted, "j.dump()" without spaces), its

@@ -13,13 +13,21 @@ from __future__ import annotations
 import json
 import re
 
-from ._text import MAX_REPORTS, Doc, Found, ReportError, clipped, lines_list
+from ._text import MAX_REPORTS, Doc, Found, Needs, ReportError, clipped, lines_list
 from .record import EngineMetrics
 
 FORMAT = "vLLM per-request metrics"
 ENGINE = "vLLM"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = 'vLLM per-request metrics \'"speculative_decoding": {"acceptance_histogram": […], …}\''
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "vLLM per-request metrics",
+    (
+        ("'\"speculative_decoding\"'", r'"speculative_decoding"'),
+        ("'\"acceptance_histogram\"'", r'"acceptance_histogram"'),
+    ),
+)
 
 # Read from vLLM 0.34.0's wheel (vllm/_version.py: commit 62d4bc3c7); "line N" is a line of that
 # release's file. The feature came with vllm-project/vllm PR #48915; the first release wheel that

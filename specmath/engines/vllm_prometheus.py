@@ -15,12 +15,21 @@ import re
 
 from ._prometheus import Scheme
 from ._prometheus import parse as read_scrape
-from ._text import PROM_SAMPLE_REST, Doc, Found
+from ._text import PROM_SAMPLE_REST, Doc, Found, Needs
 
 FORMAT = "vLLM Prometheus"
 ENGINE = "vLLM"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "vLLM Prometheus counters 'vllm:spec_decode_num_drafts' / '_num_draft_tokens' / '_num_accepted_tokens'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "a vLLM /metrics scrape",
+    (
+        ("'vllm:spec_decode_num_drafts'", r"vllm[:_]spec_decode_num_drafts"),
+        ("'vllm:spec_decode_num_draft_tokens'", r"vllm[:_]spec_decode_num_draft_tokens"),
+        ("'vllm:spec_decode_num_accepted_tokens'", r"vllm[:_]spec_decode_num_accepted_tokens"),
+    ),
+)
 
 # vllm-project/vllm, vllm/v1/spec_decode/metrics.py, SpecDecodingProm: counters
 # vllm:spec_decode_num_drafts, _num_draft_tokens, _num_accepted_tokens and

@@ -10,13 +10,23 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import HALF_3DP, INT, NUM, Doc, Found, ReportError, check_accepted, check_rate, read_float, read_int
+from ._text import HALF_3DP, INT, NUM, Doc, Found, Needs, ReportError, check_accepted, check_rate, read_float, read_int
 from .record import EngineMetrics
 
 FORMAT = "vLLM V0 log"
 ENGINE = "vLLM"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "vLLM V0 log lines 'Speculative metrics: … Number of emitted tokens: N.'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "a vLLM V0 log line",
+    (
+        ("'Speculative metrics:'", r"Speculative metrics:"),
+        ("'Number of accepted tokens: N'", r"Number of accepted tokens(?: tokens)?: \d"),
+        ("'Number of draft tokens: N'", r"Number of draft tokens(?: tokens)?: \d"),
+        ("'Number of emitted tokens: N.'", r"Number of emitted tokens(?: tokens)?: \d+\."),
+    ),
+)
 
 # vllm-project/vllm, vllm/engine/metrics.py, LoggingStatLogger._format_spec_decode_metrics_str
 # (some releases print "Number of draft tokens tokens:"), from the counters of
@@ -105,6 +115,11 @@ def parse(doc: Doc) -> Found | str | None:
             "V0's accepted count includes tokens accepted after an earlier rejection; without drafts the "
             "accepted prefixes and the mean acceptance length are unknown"
         )
+    keys = {"Draft acceptance rate": "vllm.v0.accept_rate", "System efficiency": "vllm.v0.system_efficiency"}
+    shown = tuple((keys[name], v) for name, v in printed.items() if not math.isnan(v))
     return Found(
-        pos, EngineMetrics(ENGINE, FORMAT, k, drafts, draft_tokens, accepted, emitted, mean, None, tuple(notes))
+        pos,
+        EngineMetrics(
+            ENGINE, FORMAT, k, drafts, draft_tokens, accepted, emitted, mean, None, tuple(notes), printed=shown
+        ),
     )

@@ -21,6 +21,7 @@ from ._text import (
     NUM,
     Doc,
     Found,
+    Needs,
     ReportError,
     check_accepted,
     check_rate,
@@ -32,8 +33,17 @@ from .record import EngineMetrics
 
 FORMAT = "vLLM V1 log"
 ENGINE = "vLLM"
-#: What the dispatcher's error message says it looked for.
+#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
 LOOKED_FOR = "vLLM V1 log lines 'SpecDecoding metrics: … Accepted: N tokens, Drafted: N tokens …'"
+#: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
+NEEDS = Needs(
+    "a vLLM V1 log line",
+    (
+        ("'SpecDecoding metrics:'", r"SpecDecoding metrics:"),
+        ("'Accepted: N tokens'", r"\bAccepted: \d+ tokens"),
+        ("'Drafted: N tokens'", r"\bDrafted: \d+ tokens"),
+    ),
+)
 
 # vllm-project/vllm, vllm/v1/spec_decode/metrics.py, SpecDecodingLogging.log: one line per
 # logging interval (its counts are reset after each line), in three layouts over the releases:
@@ -284,8 +294,10 @@ def parse(doc: Doc) -> Found | str | None:
     fits = None  # the drafts the lines' printed values fit, summed, where they do not fix them
     if drafts is None and all(f is not None for f in allowed):
         fits = (sum(lo for lo, _ in allowed), sum(hi for _, hi in allowed))
+    shown = (("vllm.v1.mean_length", latest.mean), ("vllm.v1.accept_rate", latest.avg))
     record = EngineMetrics(
         ENGINE, FORMAT, k, drafts, drafted, accepted, emitted, mean, per_position, tuple(notes), accepted / drafted,
         drafts_allowed=fits,
+        printed=tuple((key, v) for key, v in shown if v is not None and math.isfinite(v)),
     )  # fmt: skip
     return Found(latest.pos, record)

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import specmath
+from dashboard import texts
 from dashboard.features import calibrate, calibrate_examples
+from specmath.engines import definitions
 from specmath.engines.configs import drafter_mismatch, yaml_text
 from tests.app_helpers import (
     codes,
@@ -715,3 +717,57 @@ def test_rates_that_contradict_the_counts_answer_nothing():
     assert metrics(at)["Recommended k"].startswith(f"{int(best)} → ")
     said = [w.value for w in at.warning]
     assert any("add up to a mean acceptance length of 3.700, the counts to 2.560" in w for w in said), said
+
+
+# The engines' acceptance figures, translated (issue 42) ---------------------------------------------
+
+
+def test_the_translator_table_converts_the_pastes_figures():
+    """SGLang's example at k = 3: its printed accept len and accept rate in the table's paste columns,
+    the rate read as SGLang 0.5.11's accepted ÷ drafted; every registry row is a row of the table."""
+    at = _click(open_page(CALIBRATE), "SGLang log")
+    at.number_input(key="paste_k").set_value(3).run()
+    assert not at.exception and not at.error
+    (expander,) = [e for e in at.expander if e.label == texts.TRANSLATOR_HEADING]
+    (table,) = expander.dataframe
+    frame = table.value
+    assert len(frame) == len(definitions.DEFINITIONS)
+    rows = {(r["Engine"], r["Versions"]): r for r in frame.to_dict("records")}
+    new = rows["SGLang", definitions.BY_KEY["sglang.accept_rate.drafted"].versions]
+    assert (new["In your paste"], new["→ accepted ÷ drafted"], new["→ mean length L"]) == ("0.62", "62.0%", "2.86")
+    length = rows["SGLang", definitions.BY_KEY["sglang.accept_len"].versions]
+    assert (length["In your paste"], length["→ accepted ÷ drafted"]) == ("2.85", "61.7%")
+    assert frame.iloc[0]["Engine"] == "SGLang"  # the paste's figures first
+
+
+def test_an_old_sglang_rate_is_converted_before_it_is_compared():
+    """SGLang 0.5.3.post3's line of the issue: accept len 1.95, accept rate 0.49 = 1.95 / 4. At k = 3 the
+    engine's rate shown is (0.49 × 4 − 1) / 3 = 32.0%, beside α's (1.95 − 1) / 3 = 31.7%, not 49%."""
+    line = (
+        "[2025-10-20 10:00:00] Decode batch. #running-req: 8, #token: 4096, token usage: 0.02, accept len: 1.95, "
+        "accept rate: 0.49, cuda graph: True, gen throughput (token/s): 300.00, #queue-req: 0, \n"
+    )
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value(line).run()
+    assert any("accept len ÷ (k + 1)" in shown(c.value) and "k = 3" in shown(c.value) for c in at.caption)
+    at.number_input(key="paste_k").set_value(3).run()
+    assert not at.exception and not at.error
+    m = metrics(at)
+    assert m["Engine's draft acceptance rate"] == "32.0%"
+    assert m["Rate α predicts at k = 3"] == "31.7%"
+    assert sum("'Decode batch.' lines print accept rate" in shown(c.value) for c in at.caption) == 1  # said once
+    assert any(
+        c.value.startswith("The engine's rate above is converted: SGLang printed accept rate") for c in at.caption
+    )
+
+
+def test_a_refused_paste_names_the_nearest_format_on_the_page():
+    at = open_page(CALIBRATE)
+    at.text_area(key="engine_paste").set_value((FIXTURES / "sglang_no_speculation.txt").read_text()).run()
+    assert not at.exception
+    (error,) = at.error
+    said = shown(error.value)
+    assert said.startswith("Could not read the paste: no speculative decoding metrics found in the text")
+    assert said.endswith(
+        "it looks most like an SGLang decode-batch log line: found 'Decode batch', missing 'accept len: X,'"
+    )

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 import specmath as sm
+from specmath.engines import definitions
+from specmath.engines.sglang import DRAFTED, OVER_K1, fitting_k, rate_meaning
 from tests.specmath.test_alpha_fit import ISSUE_33
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "engine_metrics"
@@ -252,7 +254,7 @@ def test_vllm_v1_list_cut_at_the_end_of_the_paste(end, why):
 def test_vllm_v1_incomplete_line_names_only_what_it_lacks(text, lacks):
     with pytest.raises(ValueError) as error:
         sm.parse_engine_metrics(text)
-    message = str(error.value).split(" (looked for:")[0]
+    message = str(error.value)
     assert message.endswith(f"line at line 1 is incomplete: {lacks}"), message
 
 
@@ -372,7 +374,7 @@ def test_prometheus_help_text_is_not_a_sample():
     text = fixture("sglang_prometheus.txt")
     text = text.replace(text.splitlines()[5], "# HELP sglang:spec_accept_rate 1.5")
     assert "# HELP sglang:spec_accept_rate 1.5\n# TYPE sglang:spec_accept_rate gauge\n" in text
-    check(sm.parse_engine_metrics(text), mean_acceptance_length=3.0, accept_rate=0.65)
+    check(sm.parse_engine_metrics(text), mean_acceptance_length=3.0, accept_rate=(0.7 + 0.6333333333333333) / 2)
 
 
 # --- SGLang and llama.cpp -----------------------------------------------------------------------
@@ -401,6 +403,49 @@ def test_sglang_grep_output_without_batch_sizes():
     m = sm.parse_engine_metrics("accept len: 3.03, accept rate: 0.76\naccept len: 2.97, accept rate: 0.74\n")
     check(m, format="SGLang log", mean_acceptance_length=3.0)
     assert has_note(m, "unweighted")
+
+
+def test_sglang_old_accept_rate_is_accept_len_over_k_plus_1():
+    """fastrl PR #4's lines (SGLang's 'Decode batch.' head): accept len 1.00, accept rate 0.11 on both.
+
+    Nothing was accepted (L = 1), yet the rate is 0.11: it is L / (k + 1) = 1 / 9, k = 8. The record
+    keeps the printed figure under its meaning and gives no accepted ÷ drafted until k is known."""
+    m = sm.parse_engine_metrics(fixture("sglang_accept_rate_old.txt"))
+    check(m, format="SGLang log", k=None, mean_acceptance_length=1.0, accept_rate=None)
+    assert m.printed == (("sglang.accept_len", 1.0), ("sglang.accept_rate.over_k1", 0.11))
+    assert has_note(m, "'Decode batch.'", "accept len ÷ (k + 1)", "k = 8")
+    assert definitions.accept_rate(m.printed, 8) == 0.0  # (0.11 × 9 − 1) / 8 < 0: none accepted
+
+
+def test_sglang_new_accept_rate_is_accepted_over_drafted():
+    """sgl-kernel-npu PR #608's lines: (24 × 3.05 + 23 × 2.63 + 22 × 2.83) / 69 = 195.95 / 69 and
+    (24 × 0.68 + 23 × 0.54 + 22 × 0.61) / 69 = 42.16 / 69; each (L − 1) / rate is 3.0 within the
+    rounding (2.05 / 0.68 = 3.01, 1.63 / 0.54 = 3.02, 1.83 / 0.61 = 3.00), L / rate is no whole k + 1."""
+    m = sm.parse_engine_metrics(fixture("sglang_accept_rate_new.txt"))
+    check(m, format="SGLang log", k=None, mean_acceptance_length=195.95 / 69, accept_rate=42.16 / 69)
+    assert [key for key, _ in m.printed] == ["sglang.accept_len", "sglang.accept_rate.drafted"]
+    assert [value for _, value in m.printed] == pytest.approx([195.95 / 69, 42.16 / 69], rel=1e-12)
+    assert has_note(m, "fit accepted ÷ drafted (SGLang 0.5.11 on) at k = 3 and no k as accept len ÷ (k + 1)")
+
+
+@pytest.mark.parametrize(
+    ("length", "rate", "meaning", "ks"),
+    [
+        (1.95, 0.49, OVER_K1, [3]),  # 1.95 / 4 = 0.4875: the 0.5.3.post3 line of the issue; (L − 1) / 0.49 = 1.94
+        (2.85, 0.62, DRAFTED, [3]),  # 1.85 / 3 = 0.617; 2.85 / 0.62 = 4.6
+        (3.0, 0.5, None, None),  # (3 − 1) / 4 = 3 / 6: both meanings fit (k = 4 and k = 5)
+        (2.5, 0.9, None, None),  # (L − 1) / 0.9 = 1.67, L / 0.9 = 2.78: neither
+    ],
+)
+def test_sglang_rate_meaning_from_the_printed_values(length, rate, meaning, ks):
+    got, said = rate_meaning([(length, rate)])
+    assert got == meaning
+    if ks:
+        assert fitting_k([(length, rate)], meaning) == ks
+    else:
+        assert "it is not used" in said
+    m = sm.parse_engine_metrics(f"Decode batch, #running-req: 4, accept len: {length:.2f}, accept rate: {rate:.2f}, \n")
+    assert m.accept_rate == (rate if meaning == DRAFTED else None)
 
 
 def test_llamacpp_summary():
@@ -441,9 +486,75 @@ def test_two_engines_use_the_last_one():
     assert m.format == "vLLM V1 log" and has_note(m, "SGLang log", "comes last")
 
 
-def test_wrong_text_says_what_it_looked_for():
-    with pytest.raises(ValueError, match=r"no speculative decoding metrics found.*looked for: vLLM V1.*llama\.cpp"):
+def test_wrong_text_names_the_nearest_format_and_what_it_lacks():
+    # The made-up prose has V1's two counts but not its marker.
+    with pytest.raises(ValueError) as error:
         sm.parse_engine_metrics(fixture("wrong_text.txt"))
+    assert str(error.value) == (
+        "no speculative decoding metrics found in the text: it looks most like a vLLM V1 log line: found "
+        "'Accepted: N tokens' and 'Drafted: N tokens', missing 'SpecDecoding metrics:'"
+    )
+
+
+def test_an_sglang_log_without_speculation_is_named_and_what_it_lacks_said():
+    # sgl-project/sglang PR #13023's decode-batch lines: a server run without a draft.
+    with pytest.raises(ValueError) as error:
+        sm.parse_engine_metrics(fixture("sglang_no_speculation.txt"))
+    assert str(error.value).endswith(
+        "it looks most like an SGLang decode-batch log line: found 'Decode batch', missing 'accept len: X,'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "nearest", "found", "missing"),
+    [
+        (
+            "SpecDecoding metrics: Draft acceptance rate: 60.0%, Accepted: 1200 tokens, Drafted: 2000",
+            "a vLLM V1 log line",
+            "'SpecDecoding metrics:' and 'Accepted: N tokens'",
+            "'Drafted: N tokens'",
+        ),
+        (
+            "INFO Speculative metrics: Number of accepted tokens: 12, Number of draft tokens: 30",
+            "a vLLM V0 log line",
+            "'Speculative metrics:', 'Number of accepted tokens: N' and 'Number of draft tokens: N'",
+            "'Number of emitted tokens: N.'",
+        ),
+        (
+            "# TYPE vllm:spec_decode_num_drafts counter\n",  # a HELP/TYPE line only: no sample
+            "a vLLM /metrics scrape",
+            "'vllm:spec_decode_num_drafts'",
+            "'vllm:spec_decode_num_draft_tokens', 'vllm:spec_decode_num_accepted_tokens'",
+        ),
+        (
+            "n_draft   = 8\nn_predict = 258\n",
+            "a llama.cpp speculative example's summary",
+            "'n_draft = N'",
+            "'n_drafted = N', 'n_accept = N'",
+        ),
+        (
+            "slot print_timing: id  0 | task 0 |        eval time =    2296.72 ms /   256 tokens\n",
+            "a llama-server log",
+            "'print_timing'",
+            "'draft acceptance [rate] = X (N accepted / N generated)'",
+        ),
+        (
+            '[{"iter": 3, "iterLatencyMS": 12.5, "numActiveRequests": 4}]',
+            None,
+            None,
+            None,
+        ),
+    ],
+)
+def test_a_refused_paste_names_the_nearest_format(text, nearest, found, missing):
+    with pytest.raises(ValueError) as error:
+        sm.parse_engine_metrics(text)
+    message = str(error.value)
+    if nearest is None:
+        assert message.startswith("no speculative decoding metrics found in the text: none of the formats read")
+        assert "vLLM V1 log, vLLM V0 log" in message and "TensorRT-LLM iteration stats" in message
+    else:
+        assert f"it looks most like {nearest}: found {found}, missing {missing}" in message, message
 
 
 @pytest.mark.parametrize(
@@ -694,7 +805,8 @@ def test_issue_26191_figures():
 
 
 def test_sglang_gauges():
-    # Two ranks: accept length (3.1 + 2.9) / 2 = 3.0, rate (0.7 + 0.6) / 2 = 0.65.
+    # Two ranks: accept length (3.1 + 2.9) / 2 = 3.0, rate (0.7 + 0.6333…) / 2 = 2/3; each rank's
+    # (L − 1) / rate is 3, accepted ÷ drafted at k = 3, and L / rate fits no k + 1.
     m = sm.parse_engine_metrics(fixture("sglang_prometheus.txt"))
     check(
         m,
@@ -707,7 +819,7 @@ def test_sglang_gauges():
         emitted=None,
         mean_acceptance_length=3.0,
         per_position=None,
-        accept_rate=0.65,
+        accept_rate=(0.7 + 0.6333333333333333) / 2,
         tree_topk=None,
     )
     underscored = fixture("sglang_prometheus.txt").replace("sglang:spec", "sglang_spec") + "# EOF\n"
