@@ -369,6 +369,15 @@ def llama_server(command: str) -> dict:
     return parsed
 
 
+#: Each engine's command parser and the key of what it parses that holds the model served.
+COMMANDS = {
+    "vLLM": (vllm_serve, "model_tag"),
+    "SGLang": (sglang_launch, "model_path"),
+    "TensorRT-LLM": (trtllm_serve, "model"),
+    "llama.cpp": (llama_server, "--model"),
+}
+
+
 # Older readers of the same files ------------------------------------------------------------
 
 

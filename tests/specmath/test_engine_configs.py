@@ -749,13 +749,7 @@ def test_every_engine_forces_the_predicted_length_for_dflash():
 
 # The whole commands, parsed by each engine's own argument rules (issue 42 part 5) -----------
 
-#: Each engine's command parser (tests/specmath/engine_rules.py) and the key that holds the target.
-COMMANDS = {
-    "vLLM": (engine_rules.vllm_serve, "model_tag"),
-    "SGLang": (engine_rules.sglang_launch, "model_path"),
-    "TensorRT-LLM": (engine_rules.trtllm_serve, "model"),
-    "llama.cpp": (engine_rules.llama_server, "--model"),
-}
+COMMANDS = engine_rules.COMMANDS
 
 
 @given(

@@ -50,6 +50,12 @@ schedule is written for; "0.33.0 line N" below is a line of that wheel's file.
   2308-2337; 0.34.0 lines 2368-2401): the draft pass has the largest k's width at every batch size.
   ``dflash`` is among V1's scheduled methods above. Its drafter loads with the target's parallel
   config (``dflash/utils.py``, ``load_dflash_model``, lines 16-47, the same in 0.34.0), as a head does.
+- The command: ``vllm serve [model_tag] [options]`` takes the model as its positional
+  ``model_tag`` (``nargs="?"``, ``vllm/entrypoints/common/cli_args.py`` lines 438-443; the
+  ``--model`` flag is deprecated there, ``vllm/utils/argparse_utils.py`` lines 324-337); without
+  it vLLM serves ``Qwen/Qwen3-0.6B`` (``vllm/config/model.py`` line 155, ``vllm/entrypoints/cli/serve.py``
+  line 40). ``--speculative-config`` / ``-sc`` is parsed with ``json.loads`` (``vllm/engine/arg_utils.py``
+  lines 1864-1867); ``--data-parallel-size`` is line 1241.
 - Sequences at once: ``--max-num-seqs`` (``vllm/engine/arg_utils.py`` line 1754) defaults, for
   ``vllm serve``, to 1024 on a GPU of 70 GiB or more other than an A100 (H100, H200, B200,
   MI300X) and to 256 on the others (``get_batch_defaults``, lines 2973-3006; 0.34.0 not read
