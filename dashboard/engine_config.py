@@ -166,11 +166,14 @@ def schedule_document(
 ) -> str:
     """The schedule with every engine's settings and the inputs it came from, as JSON a team can review and diff."""
     by_engine = {config.engine: config for config in configs}
-    sglang = by_engine["SGLang"].blocks
+    chain = by_engine["SGLang"].settings or {}
     document = {
         "num_speculative_tokens_per_batch_size": [[lo, hi, k] for lo, hi, k in schedule],
         "vllm_speculative_config": by_engine["vLLM"].settings,
-        "sglang_flags_at_chosen_batch": sglang[0].text.split(" \\\n") if by_engine["SGLang"].settings else [],
+        "sglang_flags_at_chosen_batch": [f"{flag} {value}" for flag, value in chain.items()],
+        "commands": {
+            config.engine: [block.text for block in config.blocks if block.language == "bash"] for config in configs
+        },
         "engines": {
             config.engine: {
                 "settings": config.settings,

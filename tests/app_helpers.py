@@ -95,12 +95,24 @@ def codes(at) -> list[str]:
 
 
 def vllm_config(at) -> dict:
-    """The page's ``--speculative-config`` object, read as a shell reads the flag."""
-    (flag,) = [text for text in codes(at) if text.startswith("--speculative-config ")]
-    return vllm.read_flag(flag)
+    """The ``--speculative-config`` object of the page's ``vllm serve`` command (not the synthetic run's),
+    read as a shell reads the flag."""
+    configs = [vllm.read_flag(text) for text in codes(at) if text.startswith("vllm serve ")]
+    (config,) = [config for config in configs if "rejection_sample_method" not in config]
+    return config
+
+
+def synthetic_vllm_config(at) -> dict:
+    """The ``--speculative-config`` object of the synthetic run's ``vllm serve`` command."""
+    configs = [vllm.read_flag(text) for text in codes(at) if text.startswith("vllm serve ")]
+    (config,) = [config for config in configs if "rejection_sample_method" in config]
+    return config
 
 
 def sglang_flags(at) -> dict[str, str]:
-    """The page's SGLang chain flags, read as a shell reads them."""
-    (text,) = [text for text in codes(at) if text.startswith("--speculative-algorithm")]
-    return sglang.read_flags(text)
+    """The ``--speculative-*`` flags of the page's fixed-chain SGLang command, read as a shell reads them."""
+    (text,) = [
+        text for text in codes(at)
+        if text.startswith("python -m sglang.launch_server ") and "--speculative-adaptive" not in text
+    ]  # fmt: skip
+    return {flag: value for flag, value in sglang.read_flags(text).items() if flag.startswith("--speculative")}

@@ -143,7 +143,7 @@ def show_engines(result: SweepResult, chosen: Mapping[str, Any] | None) -> None:
     }  # fmt: skip
     ranges = [(int(lo), int(hi), int(k_)) for lo, hi, k_ in schedule.schedule]
     engines.show_drafter_mismatch(chosen["drafter_kind"], chosen["method"])
-    engines.show_configs(specmath.engine_configs(ranges, chosen["method"], model, k, batch, **parallel))
+    engines.show_configs(specmath.engine_configs(ranges, chosen["method"], model, k, batch, target=target, **parallel))
     runs = specmath.synthetic_runs(
         tuple(float(u) for u in result.profile), ranges, chosen["method"], model, k, batch,
         target=target, context=chosen["context"], predicted_speedup=speedup, **parallel,

@@ -102,7 +102,7 @@ def show(
     elif method == "dflash" and not typed:
         st.caption(texts.SCHEDULE_DFLASH_DRAFT.format(placeholder=model))
     configs = specmath.engine_configs(
-        schedule, method, model, sglang_k, setting.sglang_batch,
+        schedule, method, model, sglang_k, setting.sglang_batch, target=engine_config.hub_name(target),
         data_parallel_size=setting.data_parallel, n_predict=setting.n_predict,
         tensor_parallel_size=setting.tp, draft_tensor_parallel_size=setting.draft_tp,
     )  # fmt: skip

@@ -15,10 +15,11 @@ from dashboard import texts
 from dashboard.features import hardware
 from dashboard.features.calibrate_examples import EXAMPLES
 from dashboard.params import PARAMS, PRECISIONS
-from specmath.engines.configs import drafter_mismatch, sglang, yaml_text
+from specmath.engines.configs import drafter_mismatch, sglang, vllm, yaml_text
 from tests.browser.helpers import PAGES, AppTab
 
-FLAG = "--speculative-config "
+#: How the configs' own vLLM command starts (the synthetic run's adds "rejection_sample_method").
+SERVE = "vllm serve "
 
 
 def default(key: str):
@@ -72,18 +73,21 @@ def select_tab(tab: AppTab, label: str, group: int) -> None:
 
 
 def vllm_config(tab: AppTab) -> dict:
-    """The JSON of the one code block that is ``--speculative-config '{…}'``."""
-    (flag,) = [text.strip() for text in code_blocks(tab) if text.strip().startswith(FLAG)]
-    quoted = flag[len(FLAG) :]
-    assert quoted.startswith("'") and quoted.endswith("'") and quoted.count("'") == 2, flag
-    return json.loads(quoted[1:-1])
+    """The ``--speculative-config`` JSON of the configs' one ``vllm serve`` command, as a shell reads it."""
+    configs = [vllm.read_flag(text.strip()) for text in code_blocks(tab) if text.strip().startswith(SERVE)]
+    (config,) = [config for config in configs if "rejection_sample_method" not in config]
+    return config
 
 
 def sglang_flags(tab: AppTab) -> dict[str, str]:
-    """The SGLang block, one ``--flag value`` a line joined by `` \\``, as {flag: value}."""
-    (block,) = [text.strip() for text in code_blocks(tab) if text.strip().startswith("--speculative-algorithm")]
+    """The ``--speculative-*`` flags of SGLang's fixed-chain command, one ``--flag value`` a line joined
+    by `` \\``, as {flag: value}."""
+    (block,) = [
+        text.strip() for text in code_blocks(tab)
+        if text.strip().startswith("python -m sglang.launch_server ") and "--speculative-adaptive" not in text
+    ]  # fmt: skip
     lines = [line.strip().removesuffix("\\").strip() for line in block.splitlines()]
-    return dict(line.split(" ", 1) for line in lines)
+    return dict(line.split(" ", 1) for line in lines if line.startswith("--speculative"))
 
 
 def test_hardware_defaults_show_specmaths_schedule_as_vllm_and_sglang_configs(tab: AppTab):
@@ -158,7 +162,7 @@ def test_each_engines_tab_shows_its_config_and_its_synthetic_run(tab: AppTab):
     tab.open(PAGES["hardware"])
     assert tab.exceptions() == []
     shown = visible_codes(tab)  # the first tab of each group: vLLM's config and its synthetic run
-    assert any(text.startswith(FLAG) for text in shown)
+    assert any(text.startswith(SERVE) and "rejection_sample_method" not in text for text in shown)
     assert any(text.startswith("vllm serve ") and '"rejection_sample_method": "synthetic"' in text for text in shown)
     assert not any(text.startswith("speculative_config:") for text in shown)
     select_tab(tab, "TensorRT-LLM", 0)
@@ -167,7 +171,7 @@ def test_each_engines_tab_shows_its_config_and_its_synthetic_run(tab: AppTab):
     assert config["draft_len_schedule"] == {hi: k for _, hi, k in schedule if k}
     assert config["max_draft_len"] == schedule[0][2]
     select_tab(tab, "llama.cpp", 0)
-    (flags,) = [text for text in visible_codes(tab) if text.startswith("--spec-type")]
+    (flags,) = [text for text in visible_codes(tab) if text.startswith("llama-server -m ")]
     assert f"--spec-draft-n-max {sglang_k}" in flags
     select_tab(tab, "SGLang", 1)
     assert any(text.startswith("SGLANG_SIMULATE_ACC_LEN=") for text in visible_codes(tab))

@@ -19,12 +19,14 @@ from tests.app_helpers import (
     page_charts,
     sglang_flags,
     shown,
+    synthetic_vllm_config,
     trace,
     values,
     vllm_config,
     warnings,
 )
 from tests.helpers import LATEST_REPORT, long_engine_log
+from tests.specmath.engine_rules import COMMANDS
 
 CALIBRATE = "calibrate"
 
@@ -413,12 +415,7 @@ def test_the_step_times_are_fitted_at_the_chosen_tensor_parallelism_and_it_reach
         tp=2, draft_tp=2, interconnect=NVLINK,
     )  # fmt: skip
     assert vllm_config(at)["num_speculative_tokens_per_batch_size"] == _schedule(sweep)
-    for flag in ("--tensor-parallel-size 2", "--tp-size 2", "--tp_size 2"):
-        assert flag in codes(at)
-    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
-    assert serve.endswith("\\\n--tensor-parallel-size 2")
-    (launch,) = [text for text in codes(at) if text.startswith("SGLANG_SIMULATE_ACC_LEN=")]
-    assert launch.endswith("\\\n--tp-size 2")
+    _serve_on_two_gpus(at)
     (bench,) = [text for text in codes(at) if "trtllm-bench" in text]
     assert bench.endswith("\\\n--tp 2")
     inputs = json.loads(downloads(at).decode("utf-8"))["inputs"]
@@ -469,6 +466,21 @@ def test_a_model_free_drafter_costs_its_lookup_and_its_step_times_are_not_fitted
 # The engines' configs and the synthetic-acceptance block (issue 33) ------------------------
 
 
+def _serve_on_two_gpus(at) -> None:
+    """Every serve command on the page (the configs' and the synthetic runs'), as its engine parses it,
+    serves the target on 2 GPUs."""
+    served = [
+        (parse(text), key)
+        for text in codes(at)
+        for program, (parse, key) in (("vllm serve ", COMMANDS["vLLM"]), ("trtllm-serve ", COMMANDS["TensorRT-LLM"]))
+        if text.startswith(program)
+    ] + [(COMMANDS["SGLang"][0](text), "model_path") for text in codes(at) if "sglang.launch_server" in text]
+    assert len(served) >= 5  # vLLM's two, SGLang's one or two, TensorRT-LLM's
+    for parsed, key in served:
+        assert parsed[key] == "meta-llama/Llama-3.1-8B"
+        assert parsed.get("tensor_parallel_size", parsed.get("tp_size")) == 2
+
+
 def test_the_schedule_comes_in_every_engine_with_a_synthetic_run_of_the_measured_profile():
     """The vLLM V1 example's profile on the datasheet roofline at batch 16: the synthetic runs force
     the profile itself, extended past the measured k as the sweep extends it."""
@@ -479,8 +491,7 @@ def test_the_schedule_comes_in_every_engine_with_a_synthetic_run_of_the_measured
     profile = [0.81, 0.64, 0.40]
     sweep = specmath.profile_batch_sweep(profile, DRAFT, TARGET, H100, np.arange(1, 257), 1024, max_k=32)
     k16 = int(sweep.k[sweep.batch == 16][0])
-    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
-    config = json.loads(serve.split("--speculative-config '", 1)[1].removesuffix("'"))
+    config = synthetic_vllm_config(at)
     rates = config["synthetic_acceptance_rates"]
     assert len(rates) == config["num_speculative_tokens"] == max(k for _, _, k in _schedule(sweep))
     np.testing.assert_allclose(rates, specmath.extend_profile(profile, len(rates)), atol=5e-7)
@@ -501,8 +512,10 @@ def test_a_schedule_whose_k_rises_is_capped_for_tensorrt_llm_and_the_page_says_s
     (text,) = [code for code in codes(at) if code.startswith("speculative_config:")]
     trt = yaml_text.read(text)["speculative_config"]
     assert trt["max_draft_len"] == first and max(trt["draft_len_schedule"].values()) == first
+    (said,) = [w for w in warnings(at) if "`draft_len_schedule`" in w]  # one message for all the ranges capped
+    assert said.endswith(f"get {first} instead.")
     for lo, hi, k in risen:
-        assert any(f"batches {lo} to {hi} get {first}, not {k}" in w for w in warnings(at))
+        assert (f"batch {lo} (k {k})" if lo == hi else f"batches {lo} to {hi} (k {k})") in said
 
 
 # Issue 33: a vLLM V1 line from 300 drafts of 4 and 500 of 2 at α = 0.70, and the same run as a
@@ -641,8 +654,7 @@ def test_the_sweeps_schedule_comes_in_every_engine_with_a_synthetic_run_of_its_p
     k16, speedup16 = int(schedule.best_k[at16]), float(schedule.best_speedup[at16])
     assert sglang_flags(at)["--speculative-num-steps"] == str(k16) == "3"
     assert any("did not run batch 32" in c.value and "for batch 16" in c.value for c in at.caption)
-    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
-    synthetic = json.loads(serve.split("--speculative-config '", 1)[1].removesuffix("'"))
+    synthetic = synthetic_vllm_config(at)
     np.testing.assert_allclose(synthetic["synthetic_acceptance_rates"], profile[:3], atol=5e-7)
     assert any(text.startswith(f"SGLANG_SIMULATE_ACC_LEN={1 + profile[:k16].sum():.4f} ") for text in codes(at))
     assert any("--max-concurrency 16" in text for text in codes(at))
@@ -700,9 +712,7 @@ def test_the_sweeps_configs_serve_the_chosen_gpus_and_say_a_kind_the_method_is_n
     )
     assert not at.exception and not at.error
     assert drafter_mismatch("parallel", "eagle3") in warnings(at)
-    assert "--tensor-parallel-size 2" in codes(at) and "--tp-size 2" in codes(at)
-    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
-    assert serve.endswith("\\\n--tensor-parallel-size 2")
+    _serve_on_two_gpus(at)
 
 
 def test_rates_that_contradict_the_counts_answer_nothing():

@@ -12,7 +12,7 @@ from dashboard import charts
 from dashboard.address import literal
 from dashboard.features import hardware
 from dashboard.params import PARAMS
-from specmath.engines.configs import drafter_mismatch, yaml_text
+from specmath.engines.configs import drafter_mismatch, llamacpp, vllm, yaml_text
 from tests.app_helpers import (
     codes,
     metrics,
@@ -27,6 +27,7 @@ from tests.app_helpers import (
 )
 from tests.links import HOSTILE
 from tests.pages.test_every_page import assert_literal
+from tests.specmath.engine_rules import COMMANDS
 
 HARDWARE = "hardware"
 
@@ -163,7 +164,8 @@ def _expected(method="draft_model", model="meta-llama/Llama-3.2-1B", batch=1, al
     setup = _setup(batch=batch)
     k, s = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=32)
     chosen = (int(k), float(s)) if s > 1 else (0, 1.0)
-    configs = specmath.engine_configs(schedule, method, model, chosen[0], batch, **engine)
+    target = "meta-llama/Llama-3.1-8B"
+    configs = specmath.engine_configs(schedule, method, model, chosen[0], batch, target=target, **engine)
     runs = specmath.synthetic_runs(
         alpha, schedule, method, model, chosen[0], batch, target="meta-llama/Llama-3.1-8B", context=1024,
         predicted_speedup=chosen[1], **engine,
@@ -415,8 +417,8 @@ def test_a_model_name_with_spaces_and_quotes_goes_into_the_configs_quoted(monkey
     at = open_page(HARDWARE)
     assert not at.exception
     assert vllm_config(at)["model"] == name and sglang_flags(at)["--speculative-draft-model-path"] == name
-    (flag,) = [text for text in codes(at) if text.startswith("--speculative-config ")]
-    assert "'\"'\"'s copy" in flag  # the name's quote closes, is written, and the quote reopens
+    (serve,) = [text for text in codes(at) if text.startswith("vllm serve ") and "rejection_sample" not in text]
+    assert "'\"'\"'s copy" in serve  # the name's quote closes, is written, and the quote reopens
     assert_literal(warnings(at) + _captions(at))
 
 
@@ -586,7 +588,8 @@ def test_every_engine_has_a_tab_with_specmaths_config_and_a_synthetic_run():
     trt = yaml_text.read(yaml)["speculative_config"]
     assert trt["draft_len_schedule"] == {hi: k for _, hi, k in vllm_config(at)["num_speculative_tokens_per_batch_size"]}
     assert trt["max_draft_len"] == vllm_config(at)["num_speculative_tokens"] == 4
-    assert any(text.startswith("--spec-type draft-simple") for text in shown_codes)  # llama.cpp
+    llama = "llama-server -m YOUR-Llama-3.1-8B.gguf \\\n--spec-type draft-simple"
+    assert any(text.startswith(llama) for text in shown_codes)
     assert any("no batch-size schedule" in caption for caption in _captions(at))
 
 
@@ -596,8 +599,8 @@ def test_the_synthetic_block_forces_the_predicted_acceptance_at_the_chosen_batch
     setup = _setup(batch=64)
     k, speedup = specmath.optimal_k_general(0.7, setup.draft, setup.target, max_k=32)
     length = float(specmath.expected_tokens(0.7, k))
-    (serve,) = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
-    config = json.loads(serve.split("--speculative-config '", 1)[1].removesuffix("'"))
+    serves = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
+    (config,) = [c for c in map(vllm.read_flag, serves) if "rejection_sample_method" in c]  # the synthetic run's
     assert config["rejection_sample_method"] == "synthetic"
     rates = np.array(config["synthetic_acceptance_rates"])
     np.testing.assert_allclose(rates, 0.7 ** np.arange(1, rates.size + 1), atol=5e-7)
@@ -637,17 +640,23 @@ def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     chosen, _ = hardware.best_at(sweep, 16)
     configs = specmath.engine_configs(
-        schedule, "draft_model", "meta-llama/Llama-3.2-1B", chosen, 16, tensor_parallel_size=4,
-        draft_tensor_parallel_size=1,
+        schedule, "draft_model", "meta-llama/Llama-3.2-1B", chosen, 16, target="meta-llama/Llama-3.1-8B",
+        tensor_parallel_size=4, draft_tensor_parallel_size=1,
     )  # fmt: skip
     assert vllm_config(at) == configs[0].settings and vllm_config(at)["draft_tensor_parallel_size"] == 1
-    for flag in ("--tensor-parallel-size 4", "--tp-size 4", "--tp_size 4"):
-        assert flag in codes(at)
+    for config in configs[:3]:  # each command, as its engine parses it, serves the target on 4 GPUs
+        (command,) = [block.text for block in config.blocks if block.language == "bash"]
+        assert command in codes(at)
+        parse, key = COMMANDS[config.engine]
+        served = parse(command)
+        assert served[key] == "meta-llama/Llama-3.1-8B"
+        assert served.get("tensor_parallel_size", served.get("tp_size")) == 4
     shown_warnings = warnings(at)
     assert all(w in shown_warnings for config in configs for w in config.warnings)
     assert any("no flag for the draft's tensor parallelism" in w for w in shown_warnings)  # SGLang's
     document = json.loads(downloads(at).decode("utf-8"))
     assert document["engines"]["vLLM"]["settings"]["draft_tensor_parallel_size"] == 1
+    assert document["commands"]["vLLM"] == [configs[0].blocks[0].text]  # the one command a reviewer can run
     assert document["inputs"]["tensor_parallel"] == {"target": 4, "draft": 1, "interconnect": "NVLink (H100 SXM)"}
 
 
@@ -705,3 +714,18 @@ def test_a_best_k_at_the_largest_k_searched_is_said_to_be_the_searchs_edge(link,
     said = [text for text in _captions(at) if "is the largest k searched" in text]
     assert bool(said) == (32 in (best, free))
     assert all(("DFlash checkpoint" in text) == (kind == "parallel") for text in said)
+
+
+def test_each_engine_tab_holds_one_whole_command_that_serves_the_target():
+    """Issue 42 part 5: a command runs as pasted. Each engine's tab has one command block, starting with the
+    engine's program and the target, which parses under that engine's own argument rules."""
+    at = open_page(HARDWARE, tp="2", batch="64")
+    assert not at.exception
+    tabs = at.tabs[: len(ENGINES)]  # the configs' tabs; the synthetic runs' come after
+    assert [tab.label for tab in tabs] == ENGINES
+    target = "meta-llama/Llama-3.1-8B"
+    for tab in tabs:
+        parse, key = COMMANDS[tab.label]
+        (command,) = [code.value for code in tab.code if code.language == "bash"]
+        served = parse(command)
+        assert served[key] == (llamacpp.target_file(target) if tab.label == "llama.cpp" else target), tab.label

@@ -6,7 +6,11 @@ configs in :mod:`specmath.engines.configs` are tested against these, not against
 
 from __future__ import annotations
 
+import argparse
 import bisect
+import json
+import re
+import shlex
 
 # vLLM 0.33.0 (PyPI wheel, commit 4ba787ec9) --------------------------------------------------
 
@@ -222,3 +226,194 @@ def llamacpp_dflash_drafted(n_max: int, block_size: int = 16) -> int:
     """The tokens llama.cpp's ``draft-dflash`` drafts at ``--spec-draft-n-max`` ``n_max`` with a GGUF trained on
     ``block_size`` (default 16): at most block_size - 1 (``common/speculative.cpp`` at 0c1e570, lines 980-1023)."""
     return min(n_max, block_size - 1)
+
+
+# The launch commands, parsed by each engine's own argument rules -------------------------------
+#
+# Each parser holds the flags the configs may write, with the types the engine's parser gives
+# them: a flag outside them fails here (the engines define many more, but none of those is
+# written), as does a value of the wrong type or a command without its model.
+
+
+class _Refusing(argparse.ArgumentParser):
+    """argparse as the Python engines use it, with its error raised rather than printed and exited on."""
+
+    def error(self, message):
+        raise ValueError(message)
+
+
+def _words(command: str, program: list[str]) -> list[str]:
+    """The words a shell passes ``program`` in ``command``, after any leading ``NAME=value`` assignments.
+
+    A backslash before a newline outside single quotes is a line continuation, which the shell drops
+    (shlex would keep the newline); the commands quote no newline."""
+    words = shlex.split(command.replace("\\\n", ""))
+    while words and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=.*", words[0]):
+        words.pop(0)
+    if words[: len(program)] != program:
+        raise ValueError(f"not a {' '.join(program)} command: {command[:60]!r}")
+    return words[len(program) :]
+
+
+def _parse(words: list[str], positional: str | None, flags: dict[tuple[str, ...], object]) -> dict:
+    parser = _Refusing(add_help=False, allow_abbrev=False)
+    if positional:
+        parser.add_argument(positional, nargs="?")
+    for names, kind in flags.items():
+        dest = {"dest": names[0].lstrip("-").replace("-", "_")}
+        if kind is bool:
+            parser.add_argument(*names, action="store_true", **dest)
+        elif isinstance(kind, dict):
+            parser.add_argument(*names, **kind, **dest)
+        else:
+            parser.add_argument(*names, type=kind, **dest)
+    return vars(parser.parse_args(words))
+
+
+#: ``vllm serve``'s flags the configs write (0.33.0, ``vllm/engine/arg_utils.py``): argparse's types.
+VLLM_SERVE_FLAGS = {
+    ("--tensor-parallel-size", "-tp"): int,  # line 1209
+    ("--data-parallel-size", "-dp"): int,  # line 1241
+    ("--max-num-seqs",): int,  # line 1754
+    ("--speculative-config", "-sc"): json.loads,  # lines 1864-1867: optional_type(json.loads)
+}
+
+
+def vllm_serve(command: str) -> dict:
+    """``vllm serve [model_tag] [options]`` (0.33.0): the positional ``model_tag`` (``nargs="?"``,
+    ``vllm/entrypoints/common/cli_args.py`` lines 438-443) is required here, since without it vLLM
+    serves its default model, Qwen/Qwen3-0.6B (``vllm/config/model.py`` line 155)."""
+    parsed = _parse(_words(command, ["vllm", "serve"]), "model_tag", VLLM_SERVE_FLAGS)
+    if parsed["model_tag"] is None:
+        raise ValueError("no model_tag: vllm serve would serve Qwen/Qwen3-0.6B")
+    return parsed
+
+
+#: ``python -m sglang.launch_server``'s flags the configs write (0.5.23, ``sglang/srt/arg_groups/fields/``).
+SGLANG_LAUNCH_FLAGS = {
+    ("--model-path", "--model"): {"type": str, "required": True},  # model.py lines 51-57, no default
+    ("--tp-size", "--tensor-parallel-size"): int,  # parallel.py lines 45-51
+    ("--speculative-algorithm",): str,  # spec.py line 31
+    ("--speculative-draft-model-path", "--speculative-draft-model"): str,  # spec.py lines 36-42
+    ("--speculative-num-steps",): int,  # spec.py line 58
+    ("--speculative-eagle-topk",): int,  # spec.py line 62
+    ("--speculative-num-draft-tokens",): int,  # spec.py line 66
+    ("--speculative-dflash-block-size",): int,  # spec.py line 70
+    ("--speculative-adaptive",): bool,  # spec.py line 237, store_true (arg_utils.py lines 393-399)
+    ("--speculative-adaptive-config",): str,  # spec.py line 241
+    ("--speculative-ngram-max-bfs-breadth",): int,  # spec.py line 256
+    ("--max-running-requests",): int,  # schedule.py line 31
+}
+
+
+def sglang_launch(command: str) -> dict:
+    """``python -m sglang.launch_server`` (0.5.23): ``argparse.ArgumentParser`` (``server_args.py`` lines
+    679-696) with the fields' flags (``arg_utils.py`` lines 298-416)."""
+    return _parse(_words(command, ["python", "-m", "sglang.launch_server"]), None, SGLANG_LAUNCH_FLAGS)
+
+
+#: ``trtllm-serve``'s options the configs write (``tensorrt_llm/commands/serve.py`` at 00209af, ``serve``).
+TRTLLM_SERVE_OPTIONS = {
+    ("--tensor_parallel_size", "--tp_size"): int,
+    ("--config", "--extra_llm_api_options"): str,
+}
+
+
+def trtllm_serve(command: str) -> dict:
+    """``trtllm-serve MODEL [options]``: a click command whose ``MODEL`` argument is required and which
+    refuses an option it does not define; click takes options before and after the argument, as argparse does."""
+    parsed = _parse(_words(command, ["trtllm-serve"]), "model", TRTLLM_SERVE_OPTIONS)
+    if parsed["model"] is None:
+        raise ValueError("Missing argument 'MODEL'")
+    return parsed
+
+
+#: llama-server's arguments the configs write (``common/arg.cpp`` at 0c1e570): names and value kind.
+LLAMA_SERVER_ARGS = {
+    ("-m", "--model"): str,  # line 3035
+    ("-hf", "-hfr", "--hf-repo"): str,  # line 3060
+    ("--spec-type",): str,  # line 4249
+    ("--spec-draft-model", "-md", "--model-draft"): str,  # line 4241
+    ("--spec-draft-n-max",): int,  # line 4140, std::stoi
+    ("--spec-draft-n-min",): int,  # line 4150
+    ("--spec-draft-p-min", "--draft-p-min"): float,  # line 4197, std::stof
+    ("--spec-synth-rates",): str,  # line 4170
+    ("-np", "--parallel"): int,  # lines 2543-2552
+    ("-kvu", "--kv-unified"): bool,  # lines 1723-1730, no value
+}
+
+
+def llama_server(command: str) -> dict:
+    """llama-server's ``common_params_parse_ex`` (lines 765-876): a word it does not define stops it
+    ("error: invalid argument", line 827; ``_`` in a ``--`` word reads as ``-``, lines 822-825), a value
+    flag takes the next word, parsed as its kind. Without ``-m`` or ``-hf`` the server is a router that
+    "never loads a model" (``tools/server/server.cpp`` lines 138-141), refused here."""
+    names = {name: (next(n for n in spelled if n.startswith("--")), kind)
+             for spelled, kind in LLAMA_SERVER_ARGS.items() for name in spelled}  # fmt: skip
+    words, parsed = _words(command, ["llama-server"]), {}
+    while words:
+        word = words.pop(0)
+        if word.startswith("--"):
+            word = word.replace("_", "-")
+        if word not in names:
+            raise ValueError(f"error: invalid argument: {word}")
+        canonical, kind = names[word]
+        if kind is bool:
+            parsed[canonical] = True
+            continue
+        if not words:
+            raise ValueError("expected value for argument")
+        parsed[canonical] = kind(words.pop(0))
+    if "--model" not in parsed and "--hf-repo" not in parsed:
+        raise ValueError("no model: llama-server would start as a router")
+    return parsed
+
+
+#: Each engine's command parser and the key of what it parses that holds the model served.
+COMMANDS = {
+    "vLLM": (vllm_serve, "model_tag"),
+    "SGLang": (sglang_launch, "model_path"),
+    "TensorRT-LLM": (trtllm_serve, "model"),
+    "llama.cpp": (llama_server, "--model"),
+}
+
+
+# Older readers of the same files ------------------------------------------------------------
+
+
+def sglang_0_5_12_candidates(document: dict, initial_steps: int) -> list[int]:
+    """The steps SGLang 0.5.12 (and 0.5.12.post1) adapts among for an ``--speculative-adaptive-config`` file:
+    ``cfg.get("candidate_steps", [1, 3, 7])`` from the top level, plus the initial steps, two at least
+    (``adaptive_spec_params.py`` lines 93-113); batch-size keys are not read."""
+    candidates = sorted(set(document.get("candidate_steps", [1, 3, 7])) | {initial_steps})
+    if len(candidates) < 2:
+        raise ValueError("candidate_steps must have at least 2 distinct values")
+    return candidates
+
+
+def sglang_0_5_13_check_adaptive(document: dict) -> dict[int, list[int]]:
+    """SGLang 0.5.13's ``_load_adaptive_config`` (lines 80-115): as 0.5.23's, but every step positive."""
+    slots = sglang_check_adaptive(document)
+    if any(step <= 0 for steps in slots.values() for step in steps):
+        raise ValueError("candidate_steps must be a list of positive ints")
+    return slots
+
+
+def trtllm_check_schedule_lower_bounds(schedule: dict, max_draft_len: int) -> dict:
+    """``validate_draft_len_schedule_and_sort`` before TensorRT-LLM pull request 10860: the key 1 required
+    and mapped to ``max_draft_len``, no length above it."""
+    if 1 not in schedule:
+        raise ValueError("draft_len_schedule must include batch_size=1")
+    if schedule[1] != max_draft_len:
+        raise ValueError("draft_len_schedule[1] must equal max_draft_len")
+    if any(k > max_draft_len or k < 0 for k in schedule.values()):
+        raise ValueError("lengths in [0, max_draft_len]")
+    return dict(sorted(schedule.items()))
+
+
+def trtllm_draft_len_lower_bounds(schedule: dict, batch: int) -> int:
+    """``Drafter.get_draft_len_for_batch_size`` before pull request 10860 (``_torch/speculative/drafter.py``):
+    the largest key at or below the batch."""
+    keys = list(schedule)
+    i = bisect.bisect_right(keys, batch)
+    return schedule[keys[i - 1]] if i else 0

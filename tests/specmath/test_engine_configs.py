@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import subprocess
 
 import numpy as np
@@ -109,19 +110,23 @@ def test_vllm_runs_as_many_sequences_at_once_as_the_schedule_reaches_on_every_gp
     config = vllm.vllm_config(schedule, "eagle3", "org/head", fixed_k=2, batch=batch)
     if config.settings is None:  # no k pays anywhere: serve without speculation, as vLLM's defaults
         return
-    flags = {}
-    for block in config.blocks[1:]:
-        flags |= sglang.read_flags(block.text)  # plain `--flag value` lines, as SGLang's
+    (block,) = config.blocks
+    flags = _max_num_seqs(block.text)
     reach = max(schedule[-1][1], batch)
     for gpu in specmath.GPU_PRESETS.values():
         assert engine_rules.vllm_max_num_seqs(flags, gpu.memory_bytes, gpu.name) >= reach, gpu.name
     assert ("--max-num-seqs" in flags) == (reach > 256)
     (run,) = [r for r in specmath.synthetic_runs(0.8, schedule, "eagle3", "org/head", 2, batch, target="t",
                                                  context=64, predicted_speedup=1.5) if r.engine == "vLLM"]  # fmt: skip
-    serve = _bash_words(run.blocks[0].text)
-    served = {serve[i]: serve[i + 1] for i in range(len(serve) - 1) if serve[i] == "--max-num-seqs"}
+    served = _max_num_seqs(run.blocks[0].text)
     for gpu in specmath.GPU_PRESETS.values():  # the benchmark's concurrency
         assert engine_rules.vllm_max_num_seqs(served, gpu.memory_bytes, gpu.name) >= batch
+
+
+def _max_num_seqs(command: str) -> dict:
+    """The ``--max-num-seqs`` of a ``vllm serve`` command as vLLM parses it, as a flag dictionary."""
+    seqs = engine_rules.vllm_serve(command)["max_num_seqs"]
+    return {} if seqs is None else {"--max-num-seqs": seqs}
 
 
 # SGLang --------------------------------------------------------------------------------------
@@ -138,9 +143,11 @@ def test_sglangs_adaptive_file_routes_every_batch_to_its_scheduled_k(schedule):
     slots = engine_rules.sglang_check_adaptive(json.loads(file.text))
     for b in range(1, schedule[-1][1] + 1):
         assert engine_rules.sglang_steps(slots, b) == [scheduled_k(schedule, b)]
-    flags = sglang.read_flags(next(b.text for b in config.blocks if b.text.startswith("--speculative-adaptive")))
-    assert int(flags["--speculative-num-steps"]) in {s for steps in slots.values() for s in steps}
-    assert flags["--speculative-eagle-topk"] == "1"  # adaptive runs with top-k 1 only
+    (launch,) = [b.text for b in config.blocks if "--speculative-adaptive " in b.text]
+    flags = engine_rules.sglang_launch(launch)
+    assert flags["speculative_adaptive"] and flags["speculative_adaptive_config"] == file.filename
+    assert flags["speculative_num_steps"] in {s for steps in slots.values() for s in steps}
+    assert flags["speculative_eagle_topk"] == 1  # adaptive runs with top-k 1 only
 
 
 @pytest.mark.parametrize("k", [1, 3, 7])
@@ -153,13 +160,20 @@ def test_sglangs_chain_counts_the_root_in_its_draft_tokens(k):
         "--speculative-eagle-topk": 1,
         "--speculative-num-draft-tokens": k + 1,
     }
-    assert sglang.read_flags(config.blocks[0].text) == {key: str(v) for key, v in config.settings.items()}
+    assert _speculative(config.blocks[0].text) == {key: str(v) for key, v in config.settings.items()}
+    assert engine_rules.sglang_launch(config.blocks[0].text)["speculative_num_draft_tokens"] == k + 1
+
+
+def _speculative(command: str) -> dict[str, str]:
+    """The ``--speculative-*`` flags of a command, read back as a shell reads them."""
+    return {flag: value for flag, value in sglang.read_flags(command).items() if flag.startswith("--speculative")}
 
 
 def test_sglang_says_where_adaptive_does_not_run_and_has_no_suffix():
     schedule = [(1, 8, 4), (9, 64, 2)]
     mtp = sglang.sglang_config(schedule, "mtp", None, 4, 1)
-    assert [b.title for b in mtp.blocks] == ["a fixed chain, best at batch 1", "to run up to 64 requests at once, add"]
+    (launch,) = mtp.blocks  # no adaptive file; the cap on running requests is in the one command
+    assert engine_rules.sglang_launch(launch.text)["max_running_requests"] == 64
     assert any("EAGLE and EAGLE3 only" in note for note in mtp.notes)
     dp = sglang.sglang_config(schedule, "eagle", "org/head", 4, 1, data_parallel_size=4)
     assert any("--enable-dp-attention" in w for w in dp.warnings)
@@ -172,13 +186,12 @@ def test_sglang_runs_as_many_requests_at_once_as_the_schedule_reaches(schedule, 
     """Under speculation SGLang runs 48 requests at most unless told otherwise: the flags written
     let it run the schedule's largest batch and the fixed chain's, and add nothing where 48 do."""
     config = sglang.sglang_config(schedule, method, None if method == "ngram" else "org/m", 2, batch)
-    flags = {}
-    for block in config.blocks:
-        if block.language == "bash":
-            flags |= sglang.read_flags(block.text)
     reach = max(schedule[-1][1], batch)
-    assert engine_rules.sglang_max_running_requests(flags) >= reach
-    assert ("--max-running-requests" in flags) == (reach > 48)
+    for block in config.blocks:
+        if block.language == "bash":  # each command, the fixed chain and the adaptive one
+            flags = sglang.read_flags(block.text)
+            assert engine_rules.sglang_max_running_requests(flags) >= reach
+            assert ("--max-running-requests" in flags) == (reach > 48)
     run = next(r for r in specmath.synthetic_runs(0.8, schedule, method, "org/m", 2, batch, target="t", context=64,
                                                   predicted_speedup=1.5) if r.engine == "SGLang")  # fmt: skip
     serve = sglang.read_flags(run.blocks[0].text.split("\\\n", 1)[1])
@@ -202,16 +215,17 @@ def test_trtllm_passes_its_validator_and_drafts_the_scheduled_k_capped_at_the_fi
     for b in range(1, schedule[-1][1] + 1):
         assert engine_rules.trtllm_draft_len(table, b) == min(scheduled_k(schedule, b), first)
     assert engine_rules.trtllm_draft_len(table, schedule[-1][1] + 1) == 0  # none above the largest key
-    capped = [(lo, hi) for lo, hi, k in schedule if k > first]
-    assert len(config.warnings) == len(capped)
-    for (lo, hi), warning in zip(capped, config.warnings, strict=True):
-        assert f"batches {lo} to {hi} get {first}" in warning
+    capped = [(lo, hi, k) for lo, hi, k in schedule if k > first]
+    assert len(config.warnings) == bool(capped)  # one message, whatever the number of ranges capped
+    for lo, hi, k in capped:
+        assert (f"batch {lo} (k {k})" if lo == hi else f"batches {lo} to {hi} (k {k})") in config.warnings[0]
 
 
 def test_trtllms_yaml_and_json_read_back_to_the_same_config():
     config = trtllm.trtllm_config(roofline_schedule(), "eagle3", "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", 4, 1)
-    yaml_block, json_block = config.blocks
+    yaml_block, serve, json_block = config.blocks
     assert yaml_text.read(yaml_block.text) == {"speculative_config": config.settings}
+    assert engine_rules.trtllm_serve(serve.text)["config"] == yaml_block.filename
     assert config.settings["draft_len_schedule"] == {120: 4, 247: 3, 256: 2}
     read = json.loads(json_block.text)
     assert read | {"draft_len_schedule": None} == config.settings | {"draft_len_schedule": None}
@@ -269,7 +283,9 @@ def test_llamacpp_writes_the_chain_of_the_chosen_batch_and_says_it_has_no_schedu
         "--spec-draft-n-min": "0",
         "--spec-draft-p-min": "0.0",
     }
-    assert sglang.read_flags(config.blocks[0].text) == config.settings
+    (block,) = config.blocks
+    assert sglang.read_flags(block.text) == {"llama-server -m": "YOUR-TARGET-MODEL.gguf", **config.settings}
+    assert engine_rules.llama_server(block.text)["--spec-draft-n-max"] == 5
     assert llamacpp.NO_SCHEDULE in config.notes
     assert "--draft-max" not in config.blocks[0].text  # removed at the cited commit
     for method in ("eagle", "ngram", "suffix"):
@@ -345,16 +361,16 @@ def test_a_target_on_several_gpus_is_served_and_benchmarked_on_them():
     }
     configs = specmath.engine_configs(schedule, *common, tensor_parallel_size=4, draft_tensor_parallel_size=1)
     serve, bench = (block.text for block in runs["vLLM"].blocks)
-    head, tail = serve.split(" \\\n")
-    assert sglang.read_flags(tail) == {"--tensor-parallel-size": "4"}
-    config = vllm.read_flag(head.removeprefix("vllm serve org/target "))
+    served = engine_rules.vllm_serve(serve)
+    assert served["model_tag"] == "org/target" and served["tensor_parallel_size"] == 4
+    config = served["speculative_config"]
     assert config == configs[0].settings | {
         "rejection_sample_method": "synthetic",
         "synthetic_acceptance_rates": config["synthetic_acceptance_rates"],
     }
     assert config["draft_tensor_parallel_size"] == 1
     launch, client = (block.text for block in runs["SGLang"].blocks)
-    assert launch.endswith(" \\\n--tp-size 4")
+    assert engine_rules.sglang_launch(launch)["tp_size"] == 4
     (trt,) = (block.text for block in runs["TensorRT-LLM"].blocks)
     assert sglang.read_flags(trt.split(" \\\n", 1)[1])["--tp"] == "4"
     assert not [text for text in (bench, client) if "--tp" in text or "tensor-parallel" in text]
@@ -449,19 +465,25 @@ def test_any_name_a_path_may_have_reads_back_exactly_in_every_config(name):
     """What each engine reads is the name itself: one shell word in every command (read by bash),
     the JSON's and the YAML's string, never a message's Markdown."""
     schedule = [(1, 8, 4), (9, 64, 2)]
-    configs = {c.engine: c for c in specmath.engine_configs(schedule, "eagle3", name, 4, 1)}
-    assert vllm.read_flag(configs["vLLM"].blocks[0].text)["model"] == name
-    (vllm_words,) = (_bash_words(block.text) for block in configs["vLLM"].blocks)
-    assert json.loads(vllm_words[1])["model"] == name
+    configs = {c.engine: c for c in specmath.engine_configs(schedule, "eagle3", name, 4, 1, target=name)}
+    (vllm_command,) = (block.text for block in configs["vLLM"].blocks)
+    assert vllm.read_flag(vllm_command)["model"] == name
+    vllm_words = _bash_words(vllm_command)
+    assert vllm_words[2] == name  # the target, vllm serve's model_tag
+    assert json.loads(vllm_words[vllm_words.index("--speculative-config") + 1])["model"] == name
     sglang_flags = [block.text for block in configs["SGLang"].blocks if "--speculative-algorithm" in block.text]
     sglang_flags.append(specmath.tree_configs(3, 2, 6, name)[1].blocks[0].text)
-    for text in sglang_flags:  # the chain, the adaptive flags, the tree
+    for text in sglang_flags:  # the chain, the adaptive command, the tree
         words = _bash_words(text)
         assert words[words.index("--speculative-draft-model-path") + 1] == name
         assert sglang.read_flags(text)["--speculative-draft-model-path"] == name
-    yaml_block, json_block = configs["TensorRT-LLM"].blocks
+        assert "--model-path" not in words or words[words.index("--model-path") + 1] == name
+    yaml_block, serve, json_block = configs["TensorRT-LLM"].blocks
     assert yaml_text.read(yaml_block.text)["speculative_config"]["speculative_model"] == name
     assert json.loads(json_block.text)["speculative_model"] == name
+    assert _bash_words(serve.text)[1] == name
+    cpp_words = _bash_words(configs["llama.cpp"].blocks[0].text)
+    assert cpp_words[cpp_words.index("-m") + 1] == llamacpp.target_file(name)
     messages = [m for c in configs.values() for m in c.warnings + c.notes]
     assert all(name not in m for m in messages) or specmath.engines.configs.safe_name(name)
     runs = specmath.synthetic_runs(0.8, schedule, "eagle3", name, 4, 1, target=name, context=64, predicted_speedup=1.5)
@@ -589,10 +611,13 @@ def test_each_engine_serves_the_target_on_its_gpus_and_says_where_the_draft_runs
         schedule, method, LOADS[method], 3, 16, tensor_parallel_size=tp, draft_tensor_parallel_size=draft_tp
     )
     wanted = tp if draft_tp is None else draft_tp
-    # The target's GPUs, in each engine's flag: the last block, read back as a shell reads it.
-    for config, flag in ((vllm_cfg, "--tensor-parallel-size"), (sglang_cfg, "--tp-size"), (trt_cfg, "--tp_size")):
-        flags = [sglang.read_flags(block.text) for block in config.blocks if block.language == "bash"]
-        assert ({flag: str(tp)} in flags) == (tp > 1), config.engine
+    # The target's GPUs, in each engine's flag, as each engine parses its command (none on one GPU).
+    readers = ((vllm_cfg, engine_rules.vllm_serve, "tensor_parallel_size"), (sglang_cfg, engine_rules.sglang_launch,
+               "tp_size"), (trt_cfg, engine_rules.trtllm_serve, "tensor_parallel_size"))  # fmt: skip
+    for config, parse, key in readers:
+        for block in config.blocks:
+            if block.language == "bash":
+                assert parse(block.text)[key] == (tp if tp > 1 else None), config.engine
     # vLLM: a config its checks take, whose draft runs where the page says, else a warning.
     engine_rules.vllm_check_config(vllm_cfg.settings)
     runs = engine_rules.vllm_draft_tp(vllm_cfg.settings, tp)
@@ -672,8 +697,9 @@ def test_sglang_dflash_block_counts_the_anchor_and_adaptive_is_off():
         "--speculative-dflash-block-size": 4,
     }
     assert engine_rules.sglang_dflash_drafted(config.settings) == 3
-    block, _ = config.blocks  # no adaptive file (SGLang runs adaptive with EAGLE and EAGLE3 only); running requests
-    assert sglang.read_flags(block.text) == {flag: str(value) for flag, value in config.settings.items()}
+    (block,) = config.blocks  # no adaptive file: SGLang runs adaptive with EAGLE and EAGLE3 only
+    assert _speculative(block.text) == {flag: str(value) for flag, value in config.settings.items()}
+    assert engine_rules.sglang_launch(block.text)["max_running_requests"] == 64
     assert "--speculative-num-steps" not in block.text  # SGLang forces DFLASH's steps to 1
     assert any("turns it off for DFLASH" in note for note in config.notes)
     dp = sglang.sglang_config([(1, 64, 3)], "dflash", "org/dflash", 3, 16, data_parallel_size=2)
@@ -704,7 +730,7 @@ def test_llamacpp_dflash_writes_its_spec_type_and_the_chosen_k():
         "--spec-draft-n-min": "0",
         "--spec-draft-p-min": "0.0",
     }
-    assert sglang.read_flags(config.blocks[0].text) == config.settings
+    assert engine_rules.llama_server(config.blocks[0].text)["--spec-draft-n-max"] == 6
     assert engine_rules.llamacpp_dflash_drafted(int(config.settings["--spec-draft-n-max"])) == 6
     assert any("block size less one" in note for note in config.notes)
 
@@ -719,3 +745,111 @@ def test_every_engine_forces_the_predicted_length_for_dflash():
     config = vllm.read_flag(runs[0].blocks[0].text.removeprefix("vllm serve org/t "))
     engine_rules.vllm_check_config(config)
     assert "--speculative-dflash-block-size 4" in runs[1].blocks[0].text
+
+
+# The whole commands, parsed by each engine's own argument rules (issue 42 part 5) -----------
+
+COMMANDS = engine_rules.COMMANDS
+
+
+@given(
+    schedules(),
+    st.sampled_from(list(LOADS)),
+    st.sampled_from(["meta-llama/Llama-3.1-8B", "./my models/target", "it's"]),
+    st.integers(1, 8),
+    st.integers(1, 300),
+)
+def test_every_command_parses_under_its_engines_rules_and_serves_the_target(schedule, method, target, tp, batch):
+    configs = specmath.engine_configs(schedule, method, LOADS[method], 2, batch, target=target, tensor_parallel_size=tp)
+    for config in configs:
+        parse, key = COMMANDS[config.engine]
+        commands = [block.text for block in config.blocks if block.language == "bash"]
+        assert len(commands) == (bool(config.blocks) + any(b.filename == sglang.ADAPTIVE_FILE for b in config.blocks))
+        for text in commands:
+            served = parse(text)
+            wanted = llamacpp.target_file(target) if config.engine == "llama.cpp" else target
+            assert served[key] == wanted, config.engine
+        if config.engine == "vLLM" and commands:
+            assert engine_rules.vllm_serve(commands[0])["speculative_config"] == config.settings
+        read = set()  # the files the commands read: exactly those written beside them
+        for text in commands:
+            words = _bash_words(text)
+            read |= {words[i + 1] for i, w in enumerate(words) if w in ("--speculative-adaptive-config", "--config",
+                                                                          "--extra_llm_api_options")}  # fmt: skip
+        assert read == {block.filename for block in config.blocks if block.filename}, config.engine
+
+
+@pytest.mark.parametrize(
+    ("parse", "command", "says"),
+    [
+        (engine_rules.vllm_serve, "vllm serve --speculative-config '{}'", "Qwen/Qwen3-0.6B"),
+        (engine_rules.vllm_serve, "vllm serve m \\\n--num-speculative-tokens 3", "unrecognized"),
+        (engine_rules.vllm_serve, "vllm serve m --max-num-seqs many", "invalid int"),
+        (engine_rules.sglang_launch, "python -m sglang.launch_server --tp-size 2", "--model-path"),
+        (engine_rules.sglang_launch, "python -m sglang.launch_server --model-path m --draft-max 3", "unrecognized"),
+        (engine_rules.trtllm_serve, "trtllm-serve --tp_size 2", "MODEL"),
+        (engine_rules.trtllm_serve, "trtllm-serve m --tensor-parallel-size 2", "unrecognized"),
+        (engine_rules.llama_server, "llama-server --spec-draft-n-max 3", "router"),
+        (engine_rules.llama_server, "llama-server -m m.gguf --draft-max 3", "invalid argument: --draft-max"),
+        (engine_rules.llama_server, "llama-server -m m.gguf --parallel", "expected value"),
+    ],
+)
+def test_a_command_without_its_model_or_with_a_flag_the_engine_lacks_is_refused(parse, command, says):
+    with pytest.raises(ValueError, match=re.escape(says)):
+        parse(command)
+
+
+def test_without_a_target_the_commands_name_a_placeholder_not_nothing():
+    for config in specmath.engine_configs([(1, 8, 4)], "draft_model", "org/draft", 4, 1):
+        parse, key = COMMANDS[config.engine]
+        (text,) = [block.text for block in config.blocks if block.language == "bash"]
+        assert "YOUR-TARGET-MODEL" in parse(text)[key]
+
+
+# Which engine versions read the files as written ------------------------------------------
+
+
+def test_sglang_before_0_5_13_ignores_the_slots_and_0_5_13_refuses_a_zero():
+    schedule = [(1, 8, 4), (9, 32, 2), (33, 64, 0)]
+    config = sglang.sglang_config(schedule, "eagle3", "org/head", 4, 1)
+    (file,) = [b for b in config.blocks if b.filename == sglang.ADAPTIVE_FILE]
+    document = json.loads(file.text)
+    assert engine_rules.sglang_check_adaptive(document) == {1: [4], 9: [2], 33: [0]}  # 0.5.14 to 0.5.23
+    assert engine_rules.sglang_0_5_12_candidates(document, initial_steps=4) == [1, 3, 4, 7]  # not the schedule
+    with pytest.raises(ValueError, match="positive"):
+        engine_rules.sglang_0_5_13_check_adaptive(document)
+    (said,) = [note for note in config.notes if "0.5.12.post1" in note]
+    assert "0.5.13 also refuses a slot of 0" in said
+    positive = sglang.sglang_config(schedule[:2], "eagle3", "org/head", 4, 1)
+    engine_rules.sglang_0_5_13_check_adaptive(json.loads(positive.blocks[1].text))
+    assert not [note for note in positive.notes if "0.5.13 also refuses" in note]
+
+
+@pytest.mark.parametrize("first_hi", [1, 8])
+def test_trtllm_builds_before_pr_10860_refuse_the_schedule_or_read_it_a_range_late(first_hi):
+    schedule = [(1, first_hi, 4), (first_hi + 1, 32, 2), (33, 64, 1)]
+    config = trtllm.trtllm_config(schedule, "eagle3", "org/head", 4, 1)
+    table, max_draft_len = config.settings["draft_len_schedule"], config.settings["max_draft_len"]
+    engine_rules.trtllm_check_schedule(table, max_draft_len)  # 0004396: keys are upper bounds
+    assert any("pull request 10860" in note for note in config.notes)
+    if first_hi > 1:
+        with pytest.raises(ValueError, match="must include batch_size=1"):
+            engine_rules.trtllm_check_schedule_lower_bounds(table, max_draft_len)
+        return
+    old = engine_rules.trtllm_check_schedule_lower_bounds(table, max_draft_len)
+    late = [b for b in range(1, 65) if engine_rules.trtllm_draft_len_lower_bounds(old, b) != scheduled_k(schedule, b)]
+    assert late == [*range(2, 32), *range(33, 64)]  # each range's k from its last batch on
+
+
+def test_trtllm_says_once_which_ranges_its_first_key_caps():
+    """Five ranges above batch 1's k: one message naming each, with its k, and the k they get."""
+    schedule = [(1, 8, 2), (9, 9, 3), (10, 11, 2), (12, 15, 4), (16, 16, 2), (17, 20, 3), (21, 22, 2),
+                (23, 30, 5), (31, 31, 2), (32, 40, 3)]  # fmt: skip
+    config = trtllm.trtllm_config(schedule, "eagle3", "org/head", 2, 1)
+    (warning,) = config.warnings
+    assert warning.endswith(
+        "batch 9 (k 3), batches 12 to 15 (k 4), batches 17 to 20 (k 3), batches 23 to 30 (k 5) and "
+        "batches 32 to 40 (k 3) get 2 instead."
+    )
+    table = engine_rules.trtllm_check_schedule(config.settings["draft_len_schedule"], 2)
+    assert {engine_rules.trtllm_draft_len(table, b) for b in (9, 12, 15, 17, 23, 30, 32, 40)} == {2}  # as said

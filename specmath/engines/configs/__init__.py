@@ -2,8 +2,9 @@
 
 :func:`engine_configs` writes one :class:`EngineConfig` per engine (vLLM's
 ``--speculative-config``, SGLang's flags, TensorRT-LLM's ``speculative_config`` YAML and JSON,
-llama.cpp's llama-server flags), each saying in ``warnings`` where the engine would not do what
-the schedule says (data parallelism, a method it does not schedule, MTP's multiples,
+llama.cpp's llama-server flags), each inside the whole command that serves the target with them
+(one block to paste, or a file and the command that reads it), each saying in ``warnings`` where
+the engine would not do what the schedule says (data parallelism, a method it does not schedule, MTP's multiples,
 TensorRT-LLM's first key) and writing what the engine does take instead, never a config it
 would refuse or quietly ignore. :func:`tree_configs` does the same for an EAGLE tree, and
 :func:`synthetic_runs` writes the settings that force the predicted acceptance and the
@@ -29,12 +30,14 @@ def engine_configs(
     fixed_k: int,
     batch: int,
     *,
+    target: str | None = None,
     data_parallel_size: int = 1,
     n_predict: int = 1,
     tensor_parallel_size: int = 1,
     draft_tensor_parallel_size: int | None = None,
 ) -> tuple[EngineConfig, ...]:
-    """Every engine's config for ``schedule``, each with the engine's rules applied and said.
+    """Every engine's config for ``schedule``, each with the engine's rules applied and said, and
+    each engine's whole launch command for ``target``.
 
     Parameters
     ----------
@@ -46,6 +49,9 @@ def engine_configs(
         The draft model or head to load, a Hub id or a path (1 to :data:`MAX_NAME` characters, no
         control character, not starting with ``-``; quoted where a shell would read it otherwise);
         ``None`` where the method loads none.
+    target : str or None
+        The target model the commands serve, a Hub id or a path (as ``model``); ``None`` writes
+        a placeholder, ``YOUR-TARGET-MODEL``.
     fixed_k, batch : int
         The best k at ``batch`` (0: speculation does not pay there), for the engines and rules
         that take one k at every batch size (SGLang's chain, llama.cpp, vLLM under data
@@ -66,7 +72,10 @@ def engine_configs(
     tuple of EngineConfig
         vLLM, SGLang, TensorRT-LLM and llama.cpp, in :data:`ENGINES` order.
     """
-    tp = {"tensor_parallel_size": tensor_parallel_size, "draft_tensor_parallel_size": draft_tensor_parallel_size}
+    tp = {
+        "target": target, "tensor_parallel_size": tensor_parallel_size,
+        "draft_tensor_parallel_size": draft_tensor_parallel_size,
+    }  # fmt: skip
     parallel = {"data_parallel_size": data_parallel_size, **tp}
     return (
         vllm.vllm_config(schedule, method, model, fixed_k=fixed_k, batch=batch, **parallel, n_predict=n_predict),

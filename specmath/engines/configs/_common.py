@@ -139,14 +139,19 @@ def check_parallel(tensor_parallel_size, draft_tensor_parallel_size) -> tuple[in
     return tp, check_count(draft_tensor_parallel_size, "draft_tensor_parallel_size", 1, 1024)
 
 
-def parallel_block(flag: str, tp: int) -> ConfigBlock:
-    """The flag that serves the target on ``tp`` GPUs, to add to the launch command."""
-    return ConfigBlock(f"with the target on {tp} GPUs, add", flag_lines([(flag, tp)]), "bash")
+def command(program: str, flags: Sequence[tuple[str, object]]) -> str:
+    """One command to paste: ``program`` (the program and its model, already shell words) on the
+    first line, then each of ``flags`` on a line of its own (:func:`flag_lines`)."""
+    return f"{program} \\\n{flag_lines(flags)}" if flags else program
 
 
-def running_block(flags: list[tuple[str, object]], reach: int, unit: str) -> ConfigBlock:
-    """The flags that let a server run ``reach`` ``unit`` (requests, sequences) at once, to add to its command."""
-    return ConfigBlock(f"to run up to {reach} {unit} at once, add", flag_lines(flags), "bash")
+#: Where a config names no target model: a placeholder that reads as one, never a command without a model.
+TARGET_PLACEHOLDER = "YOUR-TARGET-MODEL"
+
+
+def check_target(target) -> str:
+    """The target model the commands serve (:func:`check_name`), :data:`TARGET_PLACEHOLDER` for ``None``."""
+    return TARGET_PLACEHOLDER if target is None else check_name(target, "target")
 
 
 def check_schedule(schedule) -> tuple[tuple[int, int, int], ...]:

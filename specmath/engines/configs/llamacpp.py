@@ -14,6 +14,11 @@ llama-cpp-python 0.3.36 source package); "line N" is a line of that commit's fil
 - The issue's ``--draft-max`` and ``--draft-min`` are removed at this commit: they stop the
   server with "the argument has been removed. use --spec-draft-n-max …" (``common/arg.cpp``
   lines 4386-4399). ``--spec-draft-p-min`` is as the issue names it.
+- The command: ``common_params_parse_ex`` (``common/arg.cpp`` lines 765-876) refuses any word it
+  does not define for the program ("error: invalid argument", line 827; ``--`` words have ``_``
+  read as ``-``, lines 822-825), reads an int with ``std::stoi`` and a float with ``std::stof``;
+  ``-m`` / ``--model FNAME`` (line 3035) names the GGUF; without a model path llama-server starts
+  as a router that "never loads a model" (``tools/server/server.cpp`` lines 138-141).
 - One ``n_max`` for the server: every slot drafts up to it, whatever the number of requests
   in flight, so a batch-size schedule has no place here.
 - No tensor-parallel degree: llama-server spreads a model over the GPUs of ``--device``
@@ -43,8 +48,10 @@ from ._common import (
     check_method,
     check_model,
     check_parallel,
-    flag_lines,
+    check_target,
+    command,
     in_code,
+    shell_word,
 )
 
 SOURCE = "llama.cpp at 0c1e570 (common/arg.cpp)"
@@ -70,6 +77,14 @@ DRAFT_FILES = {
     "dflash": ("DFlash draft", "YOUR-DFLASH-DRAFT.gguf"),
 }
 
+
+def target_file(target: str) -> str:
+    """The GGUF ``-m`` loads for ``target``, a placeholder named after it: llama-server reads GGUF files,
+    and a Hub model of safetensors must be converted first."""
+    base = target.rstrip("/").rsplit("/", 1)[-1] or target
+    return f"{base}.gguf" if base.startswith("YOUR-") else f"YOUR-{base}.gguf"
+
+
 NO_SCHEDULE = (
     "llama.cpp has no batch-size schedule: `--spec-draft-n-max` holds for every request the server "
     "decodes, so these flags are the best chain at one batch size."
@@ -82,12 +97,15 @@ def llamacpp_config(
     fixed_k: int,
     batch: int,
     *,
+    target: str | None = None,
     tensor_parallel_size: int = 1,
     draft_tensor_parallel_size: int | None = None,
 ) -> EngineConfig:
-    """llama-server's flags for a chain of ``fixed_k`` tokens, the best at ``batch`` requests in flight;
-    where the target or the draft is on more than one GPU, what llama.cpp has instead of tensor parallelism."""
+    """``llama-server -m`` the GGUF of ``target`` (``None``: a placeholder) with the flags for a chain of
+    ``fixed_k`` tokens, the best at ``batch`` requests in flight; where the target or the draft is on more
+    than one GPU, what llama.cpp has instead of tensor parallelism."""
     method, model = check_method(method), check_model(model, method)
+    target = check_target(target)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     spec_type = SPEC_TYPES[method]
@@ -105,11 +123,13 @@ def llamacpp_config(
         return EngineConfig("llama.cpp", SOURCE, (), (), notes)
     flags: list[tuple[str, object]] = [("--spec-type", spec_type)]
     notes = [NO_SCHEDULE]
+    files = f"llama-server loads GGUF files: give {in_code(target, 'the target')} converted to GGUF as `-m`"
     if method in DRAFT_FILES:
         kind, placeholder = DRAFT_FILES[method]
         flags.append(("--spec-draft-model", placeholder))
         named = f" ({in_code(model, 'the model named above')})" if model else ""
-        notes.append(f"llama.cpp loads GGUF files: give the {kind}{named} converted to GGUF.")
+        files += f", and the {kind}{named} as `--spec-draft-model`"
+    notes.append(files + ".")
     if method == "dflash":
         notes.append(
             f"DFlash drafts the {fixed_k} tokens in one pass over the last accepted token and {fixed_k} mask tokens; "
@@ -140,5 +160,6 @@ def llamacpp_config(
             "to the all-reduces costed here), and the draft over `--spec-draft-device` (default: the target's)."
         )
     settings = {name: str(value) for name, value in flags}
-    block = ConfigBlock(f"`llama-server -m TARGET.gguf …`, best at batch {batch}", flag_lines(flags), "bash")
+    serve = command(f"llama-server -m {shell_word(target_file(target))}", flags)
+    block = ConfigBlock(f"the whole command, best at batch {batch}", serve, "bash")
     return EngineConfig("llama.cpp", SOURCE, (block,), (), tuple(notes), settings)

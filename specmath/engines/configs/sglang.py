@@ -61,10 +61,11 @@ from ._common import (
     check_name,
     check_parallel,
     check_schedule,
+    check_target,
+    command,
     flag_lines,
-    parallel_block,
     read_flag_lines,
-    running_block,
+    shell_word,
 )
 
 SOURCE = "SGLang 0.5.23 (sglang/srt/arg_groups/fields/spec.py, sglang/srt/speculative/adaptive_spec_params.py)"
@@ -94,6 +95,15 @@ def running_flags(batch: int) -> list[tuple[str, object]]:
     """``--max-running-requests`` for a server that must run ``batch`` requests at once under
     speculation, none where SGLang's 48 already allow it."""
     return [("--max-running-requests", batch)] if batch > SPECULATIVE_MAX_RUNNING else []
+
+
+def launch_command(target: str, flags: list[tuple[str, object]], tp: int = 1, batch: int = 1) -> str:
+    """``python -m sglang.launch_server --model-path TARGET`` (the flag SGLang requires, ``fields/model.py``
+    line 51), ``--tp-size`` on more than one GPU, ``flags``, and ``--max-running-requests`` where ``batch``
+    requests at once need it (:func:`running_flags`), one flag a line."""
+    gpus: list[tuple[str, object]] = [("--tp-size", tp)] if tp > 1 else []
+    program = f"python -m sglang.launch_server --model-path {shell_word(target)}"
+    return command(program, [*gpus, *flags, *running_flags(batch)])
 
 
 def chain_flags(method: str, model: str | None, k: int) -> list[tuple[str, object]]:
@@ -136,6 +146,20 @@ def adaptive_file(schedule: Sequence[tuple[int, int, int]]) -> dict:
     return {str(lo): {"candidate_steps": [k]} for lo, _, k in schedule}
 
 
+def adaptive_versions_note(schedule: Sequence[tuple[int, int, int]]) -> str:
+    """Which SGLang releases read :func:`adaptive_file` as written (the module's sources)."""
+    said = (
+        "The per-batch slots are read from SGLang 0.5.13 on; 0.5.12.post1 and earlier read one flat "
+        "`candidate_steps` list at the file's top level, so there the slots are ignored and the steps adapt among "
+        "1, 3, 7 and `--speculative-num-steps` by acceptance, not batch size."
+    )
+    if any(k == 0 for _, _, k in schedule):
+        said += (
+            " 0.5.13 also refuses a slot of 0 steps (\u201cmust be a list of positive ints\u201d): use 0.5.14 or later."
+        )
+    return said
+
+
 def read_flags(text: str) -> dict[str, str]:
     """``--flag value`` lines joined by `` \\`` (:func:`~specmath.engines.configs._common.flag_lines`)
     read back as a shell reads them."""
@@ -149,16 +173,18 @@ def sglang_config(
     fixed_k: int,
     batch: int,
     *,
+    target: str | None = None,
     data_parallel_size: int = 1,
     tensor_parallel_size: int = 1,
     draft_tensor_parallel_size: int | None = None,
 ) -> EngineConfig:
-    """SGLang's flags: the chain of ``fixed_k`` tokens best at ``batch``, and for EAGLE and
-    EAGLE-3 the whole ``schedule`` through ``--speculative-adaptive``; ``--tp-size`` for a target
-    on more than one GPU, and a warning where the draft's tensor parallelism (``None``: the
-    target's) is not the target's, which SGLang has no flag for."""
+    """SGLang's launch commands for ``target`` (``None``: a placeholder): the chain of ``fixed_k`` tokens
+    best at ``batch``, and for EAGLE and EAGLE-3 the whole ``schedule`` through ``--speculative-adaptive``;
+    each with ``--tp-size`` for a target on more than one GPU, and a warning where the draft's tensor
+    parallelism (``None``: the target's) is not the target's, which SGLang has no flag for."""
     schedule = check_schedule(schedule)
     method, model = check_method(method), check_model(model, method)
+    target = check_target(target)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
@@ -170,10 +196,12 @@ def sglang_config(
         )
         return EngineConfig("SGLang", SOURCE, (), (warning,))
     warnings, notes, blocks = [], [], []
+    reach = max(schedule[-1][1], batch)
     flags = chain_flags(method, model, fixed_k) if fixed_k else None
     if flags:
         shape = "block" if method == "dflash" else "chain"
-        blocks.append(ConfigBlock(f"a fixed {shape}, best at batch {batch}", flag_lines(flags), "bash"))
+        launch = launch_command(target, flags, tp, reach)
+        blocks.append(ConfigBlock(f"a fixed {shape}, best at batch {batch}: the whole command", launch, "bash"))
         counted = "`--speculative-dflash-block-size`" if method == "dflash" else "`--speculative-num-draft-tokens`"
         notes.append(
             f"One draft length for the whole server: the best k at batch {batch} is {fixed_k}; "
@@ -207,30 +235,28 @@ def sglang_config(
             ("--speculative-num-steps", first),
             ("--speculative-eagle-topk", 1),
         ]
-        blocks.append(ConfigBlock("or the whole schedule, adaptive", flag_lines(adaptive), "bash"))
         document = json.dumps(adaptive_file(schedule), indent=2)
         blocks.append(ConfigBlock(f"{ADAPTIVE_FILE}, one slot per range", document, "json", ADAPTIVE_FILE))
+        title = f"or the whole schedule, adaptive: the whole command, beside {ADAPTIVE_FILE}"
+        blocks.append(ConfigBlock(title, launch_command(target, adaptive, tp, reach), "bash"))
         notes.append(
             "With `--speculative-adaptive`, each range is a slot keyed by its first batch whose only "
             "`candidate_steps` is its k, so the steps never move from it. SGLang pads a batch up to a CUDA-graph "
             "batch size before picking the slot, so just below a range's first batch it may take that range's k."
         )
+        notes.append(adaptive_versions_note(schedule))
         if data_parallel_size > 1:
             warnings.append(
                 "With attention data parallelism (`--enable-dp-attention`) SGLang turns `--speculative-adaptive` "
                 f"off and drafts `--speculative-num-steps` = {first} at every batch size "
                 "(adaptive_spec_params.py, `adaptive_unsupported_reason`): use the fixed chain there."
             )
-    reach = max(schedule[-1][1], batch)
     if blocks and running_flags(reach):
-        blocks.append(running_block(running_flags(reach), reach, "requests"))
         notes.append(
             f"Under speculative decoding SGLang runs at most {SPECULATIVE_MAX_RUNNING} requests at once unless "
             f"`--max-running-requests` is given (\u201cMax running requests is reset to 48 for speculative "
             f"decoding\u201d, speculative_hook.py): the schedule reaches batch {reach}."
         )
-    if blocks and tp > 1:
-        blocks.append(parallel_block("--tp-size", tp))
     if blocks and method != "ngram" and draft_tp != tp:
         warnings.append(
             f"SGLang has no flag for the draft's tensor parallelism: it builds the draft worker from the server's "

@@ -67,7 +67,7 @@ import numpy as np
 
 from ...calibration import extend_profile
 from . import llamacpp, sglang, trtllm, vllm
-from ._common import ConfigBlock, check_count, check_name, check_parallel, flag_lines, shell_word
+from ._common import ConfigBlock, check_count, check_name, check_parallel, command, flag_lines, shell_word
 
 #: Output tokens per benchmark request: long enough for decoding to dominate the time.
 OUTPUT_TOKENS = 256
@@ -97,16 +97,6 @@ def acceptance_profile(acceptance, k_max: int) -> np.ndarray:
 def _rates(u: np.ndarray) -> list[float]:
     # Six decimals: rounding keeps a non-increasing list non-increasing and inside [0, 1].
     return [round(float(x), 6) for x in u]
-
-
-def _more_lines(flags: list[tuple[str, object]]) -> str:
-    """``flags`` as more lines of a command (nothing for none)."""
-    return " \\\n" + flag_lines(flags) if flags else ""
-
-
-def _tp_flags(flag: str, tp: int) -> list[tuple[str, object]]:
-    """The target's tensor-parallel flag, none on one GPU."""
-    return [(flag, tp)] if tp > 1 else []
 
 
 def synthetic_runs(
@@ -189,9 +179,10 @@ def synthetic_runs(
         k = config["num_speculative_tokens"]
         rates = _rates(u if k <= u.size else acceptance_profile(acceptance, k))[:k]
         synthetic = config | {"rejection_sample_method": "synthetic", "synthetic_acceptance_rates": rates}
-        # The benchmark's concurrency must run at once, on any GPU.
-        more = [*_tp_flags("--tensor-parallel-size", tp), *vllm.running_flags(batch)]
-        serve = f"vllm serve {shell_word(target)} {vllm.flag(synthetic)}" + _more_lines(more)
+        # The configs' own command, whose --max-num-seqs lets the benchmark's concurrency run at once on any GPU.
+        serve = vllm.serve_command(
+            target, synthetic, tensor_parallel_size=tp, data_parallel_size=data_parallel_size, batch=batch
+        )
         bench = flag_lines(
             [
                 ("vllm bench serve --model", target),
@@ -208,10 +199,9 @@ def synthetic_runs(
 
     algorithm = sglang.ALGORITHMS[method]
     if algorithm is not None:
-        # The benchmark's concurrency must fit under the server's cap on running requests.
-        flags = flag_lines([*sglang.chain_flags(method, model, fixed_k), *sglang.running_flags(batch)])
-        launch = f"python -m sglang.launch_server --model-path {shell_word(target)}"
-        serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} {launch} \\\n{flags}" + _more_lines(_tp_flags("--tp-size", tp))
+        # The configs' own command, whose cap on running requests lets the benchmark's concurrency in.
+        launch = sglang.launch_command(target, sglang.chain_flags(method, model, fixed_k), tp, batch)
+        serve = f"SGLANG_SIMULATE_ACC_LEN={length:.4f} {launch}"
         bench = flag_lines(
             [
                 ("python -m sglang.benchmark.serving --backend", "sglang"),
@@ -236,26 +226,18 @@ def synthetic_runs(
                 f"instead of {length:.3f}.",
             )
         value = f"{forced:.0f}" if forced.is_integer() else f"{forced:.4f}"
-        bench = (
-            f"TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS={value} "
-            f"trtllm-bench --model {shell_word(target)} throughput \\\n"
-            + flag_lines(
-                [
-                    ("--dataset", "YOUR-DATASET.jsonl"),
-                    ("--extra_llm_api_options", trtllm.FILE),
-                    ("--concurrency", batch),
-                    *_tp_flags("--tp", tp),
-                ]
-            )
-        )
+        flags = [("--dataset", "YOUR-DATASET.jsonl"), ("--extra_llm_api_options", trtllm.FILE)]
+        flags += [("--concurrency", batch), *([("--tp", tp)] if tp > 1 else [])]
+        forcing = f"TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS={value}"
+        bench = command(f"{forcing} trtllm-bench --model {shell_word(target)} throughput", flags)
         blocks = (ConfigBlock(f"benchmark, with the {trtllm.FILE} above", bench, "bash"),)
         metric = "time per output token"
         runs.append(SyntheticRun("TensorRT-LLM", forced + 1.0, blocks, compare.format(metric=metric), warnings))
 
-    cpp = llamacpp.llamacpp_config(method, model, fixed_k, batch)
+    cpp = llamacpp.llamacpp_config(method, model, fixed_k, batch, target=target)
     if cpp.settings is not None:
-        flags = cpp.blocks[0].text + " \\\n" + f"--spec-synth-rates {','.join(f'{r:g}' for r in _rates(u_b))}"
-        serve = f"llama-server -m TARGET.gguf \\\n{flags}"
+        rates = ",".join(f"{r:g}" for r in _rates(u_b))
+        serve = cpp.blocks[0].text + " \\\n" + flag_lines([("--spec-synth-rates", rates)])
         note = (
             "llama.cpp ships no serving benchmark the page has checked: time the same requests (at "
             f"{batch} in flight) with and without the draft; the predicted speedup is **{predicted_speedup:.2f}×**."

@@ -12,9 +12,23 @@ offsets, not lines, so the citations name the symbol):
   ``max_draft_len`` ("because it is the smallest batch-size key"); it is exclusive with
   ``max_concurrency``. The lookup, ``get_draft_len_for_batch_size``
   (``tensorrt_llm/_torch/speculative/utils.py``), takes the first key >= the batch size, and 0
-  past the largest key. (Older copies of the same function took the largest key <= the batch
-  size and required the key 1: the issue's "the smallest key mapping to max_draft_len" holds in
-  both.)
+  past the largest key.
+- Which builds read the keys so: pull request 10860 ("Dynamic draft length on spec decode
+  one-model path", merged 13 March 2026) made the keys upper bounds ("New semantics: Keys
+  represent specific batch sizes … draft_len to use for batch sizes UP TO that key", the
+  standalone ``get_draft_len_for_batch_size`` of ``_torch/speculative/utils.py``), required only
+  that the smallest key map to ``max_draft_len``, and brought the schedule to the one-model paths;
+  0004396 reads them so. Before it, from pull request 8194 ("Dynamic draft length in spec decode
+  (stage 1)", October 2025), ``llm_args.py`` described "{1: 4, 4: 2, 8: 0} means: batch_size >= 1
+  uses draft_len=4, batch_size >= 4 uses draft_len=2, batch_size >= 8 uses draft_len=0",
+  ``validate_draft_len_schedule_and_sort`` refused a schedule without the key 1 ("draft_len_schedule
+  must include batch_size=1") or whose ``schedule[1]`` was not ``max_draft_len``, and only the
+  two-model ``Drafter.get_draft_len_for_batch_size`` (``_torch/speculative/drafter.py``) read it:
+  the largest key at or below the batch, the largest key's length past it. Those copies are stored
+  in the search tool without their commit, so no hash is named for them. A schedule written here
+  (keys = the ranges' last batches) is refused there unless its first range is batch 1 alone, and
+  read one range late if it is. Pull request 16888 (open when read) would floor a length of 0 at 1
+  on the one-model paths.
 - ``decoding_type`` of each config class: ``Eagle3`` (``Eagle3DecodingConfig``, always the
   one-model path), ``MTP`` (``MTPDecodingConfig``, the target's own MTP layers), ``Draft_Target``
   (``DraftTargetDecodingConfig``, one model, ``speculative_model`` required), ``NGram``.
@@ -30,6 +44,10 @@ offsets, not lines, so the citations name the symbol):
 - The YAML is the file of ``trtllm-serve MODEL --extra_llm_api_options FILE``
   (``tensorrt_llm/commands/serve.py``) and of ``trtllm-bench … throughput --extra_llm_api_options``
   (``tensorrt_llm/bench/benchmark/throughput.py`` at commit 56851033051a6f9bd50e22219db64d68722a6f01).
+- The command: ``trtllm-serve MODEL`` is a click command whose ``MODEL`` argument is required
+  (``@click.argument("model", type=str)``) and whose ``--config`` / ``--extra_llm_api_options`` names
+  the YAML file that overrides its options (``tensorrt_llm/commands/serve.py`` at 00209af, the
+  ``serve`` command's options); click refuses an option it does not define.
 - Tensor parallelism: ``trtllm-serve``'s ``--tensor_parallel_size`` / ``--tp_size`` (default 1,
   ``tensorrt_llm/commands/serve.py`` at commit 00209af149e7774406881a37283dce303571eb11, the
   ``serve`` command's options), passed on as the LLM's ``tensor_parallel_size``
@@ -54,7 +72,9 @@ from ._common import (
     check_model,
     check_parallel,
     check_schedule,
-    parallel_block,
+    check_target,
+    command,
+    shell_word,
 )
 
 SOURCE = "TensorRT-LLM at 0004396 (tensorrt_llm/llmapi/llm_args.py, DecodingBaseConfig)"
@@ -90,6 +110,19 @@ def draft_len_schedule(schedule: Sequence[tuple[int, int, int]]) -> tuple[dict[i
     return {hi: min(k, first) for _, hi, k in kept}, capped
 
 
+def serve_command(target: str, tp: int = 1) -> str:
+    """``trtllm-serve TARGET`` (its required ``MODEL`` argument) reading :data:`FILE` through
+    ``--extra_llm_api_options``, with ``--tp_size`` on more than one GPU, one flag a line."""
+    gpus: list[tuple[str, object]] = [("--tp_size", tp)] if tp > 1 else []
+    return command(f"trtllm-serve {shell_word(target)}", [*gpus, ("--extra_llm_api_options", FILE)])
+
+
+def spans(ranges: Sequence[tuple[int, int, int]]) -> str:
+    """``ranges`` in words with their k: "batch 9 (k 3), batches 12 to 15 (k 4) and …"."""
+    said = [f"batch {lo} (k {k})" if lo == hi else f"batches {lo} to {hi} (k {k})" for lo, hi, k in ranges]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
 def speculative_config(decoding_type: str, model: str | None, max_draft_len: int, schedule=None) -> dict:
     """The ``speculative_config`` mapping, in TensorRT-LLM's field order."""
     config: dict = {"decoding_type": decoding_type, "max_draft_len": max_draft_len}
@@ -107,15 +140,17 @@ def trtllm_config(
     fixed_k: int,
     batch: int,
     *,
+    target: str | None = None,
     tensor_parallel_size: int = 1,
     draft_tensor_parallel_size: int | None = None,
 ) -> EngineConfig:
-    """``speculative_config`` for ``schedule``; for NGram, whose drafts TensorRT-LLM does not
-    schedule by batch, the ``fixed_k`` best at ``batch``. ``--tp_size`` for a target on more than
-    one GPU; a warning where the draft's tensor parallelism (``None``: the target's) differs,
-    which TensorRT-LLM has no setting for."""
+    """``speculative_config`` for ``schedule`` and the ``trtllm-serve`` command that serves ``target``
+    (``None``: a placeholder) with it; for NGram, whose drafts TensorRT-LLM does not schedule by batch,
+    the ``fixed_k`` best at ``batch``. ``--tp_size`` for a target on more than one GPU; a warning where
+    the draft's tensor parallelism (``None``: the target's) differs, which TensorRT-LLM has no setting for."""
     schedule = check_schedule(schedule)
     method, model = check_method(method), check_model(model, method)
+    target = check_target(target)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     tp, draft_tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)
     decoding_type = DECODING_TYPES[method]
@@ -153,16 +188,20 @@ def trtllm_config(
     if max_draft_len == 0:
         notes.append("No k pays here: serve without `speculative_config`.")
         return EngineConfig("TensorRT-LLM", SOURCE, (), tuple(warnings), tuple(notes))
-    for lo, hi, k in capped:
+    if capped:
+        # One message for every capped range: the rule is one, and so is what it does to them.
         warnings.append(
             f"TensorRT-LLM wants the smallest key of `draft_len_schedule` to map to `max_draft_len` and no length "
-            f"above it (`validate_draft_len_schedule_and_sort`): batches {lo} to {hi} get {first}, not {k}."
+            f"above it (`validate_draft_len_schedule_and_sort`), so batch 1's k, {first}, caps the rest: "
+            f"{spans(capped)} get {first} instead."
         )
     if table is not None:
         largest = max(table)
         notes.append(
             f"Each key is the last batch size of a range: TensorRT-LLM uses the first key at or above the batch, "
-            f"and does not speculate above {largest:,} (where vLLM keeps the last range's k)."
+            f"and does not speculate above {largest:,} (where vLLM keeps the last range's k). Builds before "
+            "pull request 10860 (merged 13 March 2026) read the keys as lower bounds instead and require the key 1: "
+            "they refuse this schedule or read it shifted."
         )
     if decoding_type != "NGram" and draft_tp != tp:
         warnings.append(
@@ -173,9 +212,9 @@ def trtllm_config(
     config = speculative_config(decoding_type, model, max_draft_len, table)
     text = yaml_text.write({"speculative_config": config})
     blocks = [
-        ConfigBlock(f"{FILE}, for `trtllm-serve MODEL --extra_llm_api_options {FILE}`", text, "yaml", FILE),
-        ConfigBlock("the same as JSON (keys of draft_len_schedule as text)", json.dumps(config, indent=2), "json"),
-    ]
-    if tp > 1:
-        blocks.append(parallel_block("--tp_size", tp))
+        ConfigBlock(f"{FILE}", text, "yaml", FILE),
+        ConfigBlock(f"the whole command, beside {FILE}", serve_command(target, tp), "bash"),
+        ConfigBlock("the same settings as JSON, for the LLM API (keys of draft_len_schedule as text)",
+                    json.dumps(config, indent=2), "json"),
+    ]  # fmt: skip
     return EngineConfig("TensorRT-LLM", SOURCE, tuple(blocks), tuple(warnings), tuple(notes), config)

@@ -50,6 +50,12 @@ schedule is written for; "0.33.0 line N" below is a line of that wheel's file.
   2308-2337; 0.34.0 lines 2368-2401): the draft pass has the largest k's width at every batch size.
   ``dflash`` is among V1's scheduled methods above. Its drafter loads with the target's parallel
   config (``dflash/utils.py``, ``load_dflash_model``, lines 16-47, the same in 0.34.0), as a head does.
+- The command: ``vllm serve [model_tag] [options]`` takes the model as its positional
+  ``model_tag`` (``nargs="?"``, ``vllm/entrypoints/common/cli_args.py`` lines 438-443; the
+  ``--model`` flag is deprecated there, ``vllm/utils/argparse_utils.py`` lines 324-337); without
+  it vLLM serves ``Qwen/Qwen3-0.6B`` (``vllm/config/model.py`` line 155, ``vllm/entrypoints/cli/serve.py``
+  line 40). ``--speculative-config`` / ``-sc`` is parsed with ``json.loads`` (``vllm/engine/arg_utils.py``
+  lines 1864-1867); ``--data-parallel-size`` is line 1241.
 - Sequences at once: ``--max-num-seqs`` (``vllm/engine/arg_utils.py`` line 1754) defaults, for
   ``vllm serve``, to 1024 on a GPU of 70 GiB or more other than an A100 (H100, H200, B200,
   MI300X) and to 256 on the others (``get_batch_defaults``, lines 2973-3006; 0.34.0 not read
@@ -71,8 +77,8 @@ from ._common import (
     check_model,
     check_parallel,
     check_schedule,
-    parallel_block,
-    running_block,
+    check_target,
+    command,
     shell_word,
 )
 
@@ -111,18 +117,29 @@ def speculative_config(method: str, model: str | None, k: int, schedule=None, **
     return config | extra
 
 
-def flag(config: dict) -> str:
-    """``--speculative-config '{…}'`` as a shell takes it: the JSON as one shell word (in single
-    quotes; a model name's own single quote is written ``'"'"'``)."""
-    return f"--speculative-config {shell_word(json.dumps(config))}"
+def serve_command(
+    target: str, config: dict, *, tensor_parallel_size: int = 1, data_parallel_size: int = 1, batch: int = 1
+) -> str:
+    """``vllm serve TARGET`` with every flag the config needs, one a line: the GPUs, ``--speculative-config``
+    (its JSON one shell word, in single quotes) and ``--max-num-seqs`` where ``batch`` sequences at once
+    need it (:func:`running_flags`). Without the model vLLM would serve its default, Qwen/Qwen3-0.6B
+    (``vllm/config/model.py`` line 155; "Defaults to Qwen/Qwen3-0.6B", ``vllm/entrypoints/cli/serve.py`` line 40)."""
+    flags: list[tuple[str, object]] = []
+    if tensor_parallel_size > 1:
+        flags.append(("--tensor-parallel-size", tensor_parallel_size))
+    if data_parallel_size > 1:
+        flags.append(("--data-parallel-size", data_parallel_size))
+    flags += [("--speculative-config", json.dumps(config)), *running_flags(batch)]
+    return command(f"vllm serve {shell_word(target)}", flags)
 
 
 def read_flag(text: str) -> dict:
-    """The object of a ``--speculative-config '{…}'`` flag (:func:`flag` read back as a shell reads it)."""
-    words = shlex.split(text)
-    if len(words) != 2 or words[0] != "--speculative-config":
-        raise ValueError(f"text must be --speculative-config '{{…}}', got {text[:80]!r}")
-    return json.loads(words[1])
+    """The object of the ``--speculative-config '{…}'`` in ``text`` (a flag or a whole command), read as a
+    shell reads it (a backslash before a newline continues the line)."""
+    words = shlex.split(text.replace("\\\n", ""))
+    if words.count("--speculative-config") != 1 or words[-1] == "--speculative-config":
+        raise ValueError(f"text must hold one --speculative-config '{{…}}', got {text[:80]!r}")
+    return json.loads(words[words.index("--speculative-config") + 1])
 
 
 def num_speculative_tokens(largest: int, method: str, n_predict: int) -> int:
@@ -137,6 +154,7 @@ def vllm_config(
     method: str,
     model: str | None = None,
     *,
+    target: str | None = None,
     fixed_k: int = 0,
     batch: int = 1,
     data_parallel_size: int = 1,
@@ -152,6 +170,9 @@ def vllm_config(
         :func:`specmath.batch_k_schedule`'s ranges, contiguous from batch 1.
     method : str
         vLLM's ``method``; ``model`` the draft model or head it loads (``None`` for mtp, ngram, suffix).
+    target : str or None
+        The target model ``vllm serve`` loads (``None``: a placeholder,
+        :data:`~specmath.engines.configs._common.TARGET_PLACEHOLDER`).
     fixed_k, batch : int
         The best k at the batch size a fixed config is for (0: speculation does not pay
         there); used where vLLM would serve one k at every batch size (data parallelism).
@@ -167,6 +188,7 @@ def vllm_config(
     schedule = check_schedule(schedule)
     method = check_method(method)
     model = check_model(model, method)
+    target = check_target(target)
     fixed_k, batch = check_count(fixed_k, "fixed_k"), check_count(batch, "batch", 1)
     reach = max(schedule[-1][1], batch)
     data_parallel_size = check_count(data_parallel_size, "data_parallel_size", 1)
@@ -208,16 +230,14 @@ def vllm_config(
     if method == "dflash":
         notes.append(dflash_note(k, schedule is not None))
     config = speculative_config(method, model, k, schedule, **draft_keys)
-    blocks = [ConfigBlock("`vllm serve …` with this flag", flag(config), "bash")]
+    serve = serve_command(target, config, tensor_parallel_size=tp, data_parallel_size=data_parallel_size, batch=reach)
+    blocks = [ConfigBlock("the whole command", serve, "bash")]
     if running_flags(reach):
-        blocks.append(running_block(running_flags(reach), reach, "sequences"))
         notes.append(
             f"`vllm serve` runs at most 1024 sequences at once on a GPU of 70 GiB or more other than an A100, and "
             f"{SERVE_MAX_NUM_SEQS} on the others, unless `--max-num-seqs` is given (vllm/engine/arg_utils.py, "
             f"`get_batch_defaults`): the schedule reaches batch {reach}."
         )
-    if tp > 1:
-        blocks.append(parallel_block("--tensor-parallel-size", tp))
     return EngineConfig("vLLM", SOURCE, tuple(blocks), tuple(warnings), tuple(notes), config)
 
 
