@@ -271,7 +271,8 @@ def hardware_setup(
 
 
 def dense_twin(spec: specmath.ModelSpec) -> specmath.ModelSpec:
-    """A dense model of ``spec``'s active size: its layers and width, every expert but a token's gone."""
+    """A dense model of ``spec``'s active size: its layers, width and embedding table, every expert but a
+    token's gone, so that it reads and multiplies ``spec.active_parameters`` at every position."""
     if not spec.is_moe:
         return spec
     experts = {
@@ -281,7 +282,8 @@ def dense_twin(spec: specmath.ModelSpec) -> specmath.ModelSpec:
         "expert_parameters": 0,
         "moe_layers": 0,
     }
-    return replace(spec, name=f"dense {spec.name}", parameters=spec.active_parameters, **experts)
+    parameters = spec.parameters - spec.skipped_parameters  # the untied input embedding still held, gathered
+    return replace(spec, name=f"dense {spec.name}", parameters=parameters, **experts)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -460,15 +460,15 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
         assert_close(trace["y"], [o[column] for o in optima], f"{name} at each batch size")
 
     # The verify pass against the batch: the target's, and (a mixture of experts) a dense model
-    # of its active size, every expert but a token's gone.
+    # of its active size, every expert but a token's gone (its embedding table kept).
     verify = _chart_with(charts, target_spec.name)
     models = [target_spec]
     if target_spec.is_moe:
         experts = ("routed_experts", "experts_per_token", "shared_experts", "expert_parameters", "moe_layers")
+        kept = target_spec.parameters - target_spec.skipped_parameters
         twin = dataclasses.replace(
-            target_spec, name=f"dense {target_spec.name}", parameters=target_spec.active_parameters,
-            **dict.fromkeys(experts, 0),
-        )  # fmt: skip
+            target_spec, name=f"dense {target_spec.name}", parameters=kept, **dict.fromkeys(experts, 0)
+        )
         models.append(twin)
     assert _trace_names(verify) == sorted(m.name for m in models), _trace_names(verify)
     for model in models:

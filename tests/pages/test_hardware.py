@@ -489,7 +489,7 @@ def test_a_moe_target_with_tp_has_the_roofline_of_specmath():
     # The verify pass against the batch: the target's, and a dense model of its active size.
     figure = chart(at, "Verification cost against the batch")
     dense = hardware.dense_twin(specmath.MODEL_PRESETS[QWEN_MOE])
-    assert dense.parameters == specmath.MODEL_PRESETS[QWEN_MOE].active_parameters and not dense.is_moe
+    assert dense.matmul_parameters == specmath.MODEL_PRESETS[QWEN_MOE].active_parameters and not dense.is_moe
     for name, model in ((QWEN_MOE, specmath.MODEL_PRESETS[QWEN_MOE]), (dense.name, dense)):
         costs = [specmath.roofline(model, H100, b, 1024, 0.0, 2, NVLINK) for b in hardware.BATCHES]
         expected = [float(t(9)) / float(t(1)) for t in costs]
