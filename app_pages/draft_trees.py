@@ -6,7 +6,7 @@ import streamlit as st
 import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.features import draft_trees, engines, hardware
-from dashboard.params import PRECISIONS, TREE_MAX_BUDGET, TREE_MAX_DEPTH
+from dashboard.params import PRECISIONS, TREE_MAX_BUDGET, TREE_MAX_DEPTH, TREE_SERVING_KEYS
 
 ctx = ui.page()
 BUDGETS = np.arange(1, TREE_MAX_BUDGET + 1)
@@ -48,10 +48,18 @@ def verification_cost(kind: str, c: float):
     model, gpu, precision, batch, context = (
         ctx.widget(f"tree_{key}") for key in ("target_model", "gpu", "precision", "batch", "context")
     )
-    target = hardware.hardware_setup(model, model, gpu, PRECISIONS[precision], batch, context, 0.0, 0.0, 0.0).target
+    tp, link, bandwidth, latency = (ctx.widget(f"tree_{key}") for key in TREE_SERVING_KEYS)
+    # The Hardware page's serving of the target; the EAGLE head's step is the target's over c.
+    serving = hardware.Serving(tp=tp, interconnect=link, link_bandwidth_gbs=bandwidth, link_latency_us=latency)
+    setup = hardware.hardware_setup(model, model, gpu, PRECISIONS[precision], batch, context, 0.0, 0.0, 0.0, serving)
+    target, on = setup.target, hardware.gpus(gpu, tp)
     if not target.fits:
-        st.warning(f"{model} at batch {batch} needs more memory than one {gpu} holds; the times assume it fits.")
-    return target, f"{model} on {gpu}, batch {batch}, context {context:,}, c = {c:g}"
+        holds = f"each of {tp} {gpu} GPUs holds" if tp > 1 else f"one {gpu} holds"
+        st.warning(
+            f"{model} at batch {batch} needs {target.memory_needed / 1e9:,.0f} GB per GPU, more than {holds}; "
+            "the times assume it fits. Raise the target's GPUs."
+        )
+    return target, f"{model} on {on}, batch {batch}, context {context:,}, c = {c:g}"
 
 
 def view() -> None:

@@ -242,6 +242,10 @@ PAGES: dict[str, PageInfo] = {
                 "tree_precision",
                 "tree_batch",
                 "tree_context",
+                "tree_tp",
+                "tree_interconnect",
+                "tree_link_bandwidth",
+                "tree_link_latency_us",
             ),
             "Draft a tree instead of a chain: the best tree for a budget under positional acceptance, "
             "what SGLang's EAGLE settings build, and when verifying a bigger tree stops paying.",

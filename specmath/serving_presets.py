@@ -180,7 +180,7 @@ MODELS = [
         # head_dim 64, num_attention_heads 64, num_key_value_heads 8, sliding_window 128 (even
         # layers); qkv and out with biases, per-head sinks, a gate with a bias, experts with
         # biases, untied embedding and unembedding.
-        parameters=116_829_156_672,  # OpenAI: 116.8B total, 5.1B active (embeddings aside)
+        parameters=116_829_156_672,  # OpenAI: 116.8B total, 5.1B active (the input embedding aside)
         layers=36,
         hidden=2880,
         kv_heads=8,

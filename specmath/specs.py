@@ -186,8 +186,15 @@ class ModelSpec:
 
     @property
     def active_parameters(self) -> float:
-        """Parameters one token uses: ``parameters - skipped_parameters`` (all of them if dense)."""
-        return self.parameters - self.skipped_parameters if self.is_moe else self.parameters
+        """Parameters one token reads in full and multiplies: :attr:`matmul_parameters` less
+        :attr:`skipped_parameters`, what the roofline reads and multiplies for one position.
+
+        The untied input embedding is left out, as in :attr:`matmul_parameters`: a token gathers
+        one row of it. Published "active" counts differ on it: OpenAI's 5.1B for gpt-oss-120b (5.13B
+        in its model card) leaves it out, which here is 5.13B (5.71B with it); Mixtral-8x7B's
+        published 12.9B counts it (12.88B here with it, 12.75B without).
+        """
+        return self.matmul_parameters - self.skipped_parameters
 
     @property
     def weight_bytes(self) -> float:
@@ -244,15 +251,13 @@ class ModelSpec:
     def flops_per_position(self, context) -> float:
         """FLOPs to process one position against ``context`` cached tokens.
 
-        ``2 * matmul_parameters`` (one multiply-add per weight; the untied input embedding is a
-        lookup, no arithmetic), less the routed experts a token skips, plus
+        ``2 * active_parameters`` (one multiply-add per weight a token uses; the untied input
+        embedding is a lookup, no arithmetic, and the routed experts it skips do none), plus
         ``4 * layers * attention_dim * context`` (the scores ``q k^T`` and the weighted sum of
         values; ``attention_dim`` is ``hidden`` unless given).
         """
         width = self.attention_dim or self.hidden
-        if not self.is_moe:
-            return 2.0 * self.matmul_parameters + 4.0 * self.layers * width * float(context)
-        return 2.0 * (self.matmul_parameters - self.skipped_parameters) + 4.0 * self.layers * width * float(context)
+        return 2.0 * self.active_parameters + 4.0 * self.layers * width * float(context)
 
 
 @dataclass(frozen=True)

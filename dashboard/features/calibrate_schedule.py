@@ -17,15 +17,6 @@ from dashboard.features.calibrate import Calibration, Measurement
 from dashboard.params import PRECISIONS
 
 
-def serving(chosen: Mapping[str, Any]) -> hardware.Serving:
-    """The sidebar's serving settings (the Hardware page's, under ``cal_`` keys) as the cost models take them;
-    ``chosen["lookup_ms"]`` is 0 but for a model-free drafter (the page reads its widget only then)."""
-    return hardware.Serving(
-        chosen["drafter_kind"], chosen["lookup_ms"], chosen["tp"], chosen["draft_tp"], chosen["interconnect"],
-        chosen["link_bandwidth"], chosen["link_latency_us"],
-    )  # fmt: skip
-
-
 def _fit_message(fit: specmath.RooflineFit, shown: Mapping[str, Any]) -> tuple[str, str]:
     """("markdown" or "warning", the sentence) saying what the step times imply (:func:`specmath.fit_roofline`)."""
     said = {
@@ -69,7 +60,7 @@ def schedule(
     st.markdown(texts.CALIBRATE_SCHEDULE_INTRO.format(acceptance=said))
     names = (chosen["target_model"], chosen["draft_model"], chosen["gpu"], PRECISIONS[chosen["precision"]])
     batch, context = chosen["batch"], chosen["context"]
-    served = serving(chosen)
+    served = hardware.serving(chosen)
     on = hardware.gpus(chosen["gpu"], served.tp)
     overhead_ms = bandwidth = peak = 0.0
     fit = None

@@ -20,7 +20,7 @@ import streamlit as st
 import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.address import literal
-from dashboard.features import engines
+from dashboard.features import engines, hardware
 
 #: Characters shown of a note (sentences that may quote the paste).
 NOTE_LIMIT = 600
@@ -139,7 +139,8 @@ def show_engines(result: SweepResult, chosen: Mapping[str, Any] | None) -> None:
         st.caption(texts.SWEEP_ENGINES_BATCH.format(batch=chosen["batch"], measured=batch))
     parallel = {
         "data_parallel_size": chosen["data_parallel"], "n_predict": chosen["n_predict"],
-        "tensor_parallel_size": chosen["tp"], "draft_tensor_parallel_size": chosen["draft_tp"],
+        # The draft's GPUs as the Hardware page resolves "auto" (hardware.draft_gpus).
+        "tensor_parallel_size": chosen["tp"], "draft_tensor_parallel_size": hardware.serving(chosen).draft_tp,
     }  # fmt: skip
     ranges = [(int(lo), int(hi), int(k_)) for lo, hi, k_ in schedule.schedule]
     engines.show_drafter_mismatch(chosen["drafter_kind"], chosen["method"])

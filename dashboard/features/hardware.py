@@ -21,7 +21,8 @@ import streamlit as st
 import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.features import engines
-from dashboard.params import BATCHES, CONTEXTS
+from dashboard.params import AUTO_DRAFT_TP, BATCHES, CONTEXTS
+from specmath.engines.configs.vllm import DRAFT_TP_METHODS
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ def gpus(gpu: str, tp: int) -> str:
 
 class Serving(NamedTuple):
     """How the target is served and the draft drafts: the Hardware page's sidebar, in a tuple
-    :func:`st.cache_data` can hash. The defaults are one GPU and a draft model run k times."""
+    :func:`st.cache_data` can hash (``draft_tp`` resolved by :func:`draft_gpus`). The defaults
+    are one GPU and a draft model run k times."""
 
     drafter: str = "sequential"  # specmath.DRAFTERS
     lookup_ms: float = 0.0  # a model-free drafter's lookup per iteration
@@ -171,8 +173,46 @@ class Serving(NamedTuple):
 
 
 #: One GPU for each model and a draft model run once per drafted token: the Hardware page's
-#: defaults (Calibrate's schedule's too), and what Draft trees assumes.
+#: defaults (Calibrate's schedule's too).
 ONE_GPU = Serving()
+
+
+def draft_gpus(draft_tp: int | str, tp: int, draft: str, method: str) -> int:
+    """The draft's tensor-parallel degree: ``draft_tp`` where the user set one, else (``"auto"``,
+    :data:`~dashboard.params.AUTO_DRAFT_TP`) where the engines run the draft beside a target on ``tp`` GPUs.
+
+    A head (``draft`` a preset whose :attr:`~specmath.ModelSpec.is_head`, or a ``method`` whose
+    drafter vLLM loads with the target's parallel config: EAGLE, EAGLE-3, MTP, DFlash) runs on the
+    target's GPUs in every engine: vLLM loads it so whatever ``draft_tensor_parallel_size`` says,
+    SGLang has no draft TP and builds the draft worker from the server's arguments, TensorRT-LLM
+    drafts inside the target's model (cited in :mod:`specmath.engines.configs`). Only vLLM's
+    ``draft_model`` (:data:`specmath.engines.configs.vllm.DRAFT_TP_METHODS`) runs a separate model
+    apart, and the page puts it on one GPU, which keeps its all-reduces off a small draft.
+    """
+    if draft_tp != AUTO_DRAFT_TP:
+        return int(draft_tp)
+    head = specmath.MODEL_PRESETS[draft].is_head or method not in DRAFT_TP_METHODS
+    return tp if head else 1
+
+
+def draft_gpus_said(serving: Serving) -> str:
+    """What ``"auto"`` made of the draft's GPUs (:func:`draft_gpus`), for a caption under the choice."""
+    if serving.draft_tp == serving.tp:
+        return f"auto: the draft on the target's {serving.tp} GPUs, where every engine runs a head."
+    return "auto: the separate draft model on one GPU (vLLM's draft_model; SGLang and TensorRT-LLM use the target's)."
+
+
+def serving(chosen: Mapping[str, Any]) -> Serving:
+    """The sidebar's serving settings as the cost models take them, from the parameters' values by
+    their keys (the Hardware page's names): ``drafter_kind``, ``lookup_ms`` (0 but for a
+    model-free drafter), ``tp``, ``draft_tp`` (resolved by :func:`draft_gpus` with ``draft_model``
+    and ``method``), ``interconnect``, ``link_bandwidth`` and ``link_latency_us``."""
+    tp = chosen["tp"]
+    return Serving(
+        chosen["drafter_kind"], chosen["lookup_ms"], tp,
+        draft_gpus(chosen["draft_tp"], tp, chosen["draft_model"], chosen["method"]),
+        chosen["interconnect"], chosen["link_bandwidth"], chosen["link_latency_us"],
+    )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -231,7 +271,8 @@ def hardware_setup(
 
 
 def dense_twin(spec: specmath.ModelSpec) -> specmath.ModelSpec:
-    """A dense model of ``spec``'s active size: its layers and width, every expert but a token's gone."""
+    """A dense model of ``spec``'s active size: its layers, width and embedding table, every expert but a
+    token's gone, so that it reads and multiplies ``spec.active_parameters`` at every position."""
     if not spec.is_moe:
         return spec
     experts = {
@@ -241,7 +282,8 @@ def dense_twin(spec: specmath.ModelSpec) -> specmath.ModelSpec:
         "expert_parameters": 0,
         "moe_layers": 0,
     }
-    return replace(spec, name=f"dense {spec.name}", parameters=spec.active_parameters, **experts)
+    parameters = spec.parameters - spec.skipped_parameters  # the untied input embedding still held, gathered
+    return replace(spec, name=f"dense {spec.name}", parameters=parameters, **experts)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -14,6 +14,7 @@ from dashboard.params import chapter, serving, simulation, verification
 from dashboard.params.base import DEFAULT_WIDGETS, Param, format_count, format_number
 from dashboard.params.chapter import ALPHA_CHOICES, C_OPTIONS, SAMPLE_COUNTS
 from dashboard.params.serving import (
+    AUTO_DRAFT_TP,
     BATCHES,
     CONTEXTS,
     PRECISIONS,
@@ -42,9 +43,12 @@ PARAMS |= {
     f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}", shown_when=("tree_source", "pair"))
     for key in ("target", "chain_vocab", "contexts")
 }
+# Its target is served as on the Hardware page: tensor parallelism over the same links (its draft's
+# cost is the target's step over c, so it needs no draft GPUs).
+TREE_SERVING_KEYS = ("tp", "interconnect", "link_bandwidth", "link_latency_us")
 PARAMS |= {
     f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}", shown_when=("tree_cost", "roofline"))
-    for key in ("target_model", "gpu", "precision", "context")
+    for key in ("target_model", "gpu", "precision", "context", *TREE_SERVING_KEYS)
 }
 PARAMS["tree_batch"] = replace(PARAMS["batch"], key="tree_batch", default=16, shown_when=("tree_cost", "roofline"))
 
@@ -79,6 +83,7 @@ CALIBRATE_KEYS = tuple(key.removeprefix("cal_") for key, p in PARAMS.items() if 
 
 __all__ = [
     "ALPHA_CHOICES",
+    "AUTO_DRAFT_TP",
     "BATCHES",
     "CALIBRATE_KEYS",
     "CONTEXTS",
@@ -98,6 +103,7 @@ __all__ = [
     "TREE_MAX_DEPTH",
     "TREE_MAX_RANKS",
     "TREE_MAX_TOPK",
+    "TREE_SERVING_KEYS",
     "Param",
     "format_count",
     "format_number",

@@ -11,6 +11,15 @@ CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072)
 PRECISIONS = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}  # bytes per parameter
 #: Tensor-parallel degrees offered: one GPU to a full 8-GPU node.
 TP_DEGREES = (1, 2, 4, 8)
+#: The draft's GPUs when the user sets none: where the engines run it
+#: (:func:`dashboard.features.hardware.draft_gpus`).
+AUTO_DRAFT_TP = "auto"
+
+
+def format_degree(value: int | str) -> str:
+    """A draft's tensor-parallel choice as the slider and the link write it: "auto", or the number."""
+    return value if value == AUTO_DRAFT_TP else format_number(value)
+
 
 #: The Draft trees page's caps: its dynamic program over 32 ranks, 128 nodes and depth 16 stays
 #: well inside a run's budget (bench/bench_trees.py); an EAGLE frontier of 8 drafts at most 8 + 15 × 64 nodes.
@@ -139,12 +148,13 @@ PARAMS: tuple[Param, ...] = (
         "draft_tp",
         "Draft GPUs (tensor parallel)",
         "choice",
-        1,
-        "The draft's GPUs: one keeps its all-reduces off a small draft, but only vLLM's draft_model runs a draft "
-        "apart (on 1 GPU or the target's); heads, SGLang and TensorRT-LLM draft on the target's GPUs, as the "
-        "configs below say.",
-        options=TP_DEGREES,
-        fmt=format_number,
+        AUTO_DRAFT_TP,
+        "auto: where the engines run the draft. A head (EAGLE, EAGLE-3, MTP: the draft model is one, or the "
+        "method runs one) and a DFlash draft run on the target's GPUs in every engine; a separate draft "
+        "model (method draft_model) on one GPU, which only vLLM can do: SGLang and TensorRT-LLM draft on "
+        "the target's GPUs, as the configs below say. A number sets the draft's GPUs whatever the method.",
+        options=(AUTO_DRAFT_TP, *TP_DEGREES),
+        fmt=format_degree,
     ),
     Param(
         "interconnect",

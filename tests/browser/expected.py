@@ -319,7 +319,7 @@ def _check_calibrate_schedule(chart: dict, params: dict, alpha: float, target_ms
     tensor parallelism), scaled to the step times (``fit_roofline`` at the chosen batch, context and
     tensor parallelism) when both are set and the drafter runs a model."""
     keys = ("target_model", "draft_model", "gpu", "precision", "batch", "context", "max_batch", "drafter_kind")
-    serving = ("lookup_ms", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")
+    serving = ("lookup_ms", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us", "method")
     s = settings(params, tuple(f"cal_{key}" for key in (*keys, *serving)))
     s = {key.removeprefix("cal_"): value for key, value in s.items()} | {"bandwidth": "0", "peak": "0"}
     gpu, target_spec, draft_spec, kind, lookup, tp, draft_tp, link = _hardware_models(s)
@@ -354,6 +354,16 @@ def _datasheet(name: str, bytes_per_parameter: float) -> specmath.GPUSpec:
     return gpu
 
 
+def _link(name: str, bandwidth: str, latency_us: str) -> specmath.Interconnect:
+    """An interconnect preset with the link's typed bandwidth (GB/s) and latency (µs), each where above 0."""
+    link = specmath.INTERCONNECT_PRESETS[name]
+    return dataclasses.replace(
+        link,
+        bandwidth=float(bandwidth) * 1e9 if float(bandwidth) > 0 else link.bandwidth,
+        latency_s=float(latency_us) * 1e-6 if float(latency_us) > 0 else link.latency_s,
+    )
+
+
 def _hardware_models(s: dict) -> tuple:
     """The Hardware page's models from its settings: the GPU (FP8 weights at its FP8 peak, the
     overrides), the target and draft specs, the drafter kind, the draft (or lookup seconds),
@@ -369,14 +379,12 @@ def _hardware_models(s: dict) -> tuple:
         dataclasses.replace(specmath.MODEL_PRESETS[s[key]], bytes_per_parameter=precision)
         for key in ("target_model", "draft_model")
     )
-    link = specmath.INTERCONNECT_PRESETS[s["interconnect"]]
-    link_bandwidth, link_latency = float(s["link_bandwidth"]), float(s["link_latency_us"])
-    link = dataclasses.replace(
-        link,
-        bandwidth=link_bandwidth * 1e9 if link_bandwidth > 0 else link.bandwidth,
-        latency_s=link_latency * 1e-6 if link_latency > 0 else link.latency_s,
-    )
-    kind, tp, draft_tp = s["drafter_kind"], int(s["tp"]), int(s["draft_tp"])
+    link = _link(s["interconnect"], s["link_bandwidth"], s["link_latency_us"])
+    kind, tp = s["drafter_kind"], int(s["tp"])
+    # "auto": the target's GPUs for a head or any method's drafter but draft_model's, which vLLM
+    # alone runs apart (the page puts it on one GPU); a number as set.
+    follows = draft_spec.is_head or s["method"] != "draft_model"
+    draft_tp = int(s["draft_tp"]) if s["draft_tp"] != "auto" else (tp if follows else 1)
     lookup = float(s["lookup_ms"]) / 1e3 if kind == "model_free" else None
     return gpu, target_spec, draft_spec, kind, lookup, tp, draft_tp, link
 
@@ -394,7 +402,7 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
     the page reader does not see them.
     """
     keys = ("alpha", "k", "target_model", "draft_model", "gpu", "precision", "batch", "context", "drafter_kind")
-    serving = ("lookup_ms", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")
+    serving = ("lookup_ms", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us", "method")
     s = settings(params, (*keys, *serving, "overhead_ms", "bandwidth", "peak", "max_batch"))
     alpha, k, batch, context = float(s["alpha"]), int(s["k"]), int(s["batch"]), sample_count(s["context"])
     overhead_s = float(s["overhead_ms"]) / 1e3
@@ -452,15 +460,15 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
         assert_close(trace["y"], [o[column] for o in optima], f"{name} at each batch size")
 
     # The verify pass against the batch: the target's, and (a mixture of experts) a dense model
-    # of its active size, every expert but a token's gone.
+    # of its active size, every expert but a token's gone (its embedding table kept).
     verify = _chart_with(charts, target_spec.name)
     models = [target_spec]
     if target_spec.is_moe:
         experts = ("routed_experts", "experts_per_token", "shared_experts", "expert_parameters", "moe_layers")
+        kept = target_spec.parameters - target_spec.skipped_parameters
         twin = dataclasses.replace(
-            target_spec, name=f"dense {target_spec.name}", parameters=target_spec.active_parameters,
-            **dict.fromkeys(experts, 0),
-        )  # fmt: skip
+            target_spec, name=f"dense {target_spec.name}", parameters=kept, **dict.fromkeys(experts, 0)
+        )
         models.append(twin)
     assert _trace_names(verify) == sorted(m.name for m in models), _trace_names(verify)
     for model in models:
@@ -599,6 +607,7 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
     keys = ("tree_source", "alpha", "tree_target", "tree_chain_vocab", "tree_contexts", "seed", "budget", "depth")
     s = settings(params, (*keys, "topk", "steps", "c", "tree_target_model", "tree_gpu", "tree_precision"))
     s |= settings(params, ("tree_batch", "tree_context", "tree_cost", "tree_beta"))
+    s |= settings(params, ("tree_tp", "tree_interconnect", "tree_link_bandwidth", "tree_link_latency_us"))
     a = _tree_acceptance(s)
     budget, depth, c = int(s["budget"]), int(s["depth"]), float(s["c"])
     steps, topk = int(s["steps"]), min(int(s["topk"]), a.size)
@@ -611,7 +620,9 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
         target = specmath.linear_overhead(1.0, float(s["tree_beta"]))
     else:
         gpu = _datasheet(s["tree_gpu"], BYTES_PER_PARAMETER[s["tree_precision"]])
-        target = specmath.roofline(spec, gpu, int(s["tree_batch"]), sample_count(s["tree_context"]))
+        link = _link(s["tree_interconnect"], s["tree_link_bandwidth"], s["tree_link_latency_us"])
+        batch, context, tp = int(s["tree_batch"]), sample_count(s["tree_context"]), int(s["tree_tp"])
+        target = specmath.roofline(spec, gpu, batch, context, 0.0, tp, link)
     table = specmath.optimal_tree_table(a, int(TREE_BUDGETS[-1]), TREE_DEPTH)
     eagle = np.full(TREE_BUDGETS.size, np.nan)
     for n in TREE_BUDGETS:

@@ -7,7 +7,10 @@ import pytest
 
 import specmath
 from dashboard import charts, engine_config
+from dashboard.features import hardware
+from dashboard.params import AUTO_DRAFT_TP
 from specmath.engines.configs.vocabulary import vocabulary_problem
+from tests.specmath import engine_rules
 
 BATCH = np.arange(1, 17)
 BEST_K = np.array([4] * 5 + [3] * 5 + [2] * 3 + [1] * 3)
@@ -179,3 +182,26 @@ def test_the_vocabulary_rule_warns_for_a_refused_preset_pair_and_tells_a_typed_d
     # A head loads no vocabulary of its own, and a matching pair needs no word.
     assert not engine_config.drafter("eagle3", qwen[1], qwen[0]).messages
     assert not engine_config.drafter("draft_model", "Llama-3.2-1B", "Llama-3.1-8B").messages
+
+
+#: A name each method loads (None: the method loads no draft checkpoint of its own).
+_LOADS = {"draft_model": "org/draft", "eagle": "org/head", "eagle3": "org/head", "dflash": "org/dflash"}
+
+
+@pytest.mark.parametrize("method", specmath.SPECULATIVE_METHODS)
+@pytest.mark.parametrize("draft", ["Llama-3.2-1B", "DeepSeek-V3-MTP", "Qwen3-30B-A3B-EAGLE-3"])
+def test_auto_draft_gpus_are_where_the_engines_run_the_draft(method, draft):
+    """The draft_tp choice "auto" puts the draft where vLLM runs it (engine_rules.vllm_draft_tp): a
+    head, or any method's drafter but draft_model's, on the target's GPUs, as SGLang and
+    TensorRT-LLM always do; a separate draft model under draft_model on one GPU, which vLLM takes.
+    A number is taken as set."""
+    tp = 4
+    placed = hardware.draft_gpus(AUTO_DRAFT_TP, tp, draft, method)
+    vllm_cfg = specmath.engine_configs(
+        [(1, 8, 2)], method, _LOADS.get(method), 2, 1, tensor_parallel_size=tp, draft_tensor_parallel_size=placed
+    )[0]
+    runs = engine_rules.vllm_draft_tp(vllm_cfg.settings, tp)
+    assert placed == (tp if runs is None else runs)
+    apart = method == "draft_model" and not specmath.MODEL_PRESETS[draft].is_head
+    assert placed == (1 if apart else tp)
+    assert hardware.draft_gpus(2, tp, draft, method) == 2

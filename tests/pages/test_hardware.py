@@ -491,13 +491,54 @@ def test_a_moe_target_with_tp_has_the_roofline_of_specmath():
     # The verify pass against the batch: the target's, and a dense model of its active size.
     figure = chart(at, "Verification cost against the batch")
     dense = hardware.dense_twin(specmath.MODEL_PRESETS[QWEN_MOE])
-    assert dense.parameters == specmath.MODEL_PRESETS[QWEN_MOE].active_parameters and not dense.is_moe
+    assert dense.matmul_parameters == specmath.MODEL_PRESETS[QWEN_MOE].active_parameters and not dense.is_moe
     for name, model in ((QWEN_MOE, specmath.MODEL_PRESETS[QWEN_MOE]), (dense.name, dense)):
         costs = [specmath.roofline(model, H100, b, 1024, 0.0, 2, NVLINK) for b in hardware.BATCHES]
         expected = [float(t(9)) / float(t(1)) for t in costs]
         np.testing.assert_array_equal(values(trace(figure, name)["y"]), expected)
     # At batch 1 verifying 9 positions wakes more experts: dearer than the dense model's pass.
     assert values(trace(figure, QWEN_MOE)["y"])[0] > values(trace(figure, dense.name)["y"])[0]
+
+
+#: Issue 42's link: DeepSeek-V3 and its MTP module on 8 H200s, FP8 weights, batch 1.
+DEEPSEEK_MTP = {
+    "target_model": "DeepSeek-V3", "draft_model": "DeepSeek-V3-MTP", "gpu": "H200 SXM", "tp": "8",
+    "method": "mtp", "precision": "fp8", "batch": "1",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("draft_tp", "on", "figures"),
+    # The issue's figures with the module on one GPU; on the target's 8, as every engine runs it.
+    [(None, 8, ("1.49", "2.55")), ("1", 1, ("1.22", "1.93"))],
+)
+def test_a_head_drafts_on_the_targets_gpus_unless_the_link_sets_its_own(downloads, draft_tp, on, figures):
+    at = open_page(HARDWARE, **DEEPSEEK_MTP, **({"draft_tp": draft_tp} if draft_tp else {}))
+    assert not at.exception
+    h200 = specmath.GPU_PRESETS["H200 SXM"]
+    h200 = dataclasses.replace(h200, peak_flops=h200.peak_flops_fp8)  # FP8 weights at the FP8 peak
+    target, draft = (
+        dataclasses.replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=1.0)
+        for name in ("DeepSeek-V3", "DeepSeek-V3-MTP")
+    )
+    k, speedup = specmath.optimal_k_general(
+        0.8, specmath.roofline(draft, h200, 1, 1024, 0.0, on, NVLINK),
+        specmath.roofline(target, h200, 1, 1024, 0.0, 8, NVLINK), max_k=32,
+    )  # fmt: skip
+    assert metrics(at)["Best k, roofline"] == f"{k} → {speedup:.2f}×"
+    assert sglang_flags(at)["--speculative-num-steps"] == str(k)  # SGLang's one k, at the link's batch
+    sweep = specmath.roofline_batch_sweep(
+        0.8, draft, target, h200, np.arange(1, 257), 1024, 0.0, max_k=32, tp=8, draft_tp=on, interconnect=NVLINK
+    )
+    steps = values(trace(chart(at, "Draft length schedule"), "k in the schedule")["y"])
+    np.testing.assert_array_equal(steps, np.where(sweep.speedup > 1, sweep.k, 0))
+    assert (f"{sweep.speedup[0]:.2f}", f"{sweep.speedup[-1]:.2f}") == figures
+    assert json.loads(downloads(at).decode("utf-8"))["inputs"]["tensor_parallel"]["draft"] == on
+    # Placed as the engines place it, the draft draws no engine's warning about its GPUs.
+    placement = [w for w in warnings(at) if "tensor parallelism" in w or "tensor_parallel_size" in w]
+    assert bool(placement) == (on == 1)
+    said = [c.value for c in at.sidebar.caption if c.value.startswith("auto:")]
+    assert said == (["auto: the draft on the target's 8 GPUs, where every engine runs a head."] if on == 8 else [])
 
 
 def test_the_map_is_one_batch_sweep_per_context_with_the_pages_settings():

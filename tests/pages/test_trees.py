@@ -268,3 +268,25 @@ def test_the_free_and_linear_cost_models_weigh_the_trees(cost, beta):
     t32 = float(target(32)) / float(target(1))
     assert m["T_target(32) / T_target(1)"] == f"{t32:.2f}"
     assert "tree_gpu" not in at.session_state  # the roofline's widgets are not shown
+
+
+@pytest.mark.parametrize("tp", ["8", "1"])
+def test_a_target_on_several_gpus_is_costed_at_its_tensor_parallelism(tp):
+    """DeepSeek-V3 in FP8 on 8 H200s: the roofline at TP 8 over NVLink (specmath's), where on one
+    H200 it does not fit and the page says so."""
+    link = "NVLink (H100 SXM)"
+    query = {"tree_target_model": "DeepSeek-V3", "tree_gpu": "H200 SXM", "tree_precision": "fp8", "tree_tp": tp}
+    at = open_page(TREES, **query, tree_interconnect=link, budget="32", depth="9")
+    assert not at.exception
+    h200 = specmath.GPU_PRESETS["H200 SXM"]
+    h200 = dataclasses.replace(h200, peak_flops=h200.peak_flops_fp8)  # FP8 weights at the FP8 peak
+    spec = dataclasses.replace(specmath.MODEL_PRESETS["DeepSeek-V3"], bytes_per_parameter=1.0)
+    target = specmath.roofline(spec, h200, 16, 1024, 0.0, int(tp), specmath.INTERCONNECT_PRESETS[link])
+    assert metrics(at)["T_target(32) / T_target(1)"] == f"{float(target(32) / target(1)):.2f}"
+    _, speed, _ = page_charts(at)
+    a = specmath.SEQUOIA_ACCEPTANCE
+    chain = specmath.expected_tokens(a[0], BUDGETS - 1)
+    expected = specmath.tree_speedup(chain, BUDGETS, BUDGETS - 1, float(target(1)) / 20, target)
+    np.testing.assert_allclose(values(trace(speed, "chain of m − 1 drafts")["y"]), expected, rtol=1e-14)
+    assert target.fits == (tp == "8")
+    assert any("more than one H200 SXM holds" in w for w in warnings(at)) == (tp == "1")

@@ -100,17 +100,27 @@ def test_moe_presets_against_published_totals(name):
     total, active = PUBLISHED[name]
     spec = sm.MODEL_PRESETS[name]
     assert spec.parameters / 1e9 == pytest.approx(total, rel=0.03)
-    # DeepSeek's README prints 36.7B active where the config gives 37.55B (the V3 paper says
-    # 37B): within 3%. The others' names round their counts down (3.35B for "A3B").
+    # DeepSeek's README prints 36.7B active where the config gives 36.63B without the input
+    # embedding (37.55B with it; the V3 paper says 37B). The others' names round their counts
+    # down (3.04B for "A3B", 3.35B with the embedding).
     assert spec.active_parameters / 1e9 == pytest.approx(active, rel=0.12)
 
 
 def test_gpt_oss_counts_against_openai_figures():
-    # OpenAI's gpt-oss model card: 116.83B total, 5.13B active, the active count leaving the
-    # input embedding out (here: active parameters less vocab_size x hidden).
+    # openai/gpt-oss README.md line 15 at 0492bd3e037807f434a09583c9ac46d8757b5c4d: "117B parameters
+    # with 5.1B active parameters"; OpenAI's gpt-oss model card: 116.83B total, 5.13B active.
     spec = sm.MODEL_PRESETS["gpt-oss-120b"]
     assert round(spec.parameters / 1e9, 2) == 116.83
-    assert round((spec.active_parameters - spec.input_embedding_parameters) / 1e9, 2) == 5.13
+    assert round(spec.parameters / 1e9) == 117
+    # Active as the roofline reads a token: the untied input embedding, a lookup of one row, left
+    # out, as OpenAI leaves it out; every weight but the skipped experts would be 5.71B.
+    assert round(spec.active_parameters / 1e9, 1) == 5.1 and round(spec.active_parameters / 1e9, 2) == 5.13
+    with_embedding = spec.parameters - spec.skipped_parameters
+    assert with_embedding - spec.active_parameters == spec.vocab_size * spec.hidden == 201088 * 2880
+    assert round(with_embedding / 1e9, 2) == 5.71
+    # What the roofline reads and multiplies for one position.
+    assert spec.weight_bytes_read_at(1) == spec.active_parameters * spec.bytes_per_parameter
+    assert spec.flops_per_position(0) == 2 * spec.active_parameters
 
 
 def test_deepseek_mtp_module_against_readme():
