@@ -20,7 +20,11 @@ def view() -> None:
     st.sidebar.subheader("Tensor parallelism")
     served = {key: ctx.widget(key) for key in ("tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")}
     tp, link = served["tp"], served["interconnect"]
-    auto_note = st.sidebar.empty()  # what "auto" draft GPUs came to, once the method is read below
+    # "auto" puts the draft on the target's GPUs, as the engines do (hardware.draft_gpus).
+    serving = hardware.serving(served | {"drafter_kind": kind, "lookup_ms": lookup_ms})
+    draft_tp = serving.draft_tp
+    if served["draft_tp"] == AUTO_DRAFT_TP and tp > 1 and kind != "model_free":
+        st.sidebar.caption(hardware.draft_gpus_said(serving))
     st.sidebar.subheader("Workload")
     batch, context, overhead_ms = (ctx.widget(key) for key in ("batch", "context", "overhead_ms"))
     st.sidebar.subheader("Your own numbers")
@@ -28,12 +32,6 @@ def view() -> None:
     st.sidebar.subheader("Schedule for your engine")
     max_batch, method, drafter = ctx.widget("max_batch"), ctx.widget("method"), ctx.widget("drafter")
     data_parallel, n_predict = ctx.widget("data_parallel"), ctx.widget("n_predict")
-    # The draft's GPUs follow the method and the draft model (hardware.draft_gpus), read above.
-    chosen = {"drafter_kind": kind, "lookup_ms": lookup_ms, "draft_model": names["draft_model"], "method": method}
-    serving = hardware.serving(served | chosen)
-    draft_tp = serving.draft_tp
-    if served["draft_tp"] == AUTO_DRAFT_TP and tp > 1 and kind != "model_free":
-        auto_note.caption(hardware.draft_gpus_said(serving))
 
     settings = (names["gpu"], PRECISIONS[names["precision"]])
     setup = hardware.hardware_setup(

@@ -22,7 +22,6 @@ import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.features import engines
 from dashboard.params import AUTO_DRAFT_TP, BATCHES, CONTEXTS
-from specmath.engines.configs.vllm import DRAFT_TP_METHODS
 
 
 @dataclass(frozen=True)
@@ -177,40 +176,34 @@ class Serving(NamedTuple):
 ONE_GPU = Serving()
 
 
-def draft_gpus(draft_tp: int | str, tp: int, draft: str, method: str) -> int:
+def draft_gpus(draft_tp: int | str, tp: int) -> int:
     """The draft's tensor-parallel degree: ``draft_tp`` where the user set one, else (``"auto"``,
-    :data:`~dashboard.params.AUTO_DRAFT_TP`) where the engines run the draft beside a target on ``tp`` GPUs.
+    :data:`~dashboard.params.AUTO_DRAFT_TP`) the target's ``tp``, where every engine runs a draft by default.
 
-    A head (``draft`` a preset whose :attr:`~specmath.ModelSpec.is_head`, or a ``method`` whose
-    drafter vLLM loads with the target's parallel config: EAGLE, EAGLE-3, MTP, DFlash) runs on the
-    target's GPUs in every engine: vLLM loads it so whatever ``draft_tensor_parallel_size`` says,
-    SGLang has no draft TP and builds the draft worker from the server's arguments, TensorRT-LLM
-    drafts inside the target's model (cited in :mod:`specmath.engines.configs`). Only vLLM's
-    ``draft_model`` (:data:`specmath.engines.configs.vllm.DRAFT_TP_METHODS`) runs a separate model
-    apart, and the page puts it on one GPU, which keeps its all-reduces off a small draft.
+    A head (EAGLE, EAGLE-3, MTP) and DFlash run on the target's GPUs in every engine: vLLM loads them
+    so whatever ``draft_tensor_parallel_size`` says, SGLang has no draft TP and builds the draft worker
+    from the server's arguments, TensorRT-LLM drafts inside the target's model (cited in
+    :mod:`specmath.engines.configs`). vLLM's ``draft_model`` takes ``draft_tensor_parallel_size``, 1
+    or the target's, and leaves it unset at the target's (``tests/specmath/engine_rules.vllm_draft_tp``):
+    one GPU for a small draft is a choice to make, not what an engine does unasked.
     """
-    if draft_tp != AUTO_DRAFT_TP:
-        return int(draft_tp)
-    head = specmath.MODEL_PRESETS[draft].is_head or method not in DRAFT_TP_METHODS
-    return tp if head else 1
+    return tp if draft_tp == AUTO_DRAFT_TP else int(draft_tp)
 
 
 def draft_gpus_said(serving: Serving) -> str:
     """What ``"auto"`` made of the draft's GPUs (:func:`draft_gpus`), for a caption under the choice."""
-    if serving.draft_tp == serving.tp:
-        return f"auto: the draft on the target's {serving.tp} GPUs, where every engine runs a head."
-    return "auto: the separate draft model on one GPU (vLLM's draft_model; SGLang and TensorRT-LLM use the target's)."
+    return f"auto: the draft on the target's {serving.tp} GPUs, where every engine runs it unless told otherwise."
 
 
 def serving(chosen: Mapping[str, Any]) -> Serving:
     """The sidebar's serving settings as the cost models take them, from the parameters' values by
     their keys (the Hardware page's names): ``drafter_kind``, ``lookup_ms`` (0 but for a
-    model-free drafter), ``tp``, ``draft_tp`` (resolved by :func:`draft_gpus` with ``draft_model``
-    and ``method``), ``interconnect``, ``link_bandwidth`` and ``link_latency_us``."""
+    model-free drafter), ``tp``, ``draft_tp`` (resolved by :func:`draft_gpus`), ``interconnect``,
+    ``link_bandwidth`` and ``link_latency_us``."""
     tp = chosen["tp"]
     return Serving(
         chosen["drafter_kind"], chosen["lookup_ms"], tp,
-        draft_gpus(chosen["draft_tp"], tp, chosen["draft_model"], chosen["method"]),
+        draft_gpus(chosen["draft_tp"], tp),
         chosen["interconnect"], chosen["link_bandwidth"], chosen["link_latency_us"],
     )  # fmt: skip
 

@@ -191,17 +191,15 @@ _LOADS = {"draft_model": "org/draft", "eagle": "org/head", "eagle3": "org/head",
 @pytest.mark.parametrize("method", specmath.SPECULATIVE_METHODS)
 @pytest.mark.parametrize("draft", ["Llama-3.2-1B", "DeepSeek-V3-MTP", "Qwen3-30B-A3B-EAGLE-3"])
 def test_auto_draft_gpus_are_where_the_engines_run_the_draft(method, draft):
-    """The draft_tp choice "auto" puts the draft where vLLM runs it (engine_rules.vllm_draft_tp): a
-    head, or any method's drafter but draft_model's, on the target's GPUs, as SGLang and
-    TensorRT-LLM always do; a separate draft model under draft_model on one GPU, which vLLM takes.
-    A number is taken as set."""
+    """The draft_tp choice "auto" puts the draft where vLLM runs it unasked (engine_rules.vllm_draft_tp,
+    no draft_tensor_parallel_size written): on the target's GPUs, a head or a separate draft model, as
+    SGLang and TensorRT-LLM always do. A number is taken as set."""
     tp = 4
-    placed = hardware.draft_gpus(AUTO_DRAFT_TP, tp, draft, method)
+    placed = hardware.draft_gpus(AUTO_DRAFT_TP, tp)
     vllm_cfg = specmath.engine_configs(
         [(1, 8, 2)], method, _LOADS.get(method), 2, 1, tensor_parallel_size=tp, draft_tensor_parallel_size=placed
     )[0]
+    assert "draft_tensor_parallel_size" not in vllm_cfg.settings  # the engine's default: nothing to write
     runs = engine_rules.vllm_draft_tp(vllm_cfg.settings, tp)
-    assert placed == (tp if runs is None else runs)
-    apart = method == "draft_model" and not specmath.MODEL_PRESETS[draft].is_head
-    assert placed == (1 if apart else tp)
-    assert hardware.draft_gpus(2, tp, draft, method) == 2
+    assert placed == tp and runs in (None, tp)
+    assert hardware.draft_gpus(2, tp) == 2

@@ -538,7 +538,9 @@ def test_a_head_drafts_on_the_targets_gpus_unless_the_link_sets_its_own(download
     placement = [w for w in warnings(at) if "tensor parallelism" in w or "tensor_parallel_size" in w]
     assert bool(placement) == (on == 1)
     said = [c.value for c in at.sidebar.caption if c.value.startswith("auto:")]
-    assert said == (["auto: the draft on the target's 8 GPUs, where every engine runs a head."] if on == 8 else [])
+    assert said == (
+        ["auto: the draft on the target's 8 GPUs, where every engine runs it unless told otherwise."] if on == 8 else []
+    )
 
 
 def test_the_map_is_one_batch_sweep_per_context_with_the_pages_settings():
