@@ -356,7 +356,7 @@ def parse(doc: Doc) -> Found | str | None:
             per_position = tuple(sum(u.rates[i] * u.drafted for u in last) / sum(u.drafted for u in last)
                                  for i in range(k))  # fmt: skip
             notes.append(
-                f"per-position rates are the latest interval's {len(last)} engines' weighted by Drafted "
+                f"per-position rates: the latest interval's {len(last)} engines' lines weighted by Drafted "
                 "(drafts per line unknown; exact if drafts are equally long)"
             )
         elif per_position and len(used) > 1:

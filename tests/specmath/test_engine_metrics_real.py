@@ -183,6 +183,23 @@ def test_two_engines_over_two_intervals():
     assert has_note(m, "4 lines from 2 engines (000, 001) over 2 logging intervals")
 
 
+def test_engines_of_one_interval_without_drafts_combine_their_rates_by_drafted():
+    """Made-up counts: 2001 and 2003 drafted are not multiples of k = 2, so no line fixes its drafts."""
+    line = (
+        "SpecDecoding metrics: Mean acceptance length: 2.00, Accepted throughput: 1.00 tokens/s, Drafted throughput: "
+        "2.00 tokens/s, Accepted: {a} tokens, Drafted: {d} tokens, Per-position acceptance rate: {r}, Avg Draft "
+        "acceptance rate: 50.0%\n"
+    )
+    text = "".join(
+        f"Engine 00{i}: Avg prompt throughput: 1.0 tokens/s\n" + line.format(a=a, d=d, r=r)
+        for i, (a, d, r) in enumerate(((1001, 2001, "0.600, 0.400"), (1003, 2003, "0.800, 0.200")))
+    )
+    m = sm.parse_engine_metrics(text)
+    check(m, drafts=None, draft_tokens=4004, accepted=2004)
+    check(m, per_position=((0.6 * 2001 + 0.8 * 2003) / 4004, (0.4 * 2001 + 0.2 * 2003) / 4004))
+    assert has_note(m, "latest interval's 2 engines' lines weighted by Drafted")
+
+
 def test_real_v1_lines_of_the_current_layout():
     """vllm-ascend issue #13640: two intervals of k = 7 (161 = 7 × 23, 385 = 7 × 55)."""
     m = sm.parse_engine_metrics(fixture("vllm_v1_ascend_issue13640.txt"))
