@@ -102,6 +102,26 @@ EXAMPLES["vLLM per-request"] = "".join(
     f'{accepted}, "num_draft_tokens": 1500, "num_spec_tokens": 3}}}}}}\n'
     for i, (hist, accepted) in enumerate((([100, 80, 120, 200], 920), ([90, 90, 120, 200], 930)), start=1)
 )
+# vllm bench serve's "Speculative Decoding" section (specmath/engines/vllm_bench.py cites
+# vllm/benchmarks/serve.py), each value padded as its "{:<40} {:<10}" prints it: the same run's
+# deltas, 1,850 / 3,000 = 61.67 %, 1 + 1,850 / 1,000 = 2.85, positions 810, 640, 400 of 1,000.
+EXAMPLES["vLLM bench serve"] = (
+    "{s:{c}^{n}}\n".format(s="Speculative Decoding", n=50, c="-")
+    + "".join(
+        f"{label:<40} {value:<10.2f}\n" if isinstance(value, float) else f"{label:<40} {value:<10}\n"
+        for label, value in (
+            ("Acceptance rate (%):", 100 * 1850 / 3000),
+            ("Acceptance length:", 1 + 1850 / 1000),
+            ("Drafts:", 1000),
+            ("Draft tokens:", 3000),
+            ("Accepted tokens:", 1850),
+        )
+    )
+    + "Per-position acceptance (%):\n"
+    + "".join(f"{f'  Position {i}:':<40} {100 * n / 1000:<10.2f}\n" for i, n in enumerate((810, 640, 400)))
+    + "=" * 50
+    + "\n"
+)
 #: A sweep, not one run: SGLang's bench_speculative.py lines (specmath/engines/sglang_bench.py cites
 #: them) at batch 1, 16, 64 and 128, chains of 1 to 3 steps at accept lengths near α = 0.8's; invented
 #: step times, long enough from 64 on for speculation to stop paying.

@@ -14,10 +14,14 @@ from . import (
     sglang_bench,
     sglang_prometheus,
     trtllm,
+    vllm_bench,
+    vllm_offline,
     vllm_per_request,
     vllm_prometheus,
     vllm_v0,
     vllm_v1,
+    vllm_v1_early,
+    vllm_v1_trimmed,
 )
 from ._text import Doc, Found, ReportError
 from .record import EngineMetrics, EngineSweep
@@ -29,9 +33,13 @@ MAX_METRICS_CHARS = 2_000_000
 # The formats, in the order they are tried.
 _FORMATS = (
     vllm_v1,
+    vllm_v1_trimmed,
     vllm_v0,
+    vllm_v1_early,
     vllm_prometheus,
     vllm_per_request,
+    vllm_bench,
+    vllm_offline,
     sglang,
     sglang_prometheus,
     llamacpp,
@@ -90,8 +98,24 @@ def parse_engine_metrics(text) -> EngineMetrics:
       a line are inferred: Drafted / k when that agrees with the printed mean and rates,
       otherwise the unique whole number they allow. When every line's drafts are known,
       per-position rates are combined weighted by drafts and the mean is 1 + ΣAccepted /
-      Σdrafts; otherwise the rates are the latest line's and the mean is the Drafted-weighted
-      mean of the printed ones. Lines that drafted nothing (``nan``) are skipped.
+      Σdrafts; otherwise the rates are the latest interval's and the mean is the Drafted-weighted
+      mean of the printed ones. Lines that drafted nothing (``nan``) are skipped. With data
+      parallelism each engine prints its own line after its ``Engine NNN:`` line; the lines of
+      one interval are told apart by engine and summed all the same.
+    * **vLLM V1 log (trimmed)** — ``Mean acceptance length: X`` and ``Per-position acceptance
+      rate: a, b, …`` quoted without their ``SpecDecoding metrics:`` line: the latest pair, so
+      k, the mean and the profile but no counts.
+    * **vLLM V1 log (early)** — ``Speculative metrics: Draft acceptance rate: X, Number of
+      accepted tokens: N, Number of draft tokens: N,`` (V1 builds before its rename): per
+      interval, **summed**; no drafts, so no mean and no k.
+    * **vLLM bench serve** — the ``Speculative Decoding`` section of ``vllm bench serve``
+      (``Acceptance rate (%)``, ``Acceptance length``, ``Drafts``, ``Draft tokens``, ``Accepted
+      tokens``, ``Position i:`` percentages), whole or trimmed by hand; one run, so the **last**
+      section is used. A missing count is inferred where the printed values fix it.
+    * **vLLM offline example** — ``examples/offline_inference/spec_decode.py``'s printout
+      (``num_drafts``, ``num_draft_tokens``, ``num_accepted_tokens``, ``mean acceptance length``,
+      ``acceptance at token i``), or only its mean as ``eagle.py`` of 0.8.0-0.8.4 printed it;
+      the **last** printout is used.
     * **vLLM V0 log** — ``Speculative metrics: … Number of emitted tokens: N.`` Cumulative
       counters, so the **latest** line is used. drafts = draft tokens / k, the mean is
       emitted / drafts and accepted is emitted - drafts: V0's own accepted count includes

@@ -14,7 +14,8 @@ class EngineMetrics:
     engine : str
         ``"vLLM"``, ``"SGLang"``, ``"llama.cpp"`` or ``"TensorRT-LLM"``.
     format : str
-        ``"vLLM V1 log"``, ``"vLLM V0 log"``, ``"vLLM Prometheus"``, ``"SGLang log"``,
+        ``"vLLM V1 log"``, ``"vLLM V1 log (trimmed)"``, ``"vLLM V1 log (early)"``, ``"vLLM bench serve"``,
+        ``"vLLM offline example"``, ``"vLLM V0 log"``, ``"vLLM Prometheus"``, ``"SGLang log"``,
         ``"SGLang Prometheus"``, ``"llama.cpp summary"``, ``"llama-server log"``,
         ``"llama.cpp speculative statistics"``, ``"llama-server timings"``, ``"llama-server /metrics"``,
         ``"vLLM per-request metrics"`` or ``"TensorRT-LLM iteration stats"``.

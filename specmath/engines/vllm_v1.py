@@ -65,6 +65,15 @@ _PER_POS_LABEL = "Per-position acceptance rate:"
 _V1_PER_POS = re.compile(rf"{_PER_POS_LABEL} ({_RATE}(?:, {_RATE}){{0,1023}})")
 _V1_AVG_RATE = re.compile(rf"Draft acceptance rate: ({NUM})%")
 _FULL_RATE = re.compile(r"\d+\.\d{3}|-?nan")  # a rate as vLLM prints it (%.3f), not cut short
+# Each engine's logger prints its "Engine 000: Avg prompt throughput: …" line and then its
+# SpecDecoding line (vllm/v1/metrics/loggers.py:127-142@v0.11.0, LoggingStatLogger.log, prefix
+# "Engine %03d: "; 276-340@v0.34.0, where the aggregating logger's prefix is "N Engines Aggregated: ").
+# With data parallelism one interval prints one pair per engine, so lines are grouped into
+# intervals by the engine line before each: an interval ends where an engine comes again.
+_ENGINE = re.compile(r"\b(?:Engine (\d{1,6})|(\d{1,6}) Engines Aggregated): ")
+# vLLM 0.8.5 printed the middle layout's mean without the bonus token, accepted / drafts
+# (metrics.py:76@v0.8.5); 0.9.0 added it (metrics.py:79-80@v0.9.0). Such a mean equals the
+# per-position rates' sum rather than 1 + it.
 
 
 def _v1_drafts(accepted: int, drafted: int, mean: float | None, rates: tuple[float, ...] | None):
@@ -169,6 +178,59 @@ class _V1Line(NamedTuple):
     mean: float | None
     rates: tuple[float, ...] | None
     avg: float | None
+    engine: str | None  # "000", "3 aggregated", or None where no engine line precedes it
+
+
+def _with_engines(doc: Doc, used: list[_V1Line]) -> list[_V1Line]:
+    """The lines with the engine of the "Engine NNN:" line before each (none between it and the line before)."""
+    text, out, prev = doc.text, [], 0
+    for u in used:
+        found = None
+        for m in _ENGINE.finditer(text, prev, u.pos):
+            found = m.group(1) or f"{m.group(2)} aggregated"
+        out.append(u._replace(engine=found))
+        prev = u.pos
+    return out
+
+
+def _intervals(used: list[_V1Line]) -> list[int]:
+    """Offsets where each logging interval starts: a new one wherever a line's engine is unknown or comes again."""
+    starts, seen = [], set()
+    for u in used:
+        if u.engine is None or u.engine in seen or not starts:
+            starts.append(u.pos)
+            seen = set()
+        if u.engine is not None:
+            seen.add(u.engine)
+    return starts
+
+
+def _summed_note(used: list[_V1Line], intervals: list[int]) -> str:
+    engines = sorted({u.engine for u in used if u.engine is not None})
+    n = len(intervals)
+    spans = f"{n} logging interval{'s' if n > 1 else ''}"
+    if len(engines) > 1:
+        named = ", ".join(engines[:8]) + (f" and {len(engines) - 8} more" if len(engines) > 8 else "")
+        return (
+            f"{len(used)} lines from {len(engines)} engines ({named}) over {spans}; their counts are summed "
+            "(vLLM V1 logs each engine's counts per interval)"
+        )
+    return f"{n} logging intervals found; their counts are summed (vLLM V1 logs per interval)"
+
+
+def _bonus_added(used: list[_V1Line]) -> tuple[list[_V1Line], list[int]]:
+    """The lines with a mean printed without the bonus token (v0.8.5) read as 1 + it, and those lines."""
+    out, lines = [], []
+    for u in used:
+        rates, mean = u.rates, u.mean
+        if rates and mean is not None and all(math.isfinite(r) for r in rates) and math.isfinite(mean):
+            tol = len(rates) * HALF_3DP + HALF_2DP
+            if abs(sum(rates) - mean) <= tol < abs(1.0 + sum(rates) - mean):
+                out.append(u._replace(mean=1.0 + mean))
+                lines.append(u.line)
+                continue
+        out.append(u)
+    return out, lines
 
 
 def parse(doc: Doc) -> Found | str | None:
@@ -197,7 +259,9 @@ def parse(doc: Doc) -> Found | str | None:
             check_rate(r, f"Per-position acceptance rate {i}", line, seg.start)
         if mean is not None and not math.isnan(mean):
             top = len(rates) + 1 if rates else math.inf
-            if not 1.0 - HALF_2DP <= mean <= top + HALF_2DP:
+            # v0.8.5's middle layout printed accepted / drafts, which may be below 1.
+            low = 0.0 if rates and seg.text[len(_V1_MARKER) :].lstrip().startswith("Draft acceptance") else 1.0
+            if not low - HALF_2DP <= mean <= top + HALF_2DP:
                 span = f"within [1, k + 1] = [1, {top}]" if rates else "at least 1"
                 raise ReportError(
                     f"Mean acceptance length must be {span} (it counts the bonus token), got {mean:g} (line {line})",
@@ -206,7 +270,7 @@ def parse(doc: Doc) -> Found | str | None:
         avg = read_float(rate_m.group(1)) if rate_m else None
         if avg is not None:
             check_rate(avg, "Draft acceptance rate", line, seg.start, top=100.0)
-        used.append(_V1Line(seg.start, line, accepted, drafted, mean, rates, avg))
+        used.append(_V1Line(seg.start, line, accepted, drafted, mean, rates, avg, None))
     if not used:
         if empty:
             return f"vLLM V1 'SpecDecoding metrics' lines drafted nothing (line {lines_list(empty)})"
@@ -214,8 +278,16 @@ def parse(doc: Doc) -> Found | str | None:
         return f"the vLLM V1 'SpecDecoding metrics' line at line {doc.line_of(last.start)} is incomplete: {why}"
 
     notes = []
+    used = _with_engines(doc, used)
+    used, bonusless = _bonus_added(used)
+    intervals = _intervals(used)
     if len(used) > 1:
-        notes.append(f"{len(used)} logging intervals found; their counts are summed (vLLM V1 logs per interval)")
+        notes.append(_summed_note(used, intervals))
+    if bonusless:
+        notes.append(
+            f"the printed mean acceptance length equals the per-position rates' sum, not 1 + it: vLLM 0.8.5's mean "
+            f"without the bonus token, read as 1 + it (line {lines_list(bonusless)})"
+        )
     if dropped:
         notes.append(f"only the last {MAX_REPORTS:,} 'SpecDecoding metrics' lines were read")
     if incomplete:
@@ -278,7 +350,7 @@ def parse(doc: Doc) -> Found | str | None:
             per_position = tuple(
                 sum(u.rates[i] * d for u, d in zip(used, drafts_each, strict=True)) / drafts for i in range(k)
             )
-            notes.append("per-position rates combined weighted by each interval's drafts")
+            notes.append("per-position rates combined weighted by each line's drafts")
     else:
         emitted = None
         if all(u.mean is not None and math.isfinite(u.mean) for u in used):
@@ -289,7 +361,15 @@ def parse(doc: Doc) -> Found | str | None:
                 )
         else:
             mean = latest.mean if latest.mean is not None and math.isfinite(latest.mean) else None
-        if per_position and len(used) > 1:
+        last = [u for u in used if u.pos >= intervals[-1]]
+        if len(last) > 1 and len(ks) == 1 and all(u.rates for u in last):
+            per_position = tuple(sum(u.rates[i] * u.drafted for u in last) / sum(u.drafted for u in last)
+                                 for i in range(k))  # fmt: skip
+            notes.append(
+                f"per-position rates: the latest interval's {len(last)} engines' lines weighted by Drafted "
+                "(drafts per line unknown; exact if drafts are equally long)"
+            )
+        elif per_position and len(used) > 1:
             notes.append("per-position rates are the latest interval's (drafts per interval unknown)")
     fits = None  # the drafts the lines' printed values fit, summed, where they do not fix them
     if drafts is None and all(f is not None for f in allowed):

@@ -139,7 +139,13 @@ def test_example_buttons_fill_the_paste_and_calibrate(name):
     assert at.text_area(key="engine_paste").value == calibrate_examples.EXAMPLES[name]
     assert metrics(at)["Mean acceptance length"] == "2.850"
     assert any(name.split()[0] in s.value for s in at.success)
-    with_profile = name in ("vLLM V1 log", "vLLM /metrics", "llama-server /metrics", "vLLM per-request")
+    with_profile = name in (
+        "vLLM V1 log",
+        "vLLM /metrics",
+        "llama-server /metrics",
+        "vLLM per-request",
+        "vLLM bench serve",
+    )
     assert len(page_charts(at)) == (2 if with_profile else 1)
     # A band only where there is an interval: a mean acceptance length alone has none.
     band = [t for t in page_charts(at)[0]["data"] if t.get("name", "").startswith("α interval")]

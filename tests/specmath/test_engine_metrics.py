@@ -673,6 +673,10 @@ HOSTILE = {
     "endless rate list": lambda: "SpecDecoding metrics: Per-position acceptance rate: " + "0.5, " * 500_000,
     "carriage returns": lambda: "\r" * 5_000_000,
     "half a line": lambda: "SpecDecoding metrics: Mean acceptance length: 2.",
+    "one line of trimmed V1 fields": lambda: "Mean acceptance length: 2.00, " * 100_000,
+    "bench serve flood": lambda: "Acceptance rate (%): 50.00\n  Position 0: 50.00\n" * 100_000,
+    "offline example flood": lambda: "num_accepted_tokens: 1\nacceptance at token 0: 0.50\n" * 100_000,
+    "early V1 markers": lambda: "Speculative metrics: Number of accepted tokens: 1, " * 100_000,
     "not text": lambda: 12345,
 }
 
