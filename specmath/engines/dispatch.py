@@ -14,6 +14,7 @@ from . import (
     sglang_bench,
     sglang_prometheus,
     trtllm,
+    trtllm_bench,
     vllm_per_request,
     vllm_prometheus,
     vllm_v0,
@@ -40,6 +41,7 @@ _FORMATS = (
     llamacpp_timings,
     llamacpp_prometheus,
     trtllm,
+    trtllm_bench,
 )
 _PARSERS = tuple((f.FORMAT, f.parse) for f in _FORMATS)
 _LOOKED_FOR = ", ".join(f.LOOKED_FOR for f in _FORMATS)
@@ -109,6 +111,11 @@ def parse_engine_metrics(text) -> EngineMetrics:
       the per-position rates are exact; with ``detailed``'s ``per_step_drafted``, the drafts that
       reached each position are kept (``position_drafts``).
     * **TensorRT-LLM iteration stats** — ``specDecodingStats`` of each iteration, **summed**.
+    * **trtllm-bench report** — the ``= DECODING STATISTICS (mode)`` block (``[DT]``, ``[ADT]``,
+      ``[DAR]``, ``[AL]`` averages and percentiles over requests) or ``--report_json``'s
+      ``"decoding_stats"``; the **last** report is used. With the average output length beside it,
+      k = [DT] / (output − [ADT]) and the mean is 1 + [ADT] / (output − [ADT] − 1); the JSON's
+      unrounded averages times its requests give the totals.
 
     If several formats occur, the one whose data comes last in the text is used, and the notes
     say so. A mean acceptance length is computed from counts where they allow (1 + accepted /
