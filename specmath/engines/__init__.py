@@ -20,11 +20,12 @@ The engines define their numbers differently; the record reconciles them:
   0.5.11 on but accept len / (k + 1) in 0.5.3.post2 to 0.5.10.post1, told apart by the line's head
   and its values.
 
+* llama.cpp's examples count emitted tokens (n_predict) and accepted draft tokens (n_accept);
+  each target step emits its accepted tokens plus one, so steps = n_predict - n_accept.
+
 :mod:`specmath.engines.definitions` holds each printed figure's meaning, versions, conversion to
 accepted / drafted and to the mean length, and source; the record files the figures a paste
 prints under its keys (``printed``).
-* llama.cpp's examples count emitted tokens (n_predict) and accepted draft tokens (n_accept);
-  each target step emits its accepted tokens plus one, so steps = n_predict - n_accept.
 """
 
 from .dispatch import MAX_METRICS_CHARS, parse_engine_metrics, parse_engine_sweep

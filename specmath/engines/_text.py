@@ -67,10 +67,9 @@ class ReportError(ValueError):
 class Needs:
     """What a format's report is made of, for the message on a paste no format could read.
 
-    A format module may declare ``NEEDS = Needs(…)`` beside ``FORMAT``, ``ENGINE``, ``LOOKED_FOR``
-    and ``parse``; the dispatcher finds which parts a refused paste has and names the format with
-    the most as the nearest, with what it found and what it lacks. A module without ``NEEDS`` is
-    named by its ``FORMAT`` alone.
+    Every format module declares ``NEEDS = Needs(…)`` beside ``FORMAT``, ``ENGINE`` and ``parse``;
+    the dispatcher finds which parts a refused paste has and names the format with the most as the
+    nearest, with what it found and what it lacks.
 
     Attributes
     ----------

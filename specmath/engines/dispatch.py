@@ -14,6 +14,7 @@ from . import (
     sglang_bench,
     sglang_prometheus,
     trtllm,
+    trtllm_bench,
     vllm_bench,
     vllm_offline,
     vllm_per_request,
@@ -48,6 +49,7 @@ _FORMATS = (
     llamacpp_timings,
     llamacpp_prometheus,
     trtllm,
+    trtllm_bench,
 )
 _PARSERS = tuple((f.FORMAT, f.parse) for f in _FORMATS)
 
@@ -57,9 +59,7 @@ def _nearest(text: str) -> str | None:
     what it has of them and what it lacks; None if it has no part of any."""
     best = None
     for module in _FORMATS:
-        needs = getattr(module, "NEEDS", None)  # optional: a module without it is only listed
-        if needs is None:
-            continue
+        needs = module.NEEDS
         have, lack = needs.found(text)
         if have and (best is None or len(have) > len(best[1])):
             best = (needs.what, have, lack)
@@ -151,6 +151,11 @@ def parse_engine_metrics(text) -> EngineMetrics:
       the per-position rates are exact; with ``detailed``'s ``per_step_drafted``, the drafts that
       reached each position are kept (``position_drafts``).
     * **TensorRT-LLM iteration stats** — ``specDecodingStats`` of each iteration, **summed**.
+    * **trtllm-bench report** — the ``= DECODING STATISTICS (mode)`` block (``[DT]``, ``[ADT]``,
+      ``[DAR]``, ``[AL]`` averages and percentiles over requests) or ``--report_json``'s
+      ``"decoding_stats"``; the **last** report is used. With the average output length beside it,
+      k = [DT] / (output − [ADT]) and the mean is 1 + [ADT] / (output − [ADT] − 1); the JSON's
+      unrounded averages times its requests give the totals.
 
     If several formats occur, the one whose data comes last in the text is used, and the notes
     say so. A mean acceptance length is computed from counts where they allow (1 + accepted /
@@ -160,6 +165,10 @@ def parse_engine_metrics(text) -> EngineMetrics:
     truncated last line leaves the earlier complete report in use. A V1 line of the layout that
     closes with its per-position list needs no line break after it when the list is whole: its
     last rate has its three decimals and the rates add up to the printed mean minus 1.
+
+    The record used takes the fields it lacks (k, per-position rates) from the latest earlier
+    record of the same engine whose counts agree with it (llama-server's request line before its
+    statistics line, which prints no k), and says so in the notes.
 
     Parameters
     ----------
@@ -209,12 +218,45 @@ def parse_engine_metrics(text) -> EngineMetrics:
     _, name, result = found[-1]
     if isinstance(result, ReportError):
         raise ValueError(f"{name}: {result}") from None
-    notes = list(result.metrics.notes)
+    metrics = _borrow_missing(result.metrics, found[:-1])
+    notes = list(metrics.notes)
     if found[:-1]:
         names = ", ".join(dict.fromkeys(n for _, n, _ in found[:-1]))
         notes.append(f"the text also holds {names} data; used the {name} data, which comes last")
         notes.extend(f"ignored {n} data: {r}" for _, n, r in found[:-1] if isinstance(r, ReportError))
-    return replace(result.metrics, notes=tuple(notes + read_notes))
+    return replace(metrics, notes=tuple(notes + read_notes))
+
+
+def _agree(a: EngineMetrics, b: EngineMetrics) -> bool:
+    """Whether two records count the same drafting: same engine, same draft and accepted tokens, same drafts."""
+    if a.engine != b.engine or None in (a.draft_tokens, a.accepted, b.draft_tokens, b.accepted):
+        return False
+    drafts_differ = None not in (a.drafts, b.drafts) and a.drafts != b.drafts
+    return a.draft_tokens == b.draft_tokens and a.accepted == b.accepted and not drafts_differ
+
+
+def _borrow_missing(chosen: EngineMetrics, earlier: list) -> EngineMetrics:
+    """The record used, with the k and per-position rates it lacks taken from the latest earlier record of
+    the same engine whose counts agree with it (llama-server prints its request line, with k, before the
+    statistics line, which has none); otherwise the record as it is."""
+    if chosen.k is not None and chosen.per_position is not None:
+        return chosen
+    for _, name, other in reversed(earlier):
+        if not isinstance(other, Found) or not _agree(chosen, other.metrics):
+            continue
+        got = other.metrics
+        taken = {f: getattr(got, f) for f in ("k", "per_position") if getattr(chosen, f) is None and getattr(got, f)}
+        if "k" in taken and len(chosen.per_position or ()) > taken["k"]:
+            del taken["k"]  # a k shorter than the record's own rates is not its draft length
+        if not taken:
+            return chosen
+        said = " and ".join("k = " + str(v) if f == "k" else "the per-position rates" for f, v in taken.items())
+        note = (
+            f"{said} from the {name} data before it, whose counts agree ({chosen.draft_tokens:,} draft tokens, "
+            f"{chosen.accepted:,} accepted)"
+        )
+        return replace(chosen, **taken, notes=(*chosen.notes, note))
+    return chosen
 
 
 def parse_engine_sweep(text) -> EngineSweep:

@@ -27,8 +27,6 @@ from .record import EngineMetrics
 
 FORMAT = "llama.cpp summary"
 ENGINE = "llama.cpp"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = "llama.cpp summaries with 'n_drafted = N' and 'n_accept = N'"
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "a llama.cpp speculative example's summary",

@@ -20,11 +20,6 @@ from ._text import PROM_SAMPLE_REST, Doc, Found, Needs
 
 FORMAT = "llama-server /metrics"
 ENGINE = "llama.cpp"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = (
-    "llama-server /metrics counters 'llamacpp:spec_decode_num_drafts_total' / '_num_draft_tokens_total' / "
-    "'_num_accepted_tokens_total'"
-)
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "a llama-server /metrics scrape",

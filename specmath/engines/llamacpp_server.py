@@ -32,8 +32,6 @@ from .vllm_v1 import _v1_drafts, uncounted_note
 
 FORMAT = "llama-server log"
 ENGINE = "llama.cpp"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = "llama-server lines 'draft acceptance [rate] = X (N accepted / N generated)'"
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "a llama-server log",

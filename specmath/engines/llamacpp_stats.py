@@ -27,8 +27,6 @@ from .record import EngineMetrics
 
 FORMAT = "llama.cpp speculative statistics"
 ENGINE = "llama.cpp"
-#: What the dispatcher's error message says it looked for.
-LOOKED_FOR = "llama.cpp lines 'statistics NAME: #calls(b,g,a) = …, #gen tokens = N, #acc tokens = N'"
 NEEDS = Needs(
     "a llama.cpp 'statistics' line",
     (

@@ -14,12 +14,9 @@ from .record import EngineMetrics
 
 FORMAT = "llama-server timings"
 ENGINE = "llama.cpp"
-#: What the dispatcher's error message says it looked for.
-LOOKED_FOR = 'llama-server response timings \'"draft_n": N, "draft_n_accepted": N\''
 NEEDS = Needs(
     "llama-server's response timings",
     (
-        ("'\"timings\"'", r'"timings"'),
         ("'\"draft_n\": N'", r'"draft_n"[ \t\r\n]*:[ \t\r\n]*\d'),
         ("'\"draft_n_accepted\": N'", r'"draft_n_accepted"[ \t\r\n]*:[ \t\r\n]*\d'),
     ),

@@ -18,7 +18,7 @@ class EngineMetrics:
         ``"vLLM offline example"``, ``"vLLM V0 log"``, ``"vLLM Prometheus"``, ``"SGLang log"``,
         ``"SGLang Prometheus"``, ``"llama.cpp summary"``, ``"llama-server log"``,
         ``"llama.cpp speculative statistics"``, ``"llama-server timings"``, ``"llama-server /metrics"``,
-        ``"vLLM per-request metrics"`` or ``"TensorRT-LLM iteration stats"``.
+        ``"vLLM per-request metrics"``, ``"TensorRT-LLM iteration stats"`` or ``"trtllm-bench report"``.
     k : int or None
         Draft length (speculative tokens per step), when printed or derivable: the number of
         per-position rates, V0's "Number of speculative tokens", llama.cpp's ``n_draft``, or

@@ -33,8 +33,6 @@ from .record import EngineMetrics
 
 FORMAT = "SGLang log"
 ENGINE = "SGLang"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = "SGLang 'Decode batch' lines with 'accept len: X,'"
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "an SGLang decode-batch log line",

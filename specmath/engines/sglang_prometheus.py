@@ -27,8 +27,6 @@ from .sglang import printed_figures, rate_meaning
 
 FORMAT = "SGLang Prometheus"
 ENGINE = "SGLang"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = "SGLang Prometheus gauges 'sglang:spec_accept_length' / 'sglang:spec_accept_rate'"
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "an SGLang /metrics scrape",

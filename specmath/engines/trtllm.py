@@ -15,8 +15,6 @@ from .record import EngineMetrics
 
 FORMAT = "TensorRT-LLM iteration stats"
 ENGINE = "TensorRT-LLM"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = 'TensorRT-LLM iteration stats \'"specDecodingStats": {"numDraftTokens": N, …}\''
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "TensorRT-LLM iteration stats",

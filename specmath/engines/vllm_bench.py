@@ -11,26 +11,21 @@ import math
 import re
 from dataclasses import replace
 
-from ._text import (
-    HALF_2DP,
-    NUM,
-    Doc,
-    Found,
-    ReportError,
-    check_accepted,
-    check_rate,
-    read_float,
-    read_int,
-)
+from ._text import HALF_2DP, NUM, Doc, Found, Needs, ReportError, check_accepted, check_rate, read_float, read_int
 from .record import EngineMetrics
 from .vllm_v1 import _v1_drafts
 
 FORMAT = "vLLM bench serve"
 ENGINE = "vLLM"
-#: What the dispatcher's error message says it looked for.
-LOOKED_FOR = (
-    "vllm bench serve's 'Speculative Decoding' section ('Acceptance rate (%):', 'Acceptance length:', 'Drafts:', "
-    "'Draft tokens:', 'Accepted tokens:', 'Position i:')"
+NEEDS = Needs(
+    "vllm bench serve's 'Speculative Decoding' section",
+    (
+        ("'Acceptance rate (%): X'", r"Acceptance rate \(%\):"),
+        ("'Acceptance length: X'", r"Acceptance length:"),
+        ("'Drafts: N'", r"(?m)^[ \t]*Drafts:"),
+        ("'Draft tokens: N'", r"Draft tokens:"),
+        ("'Accepted tokens: N'", r"Accepted tokens:"),
+    ),
 )
 
 # vllm-project/vllm, vllm/benchmarks/serve.py, first released in v0.14.0 (v0.13.0 has no such

@@ -18,8 +18,6 @@ from .record import EngineMetrics
 
 FORMAT = "vLLM per-request metrics"
 ENGINE = "vLLM"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = 'vLLM per-request metrics \'"speculative_decoding": {"acceptance_histogram": […], …}\''
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "vLLM per-request metrics",

@@ -19,8 +19,6 @@ from ._text import PROM_SAMPLE_REST, Doc, Found, Needs
 
 FORMAT = "vLLM Prometheus"
 ENGINE = "vLLM"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = "vLLM Prometheus counters 'vllm:spec_decode_num_drafts' / '_num_draft_tokens' / '_num_accepted_tokens'"
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "a vLLM /metrics scrape",

@@ -15,8 +15,6 @@ from .record import EngineMetrics
 
 FORMAT = "vLLM V0 log"
 ENGINE = "vLLM"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = "vLLM V0 log lines 'Speculative metrics: … Number of emitted tokens: N.'"
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "a vLLM V0 log line",

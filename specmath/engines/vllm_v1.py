@@ -33,8 +33,6 @@ from .record import EngineMetrics
 
 FORMAT = "vLLM V1 log"
 ENGINE = "vLLM"
-#: What a report of this format looks like, in words (part of every format module; the refusal uses NEEDS).
-LOOKED_FOR = "vLLM V1 log lines 'SpecDecoding metrics: … Accepted: N tokens, Drafted: N tokens …'"
 #: The parts a whole report has, for the message on a paste no format reads (see ``Needs``).
 NEEDS = Needs(
     "a vLLM V1 log line",

@@ -16,6 +16,7 @@ from ._text import (
     NUM,
     Doc,
     Found,
+    Needs,
     check_accepted,
     check_rate,
     lines_list,
@@ -26,10 +27,14 @@ from .record import EngineMetrics
 
 FORMAT = "vLLM V1 log (early)"
 ENGINE = "vLLM"
-#: What the dispatcher's error message says it looked for.
-LOOKED_FOR = (
-    "vLLM V1's early lines 'Speculative metrics: Draft acceptance rate: X, Number of accepted tokens: N, "
-    "Number of draft tokens: N, '"
+NEEDS = Needs(
+    "an early vLLM V1 'Speculative metrics' line",
+    (
+        ("'Speculative metrics:'", r"Speculative metrics:"),
+        ("'Draft acceptance rate: X,'", r"Draft acceptance rate: [\d.]+,"),
+        ("'Number of accepted tokens: N,'", r"Number of accepted tokens: \d+,"),
+        ("'Number of draft tokens: N,'", r"Number of draft tokens: \d+,"),
+    ),
 )
 
 # vllm-project/vllm PR #15151 ([V1][Metrics] Initial speculative decoding metrics) added

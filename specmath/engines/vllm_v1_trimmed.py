@@ -9,14 +9,19 @@ from __future__ import annotations
 import math
 import re
 
-from ._text import HALF_2DP, HALF_3DP, Doc, Found, ReportError, check_rate, read_float
+from ._text import HALF_2DP, HALF_3DP, Doc, Found, Needs, ReportError, check_rate, read_float
 from .record import EngineMetrics
 from .vllm_v1 import _FULL_RATE, _PER_POS_LABEL, _V1_MARKER, _V1_MEAN, _V1_PER_POS
 
 FORMAT = "vLLM V1 log (trimmed)"
 ENGINE = "vLLM"
-#: What the dispatcher's error message says it looked for.
-LOOKED_FOR = "vLLM V1 fields 'Mean acceptance length: X' and 'Per-position acceptance rate: a, b, …' on their own"
+NEEDS = Needs(
+    "vLLM V1's fields on their own",
+    (
+        ("'Mean acceptance length: X'", r"Mean acceptance length: [\d.]+"),
+        ("'Per-position acceptance rate: a, b, …'", r"Per-position acceptance rate: [\d.]+"),
+    ),
+)
 
 # The two fields of vLLM V1's line (specmath/engines/vllm_v1.py cites vllm/v1/spec_decode/metrics.py:
 # mean = 1 + accepted / drafts with %.2f, rates = accepted at position i / drafts with %.3f,

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import specmath as sm
-from specmath.engines import definitions
+from specmath.engines import definitions, dispatch
 from specmath.engines.sglang import DRAFTED, OVER_K1, fitting_k, rate_meaning
 from tests.specmath.test_alpha_fit import ISSUE_33
 
@@ -552,7 +552,7 @@ def test_a_refused_paste_names_the_nearest_format(text, nearest, found, missing)
     message = str(error.value)
     if nearest is None:
         assert message.startswith("no speculative decoding metrics found in the text: none of the formats read")
-        assert "vLLM V1 log, vLLM V0 log" in message and "TensorRT-LLM iteration stats" in message
+        assert all(module.FORMAT in message for module in dispatch._FORMATS)
     else:
         assert f"it looks most like {nearest}: found {found}, missing {missing}" in message, message
 
@@ -1132,3 +1132,15 @@ def _per_request(**stats):
 def test_vllm_per_request_bad_values(text, message):
     with pytest.raises(ValueError, match=message):
         sm.parse_engine_metrics(text)
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.txt")), ids=lambda p: p.name)
+def test_every_whole_fixture_has_all_the_parts_its_format_needs(path):
+    """A format's NEEDS names the parts a whole report has: the report read from a real fixture has each."""
+    text = path.read_text()
+    try:
+        m = sm.parse_engine_metrics(text)
+    except ValueError:
+        return  # a fixture of a refused paste
+    (module,) = [f for f in dispatch._FORMATS if f.FORMAT == m.format]
+    assert module.NEEDS.found(text)[1] == []

@@ -58,16 +58,17 @@ def test_pr24536_line_cut_short_is_incomplete_and_says_both_newer_layouts(cut):
 # --- llama.cpp's per-drafter statistics line ------------------------------------------------------------
 
 
-def test_pr24536_statistics_line_comes_last_and_is_used():
+def test_pr24536_statistics_line_comes_last_and_is_used_with_k_from_the_request_line_before_it():
     # "statistics     draft-eagle3: #calls(b,g,a) =    1     87     87, … #gen tokens =    259, #acc tokens =
     # 167, #mean acc len = 2.92, #acc rate/pos = (0.805, 0.632, 0.483)": 87 steps, 259 draft tokens, 167
-    # accepted; the rates' list has no k (it stops at the longest run accepted).
+    # accepted; its rates' list has no k (it stops at the longest run accepted). The 'draft acceptance' line
+    # before it counts the same 259 and 167 and has k = 3 (three rates), so the record takes k = 3 from it.
     m = sm.parse_engine_metrics(fixture("llamacpp_server_pr24536.txt"))
     check(
         m,
         engine="llama.cpp",
         format="llama.cpp speculative statistics",
-        k=None,
+        k=3,
         drafts=87,
         draft_tokens=259,
         accepted=167,
@@ -78,6 +79,16 @@ def test_pr24536_statistics_line_comes_last_and_is_used():
     )
     assert has_note(m, "since the server started") and has_note(m, "longest run accepted", "k is not printed")
     assert has_note(m, "also holds llama-server log data")
+    assert has_note(m, "k = 3 from the llama-server log data", "259 draft tokens, 167 accepted")
+
+
+def test_a_statistics_line_whose_counts_differ_takes_nothing_from_the_request_line():
+    # The same paste with the statistics line's #gen tokens made 260: the two lines no longer count the same
+    # drafting, so the last record is used as it is, without a k.
+    text = fixture("llamacpp_server_pr24536.txt").replace("#gen tokens =    259", "#gen tokens =    260")
+    m = sm.parse_engine_metrics(text)
+    check(m, format="llama.cpp speculative statistics", k=None, draft_tokens=260, accepted=167)
+    assert not has_note(m, "from the llama-server log data")
 
 
 def test_pr23269_two_drafters_without_a_mean_are_summed():
