@@ -154,11 +154,18 @@ def sglang_section(key, eagle, eagle_s, t_draft, target, best_tree) -> None:
         )
         st.caption(f"{mine} {tree}")
         return
-    model = ctx.values.get("tree_target_model") if ctx.values["tree_cost"] == "roofline" else None
-    head = draft_trees.draft_head_placeholder(engine_config.hub_name(specmath.MODEL_PRESETS[model]) if model else None)
+    # The roofline's target, GPUs and batch are the server's; the other cost models name none.
+    roofline = ctx.values["tree_cost"] == "roofline"
+    model = ctx.values["tree_target_model"] if roofline else None
+    name = engine_config.hub_name(specmath.MODEL_PRESETS[model]) if model else None
+    head = draft_trees.draft_head_placeholder(name)
+    served = {"target": name}
+    if roofline:
+        served |= {"tensor_parallel_size": ctx.values["tree_tp"], "batch": ctx.values["tree_batch"]}
     best = draft_trees.EagleSettings(eagle.steps, eagle.topk, n)
     # SGLang's tab first: it is the engine that builds this tree.
-    engines.show_configs(specmath.tree_configs(best.steps, best.topk, best.num_draft_tokens, head), default="SGLang")
+    configs = specmath.tree_configs(best.steps, best.topk, best.num_draft_tokens, head, **served)
+    engines.show_configs(configs, default="SGLang")
     f_best = draft_trees.eagle_curve(key, eagle.steps, eagle.topk)[n]
     st.caption(
         f"{texts.TREES_FLAGS.format(head=head, topk=eagle.topk, steps=eagle.steps)} Their tree: "

@@ -117,6 +117,7 @@ def test_eagle_settings_follow_sglang():
     assert tree_view.draft_head_placeholder(None) == "YOUR-EAGLE-HEAD-FOR-YOUR-TARGET"
     sglang = specmath.tree_configs(full.steps, full.topk, full.num_draft_tokens, head)[1]
     assert sglang.blocks[0].text.split() == [
+        "python", "-m", "sglang.launch_server", "--model-path", "YOUR-TARGET-MODEL", "\\",
         "--speculative-algorithm", "EAGLE", "\\", "--speculative-draft-model-path", head, "\\",
         "--speculative-num-steps", "3", "\\", "--speculative-eagle-topk", "2", "\\",
         "--speculative-num-draft-tokens", "11",

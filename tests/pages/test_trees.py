@@ -8,6 +8,7 @@ import pytest
 import specmath
 from dashboard.params import PRECISIONS
 from dashboard.presets import toy_chains
+from specmath.engines.configs import sglang
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 TREES = "trees"
@@ -27,7 +28,7 @@ def _flags(at) -> str:
 
 
 def _flag_values(at) -> dict[str, str]:
-    return dict(line.removesuffix(" \\").split(" ", 1) for line in _flags(at).splitlines())
+    return {flag: v for flag, v in sglang.read_flags(_flags(at)).items() if flag.startswith("--speculative")}
 
 
 HEAD = "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"  # the roofline's default target
@@ -108,6 +109,7 @@ def test_topk_one_makes_num_draft_tokens_steps_plus_one():
     assert not at.exception
     assert any("the EAGLE tree is the chain of 7 drafts" in i.value and "= 8" in i.value for i in at.info)
     assert _flags(at) == (
+        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B \\\n"
         f"--speculative-algorithm EAGLE \\\n--speculative-draft-model-path {HEAD} \\\n"
         "--speculative-num-steps 7 \\\n--speculative-eagle-topk 1 \\\n--speculative-num-draft-tokens 8"
     )
@@ -128,6 +130,7 @@ def test_the_flags_are_the_fastest_eagle_tree_at_the_chosen_topk_and_steps(steps
     fastest = int(np.nanargmax(speedups)) + 1
     assert speedups[fastest - 1] > 1
     assert _flags(at) == (
+        "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B \\\n"
         f"--speculative-algorithm EAGLE \\\n--speculative-draft-model-path {HEAD} \\\n"
         f"--speculative-num-steps {steps} \\\n--speculative-eagle-topk {topk} \\\n"
         f"--speculative-num-draft-tokens {fastest}"
@@ -290,3 +293,7 @@ def test_a_target_on_several_gpus_is_costed_at_its_tensor_parallelism(tp):
     np.testing.assert_allclose(values(trace(speed, "chain of m − 1 drafts")["y"]), expected, rtol=1e-14)
     assert target.fits == (tp == "8")
     assert any("more than one H200 SXM holds" in w for w in warnings(at)) == (tp == "1")
+    # SGLang's command serves the target on its GPUs.
+    flags = sglang.read_flags(_flags(at))
+    assert flags["python -m sglang.launch_server --model-path"] == "deepseek-ai/DeepSeek-V3"
+    assert flags.get("--tp-size", "1") == tp

@@ -391,6 +391,12 @@ def test_engine_configs_come_in_engine_order_and_trees_only_from_sglang():
     trees = specmath.tree_configs(5, 8, 32, "YOUR-EAGLE-HEAD")
     assert [bool(c.blocks) for c in trees] == [False, True, False, False]
     assert trees[1].settings["--speculative-num-draft-tokens"] == "32"
+    # One command that serves the target on its GPUs, as SGLang's argument rules read it.
+    (command,) = (
+        block.text for block in specmath.tree_configs(5, 8, 32, "h", target="t/x", tensor_parallel_size=8)[1].blocks
+    )
+    flags = engine_rules.sglang_launch(command)
+    assert (flags["model_path"], flags["tp_size"], flags["speculative_eagle_topk"]) == ("t/x", 8, 8)
 
 
 def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
@@ -472,7 +478,7 @@ def test_any_name_a_path_may_have_reads_back_exactly_in_every_config(name):
     assert vllm_words[2] == name  # the target, vllm serve's model_tag
     assert json.loads(vllm_words[vllm_words.index("--speculative-config") + 1])["model"] == name
     sglang_flags = [block.text for block in configs["SGLang"].blocks if "--speculative-algorithm" in block.text]
-    sglang_flags.append(specmath.tree_configs(3, 2, 6, name)[1].blocks[0].text)
+    sglang_flags.append(specmath.tree_configs(3, 2, 6, name, target=name)[1].blocks[0].text)
     for text in sglang_flags:  # the chain, the adaptive command, the tree
         words = _bash_words(text)
         assert words[words.index("--speculative-draft-model-path") + 1] == name

@@ -15,7 +15,7 @@ rules were read from.
 from __future__ import annotations
 
 from . import llamacpp, sglang, trtllm, vllm
-from ._common import MAX_NAME, METHODS, ConfigBlock, EngineConfig, check_count, check_name, safe_name
+from ._common import MAX_NAME, METHODS, ConfigBlock, EngineConfig, check_count, check_name, check_target, safe_name
 from .drafters import METHOD_DRAFTERS, drafter_mismatch, methods_for
 from .synthetic import SyntheticRun, synthetic_runs
 
@@ -85,20 +85,34 @@ def engine_configs(
     )
 
 
-def tree_configs(steps: int, topk: int, num_draft_tokens: int, head: str) -> tuple[EngineConfig, ...]:
+def tree_configs(
+    steps: int,
+    topk: int,
+    num_draft_tokens: int,
+    head: str,
+    *,
+    target: str | None = None,
+    tensor_parallel_size: int = 1,
+    batch: int = 1,
+) -> tuple[EngineConfig, ...]:
     """Every engine's settings for SGLang's EAGLE tree of ``steps``, ``topk`` and ``num_draft_tokens``
-    (root included), drafted by the EAGLE head ``head``: SGLang builds it; the others say what they build."""
-    for name, value in (("steps", steps), ("topk", topk), ("num_draft_tokens", num_draft_tokens)):
+    (root included), drafted by the EAGLE head ``head``: SGLang builds it, in one launch command serving
+    ``target`` on ``tensor_parallel_size`` GPUs for ``batch`` requests at once; the others say what they build."""
+    for name, value in (
+        ("steps", steps), ("topk", topk), ("num_draft_tokens", num_draft_tokens),
+        ("tensor_parallel_size", tensor_parallel_size), ("batch", batch),
+    ):  # fmt: skip
         check_count(value, name, 1)
     check_name(head, "head")
     flags = sglang.tree_flags("EAGLE", head, steps, topk, num_draft_tokens)
+    command = sglang.launch_command(check_target(target), flags, tensor_parallel_size, batch)
     tree = EngineConfig(
         "SGLang",
         sglang.SOURCE,
-        (ConfigBlock("`python -m sglang.launch_server …` with these flags", flags, "bash"),),
+        (ConfigBlock("Serve the target with this tree", command, "bash"),),
         (),
         ("An EAGLE-3 head takes `--speculative-algorithm EAGLE3`, with the same tree flags.",),
-        sglang.read_flags(flags),
+        {flag: str(value) for flag, value in flags},
     )
     # What the other engines do instead is a fact of theirs, not a rule the choice broke: notes.
     no_tree = (

@@ -63,7 +63,6 @@ from ._common import (
     check_schedule,
     check_target,
     command,
-    flag_lines,
     read_flag_lines,
     shell_word,
 )
@@ -122,22 +121,20 @@ def chain_flags(method: str, model: str | None, k: int) -> list[tuple[str, objec
     return [*flags, *steps]
 
 
-def tree_flags(algorithm: str, model: str, steps: int, topk: int, num_draft_tokens: int) -> str:
-    """SGLang's flags for an EAGLE tree, one a line: ``num_draft_tokens`` counts the root."""
+def tree_flags(algorithm: str, model: str, steps: int, topk: int, num_draft_tokens: int) -> list[tuple[str, object]]:
+    """SGLang's flags for an EAGLE tree: ``num_draft_tokens`` counts the root."""
     for name, value in (("steps", steps), ("topk", topk), ("num_draft_tokens", num_draft_tokens)):
         check_count(value, name, 1)
     if algorithm not in ADAPTIVE_ALGORITHMS:
         raise ValueError(f"algorithm must be EAGLE or EAGLE3, got {algorithm!r}")
     check_name(model, "model")
-    return flag_lines(
-        [
-            ("--speculative-algorithm", algorithm),
-            ("--speculative-draft-model-path", model),
-            ("--speculative-num-steps", steps),
-            ("--speculative-eagle-topk", topk),
-            ("--speculative-num-draft-tokens", num_draft_tokens),
-        ]
-    )
+    return [
+        ("--speculative-algorithm", algorithm),
+        ("--speculative-draft-model-path", model),
+        ("--speculative-num-steps", steps),
+        ("--speculative-eagle-topk", topk),
+        ("--speculative-num-draft-tokens", num_draft_tokens),
+    ]
 
 
 def adaptive_file(schedule: Sequence[tuple[int, int, int]]) -> dict:
