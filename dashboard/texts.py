@@ -229,7 +229,7 @@ TREES_EXPLAINER = (
 )
 
 TREES_FLAGS = (
-    "SGLang builds the EAGLE tree, not an arbitrary one: these flags give the fastest point of the "
+    "SGLang builds the EAGLE tree, not an arbitrary one: this command serves the fastest point of the "
     "orange curves at your topk {topk} and {steps} steps (num_draft_tokens counts the root). Replace "
     "`{head}` with the EAGLE head trained for your target model (an EAGLE-3 head takes "
     "`--speculative-algorithm EAGLE3`, with the same tree flags)."
