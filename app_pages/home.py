@@ -1,16 +1,37 @@
-"""The home page: what the tool is, the formulas, and a card per page of the registry."""
+"""The home page: what the tool is, a card per page of the registry (the chapter's four views
+first, on the first screen), then the formulas."""
 
 import streamlit as st
 
 import specmath
 from dashboard import navigation, texts, ui
-from dashboard.registry import PAGES
+from dashboard.features import home
+from dashboard.registry import PageInfo
 
 #: Room for the widest formula below, the speedup's; narrower, the two columns of formulas stack.
 FORMULA_MIN_WIDTH = 380
+#: The narrowest card, where its title still fits on its line: narrower, the cards stack.
+CARD_MIN_WIDTH = 260
+
+
+def cards(pages: list[PageInfo], columns: int) -> None:
+    """A card per page, ``columns`` to a row where there is room: its link, then what it shows."""
+    grid = st.grid(columns, min_column_width=CARD_MIN_WIDTH)
+    for page in pages:
+        with grid.cell().container(border=True):
+            navigation.page_link(page.id)
+            st.caption(page.card)
+
 
 st.title(f":material/bolt: {texts.APP_NAME}")
 st.markdown(texts.INTRO)
+st.subheader("The chapter's four views")
+# Two to a row: four in a row beside the sidebar of a 1366 px screen cut their titles short.
+cards(home.chapter_views(), 2)
+st.caption(texts.CHAPTER)
+st.subheader("More pages")
+cards(home.other_pages(), 3)
+
 shared = navigation.shared_values()
 best_k, best_speedup = specmath.optimal_k(shared["alpha"], shared["c"])
 st.info(
@@ -18,7 +39,6 @@ st.info(
     f"**k = {best_k}**: **{best_speedup:.2f}×** faster than plain decoding.",
     icon=":material/bolt:",
 )
-
 left, right = ui.side_by_side(FORMULA_MIN_WIDTH)
 with left:
     st.markdown("**Acceptance rate**")
@@ -31,12 +51,3 @@ with right:
     st.markdown("**Residual distribution after a rejection**")
     st.latex(texts.FORMULAS["residual"])
 st.markdown(texts.CONVENTIONS)
-
-st.subheader("Explore")
-cards = [page for page in PAGES.values() if page.id != "home"]
-for row in range(0, len(cards), 2):
-    for column, page in zip(st.columns(2), cards[row : row + 2], strict=False):
-        with column.container(border=True):
-            st.markdown(f"#### {page.icon} {page.title}")
-            st.markdown(page.card)
-            navigation.page_link(page.id, label=f"Open {page.title}")

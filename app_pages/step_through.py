@@ -21,33 +21,48 @@ WRITTEN = "step_written"
 STRENGTH_KEYS = {"noise": "step_noise", "temperature": "step_temperature", "merged": "step_contexts"}
 
 #: The page starts higher than Streamlit's default, so that the chart fits a 720 px screen; the
-#: keys' script takes no room.
+#: keys' script takes no room. Streamlit's main area takes the focus on a click (it is focusable,
+#: for keyboard scrolling) and draws a grey ring inside its edges once a key is pressed while it
+#: has it (``stMain``'s ``:focus-visible::before``, an inset box shadow): on this page a clicker's
+#: keys move the step and never scroll, so the ring, a frame around the slide, is turned off.
 PAGE_CSS = """
 <style>
 [data-testid="stMainBlockContainer"] { padding-top: 2rem; }
 [data-testid="stElementContainer"]:has(> [data-testid="stHtml"] > script#sde-step-keys) { display: none; }
+[data-testid="stMain"]:focus-visible::before { box-shadow: none; }
 .st-key-step_legend p { line-height: 1.5; }
 </style>
 """
 
-#: Presenter mode's type and buttons. CSS only: the buttons' classes are Streamlit's ``st-key-<key>``.
+#: Presenter mode: a 1024 × 768 slide, every text at least 18 px. The page's title and the toggle
+#: go up into Streamlit's header bar (fixed there, above it), where only its menu and the
+#: sidebar's button are; the step's numbers are a row under the sentence, its explanation beside
+#: the chart. CSS only: the classes are Streamlit's ``st-key-<key>``.
 PRESENTER_CSS = """
 <style>
-[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
-[data-testid="stMainBlockContainer"] h1 { font-size: 1.6rem; padding-top: 0.75rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 4.5rem; padding-bottom: 0; }
+[data-testid="stElementContainer"]:has(> [data-testid="stHeading"] h1) {
+  position: fixed; top: 0.6rem; left: 4rem; width: auto; z-index: 999991;
+}
+[data-testid="stMainBlockContainer"] h1 { font-size: 1.5rem; padding: 0.25rem 0; }
+.st-key-step_presenter {
+  position: fixed; top: 0.85rem; right: 4rem; width: auto; z-index: 999991;
+}
+.st-key-step_presenter p { font-size: 1.15rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] p,
-[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.3rem; }
-[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] h4 { font-size: 1.7rem; padding: 0; }
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] li { font-size: 1.2rem; line-height: 1.45; }
+[data-testid="stMainBlockContainer"] [data-testid="stMarkdownContainer"] h4 { font-size: 1.55rem; padding: 0; }
+[data-testid="stMainBlockContainer"] .st-key-step_heading [data-testid="stMarkdownContainer"] h4 { font-size: 1.35rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stCaptionContainer"] p { font-size: 1.15rem; }
 [data-testid="stMainBlockContainer"] [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p {
-  font-size: 2rem;
+  font-size: 1.75rem; line-height: 1.3;
 }
 [data-testid="stMainBlockContainer"] [data-testid="stMetricLabel"] [data-testid="stMarkdownContainer"] p {
   font-size: 1.15rem;
 }
 .st-key-step_legend p { font-size: 1.15rem; }
-.st-key-step_back button, .st-key-step_next button { min-height: 4.5rem; padding: 0 2rem; }
-.st-key-step_back button p, .st-key-step_next button p { font-size: 1.7rem; font-weight: 600; }
+.st-key-step_back button, .st-key-step_next button { min-height: 4rem; padding: 0 1.5rem; }
+.st-key-step_back button p, .st-key-step_next button p { font-size: 1.6rem; font-weight: 600; }
 </style>
 """
 
@@ -121,7 +136,9 @@ def view() -> None:
     back = step_through.previous_step(number, k, checked)
     forward = step_through.next_step(number, k, checked)
 
-    buttons = st.container(horizontal=True, vertical_alignment="center")
+    presenter = ctx.values["presenter"]
+    # In presenter mode the heading wraps inside the row, the help button at its end.
+    buttons = st.container(horizontal=True, vertical_alignment="center", wrap=not presenter)
     buttons.button(
         "◀ Back", key="step_back", on_click=_write_step, args=(back,), disabled=back is None, shortcut="PageUp"
     )
@@ -134,32 +151,44 @@ def view() -> None:
         type="primary",
         shortcut="PageDown",
     )
-    buttons.markdown(f"#### {shown.heading}", width="stretch")
+    buttons.container(key="step_heading", width="stretch").markdown(f"#### {shown.heading}")
+    outline = step_through.outline(k, block=step_through.is_block(trace))
+    if presenter:
+        # The slide has no room for the numbering and the page's explanation: they open on a click.
+        with buttons.popover(":material/info:", help="How the steps are numbered, and what they show"):
+            st.caption(outline)
+            st.markdown(texts.STEP_EXPLAINER)
     st.markdown(f"#### {shown.sentence}")
     # The chart first, under the sentence, so that it is on the first screen. In presenter mode
-    # (the sidebar closed, room for both) the step's numbers are beside it; else under it.
-    if ctx.values["presenter"]:
-        chart, numbers = st.columns([3, 2], gap="medium")
+    # (the sidebar closed) the legend is one line, the step's numbers a row above the chart and
+    # its explanation beside it; else they are under it.
+    if presenter:
+        st.container(key="step_legend").markdown(" · ".join(step_views.legend()))
+        metrics = ui.metric_row()  # filled after the chart (see ui.interactive)
+        chart, words = st.columns([2, 1], gap="medium")
     else:
         chart, numbers = st.container(), st.container()
-    metrics = numbers.container(horizontal=True)  # filled after the chart (see ui.interactive)
-    numbers.container(key="step_legend").markdown("  \n".join(step_views.legend()))
-    numbers.markdown(shown.text)
+        metrics = ui.metric_row(numbers)
+        numbers.container(key="step_legend").markdown("  \n".join(step_views.legend()))
+        words = numbers
+    words.container(key="step_text").markdown(shown.text)
     name = f"step{number}_{shown.name}_{kind}{strength:g}_k{k}_seed{seed}" + ("_greedy" if greedy else "")
     name += ("_greedydraft" if proposal == "greedy" else "") + ("_block" if verification == "block" else "")
     with chart:
         ui.chart(shown.figure, name)
     for label, value in shown.metrics:
         metrics.metric(label, value)
-    st.caption(step_through.outline(k, block=step_through.is_block(trace)))
+    if not presenter:
+        st.caption(outline)
 
 
 st.html(PAGE_CSS)
 st.html(step_through.key_script(), unsafe_allow_javascript=True)
-presenter = ctx.widget("presenter", st.container())
+presenter = ctx.widget("presenter", st.container(key="step_presenter"))
 if presenter:
     # Public API, called after the router's own call: the later call's sidebar state wins.
     st.set_page_config(initial_sidebar_state="collapsed")
     st.html(PRESENTER_CSS)
 ui.interactive(ctx, view)
-st.markdown(texts.STEP_EXPLAINER)
+if not presenter:
+    st.markdown(texts.STEP_EXPLAINER)

@@ -40,7 +40,12 @@ def view() -> None:
 
     left, right = ui.side_by_side()
     with left:
-        ui.chart(charts.rule_alphas(vr.alphas(p, q), subtitle), f"verification_alpha_{name}_T{temperature:g}")
+        rule_alphas = vr.alphas(p, q)
+        ui.chart(charts.rule_alphas(rule_alphas, subtitle), f"verification_alpha_{name}_T{temperature:g}")
+        # The bars' numbers, to read off and compare (the exercises' answers quote them).
+        numbers = ui.metric_row()
+        for rule, alpha in rule_alphas.items():
+            numbers.metric(f"α, {rule}", f"{alpha:.3f}")
     with right:
         ui.chart(
             charts.alpha_against_temperature(

@@ -34,6 +34,9 @@ class PageInfo:
     #: the default view (a query ending in #anchor scrolls that heading to the top), and the
     #: screen-size test measures them.
     views: tuple[tuple[str, str], ...] = ()
+    #: One of the chapter's own views (its formulas, table and experiment), which the home page
+    #: puts first.
+    chapter: bool = False
 
     @property
     def shared_params(self) -> tuple[str, ...]:
@@ -61,6 +64,7 @@ PAGES: dict[str, PageInfo] = {
             ("alpha", "k", "c", "compare", "published"),
             "How the speedup rises and falls with the draft length k, for your α and c and a set "
             "of comparison curves; the best k of each curve marked, published measurements beside them.",
+            chapter=True,
         ),
         PageInfo(
             "optimal_k",
@@ -70,6 +74,7 @@ PAGES: dict[str, PageInfo] = {
             "Optimal_k",
             ("alpha", "c", "max_k", "view"),
             "The best k and the best speedup over every (α, c), with the chapter's table to download.",
+            chapter=True,
         ),
         PageInfo(
             "sampling",
@@ -79,6 +84,7 @@ PAGES: dict[str, PageInfo] = {
             "Rejection_sampling",
             ("preset", "vocab", "n", "seed"),
             "Type a target p and a draft q, run millions of rounds, and watch the output land exactly on p.",
+            chapter=True,
             url_params=("p", "q"),
         ),
         PageInfo(
@@ -89,6 +95,7 @@ PAGES: dict[str, PageInfo] = {
             "Acceptance_vs_KL",
             ("pairs", "kl_vocab", "seed", "logx"),
             "α against KL(p‖q) for random pairs, with the Pinsker and Bretagnolle–Huber bounds.",
+            chapter=True,
         ),
         PageInfo(
             "simulator",

@@ -7,7 +7,11 @@ INTRO = (
     "it generates. A small **draft** model proposes *k* tokens; the target scores all of them in "
     "one forward pass and keeps each with probability min(1, p/q), in order. At the first "
     "rejection it resamples from a residual distribution, and if all *k* pass it adds one token "
-    "of its own. The output is distributed **exactly** as the target's: the speedup is free.\n\n"
+    "of its own. The output is distributed **exactly** as the target's: the speedup is free."
+)
+
+#: What "the chapter" is; the home page says it under its views.
+CHAPTER = (
     '"The chapter" on these pages is the text this tool was built from: *Speculative Decoding '
     "Math: Algorithms & Speedup Limits*, a chapter of the Language AI Handbook, whose formulas, "
     "optimal-k table and α-vs-KL experiment the pages reproduce."

@@ -180,7 +180,7 @@ def _draft(trace, i: int, opening, lead: str, large: bool, draft_chain) -> StepV
 def _score(trace, opening, lead: str, large: bool, greedy_draft: bool) -> StepView:
     k = trace.k
     positions = np.arange(k)
-    labels = [f"{i + 1}<br>{WORDS[int(t)]}" for i, t in enumerate(trace.drafted)]
+    labels = [f"{i + 1} · {WORDS[int(t)]}" for i, t in enumerate(trace.drafted)]
     q, p = trace.q[positions, trace.drafted], trace.p[positions, trace.drafted]
     title, subtitle = "The target's one pass", f"p and q of each of the {k} drafted words"
     if greedy_draft:

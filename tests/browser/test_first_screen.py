@@ -7,7 +7,10 @@ measures it, from the boxes the browser laid out, nothing scrolled:
 - the Speedup chart, with and without the published points, starts on it with its whole plot
   area, its legend under the plot (off the curves);
 - the optimal-k map's speedup labels, "15×" in its top right corner among them, are drawn whole
-  inside the map, where plotly.js would clip them, and none over another.
+  inside the map, where plotly.js would clip them, and none over another;
+- on a 1366 × 768 laptop the home page's first cards are the chapter's four views, whole on the
+  first screen, the other pages' after them (the sidebar's list of pages is closed: the cards are
+  a newcomer's way in).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import pytest
 
 import specmath
 from dashboard.charts.contours import speedup_contours
+from dashboard.features import home
 from dashboard.features.optimal_k import GRID_ALPHA, GRID_C
 from dashboard.params import PARAMS, SHARED_KEYS
 from dashboard.registry import PAGES as REGISTRY
@@ -117,3 +121,25 @@ def test_the_optimal_k_maps_labels_are_whole_inside_the_map(max_k, tab):
     assert [
         (a["text"], b["text"]) for i, a in enumerate(drawn) for b in drawn[i + 1 :] if overlap(a["box"], b["box"])
     ] == []
+
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def test_the_home_pages_first_cards_are_the_chapters_four_views_on_a_laptops_first_screen(browser, app_server):
+    context = browser.new_context(viewport=LAPTOP)
+    try:
+        tab = AppTab(context, app_server.url).open(PAGES["home"])
+        links = tab.page.evaluate(FIRST_SCREEN_JS)["links"]
+    finally:
+        context.close()
+    views, others = home.chapter_views(), home.other_pages()
+    assert [page.title for page in views] == [
+        "Speedup vs draft length",
+        "Optimal draft length map",
+        "Rejection sampling",
+        "Acceptance vs divergence",
+    ]
+    assert [link["label"] for link in links] == [page.title for page in views + others]
+    screen = {"left": 0, "top": 0, "right": LAPTOP["width"], "bottom": LAPTOP["height"]}
+    assert [link["label"] for link in links[:4] if not inside(link["card"], screen)] == []

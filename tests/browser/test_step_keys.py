@@ -1,8 +1,10 @@
 """The Step through page on a projector and under a clicker (issue 30, items 3 and 9).
 
-In presenter mode at 1024 × 768 each phase's chart and metrics are on the first screen; step 1's
-x-axis (tick labels and title) is on the first screen at 1920 × 1080 and 1280 × 720; the legend
-is drawn opaque in the role colours. PageDown, PageUp and the arrow keys
+In presenter mode at 1024 × 768 every step is one screen: its chart, metrics and explanation are on
+it and the page does not scroll, every text of the chart and the explanation at least 18 px; a
+click and a clicker's key leave no focus ring framing the page. Step 1's x-axis (tick labels and
+title) is on the first screen at 1920 × 1080 and 1280 × 720; the legend is drawn opaque in the
+role colours. PageDown, PageUp and the arrow keys
 (``dashboard/js/step_keys.js``) move the step with the Step slider, the k slider or nothing
 focused, and change no widget; the address keeps the step, so a reload shows it again.
 """
@@ -15,16 +17,14 @@ from pathlib import Path
 import pytest
 
 from dashboard.charts import ROLE_COLOURS
+from dashboard.charts.step_through import MIN_LARGE_FONT
+from dashboard.features.step_through import CHECK, OUTCOME, step_at, total_steps
 from dashboard.params import PARAMS
 from scripts import live_app
 from tests.browser.helpers import PAGES
 
 STEP = PAGES["step_through"]
 STEP_FIT_JS = (Path(__file__).with_name("js") / "step_fit.js").read_text(encoding="utf-8")
-
-#: One step of each phase at the default k = 8 (whose third word is rejected): a draft word, the
-#: target's pass, a check made, a check never made, the correction, the outcome.
-PHASES = {"draft": 1, "score": 9, "check": 12, "never checked": 14, "correction": 18, "outcome": 19}
 
 
 @pytest.fixture
@@ -52,24 +52,55 @@ def _rgb(colour: str) -> str:
 VARIANTS = {"sampled": "", "greedy": "&greedy=true", "block": "&step_verification=block&step_proposal=greedy"}
 
 
+#: Every step at the default k = 8: whatever it shows must fit.
+STEPS = range(1, total_steps(8) + 1)
+
+
 @pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("phase", PHASES)
-def test_presenter_mode_shows_each_phases_chart_and_numbers_on_a_projectors_first_screen(sized, phase, variant):
+@pytest.mark.parametrize("step", STEPS)
+def test_presenter_mode_shows_each_step_on_one_projector_screen(sized, step, variant):
     """Greedy, every check passes: the last steps are the bonus word's. Under block verification
-    every position is checked: the "never checked" step is a check with its numbers."""
-    query = f"presenter=true&step={PHASES[phase]}" + VARIANTS[variant]
+    every position is checked: each check has its numbers."""
+    query = f"presenter=true&step={step}" + VARIANTS[variant]
     tab = sized(1024, 768).open(STEP, query)
     fit = tab.page.evaluate(STEP_FIT_JS)
+    assert fit["scroll"] <= 0.5, fit  # nothing below the screen
     assert fit["chart"] is not None and _inside(fit["chart"], fit["viewport"]), fit
-    assert fit["titleTop"] >= fit["headerBottom"], fit  # the page's title is not under Streamlit's header
+    assert fit["explanation"] is not None and _inside(fit["explanation"], fit["viewport"]), fit
     assert all(_inside(metric, fit["viewport"]) for metric in fit["metrics"]), fit
+    assert fit["titleUncovered"], fit  # the page's title, in the header bar, is not under Streamlit's header
     assert fit["titles"] and all(title[2] <= fit["chart"][2] for title in fit["titles"]), fit  # titles not cut
-    if phase in ("check", "outcome") or (phase == "never checked" and variant == "block"):
+    # Sampled, the default draft's third word is rejected: the later checks are never made.
+    at = step_at(step, 8)
+    if at.phase == OUTCOME or (at.phase == CHECK and (variant != "sampled" or at.position <= 2)):
         assert fit["metrics"], "this step has metrics"
+    # Legible from the back of a room: the chart's words and the explanation.
+    assert fit["explanationFont"] >= MIN_LARGE_FONT, fit
+    assert fit["chartFonts"] and [t for t in fit["chartFonts"] if t["size"] < MIN_LARGE_FONT] == [], fit
     # The legend is drawn opaque, each line in its role's colour (their contrast: a unit test).
     shown = {line["text"]: (line["color"], line["opacity"]) for line in fit["legend"]}
     assert shown["drawn from the residual"] == (_rgb(ROLE_COLOURS["resampled"]), 1)
     assert len(shown) == len(ROLE_COLOURS) and {opacity for _, opacity in shown.values()} == {1}
+
+
+#: The main area's focus ring: Streamlit draws it as an inset box shadow of a ``::before`` of the
+#: focusable ``stMain`` while it matches ``:focus-visible``.
+MAIN_RING_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  return { focused: main.matches(':focus-visible'), ring: getComputedStyle(main, '::before').boxShadow };
+}"""
+
+
+def test_a_click_and_a_clickers_key_leave_no_frame_around_the_slide(sized):
+    """A click on the page gives Streamlit's main area the focus; a key pressed then makes it
+    ``:focus-visible``, which drew a grey ring inside the screen's edges."""
+    tab = sized(1024, 768).open(STEP, "presenter=true&step=3")
+    tab.page.mouse.click(700, 740)
+    before = tab.signature()
+    tab.page.keyboard.press("PageDown")
+    tab.page.wait_for_url(lambda url: "step=4" in url)
+    tab.settle(changed_from=before)
+    assert tab.page.evaluate(MAIN_RING_JS) == {"focused": True, "ring": "none"}
 
 
 @pytest.mark.parametrize("presenter", [False, True])

@@ -41,11 +41,42 @@ def test_word_bars_draw_other_distributions_as_ticks():
 
 
 def test_position_scores_hold_p_and_q_of_each_drafted_word():
-    labels, q, p = ["1<br>cat", "2<br>sat"], np.array([0.3, 0.2]), np.array([0.5, 0.0])
+    labels, q, p = ["1 · cat", "2 · sat"], np.array([0.3, 0.2]), np.array([0.5, 0.0])
     fig = charts.position_scores(labels, q, p, "One pass")
     np.testing.assert_array_equal(_trace(fig, "draft q(xᵢ)").y, q)
     np.testing.assert_array_equal(_trace(fig, "target p(xᵢ)").y, p)
-    assert list(_trace(fig, "target p(xᵢ)").x) == labels
+    assert list(_trace(fig, "target p(xᵢ)").x) == ["1<br>cat", "2<br>sat"]  # position, then word
+    # Large, a row per position from the top, its label on one line.
+    fig = charts.position_scores(labels, q, p, "One pass", large=True)
+    bars = _trace(fig, "draft q(xᵢ)")
+    assert bars.orientation == "h" and list(bars.y) == labels
+    np.testing.assert_array_equal(bars.x, q)
+    assert fig.layout.yaxis.autorange == "reversed"
+
+
+def test_large_word_bars_show_the_most_likely_words_and_sum_the_rest():
+    words = tuple(f"w{i}" for i in range(21))
+    q = np.arange(1, 22) / np.arange(1, 22).sum()  # w20 the most likely, w0 the least
+    fig = charts.word_bars(words, q, 0, "draft q", "t", large=True)
+    bars = _trace(fig, "draft q")
+    rows = len(bars.y)
+    assert 2 < rows < len(words)
+    # The most likely first, the word drawn (the least likely) kept, the others summed last.
+    kept = [f"w{i}" for i in range(20, 20 - (rows - 2), -1)] + ["w0"]
+    assert list(bars.y) == [*kept, f"{len(words) - rows + 1} other words"]
+    np.testing.assert_allclose(bars.x[:-1], [q[words.index(w)] for w in kept])
+    assert bars.x[-1] == pytest.approx(1 - sum(bars.x[:-1]))
+    assert fig.layout.yaxis.tickfont.size >= step_charts.MIN_LARGE_FONT
+
+
+def test_the_rows_of_the_most_likely_words_weigh_the_markers_too():
+    values, marker = np.array([0.5, 0.0, 0.5, 0.0]), np.array([0.0, 0.9, 0.0, 0.1])
+    shown, rest = step_charts.most_likely(values, None, 3, [marker])
+    assert shown.tolist() == [1, 0] and rest.tolist() == [2, 3]  # ties to the lower index
+    shown, rest = step_charts.most_likely(values, 3, 3, [marker])
+    assert shown.tolist() == [1, 3] and rest.tolist() == [0, 2]  # the drawn word always shown
+    shown, rest = step_charts.most_likely(values, 3, 4)
+    assert shown.tolist() == [0, 1, 2, 3] and rest.size == 0
 
 
 def test_acceptance_checks_split_each_row_and_mark_u():
@@ -86,7 +117,7 @@ def test_large_charts_have_larger_type_and_room_for_it():
     q = np.full(4, 0.25)
     small, large = (charts.word_bars(WORDS, q, 0, "q", "t", large=flag) for flag in (False, True))
     assert small.layout.font.size == FONT_SIZE and large.layout.font.size == step_charts.LARGE_FONT
-    assert large.layout.height == small.layout.height == step_charts.HEIGHT  # both fit the first screen
+    assert (small.layout.height, large.layout.height) == (step_charts.HEIGHT, step_charts.LARGE_HEIGHT)
     assert large.layout.margin.l > small.layout.margin.l and large.layout.margin.b > small.layout.margin.b
 
 

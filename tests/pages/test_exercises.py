@@ -136,12 +136,16 @@ def _tokens_per_iteration(at) -> dict[str, float]:
     return dict(zip(table["rule"], table["tokens per iteration"], strict=True))
 
 
-def test_greedy_draft_view_shows_the_answers_tokens_per_iteration():
+def test_greedy_draft_view_shows_the_answers_tokens_per_iteration_and_alphas():
     at = _open("greedy_draft")
     rows = _tokens_per_iteration(at)
     answer = BY_ID["greedy_draft"].answer_text()
     assert f"{rows['rejection sampling']:.2f} tokens per iteration" in answer
     assert f"{rows['greedy draft']:.2f} tokens per iteration" in answer
+    # Each rule's α as the answer prints it, a number on the page beside the bars.
+    shown = metrics(at)
+    assert f"= **{shown['α, greedy draft']}**: the target's probability" in answer
+    assert f"1 − TV(p, q) = **{shown['α, rejection sampling']}**" in answer
 
 
 def test_block_against_token_view_shows_the_ninths():

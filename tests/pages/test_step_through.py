@@ -245,10 +245,20 @@ def test_presenter_mode_enlarges_the_type_and_the_buttons():
     assert _chart(at)["layout"]["font"]["size"] == charts.style.FONT_SIZE
     at.toggle(key="presenter").set_value(True).run()
     (css,) = [h.proto.body for h in at.get("html") if "st-key-step_next" in h.proto.body and "<style" in h.proto.body]
-    assert "font-size: 2rem" in css and "<script" not in css
+    assert "min-height: 4rem" in css and "<script" not in css  # big buttons, by CSS alone
     figure = _chart(at)
     assert figure["layout"]["font"]["size"] == LARGE_FONT
-    assert_shows(at, 1, _iteration())
+    # The draft's most likely words and the word drawn, each with its q; the rest summed.
+    it = _iteration()
+    bars = trace(figure, "draft q")
+    *words, rest = bars["y"]
+    shown = [tl.WORDS.index(word) for word in words]
+    assert int(it.drafted[0]) in shown and rest == f"{tl.V - len(shown)} other words"
+    q = values(bars["x"])
+    np.testing.assert_array_equal(q[:-1], it.q[0][shown])
+    assert q[-1] == pytest.approx(1 - it.q[0][shown].sum())
+    # The numbering and the page's explanation open from a button, off the slide.
+    assert any(c.value == step_through.outline(8) for c in at.caption)
 
 
 def test_presenter_mode_collapses_the_sidebar(monkeypatch):

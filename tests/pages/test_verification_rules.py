@@ -5,7 +5,7 @@ import pytest
 
 from dashboard import toy_language
 from dashboard.features.verification_rules import LOGIT_PRESETS
-from tests.app_helpers import open_page, page_charts, trace, values, warnings
+from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 PAGE = "verification"
 
@@ -33,6 +33,8 @@ def test_at_temperature_zero_greedy_draft_accepts_as_rejection_sampling():
     bars = trace(page_charts(at)[0], "α")
     alpha = dict(zip(bars["x"], values(bars["y"]), strict=True))
     assert alpha["greedy draft"] == alpha["rejection sampling"]
+    # Under the bars, their numbers.
+    assert metrics(at) == {f"α, {rule}": f"{value:.3f}" for rule, value in alpha.items()}
 
 
 def _laws(at, preset):

@@ -20,5 +20,18 @@
     legend: gd.querySelector('.legend') ? box(gd.querySelector('.legend')) : null,
     labels: [...gd.querySelectorAll('.scatterlayer .textpoint text')].map((t) => ({ text: t.textContent, box: box(t) })),
   }));
-  return { sliders, charts };
+  // Each page link in the main area (the home page's cards): its label, its box and its card's,
+  // the nearest ancestor with a border.
+  const card = (el) => {
+    for (let e = el.parentElement; e; e = e.parentElement) {
+      if (parseFloat(getComputedStyle(e).borderTopWidth) > 0) return e;
+    }
+    return el;
+  };
+  const links = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stPageLink-NavLink"]')].map((a) => ({
+    label: a.querySelector('[data-testid="stMarkdownContainer"]').innerText.trim(),
+    box: box(a),
+    card: box(card(a)),
+  }));
+  return { sliders, charts, links };
 }

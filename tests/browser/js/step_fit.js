@@ -1,6 +1,8 @@
 // The Step through page's boxes in viewport pixels ([left, top, right, bottom]): its chart, the
-// chart's x-axis tick labels and title, its title and subtitle, its metrics; the viewport; and each legend line's text
-// colour with the opacity it is drawn at (the product of its own and its ancestors' opacity).
+// chart's x-axis tick labels and title, its title and subtitle, its metrics, the step's explanation;
+// the viewport; each legend line's text colour with the opacity it is drawn at (the product of its
+// own and its ancestors' opacity); the font size of each text the chart draws; whether the page's
+// title is the element drawn at its middle (nothing covers it); and how far the main area scrolls.
 () => {
   const box = (element) => {
     const r = element.getBoundingClientRect();
@@ -16,10 +18,20 @@
     .filter((span) => span.innerText.trim())
     .map((span) => ({ text: span.innerText.trim(), color: getComputedStyle(span).color, opacity: opacity(span) }));
   // The page title's text (not its padded box) and the bottom of Streamlit's header over the page.
+  const h1 = document.querySelector('[data-testid="stMain"] h1');
   const title = document.createRange();
-  title.selectNodeContents(document.querySelector('[data-testid="stMain"] h1'));
+  title.selectNodeContents(h1);
+  const t = title.getBoundingClientRect();
+  const main = document.querySelector('[data-testid="stMain"]');
+  const explanation = document.querySelector('.st-key-step_text [data-testid="stMarkdownContainer"]');
   return {
-    titleTop: title.getBoundingClientRect().top,
+    titleTop: t.top,
+    titleUncovered: h1.contains(document.elementFromPoint((t.left + t.right) / 2, (t.top + t.bottom) / 2)),
+    scroll: main.scrollHeight - main.clientHeight,
+    explanation: explanation ? box(explanation) : null,
+    explanationFont: explanation ? parseFloat(getComputedStyle(explanation.querySelector('p')).fontSize) : null,
+    chartFonts: chart ? [...chart.querySelectorAll('svg text')].filter((e) => e.textContent.trim())
+      .map((e) => ({ text: e.textContent, size: parseFloat(getComputedStyle(e).fontSize) })) : [],
     headerBottom: document.querySelector('[data-testid="stHeader"]').getBoundingClientRect().bottom,
     viewport: [window.innerWidth, window.innerHeight],
     chart: chart ? box(chart) : null,
