@@ -538,9 +538,16 @@ def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None
     (chart,) = charts
     if step <= k:
         bars = _named(chart, "draft q")
-        assert list(bars["y"]) == list(WORDS)
         context = word if step == 1 else int(it.drafted[step - 2])
-        assert_close(bars["x"], own[context], f"the draft's row q at position {step}")
+        q = own[context]
+        rows = list(bars["y"])
+        if rows == list(WORDS):
+            assert_close(bars["x"], q, f"the draft's row q at position {step}")
+        else:  # presenter mode: the words that fit, the rest summed in the last row
+            shown = [WORDS.index(word) for word in rows[:-1]]
+            assert rows[-1] == f"{len(WORDS) - len(shown)} other words", rows
+            expected = np.append(q[shown], q.sum() - q[shown].sum())
+            assert_close(bars["x"], expected, f"the draft's row q at position {step}, others summed")
     elif step == k + 1:
         positions = np.arange(k)
         assert_close(_named(chart, "draft q(xᵢ)")["y"], it.q[positions, it.drafted], "q of each drafted word")

@@ -198,7 +198,7 @@ def test_calibrates_rule_link_opens_the_verification_rules_page_on_its_pair(tab:
 def test_draft_trees_opens_on_sglangs_tab_the_engine_that_builds_the_tree(tab: AppTab):
     tab.open(PAGES["trees"])
     assert tab.exceptions() == []
-    (flags,) = [text for text in visible_codes(tab) if text.startswith("--speculative-algorithm EAGLE")]
+    (flags,) = [text for text in visible_codes(tab) if text.startswith("python -m sglang.launch_server --model-path")]
     assert f"--speculative-eagle-topk {default('topk')}" in flags
     select_tab(tab, "vLLM", 0)
     assert not visible_codes(tab)  # vLLM has no token tree: a note, nothing to paste
