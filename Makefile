@@ -11,7 +11,7 @@ CHROMIUM := /usr/bin/chromium
 # make screenshots QUERY='alpha=0.9&c=50' SHOTS=docs/screenshots SIZE=1024x768
 QUERY ?=
 SIZE ?=
-# Pictures at another size go beside the README's, in a folder named after the size.
+# Pictures at another size go beside docs/pages.md's, in a folder named after the size.
 SHOTS ?= docs/screenshots$(if $(SIZE),/$(SIZE))
 
 # make workshop REPLICAS=2 PORT=8501 HOST=0.0.0.0: replicas behind nginx (default: one per core).

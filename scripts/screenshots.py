@@ -1,4 +1,4 @@
-"""PNG screenshots of every page, for slides and for the README.
+"""PNG screenshots of every page, for slides and for the page reference (docs/pages.md).
 
 Starts the app itself on a free port, opens each page in Debian's Chromium at 1600 x 900 (16:9;
 ``--size`` for another) with a device scale factor of 2 (a 3200 x 1800 picture, sharp on a projector), waits until the

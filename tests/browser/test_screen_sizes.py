@@ -22,7 +22,7 @@ JS = Path(__file__).with_name("js")
 SCREEN_FIT_JS = (JS / "screen_fit.js").read_text(encoding="utf-8")
 CHARTS_AT_WIDTH_JS = (JS / "charts_at_width.js").read_text(encoding="utf-8")
 
-#: The three of the issue, and the size the other browser tests and the README's pictures use.
+#: The three of the issue, and the size the other browser tests and the page reference's pictures use.
 SIZES = [(1024, 768), (1280, 720), (1920, 1080), (live_app.VIEWPORT["width"], live_app.VIEWPORT["height"])]
 
 #: What the measurement must find on these pages, so that a selector Streamlit renamed cannot

@@ -298,7 +298,7 @@ def test_every_step_builds_under_each_proposal_and_verification():
 
 
 def test_the_registered_block_view_keeps_four_words_where_token_verification_keeps_none():
-    """The README's picture: seed 0, a greedy draft, step 13 (the check of position 4)."""
+    """The page reference's picture: seed 0, a greedy draft, step 13 (the check of position 4)."""
     block = step_through.run("noise", 0.3, 8, 0, proposal="greedy", verification="block").trace
     token = step_through.run("noise", 0.3, 8, 0, proposal="greedy", verification="token").trace
     np.testing.assert_array_equal(block.drafted, token.drafted)

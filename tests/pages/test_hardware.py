@@ -187,7 +187,7 @@ def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
     assert not at.exception
     sweep = _schedule_sweep()
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
-    assert schedule == [(1, 120, 4), (121, 247, 3), (248, 256, 2)]  # the page's defaults, as the README shows
+    assert schedule == [(1, 120, 4), (121, 247, 3), (248, 256, 2)]  # the page's defaults, as its picture shows
     assert vllm_config(at) == {
         "method": "draft_model",
         "model": "meta-llama/Llama-3.2-1B",
