@@ -146,6 +146,21 @@ MODELS += [
         source=f'{_LLM_PROF}, the block headed "Qwen3-4B" (Qwen/Qwen3-4B\'s config.json)',
     ),
     ModelSpec(
+        "Qwen3-32B",
+        # A dense Qwen3: 64 layers of 5120, 64 query heads of 128 (8192 wide, attention_dim), 8 KV heads.
+        parameters=32_762_123_264,  # computed from the config; Qwen: 32.8B
+        layers=64,
+        hidden=5120,
+        kv_heads=8,
+        head_dim=128,
+        vocab_size=151936,
+        tie_word_embeddings=False,
+        tokenizer="Qwen3",
+        attention_dim=64 * 128,
+        hub_id="Qwen/Qwen3-32B",
+        source=f'{_LLM_PROF}, the block headed "Qwen3-32B" (Qwen/Qwen3-32B\'s config.json)',
+    ),
+    ModelSpec(
         "Mistral-7B",
         # The Mixtral paper's abstract (arXiv 2401.04088): "Mixtral has the same architecture as
         # Mistral 7B, with the difference that each layer is composed of 8 feedforward blocks":
