@@ -98,4 +98,20 @@ GPUS += [
         memory_bytes=48e9,
         source="NVIDIA L40S datasheet",
     ),
+    GPUSpec(
+        "GH200 (96GB)",
+        # NVIDIA GH200 Grace Hopper Superchip datasheet, GH200 column (the GPU's figures): "BFLOAT16
+        # Tensor Core 1,979 teraFLOPS* | 990 teraFLOPS", "FP8 Tensor Core 3,958 teraFLOPS* | 1,979
+        # teraFLOPS" (* with sparsity: the dense figures as printed), "96GB HBM3 | 144GB HBM3e",
+        # "Up to 4TB/s | Up to 4.9TB/s": the 96 GB part.
+        memory_bandwidth=4e12,
+        peak_flops=990e12,
+        peak_flops_fp8=1979e12,
+        memory_bytes=96e9,
+        source=(
+            "NVIDIA GH200 Grace Hopper Superchip datasheet (grace-datasheet-gh200-grace-hopper-superchip-3773000), "
+            "Product Specifications table, GH200 column, as copied in atineoSE/coding-model-seeks-gpu at "
+            "ff052946489e8bb55dce164802bdb7c01251fde6, pipeline/pipeline/sources/gh200_specs.md"
+        ),
+    ),
 ]
