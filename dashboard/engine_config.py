@@ -10,7 +10,6 @@ vocabulary check (:mod:`specmath.engines.configs.vocabulary`) is the engines' ru
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -30,9 +29,8 @@ DFLASH_PLACEHOLDER = "YOUR-DFLASH-DRAFT-FOR-{target}"
 
 
 def hub_name(spec: specmath.ModelSpec) -> str:
-    """The Hugging Face name of a preset (``meta-llama/Llama-3.2-1B``), from its source; else its label."""
-    found = re.match(r"huggingface\.co/([\w.-]+/[\w.-]+)", spec.source)
-    return found.group(1) if found else spec.name
+    """The Hugging Face name of a preset (``meta-llama/Llama-3.2-1B``), its ``hub_id``; else its label."""
+    return spec.hub_id or spec.name
 
 
 #: Longest drafter name the page takes (the configs' own limit).

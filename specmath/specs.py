@@ -77,6 +77,9 @@ class ModelSpec:
         module its output head), so its ``vocab_size`` is 0 and its tokens are its target's.
     head_of : str, default ""
         The target a head was trained for (its name); "" for a standalone model.
+    hub_id : str, default ""
+        The model's Hugging Face repository id (``meta-llama/Llama-3.2-1B``), the name engines load
+        it by; "" if it has none or it is not known.
     """
 
     name: str
@@ -99,6 +102,7 @@ class ModelSpec:
     attention_dim: int = 0
     head: str = ""
     head_of: str = ""
+    hub_id: str = field(default="", compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "parameters", as_positive(self.parameters, "parameters"))
@@ -110,6 +114,8 @@ class ModelSpec:
         if not isinstance(self.tie_word_embeddings, (bool, np.bool_)):
             raise ValueError(f"tie_word_embeddings must be True or False, got {shown(self.tie_word_embeddings)}")
         object.__setattr__(self, "tie_word_embeddings", bool(self.tie_word_embeddings))
+        if not isinstance(self.hub_id, str):
+            raise ValueError(f"hub_id must be a string, got {shown(self.hub_id)}")
         if not isinstance(self.tokenizer, str):
             raise ValueError(f"tokenizer must be a string, got {shown(self.tokenizer)}")
         tables = (1 if self.tie_word_embeddings else 2) * self.vocab_size * self.hidden

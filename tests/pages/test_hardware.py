@@ -408,10 +408,10 @@ def test_a_linked_name_over_200_characters_is_refused_whole_not_cut_into_the_con
 
 
 def test_a_model_name_with_spaces_and_quotes_goes_into_the_configs_quoted(monkeypatch):
-    """A draft preset known only by its name (no Hub source), a name a shell would split: the
+    """A draft preset known only by its name (no hub_id), a name a shell would split: the
     engines' configs quote it (they used to raise, a traceback on the page)."""
     name = "Llama 3.2 1B (Bob's copy)"
-    spec = dataclasses.replace(specmath.MODEL_PRESETS["Llama-3.2-1B"], name=name, source="a local copy")
+    spec = dataclasses.replace(specmath.MODEL_PRESETS["Llama-3.2-1B"], name=name, hub_id="", source="a local copy")
     presets = types.MappingProxyType(specmath.MODEL_PRESETS | {"Llama-3.2-1B": spec})
     monkeypatch.setattr(specmath, "MODEL_PRESETS", presets)
     at = open_page(HARDWARE)

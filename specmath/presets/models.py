@@ -1,33 +1,133 @@
-"""Today's serving presets: mixture-of-experts targets, their drafters, and current GPUs.
+"""The models: each entry a :class:`~specmath.ModelSpec` with its numbers, its Hugging Face id
+(``hub_id``, "" for a head that has none) and its source (document, commit, and where in it).
 
-Merged into :data:`~specmath.MODEL_PRESETS` and :data:`~specmath.GPU_PRESETS`
-(:mod:`specmath.presets`). Every number comes from the source named beside it; the parameter
-counts are computed from those configs (tests/specmath/test_serving_presets.py recomputes each,
-and compares it with the total and active counts the model's authors publish).
+Adding a model is one entry here and its source text kept verbatim under
+``tests/fixtures/presets/models/<name>.txt`` (first line ``# `` and the entry's ``source``), which
+tests/specmath/test_presets.py reads: the config's values against the entry's, the parameter
+count recomputed from the config. Numbers are read off each model's config (copies kept in
+public GitHub repositories at a commit, as the Hub itself is not reachable from where these were
+written), with the parameter count computed from that config (embeddings + layers x (attention +
+MLP + norms) + final norm + LM head unless tied). Weights and KV cache in BF16 (2 bytes) except
+DeepSeek-V3, whose checkpoint is FP8 (``"dtype": "fp8"``); the page's precision setting replaces
+either.
 
-The Hugging Face Hub, where each model's ``config.json`` lives, is not reachable from where
-these were written: each value was read from a copy kept in a public GitHub repository at a
-commit, named per model, or from the model's paper. Weights are counted in BF16 (2 bytes), as
-the other presets, except DeepSeek-V3, whose checkpoint is FP8 (``"dtype": "fp8"``); the page's
-precision setting replaces it in any case. Left out, each an upper side of the estimate: gpt-oss
-attends over a 128-token window in every other layer (its ``layer_types``), counted here as full
-attention; FP8 and MXFP4 block scales; DeepSeek-V3's routing bias and Qwen3's q/k norms are in
-the counts but are too small to matter.
+Tokenizer families (``ModelSpec.tokenizer``), by the special-token ids of config.json: "Llama 3"
+(bos_token_id 128000, eos_token_id 128001), "Llama 2" (the LLaMA SentencePiece vocabulary of
+32000: bos_token_id 1, eos_token_id 2), "Qwen2.5" (bos_token_id = eos_token_id = 151643), "Qwen3"
+(bos_token_id 151643, eos_token_id 151645). One family can pad its embedding table to different
+sizes: Qwen2.5-7B's vocab_size is 152064, Qwen2.5-0.5B's 151936.
+
+Left out, each an upper side of the estimate: gpt-oss attends over a 128-token window in every
+other layer (its ``layer_types``), counted here as full attention; FP8 and MXFP4 block scales;
+DeepSeek-V3's routing bias and Qwen3's q/k norms are in the counts but are too small to matter.
 """
 
 from __future__ import annotations
 
-from .specs import GPUSpec, ModelSpec
+from ..specs import ModelSpec
 
-# Sources of the configs, each a public GitHub file at a commit.
+# Sources read for more than one entry, each a public GitHub file at a commit.
 _DEEPSEEK = "deepseek-ai/DeepSeek-V3 (GitHub) at 9b4e9788e4a3a731f7567338ed15d3ec549ce03b"
-_LLM_PROF = "citsjtu2020/LLM-Prof, sglang/Model_Config.md at 8434c8d19c396b2f95d92a67845a7c0a0e0dd512"
-_SLIME = "zyzshishui/slime, scripts/models/qwen3-235B-A22B.sh at a29386384f6fa74b4e926a675b40038a91289659"
-_GPT_OSS = "openai/gpt-oss, gpt_oss/torch/model.py (ModelConfig) at 7b583341fe16729127f6d5b94a7b09ccae97e1a1"
 _SPECFORGE = "sgl-project/SpecForge at a6b6b0230009d15ec2a97a57384e6f53f0f96946"
+_LLM_PROF = "citsjtu2020/LLM-Prof at 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, sglang/Model_Config.md"
 
-# Small dense drafters first: the page's model lists open on them after the dense presets.
+# Dense models first, then today's mixture-of-experts targets and their drafters: the page's
+# model lists open in this order.
 MODELS = [
+    ModelSpec(
+        "Llama-3.1-70B",
+        parameters=70_553_706_496,  # computed from the config below; the Hub shows 70.6B
+        layers=80,  # config.json num_hidden_layers
+        hidden=8192,  # hidden_size (intermediate_size 28672)
+        kv_heads=8,  # num_key_value_heads (64 query heads)
+        head_dim=128,  # hidden_size / num_attention_heads = 8192 / 64
+        vocab_size=128256,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Llama 3",  # bos_token_id / eos_token_id, above
+        hub_id="meta-llama/Llama-3.1-70B",
+        source="meta-llama/Llama-3.1-70B's config.json on the Hugging Face Hub",
+    ),
+    ModelSpec(
+        "Llama-3.1-8B",
+        parameters=8_030_261_248,  # computed from the config below; the Hub shows 8.03B
+        layers=32,  # config.json num_hidden_layers
+        hidden=4096,  # hidden_size (intermediate_size 14336)
+        kv_heads=8,  # num_key_value_heads (32 query heads)
+        head_dim=128,  # hidden_size / num_attention_heads = 4096 / 32
+        vocab_size=128256,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Llama 3",  # bos_token_id / eos_token_id, above
+        hub_id="meta-llama/Llama-3.1-8B",
+        source=f'{_LLM_PROF}, the block headed "Llama-3.1-8B" (meta-llama/Llama-3.1-8B\'s config.json)',
+    ),
+    ModelSpec(
+        "Llama-3.2-1B",
+        parameters=1_235_814_400,  # computed from the config below; the Hub shows 1.24B
+        layers=16,  # config.json num_hidden_layers
+        hidden=2048,  # hidden_size (intermediate_size 8192)
+        kv_heads=8,  # num_key_value_heads (32 query heads)
+        head_dim=64,  # config.json head_dim
+        vocab_size=128256,  # config.json vocab_size
+        tie_word_embeddings=True,  # config.json tie_word_embeddings
+        tokenizer="Llama 3",  # bos_token_id / eos_token_id, above
+        hub_id="meta-llama/Llama-3.2-1B",
+        source="meta-llama/Llama-3.2-1B's config.json on the Hugging Face Hub",
+    ),
+    ModelSpec(
+        "Llama-2-7B",
+        parameters=6_738_415_616,  # computed from the config below; the Hub shows 6.74B
+        layers=32,  # config.json num_hidden_layers
+        hidden=4096,  # hidden_size (intermediate_size 11008)
+        kv_heads=32,  # no GQA: num_key_value_heads = num_attention_heads = 32
+        head_dim=128,  # 4096 / 32
+        vocab_size=32000,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Llama 2",  # bos_token_id / eos_token_id, above
+        hub_id="meta-llama/Llama-2-7b-hf",
+        source="meta-llama/Llama-2-7b-hf's config.json on the Hugging Face Hub",
+    ),
+    ModelSpec(
+        "LLaMA-68M",
+        parameters=68_030_208,  # computed from the config below: the "68M" of its name
+        layers=2,  # config.json num_hidden_layers
+        hidden=768,  # hidden_size (intermediate_size 3072)
+        kv_heads=12,  # num_key_value_heads = num_attention_heads = 12
+        head_dim=64,  # 768 / 12
+        vocab_size=32000,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Llama 2",  # Llama-2-7B's vocab_size; Sequoia drafts for it (p_1 = 0.63)
+        hub_id="JackFram/llama-68m",
+        source="JackFram/llama-68m's config.json on the Hugging Face Hub (the SpecInfer draft model, Miao et al. 2024)",
+    ),
+    ModelSpec(
+        "Qwen2.5-7B",
+        parameters=7_615_616_512,  # computed from the config below (q/k/v biases); the Hub shows 7.62B
+        layers=28,  # config.json num_hidden_layers
+        hidden=3584,  # hidden_size (intermediate_size 18944)
+        kv_heads=4,  # num_key_value_heads (28 query heads)
+        head_dim=128,  # 3584 / 28
+        vocab_size=152064,  # config.json vocab_size
+        tie_word_embeddings=False,  # config.json tie_word_embeddings
+        tokenizer="Qwen2.5",  # bos_token_id / eos_token_id, above
+        hub_id="Qwen/Qwen2.5-7B",
+        source=f'{_LLM_PROF}, the block headed "Qwen2.5-7B" (Qwen/Qwen2.5-7B\'s config.json)',
+    ),
+    ModelSpec(
+        "Qwen2.5-0.5B",
+        parameters=494_032_768,  # computed from the config below (q/k/v biases); the Hub shows 494M
+        layers=24,  # config.json num_hidden_layers
+        hidden=896,  # hidden_size (intermediate_size 4864)
+        kv_heads=2,  # num_key_value_heads (14 query heads)
+        head_dim=64,  # 896 / 14
+        vocab_size=151936,  # config.json vocab_size
+        tie_word_embeddings=True,  # config.json tie_word_embeddings
+        tokenizer="Qwen2.5",  # bos_token_id / eos_token_id, above
+        hub_id="Qwen/Qwen2.5-0.5B",
+        source="Qwen/Qwen2.5-0.5B's config.json on the Hugging Face Hub",
+    ),
+]
+
+MODELS += [
     ModelSpec(
         "Qwen3-4B",
         # config.json: vocab_size 151936, hidden_size 2560, intermediate_size 9728,
@@ -42,7 +142,23 @@ MODELS = [
         tie_word_embeddings=True,
         tokenizer="Qwen3",
         attention_dim=32 * 128,
-        source=f"huggingface.co/Qwen/Qwen3-4B, config.json (read from {_LLM_PROF})",
+        hub_id="Qwen/Qwen3-4B",
+        source=f'{_LLM_PROF}, the block headed "Qwen3-4B" (Qwen/Qwen3-4B\'s config.json)',
+    ),
+    ModelSpec(
+        "Qwen3-32B",
+        # A dense Qwen3: 64 layers of 5120, 64 query heads of 128 (8192 wide, attention_dim), 8 KV heads.
+        parameters=32_762_123_264,  # computed from the config; Qwen: 32.8B
+        layers=64,
+        hidden=5120,
+        kv_heads=8,
+        head_dim=128,
+        vocab_size=151936,
+        tie_word_embeddings=False,
+        tokenizer="Qwen3",
+        attention_dim=64 * 128,
+        hub_id="Qwen/Qwen3-32B",
+        source=f'{_LLM_PROF}, the block headed "Qwen3-32B" (Qwen/Qwen3-32B\'s config.json)',
     ),
     ModelSpec(
         "Mistral-7B",
@@ -59,7 +175,8 @@ MODELS = [
         vocab_size=32000,
         tie_word_embeddings=False,
         tokenizer="Mistral",
-        source="huggingface.co/mistralai/Mistral-7B-v0.1 (numbers from the Mixtral paper, arXiv 2401.04088)",
+        hub_id="mistralai/Mistral-7B-v0.1",
+        source="the Mixtral paper, arXiv 2401.04088 (Mistral 7B's architecture with one MLP a layer)",
     ),
     ModelSpec(
         "DeepSeek-V3",
@@ -87,10 +204,8 @@ MODELS = [
         # Decoding with MLA's absorbed weights: 128 heads score 576-wide keys and sum 512-wide
         # values, 128 x (576 + 512) / 2 multiply-adds per cached token and layer, halved.
         attention_dim=128 * (576 + 512) // 2,
-        source=(
-            "huggingface.co/deepseek-ai/DeepSeek-V3, config.json "
-            f"(read from {_DEEPSEEK}, inference/configs/config_671B.json)"
-        ),
+        hub_id="deepseek-ai/DeepSeek-V3",
+        source=f"{_DEEPSEEK}, inference/configs/config_671B.json (whole file)",
     ),
     ModelSpec(
         "DeepSeek-V3-MTP",
@@ -132,7 +247,8 @@ MODELS = [
         experts_per_token=8,
         expert_parameters=3 * 2048 * 768,
         attention_dim=32 * 128,  # 32 heads of 128: twice the width
-        source=f"huggingface.co/Qwen/Qwen3-30B-A3B, config.json (read from {_LLM_PROF})",
+        hub_id="Qwen/Qwen3-30B-A3B",
+        source=f'{_LLM_PROF}, the block headed "Qwen3-30B-A3B" (Qwen/Qwen3-30B-A3B\'s config.json)',
     ),
     ModelSpec(
         "Qwen3-235B-A22B",
@@ -152,7 +268,11 @@ MODELS = [
         experts_per_token=8,
         expert_parameters=3 * 4096 * 1536,
         attention_dim=64 * 128,
-        source=f"huggingface.co/Qwen/Qwen3-235B-A22B, config.json (read from {_SLIME})",
+        hub_id="Qwen/Qwen3-235B-A22B",
+        source=(
+            "zyzshishui/slime at a29386384f6fa74b4e926a675b40038a91289659, scripts/models/qwen3-235B-A22B.sh "
+            "lines 16-49 (MODEL_ARGS, Megatron's names for Qwen/Qwen3-235B-A22B's config.json)"
+        ),
     ),
     ModelSpec(
         "Mixtral-8x7B",
@@ -171,7 +291,8 @@ MODELS = [
         routed_experts=8,
         experts_per_token=2,
         expert_parameters=3 * 4096 * 14336,
-        source="huggingface.co/mistralai/Mixtral-8x7B-v0.1 (numbers from the Mixtral paper, arXiv 2401.04088, Table 1)",
+        hub_id="mistralai/Mixtral-8x7B-v0.1",
+        source="the Mixtral paper, arXiv 2401.04088, Table 1",
     ),
     ModelSpec(
         "gpt-oss-120b",
@@ -192,7 +313,11 @@ MODELS = [
         experts_per_token=4,
         expert_parameters=3 * 2880 * 2880 + 2 * 2880 + 2880,  # mlp1 (2 x inter) and mlp2, with biases
         attention_dim=64 * 64,
-        source=f"huggingface.co/openai/gpt-oss-120b, config.json (read from {_GPT_OSS})",
+        hub_id="openai/gpt-oss-120b",
+        source=(
+            "openai/gpt-oss at 7b583341fe16729127f6d5b94a7b09ccae97e1a1, gpt_oss/torch/model.py lines 12-28 "
+            "(ModelConfig, the 120b's defaults)"
+        ),
     ),
 ]
 
@@ -241,50 +366,5 @@ MODELS += [
     # hidden 2880, intermediate 17280, 64 heads, 8 KV heads, head_dim 64.
     _eagle3(
         "gpt-oss-120b-EAGLE-3", "gpt-oss-120b", "gpt-oss-120B-eagle3.json", 2880, 17280, 64, 8, 64, "o200k_harmony"
-    ),
-]
-
-GPUS = [
-    GPUSpec(
-        "H200 SXM",
-        # NVIDIA H200 Tensor Core GPU datasheet, H200 SXM column: "GPU Memory 141GB", "GPU Memory
-        # Bandwidth 4.8TB/s", "BFLOAT16 Tensor Core 1,979 TFLOPS*", "FP8 Tensor Core 3,958
-        # TFLOPS*", * = with sparsity: half of each dense.
-        memory_bandwidth=4.8e12,
-        peak_flops=1979e12 / 2,
-        peak_flops_fp8=3958e12 / 2,
-        memory_bytes=141e9,
-        source="NVIDIA H200 datasheet (H200 SXM column; sparse figures halved)",
-    ),
-    GPUSpec(
-        "B200 (HGX)",
-        # NVIDIA HGX B200 specifications, per GPU: "FP8/FP6 Tensor Core 9 PFLOPS", "FP16/BF16
-        # Tensor Core 4.5 PFLOPS" (with sparsity), "GPU Memory | Bandwidth 180GB HBM3E | 7.7TB/s".
-        memory_bandwidth=7.7e12,
-        peak_flops=4.5e15 / 2,
-        peak_flops_fp8=9e15 / 2,
-        memory_bytes=180e9,
-        source="NVIDIA HGX B200 specifications (per GPU; sparse figures halved)",
-    ),
-    GPUSpec(
-        "MI300X",
-        # AMD Instinct MI300X data sheet: "Peak BFloat16 1307.4 TFLOPs" and "Peak FP8 2614.9
-        # TFLOPs" dense (twice that with structured sparsity), "Memory Bandwidth 5.3 TB/s",
-        # "Memory Capacity 192 GB HBM3".
-        memory_bandwidth=5.3e12,
-        peak_flops=1307.4e12,
-        peak_flops_fp8=2614.9e12,
-        memory_bytes=192e9,
-        source="AMD Instinct MI300X data sheet",
-    ),
-    GPUSpec(
-        "L40S",
-        # NVIDIA L40S datasheet: "GPU Memory 48GB GDDR6 with ECC", "Memory Bandwidth 864GB/s",
-        # "BFLOAT16 Tensor Core 362.05 | 733*", "FP8 Tensor Core 733 | 1,466*" TFLOPS (* sparsity).
-        memory_bandwidth=864e9,
-        peak_flops=362.05e12,
-        peak_flops_fp8=733e12,
-        memory_bytes=48e9,
-        source="NVIDIA L40S datasheet",
     ),
 ]

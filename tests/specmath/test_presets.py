@@ -1,0 +1,254 @@
+"""Every preset against its cited source text, kept verbatim under tests/fixtures/presets/.
+
+A fixture's first line is ``# `` and its entry's ``source``; what follows is the source's own
+text (a config.json, a Megatron argument list, a dataclass's defaults, datasheet lines). The
+tests read the numbers off that text: the config's values and the parameter count recomputed
+from them, layer by layer as each model's code builds it, for a model; the dense BF16 and FP8
+peaks, bandwidth and memory for a GPU. No number of a preset is typed again here.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import specmath as sm
+from specmath.presets import gpus, models
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "presets"
+
+#: Entries whose source text is not kept yet (tests/specmath/test_hardware.py and
+#: test_serving_presets.py still check them against their configs as typed there). New entries
+#: come with a fixture.
+WITHOUT_FIXTURE = {
+    "Llama-3.1-70B",
+    "Llama-3.2-1B",
+    "Llama-2-7B",
+    "LLaMA-68M",
+    "Qwen2.5-0.5B",
+    "Mistral-7B",
+    "Mixtral-8x7B",
+    "DeepSeek-V3-MTP",
+    "B200 (HGX)",
+}
+
+
+def fixture_path(kind: str, name: str) -> Path:
+    stem = re.sub(r"[^\w.-]+", "-", name).strip("-")
+    return FIXTURES / kind / f"{stem}.txt"
+
+
+def read_fixture(kind: str, entry) -> str:
+    """The source text of ``entry``, after checking that its first line cites the entry's source."""
+    lines = fixture_path(kind, entry.name).read_text(encoding="utf-8").splitlines()
+    assert lines[0] == f"# {entry.source}"
+    return "\n".join(line for line in lines if not line.startswith("#"))
+
+
+def with_fixtures(kind, entries):
+    return [e.name for e in entries if e.name not in WITHOUT_FIXTURE and fixture_path(kind, e.name).exists()]
+
+
+def test_every_entry_has_its_source_text_but_the_known_few():
+    for kind, entries in (("models", models.MODELS), ("gpus", gpus.GPUS)):
+        missing = {e.name for e in entries if not fixture_path(kind, e.name).exists()}
+        assert missing <= WITHOUT_FIXTURE
+    kept = {p.stem for kind in ("models", "gpus") for p in (FIXTURES / kind).glob("*.txt")}
+    names = {fixture_path("models", n).stem for n in sm.MODEL_PRESETS} | {
+        fixture_path("gpus", n).stem for n in sm.GPU_PRESETS
+    }
+    assert kept <= names  # no fixture for an entry that is gone
+
+
+# --- models ---------------------------------------------------------------------------------------
+
+# Other configs' names for config.json's: DeepSeek's inference config, Megatron's arguments
+# (as slime passes them), gpt-oss's ModelConfig.
+ALIASES = {
+    "dim": "hidden_size",
+    "inter_dim": "intermediate_size",
+    "moe_inter_dim": "moe_intermediate_size",
+    "n_layers": "num_hidden_layers",
+    "n_dense_layers": "first_k_dense_replace",
+    "n_heads": "num_attention_heads",
+    "n_routed_experts": "num_experts",
+    "n_activated_experts": "num_experts_per_tok",
+    "num_layers": "num_hidden_layers",
+    "num_query_groups": "num_key_value_heads",
+    "kv_channels": "head_dim",
+    "ffn_hidden_size": "intermediate_size",
+    "moe_ffn_hidden_size": "moe_intermediate_size",
+    "moe_router_topk": "num_experts_per_tok",
+    "experts_per_token": "num_experts_per_tok",
+}
+
+
+def number(text: str):
+    return json.loads(text) if re.fullmatch(r"-?[\d.e+-]+|true|false|null", text) else text
+
+
+def read_config(text: str) -> dict:
+    """A model's config from its source text: JSON, Megatron arguments or a dataclass's defaults."""
+    if "{" in text:  # a config.json, maybe under a heading
+        raw = json.loads(text[text.index("{") : text.rindex("}") + 1])
+    elif "MODEL_ARGS" in text:
+        raw = {}
+        for key, value in re.findall(r"^\s*--([\w-]+)(?:[ \t]+(\S+))?", text, re.MULTILINE):
+            raw[key.replace("-", "_")] = number(value) if value else True
+        raw["tie_word_embeddings"] = not raw.pop("untie_embeddings_and_output_weights", False)
+    else:
+        raw = {key: number(value) for key, value in re.findall(r"^\s*(\w+): \w+ = (\S+)$", text, re.MULTILINE)}
+    return {ALIASES.get(key, key): value for key, value in raw.items()}
+
+
+def attention_parameters(c: dict) -> int:
+    """q, k, v, o of one layer (and what each model adds: biases, q/k norms, sinks, MLA's low ranks)."""
+    d, heads = c["hidden_size"], c["num_attention_heads"]
+    if "kv_lora_rank" in c:  # DeepSeek's MLA, inference/model.py
+        qr, kvr, rope = c["q_lora_rank"], c["kv_lora_rank"], c["qk_rope_head_dim"]
+        qk, v = c["qk_nope_head_dim"] + rope, c["v_head_dim"]
+        return (
+            d * qr
+            + qr
+            + qr * heads * qk
+            + d * (kvr + rope)
+            + kvr
+            + kvr * heads * (c["qk_nope_head_dim"] + v)
+            + heads * v * d
+        )
+    hd = c.get("head_dim") or d // heads
+    q, kv = heads * hd, c["num_key_value_heads"] * hd
+    count = d * q + 2 * d * kv + q * d
+    if c.get("model_type") == "qwen2" or "swiglu_limit" in c:  # biases on q, k, v (gpt-oss: and o)
+        count += q + 2 * kv + (d if "swiglu_limit" in c else 0)
+    if c.get("model_type", "").startswith("qwen3") or c.get("qk_layernorm"):  # q_norm, k_norm
+        count += 2 * hd
+    if "swiglu_limit" in c:  # gpt-oss: a sink per head
+        count += heads
+    return count
+
+
+def expert_parameters(c: dict) -> int:
+    d = c["hidden_size"]
+    if "swiglu_limit" in c:  # gpt-oss: mlp1 (2 x inter, with bias) and mlp2 (with bias)
+        return 3 * d * c["intermediate_size"] + 2 * c["intermediate_size"] + d
+    return 3 * d * c["moe_intermediate_size"]
+
+
+def parameter_count(c: dict) -> int:
+    """The parameters the config builds, as each model's code builds them."""
+    d, layers, vocab = c["hidden_size"], c["num_hidden_layers"], c.get("vocab_size", 0)
+    attention = attention_parameters(c)
+    if "draft_vocab_size" in c:  # EAGLE-3: fc 3d x d, q/k/v from 2d, an MLP, four norms, lm_head
+        hd = c.get("head_dim") or d // c["num_attention_heads"]
+        q, kv = c["num_attention_heads"] * hd, c["num_key_value_heads"] * hd
+        head_attention = 2 * d * q + 2 * 2 * d * kv + q * d
+        return head_attention + 3 * d * c["intermediate_size"] + 3 * d * d + 4 * d + d * c["draft_vocab_size"]
+    experts = c.get("num_experts", 0)
+    if experts:
+        gate = d * experts + (experts if "kv_lora_rank" in c or "swiglu_limit" in c else 0)  # gate biases
+        routed = (experts + c.get("n_shared_experts", 0)) * expert_parameters(c)
+        moe_layer = attention + 2 * d + gate + routed
+        dense_layers = c.get("first_k_dense_replace", 0)
+        dense_layer = attention + 2 * d + 3 * d * c.get("intermediate_size", 0)
+        body = dense_layers * dense_layer + (layers - dense_layers) * moe_layer
+    else:
+        body = layers * (attention + 2 * d + 3 * d * c["intermediate_size"])
+    tied = c.get("tie_word_embeddings", False)  # DeepSeek's and gpt-oss's code keep two tables
+    return vocab * d * (1 if tied else 2) + body + d
+
+
+#: Tokenizer families by config.json's (bos_token_id, eos_token_id) (specmath/presets/models.py).
+FAMILIES = {(128000, 128001): "Llama 3", (151643, 151643): "Qwen2.5", (151643, 151645): "Qwen3"}
+
+
+@pytest.mark.parametrize("name", with_fixtures("models", models.MODELS))
+def test_model_presets_match_their_configs(name):
+    spec = sm.MODEL_PRESETS[name]
+    c = read_config(read_fixture("models", spec))
+    d, heads = c["hidden_size"], c["num_attention_heads"]
+    assert spec.parameters == parameter_count(c)
+    assert (spec.layers, spec.hidden) == (c["num_hidden_layers"], d)
+    if spec.is_head:  # its embedding and tokens are its target's
+        assert spec.vocab_size == 0 and spec.head == "EAGLE-3" and "draft_vocab_size" in c
+    else:
+        assert (spec.vocab_size, spec.tie_word_embeddings) == (c["vocab_size"], c.get("tie_word_embeddings", False))
+        assert spec.input_embedding_parameters == (0 if spec.tie_word_embeddings else c["vocab_size"] * d)
+        if (c.get("bos_token_id"), c.get("eos_token_id")) in FAMILIES:
+            assert spec.tokenizer == FAMILIES[c["bos_token_id"], c["eos_token_id"]]
+    if "kv_lora_rank" in c:  # MLA caches one latent a token and layer, written as one head of half its width
+        latent = c["kv_lora_rank"] + c["qk_rope_head_dim"]
+        assert (spec.kv_heads, 2 * spec.head_dim) == (1, latent)
+        assert spec.attention_dim == heads * (latent + c["kv_lora_rank"]) / 2  # absorbed attention
+        assert spec.bytes_per_parameter == (1.0 if c["dtype"] == "fp8" else 2.0)
+    else:
+        hd = c.get("head_dim") or d // heads
+        assert (spec.kv_heads, spec.head_dim) == (c["num_key_value_heads"], hd)
+        assert spec.attention_dim == (0 if heads * hd == d else heads * hd)
+        assert spec.bytes_per_parameter == spec.kv_bytes_per_element == 2.0
+    experts = c.get("num_experts", 0)
+    assert (spec.routed_experts, spec.experts_per_token) == (experts, c.get("num_experts_per_tok", 0) if experts else 0)
+    if experts:
+        assert spec.shared_experts == c.get("n_shared_experts", 0)
+        assert spec.expert_parameters == expert_parameters(c)
+        assert spec.expert_layers == c["num_hidden_layers"] - c.get("first_k_dense_replace", 0)
+
+
+def test_hub_id_is_a_field_engines_load_by():
+    # Every model on its own has a Hugging Face id; a head trained by the page's user has none.
+    for spec in sm.MODEL_PRESETS.values():
+        assert bool(spec.hub_id) != spec.is_head, spec.name
+        assert spec.hub_id.count("/") == (1 if spec.hub_id else 0)
+    with pytest.raises(ValueError, match=r"^hub_id must be a string, got 3$"):
+        sm.ModelSpec("m", parameters=1e9, layers=1, hidden=8, kv_heads=1, head_dim=8, hub_id=3)
+
+
+# --- GPUs -------------------------------------------------------------------------------------------
+
+NUMBER = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(?:teraFLOPS|TFLOPS|TFLOPs|PFLOPS|TB/s|GB/sec|GB/s|GB)?(\*?)")
+
+
+def first_cell(line: str) -> str:
+    """A Markdown table row's first value (its GH200 column); any other line whole."""
+    cells = re.split(r"(?<!\\)\|", line)
+    return cells[2] if line.startswith("|") and len(cells) > 3 else line
+
+
+def read_datasheet(text: str) -> dict:
+    """Bandwidth (B/s), memory (B) and the dense BF16 and FP8 peaks (FLOP/s) the lines print.
+
+    A figure marked ``*`` is with sparsity (each sheet's footnote): the dense one is the figure
+    beside it without the mark, or half of it where the sheet prints only that one.
+    """
+    found = {"peak_flops_fp8": 0.0}
+    for line in text.splitlines():
+        label, value = line, first_cell(line)
+        figures = [(float(n.replace(",", "")), star == "*") for n, star in NUMBER.findall(value)]
+        if not figures or line.lstrip("*\\ ").lower().startswith("with sparsity"):
+            continue
+        if re.search(r"TB/s|GB/s", value):
+            found["memory_bandwidth"] = figures[0][0] * (1e12 if "TB/s" in value else 1e9)
+        elif re.search(r"FLOP|BF(LOAT)?16|FP8", line, re.IGNORECASE):
+            dense = [f for f, sparse in figures if not sparse]
+            flops = (dense[0] if dense else figures[0][0] / 2) * (1e15 if "PFLOPS" in line else 1e12)
+            found["peak_flops_fp8" if "FP8" in label else "peak_flops"] = flops
+        elif "GB" in value:
+            found["memory_bytes"] = figures[0][0] * 1e9
+    return found
+
+
+@pytest.mark.parametrize("name", with_fixtures("gpus", gpus.GPUS))
+def test_gpu_presets_match_their_datasheets(name):
+    gpu = sm.GPU_PRESETS[name]
+    sheet = read_datasheet(read_fixture("gpus", gpu))
+    # Decimal figures times a unit round once (3.35 x 1e12 may be an ulp off 3.35e12).
+    assert sheet == pytest.approx(
+        {
+            "memory_bandwidth": gpu.memory_bandwidth,
+            "memory_bytes": gpu.memory_bytes,
+            "peak_flops": gpu.peak_flops,
+            "peak_flops_fp8": gpu.peak_flops_fp8,
+        },
+        rel=1e-15,
+    )
