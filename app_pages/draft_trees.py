@@ -51,7 +51,9 @@ def verification_cost(kind: str, c: float):
     tp, link, bandwidth, latency = (ctx.widget(f"tree_{key}") for key in TREE_SERVING_KEYS)
     # The Hardware page's serving of the target; the EAGLE head's step is the target's over c.
     serving = hardware.Serving(tp=tp, interconnect=link, link_bandwidth_gbs=bandwidth, link_latency_us=latency)
-    setup = hardware.hardware_setup(model, model, gpu, PRECISIONS[precision], batch, context, 0.0, 0.0, 0.0, serving)
+    setup = hardware.hardware_setup(
+        hardware.Deployment(model, model, gpu, PRECISIONS[precision], context, serving=serving), batch
+    )
     target, on = setup.target, hardware.gpus(gpu, tp)
     if not target.fits:
         holds = f"each of {tp} {gpu} GPUs holds" if tp > 1 else f"one {gpu} holds"

@@ -33,10 +33,11 @@ def view() -> None:
     max_batch, method, drafter = ctx.widget("max_batch"), ctx.widget("method"), ctx.widget("drafter")
     data_parallel, n_predict = ctx.widget("data_parallel"), ctx.widget("n_predict")
 
-    settings = (names["gpu"], PRECISIONS[names["precision"]])
-    setup = hardware.hardware_setup(
-        names["target_model"], names["draft_model"], *settings, batch, context, overhead_ms, bandwidth, peak, serving
-    )
+    deployment = hardware.Deployment(
+        names["target_model"], names["draft_model"], names["gpu"], PRECISIONS[names["precision"]],
+        context, overhead_ms, bandwidth, peak, serving,
+    )  # fmt: skip
+    setup = hardware.hardware_setup(deployment, batch)
     if not setup.target.fits:
         holds = f"each of {tp} {names['gpu']} GPUs holds" if tp > 1 else f"one {names['gpu']} holds"
         st.warning(
@@ -103,9 +104,7 @@ def view() -> None:
             ),
             f"verification_cost_batch{batch}_ctx{context}",
         )
-    sweep = hardware.batch_sweep(
-        alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak, serving
-    )
+    sweep = hardware.batch_sweep(alpha, deployment)
     ui.chart(
         charts.batch_sweep(
             sweep.batch,
@@ -122,18 +121,14 @@ def view() -> None:
     st.markdown(texts.HARDWARE_MOE)
     left, right = ui.side_by_side()
     with left:
-        ratios = hardware.verification_by_batch(
-            k, names["target_model"], *settings, context, overhead_ms, bandwidth, peak, serving
-        )
+        ratios = hardware.verification_by_batch(k, deployment)
         target_label = f"{names['target_model']} on {gpus}, context {context:,}"
         ui.chart(
             charts.verification_by_batch(np.array(hardware.BATCHES), ratios, k, target_label),
             f"verification_by_batch_k{k}_ctx{context}",
         )
     with right:
-        best_k, best, fits = hardware.context_map(
-            alpha, names["target_model"], names["draft_model"], *settings, overhead_ms, bandwidth, peak, serving
-        )
+        best_k, best, fits = hardware.context_map(alpha, deployment)
         ui.chart(
             charts.batch_context_map(
                 np.array(hardware.BATCHES), np.array(hardware.CONTEXTS), best_k, best, fits, alpha,
@@ -143,10 +138,7 @@ def view() -> None:
         )  # fmt: skip
     st.subheader("A batch-size schedule of k for your engine")
     st.markdown(texts.SCHEDULE_INTRO)
-    schedule_sweep = hardware.schedule_sweep(
-        alpha, names["target_model"], names["draft_model"], *settings, context, overhead_ms, bandwidth, peak, max_batch,
-        serving,
-    )  # fmt: skip
+    schedule_sweep = hardware.schedule_sweep(alpha, deployment, max_batch)
     setting = hardware.Setting(
         acceptance=f"α = {alpha:g}",
         target_model=names["target_model"],

@@ -69,7 +69,7 @@ def schedule(
     elif served.drafter == "model_free":
         st.caption(texts.CALIBRATE_FIT_MODEL_FREE.format(gpu=on))
     else:
-        setup = hardware.hardware_setup(*names, batch, context, 0.0, 0.0, 0.0, served)
+        setup = hardware.hardware_setup(hardware.Deployment(*names, context, serving=served), batch)
         # The times were measured at the chosen tensor parallelism: its all-reduces are not the kernels' to fit.
         fit = specmath.fit_roofline(
             step_times[0] / 1e3, step_times[1] / 1e3, setup.target.model, setup.draft.model, setup.target.gpu,
@@ -80,9 +80,9 @@ def schedule(
         shown = {"batch": batch, "target_ms": step_times[0], "draft_ms": step_times[1], "gpu": on}
         kind, message = _fit_message(fit, shown)
         getattr(st, kind)(message)
-    workload = (context, overhead_ms, bandwidth, peak)
-    sweep = hardware.schedule_sweep(acceptance, *names, *workload, chosen["max_batch"], served)
-    at_batch = hardware.best_at(hardware.batch_sweep(acceptance, *names, *workload, served), batch)
+    deployment = hardware.Deployment(*names, context, overhead_ms, bandwidth, peak, served)
+    sweep = hardware.schedule_sweep(acceptance, deployment, chosen["max_batch"])
+    at_batch = hardware.best_at(hardware.batch_sweep(acceptance, deployment), batch)
     said = {"batch": batch, "scheduled": at_batch[0], "recommended": result.recommended_k}
     st.caption(texts.CALIBRATE_VS_RECOMMENDED.format(**said))
     stem = f"k_schedule_calibrated_k{measurement.k}_ctx{context}_maxbatch{chosen['max_batch']}"

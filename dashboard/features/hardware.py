@@ -235,28 +235,36 @@ def device(gpu: str, bytes_per_parameter: float, bandwidth_gbs: float, peak_tflo
     )
 
 
-def hardware_setup(
-    target: str,
-    draft: str,
-    gpu: str,
-    bytes_per_parameter: float,
-    batch: int,
-    context: int,
-    overhead_ms: float,
-    bandwidth_gbs: float,
-    peak_tflops: float,
-    serving: Serving = ONE_GPU,
-) -> HardwareSetup:
-    """Cost models from the presets with the page's edits (precision, overrides, serving) applied."""
-    spec = device(gpu, bytes_per_parameter, bandwidth_gbs, peak_tflops)
-    specs = [replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=bytes_per_parameter) for name in (target, draft)]
-    link, overhead_s = serving.link, overhead_ms / 1e3
-    target_cost = specmath.roofline(specs[0], spec, batch, context, overhead_s, serving.tp, link)
+class Deployment(NamedTuple):
+    """What the Hardware page costs: the two models, the GPU, the weights' precision, the workload and
+    the page's edits, and how they are served; a tuple :func:`st.cache_data` can hash. The batch is
+    not in it: the sweeps run over it."""
+
+    target: str
+    draft: str
+    gpu: str
+    bytes_per_parameter: float
+    context: int = 0
+    overhead_ms: float = 0.0  # a fixed time per forward pass
+    bandwidth_gbs: float = 0.0  # 0: the datasheet's
+    peak_tflops: float = 0.0  # 0: the datasheet's (its FP8 peak for FP8 weights)
+    serving: Serving = ONE_GPU
+
+
+def hardware_setup(deployment: Deployment, batch: int) -> HardwareSetup:
+    """Cost models from the presets with the page's edits (precision, overrides, serving) applied, at ``batch``."""
+    d = deployment
+    spec = device(d.gpu, d.bytes_per_parameter, d.bandwidth_gbs, d.peak_tflops)
+    specs = [
+        replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=d.bytes_per_parameter) for name in (d.target, d.draft)
+    ]
+    serving, overhead_s = d.serving, d.overhead_ms / 1e3
+    target_cost = specmath.roofline(specs[0], spec, batch, d.context, overhead_s, serving.tp, serving.link)
     if serving.drafter == "model_free":
         draft_cost, ratio = serving.lookup_ms / 1e3, 0.0
     else:
-        draft_cost = specmath.roofline(specs[1], spec, batch, context, overhead_s, serving.draft_tp, link)
-        ratio = specs[1].flops_per_position(context) / specs[0].flops_per_position(context)
+        draft_cost = specmath.roofline(specs[1], spec, batch, d.context, overhead_s, serving.draft_tp, serving.link)
+        ratio = specs[1].flops_per_position(d.context) / specs[0].flops_per_position(d.context)
     step = draft_cost if isinstance(draft_cost, float) else float(draft_cost(1))
     with np.errstate(divide="ignore"):
         c = float(np.float64(target_cost(1)) / np.float64(step))
@@ -280,56 +288,40 @@ def dense_twin(spec: specmath.ModelSpec) -> specmath.ModelSpec:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def verification_by_batch(
-    k: int, target: str, gpu: str, bytes_per_parameter: float, context: int, overhead_ms: float,
-    bandwidth_gbs: float, peak_tflops: float, serving: Serving,
-) -> dict[str, np.ndarray]:  # fmt: skip
+def verification_by_batch(k: int, deployment: Deployment) -> dict[str, np.ndarray]:
     """``T(k + 1) / T(1)`` at every offered batch, for the target and a dense model of its active size."""
-    spec = replace(specmath.MODEL_PRESETS[target], bytes_per_parameter=bytes_per_parameter)
-    gpu_spec = device(gpu, bytes_per_parameter, bandwidth_gbs, peak_tflops)
+    d = deployment
+    spec = replace(specmath.MODEL_PRESETS[d.target], bytes_per_parameter=d.bytes_per_parameter)
+    gpu_spec = device(d.gpu, d.bytes_per_parameter, d.bandwidth_gbs, d.peak_tflops)
     ratios = {}
     for model in dict.fromkeys((spec, dense_twin(spec))):
         costs = [
-            specmath.roofline(model, gpu_spec, b, context, overhead_ms / 1e3, serving.tp, serving.link) for b in BATCHES
+            specmath.roofline(model, gpu_spec, b, d.context, d.overhead_ms / 1e3, d.serving.tp, d.serving.link)
+            for b in BATCHES
         ]
         ratios[model.name] = np.array([float(t(k + 1)) / float(t(1)) for t in costs])
     return ratios
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def batch_sweep(
-    acceptance: float | tuple[float, ...], target: str, draft: str, gpu: str, bytes_per_parameter: float,
-    context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float, serving: Serving = ONE_GPU,
-) -> specmath.BatchSweep:  # fmt: skip
+def batch_sweep(acceptance: float | tuple[float, ...], deployment: Deployment) -> specmath.BatchSweep:
     """Best k and speedup at every offered batch size, for the page's other settings (α or a profile)."""
-    settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
-    return _roofline_sweep(acceptance, settings, BATCHES, serving)
+    return _roofline_sweep(acceptance, deployment, BATCHES)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def context_map(
-    alpha: float, target: str, draft: str, gpu: str, bytes_per_parameter: float, overhead_ms: float,
-    bandwidth_gbs: float, peak_tflops: float, serving: Serving,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:  # fmt: skip
+def context_map(alpha: float, deployment: Deployment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Best k, its speedup and whether the target fits, over (context, batch): rows are
-    :data:`CONTEXTS`, columns :data:`BATCHES`."""
-    sweeps = [
-        _roofline_sweep(alpha, (target, draft, gpu, bytes_per_parameter, context, overhead_ms,
-                                bandwidth_gbs, peak_tflops), BATCHES, serving)
-        for context in CONTEXTS
-    ]  # fmt: skip
+    :data:`CONTEXTS` (``deployment``'s own context is not used), columns :data:`BATCHES`."""
+    sweeps = [_roofline_sweep(alpha, deployment._replace(context=context), BATCHES) for context in CONTEXTS]
     return tuple(np.array([getattr(s, name) for s in sweeps]) for name in ("k", "speedup", "target_fits"))
 
 
-def _roofline_sweep(
-    acceptance: float | tuple[float, ...], settings: tuple, batches, serving: Serving = ONE_GPU
-) -> specmath.BatchSweep:
-    """The roofline sweep of the Hardware page's settings (as :func:`batch_sweep` takes them), at one
-    α (:func:`specmath.roofline_batch_sweep`) or a profile (a tuple: :func:`specmath.profile_batch_sweep`)."""
-    target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops = settings
-    setup = hardware_setup(
-        target, draft, gpu, bytes_per_parameter, 1, context, overhead_ms, bandwidth_gbs, peak_tflops, serving
-    )
+def _roofline_sweep(acceptance: float | tuple[float, ...], deployment: Deployment, batches) -> specmath.BatchSweep:
+    """The roofline sweep of ``deployment`` over ``batches``, at one α
+    (:func:`specmath.roofline_batch_sweep`) or a profile (a tuple: :func:`specmath.profile_batch_sweep`)."""
+    setup = hardware_setup(deployment, 1)
+    serving = deployment.serving
     sweep = specmath.profile_batch_sweep if isinstance(acceptance, tuple) else specmath.roofline_batch_sweep
     drafting = setup.draft if isinstance(setup.draft, float) else setup.draft.model
     return sweep(
@@ -338,8 +330,8 @@ def _roofline_sweep(
         setup.target.model,
         setup.target.gpu,
         batches,
-        context,
-        overhead_ms / 1e3,
+        deployment.context,
+        deployment.overhead_ms / 1e3,
         max_k=int(HARDWARE_K[-1]),
         drafter=serving.drafter,
         tp=serving.tp,
@@ -350,15 +342,12 @@ def _roofline_sweep(
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def schedule_sweep(
-    acceptance: float | tuple[float, ...], target: str, draft: str, gpu: str, bytes_per_parameter: float,
-    context: int, overhead_ms: float, bandwidth_gbs: float, peak_tflops: float, max_batch: int,
-    serving: Serving = ONE_GPU,
-) -> specmath.BatchSweep:  # fmt: skip
+    acceptance: float | tuple[float, ...], deployment: Deployment, max_batch: int
+) -> specmath.BatchSweep:
     """Best k and speedup at every batch size 1 … ``max_batch``: the sweep the k schedule is made from,
     at one α or (a tuple) a measured per-position profile.
 
     Every whole batch, not the powers of two of :func:`batch_sweep`, so that each range of the
     schedule starts where the best k really changes; one array computation makes that cheap.
     """
-    settings = (target, draft, gpu, bytes_per_parameter, context, overhead_ms, bandwidth_gbs, peak_tflops)
-    return _roofline_sweep(acceptance, settings, np.arange(1, max_batch + 1), serving)
+    return _roofline_sweep(acceptance, deployment, np.arange(1, max_batch + 1))

@@ -53,9 +53,10 @@ def titles(at) -> list[str]:
 
 
 def _setup(batch=1, context=1024, precision=2.0, overhead_ms=0.0, bandwidth=0.0, peak=0.0, target="Llama-3.1-8B"):
-    return hardware.hardware_setup(
-        target, "Llama-3.2-1B", "H100 SXM", precision, batch, context, overhead_ms, bandwidth, peak
+    deployment = hardware.Deployment(
+        target, "Llama-3.2-1B", "H100 SXM", precision, context, overhead_ms, bandwidth, peak
     )
+    return hardware.hardware_setup(deployment, batch)
 
 
 def test_defaults_show_the_roofline_of_the_presets():
@@ -597,7 +598,7 @@ def test_fp8_weights_use_the_gpus_fp8_peak():
     assert setup.target.gpu.peak_flops == H100.peak_flops_fp8
     assert (
         hardware.hardware_setup(
-            "Llama-3.1-8B", "Llama-3.2-1B", "A100 80GB SXM", 1.0, 1, 0, 0.0, 0.0, 0.0
+            hardware.Deployment("Llama-3.1-8B", "Llama-3.2-1B", "A100 80GB SXM", 1.0), 1
         ).target.gpu.peak_flops
         == specmath.GPU_PRESETS["A100 80GB SXM"].peak_flops
     )  # no FP8 tensor cores
@@ -677,9 +678,10 @@ def test_a_method_vllm_v1_does_not_schedule_and_mtp_multiples_are_said():
 def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
     at = open_page(HARDWARE, tp="4", draft_tp="1", batch="16")
     assert not at.exception
-    sweep = hardware.schedule_sweep(
-        0.8, "Llama-3.1-8B", "Llama-3.2-1B", "H100 SXM", 2.0, 1024, 0.0, 0.0, 0.0, 256, hardware.Serving(tp=4)
+    deployment = hardware.Deployment(
+        "Llama-3.1-8B", "Llama-3.2-1B", "H100 SXM", 2.0, 1024, serving=hardware.Serving(tp=4)
     )
+    sweep = hardware.schedule_sweep(0.8, deployment, 256)
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     chosen, _ = hardware.best_at(sweep, 16)
     configs = specmath.engine_configs(
