@@ -25,8 +25,8 @@ from specmath.engines import definitions
 #: without a word (``useUpdateUiValue`` in the 1.67 frontend ignores such a change).
 MAX_PASTE_CHARS = 1_000_000
 
-#: Largest draft length the recommendation searches.
-MAX_K = 64
+#: Largest draft length the recommendation searches: the k slider's.
+MAX_K = int(PARAMS["k"].high)
 
 
 @dataclass(frozen=True)

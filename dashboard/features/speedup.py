@@ -24,6 +24,7 @@ import numpy as np
 import streamlit as st
 
 import specmath
+from dashboard.params import PARAMS
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "published_results.csv"
 SOURCES_FILE = DATA_FILE.with_name("SOURCES.md")
@@ -244,7 +245,7 @@ def split_by_draft_length(
 
 
 #: Draft lengths on the speedup page's x axis (the k slider's range).
-K_AXIS = np.arange(1, 65)
+K_AXIS = np.arange(1, int(PARAMS["k"].high) + 1)  # every k the slider offers
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

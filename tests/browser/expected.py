@@ -24,7 +24,7 @@ RTOL = 1e-12
 
 PUBLISHED_FILE = Path(__file__).resolve().parents[2] / "dashboard" / "data" / "published_results.csv"
 
-K_AXIS = np.arange(1, 65)
+K_AXIS = np.arange(1, int(PARAMS["k"].high) + 1)
 GRID_ALPHA = np.linspace(0.0, 1.0, 101)
 GRID_C = np.geomspace(1.0, 200.0, 101)
 CHAPTER_P = (0.3, 0.25, 0.15, 0.1, 0.08, 0.05, 0.03, 0.02, 0.01, 0.01)
