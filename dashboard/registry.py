@@ -137,7 +137,7 @@ PAGES: dict[str, PageInfo] = {
                 ("finish", "k=8&step=18"),
                 ("outcome", "k=8&step=19"),
                 # Block verification keeping four words of a greedy draft, the first three having missed.
-                ("block", "k=8&step=13&step_verification=block&step_proposal=greedy&seed=0"),
+                ("block", "k=8&step=13&step_verification=block&step_proposal=greedy_draft&seed=0"),
             ),
         ),
         PageInfo(

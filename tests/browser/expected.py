@@ -528,7 +528,7 @@ def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None
         assert s["step_draft"] == "merged", s["step_draft"]
         draft = specmath.draft_by_merging(target, min(int(s["step_contexts"]), len(WORDS)))
     own = draft  # the rows a greedy draft takes its most likely word from
-    if s["step_proposal"] == "greedy" and not greedy:
+    if s["step_proposal"] == "greedy_draft" and not greedy:
         draft = np.eye(len(WORDS))[np.argmax(draft, axis=1)]  # checked as q = 1, ties to the lowest index
     verification = "token" if greedy else s["step_verification"]
     rng, word = np.random.default_rng([seed, 1]), PERIOD
