@@ -5,6 +5,7 @@ import streamlit as st
 
 from dashboard import charts, toy_language, ui
 from dashboard.features import verification_rules as vr
+from dashboard.params.verification import LOSSY_PARAMS
 from dashboard.presets import token_labels
 from specmath.verification import MAX_BLOCK_ENUMERATION, RULES
 
@@ -23,7 +24,8 @@ def view() -> None:
         labels, source, name = token_labels(len(logits[0])), f"preset {preset}", preset
     temperature = ctx.widget("vr_temperature")
     st.sidebar.subheader("Lossy rules")
-    lossy_values = {key: ctx.widget(key) for keys in vr.LOSSY_KEYS.values() for key in keys.values()}
+    # One widget per setting, however many rules share it.
+    lossy_values = {param.key: ctx.widget(param.key) for param in LOSSY_PARAMS}
     lossy = vr.lossy_settings(lossy_values, len(labels))
     k, c = ctx.values["k"], ctx.values["c"]
     p, q = vr.pair(logits, temperature)
