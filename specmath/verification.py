@@ -390,6 +390,29 @@ def _trtllm_relaxed_law(P: np.ndarray, Q: np.ndarray, relaxed_topk: int, relaxed
     return np.where(keeps, star, _one_hot_argmax(P))
 
 
+def _vllm_typical_law(P: np.ndarray, Q: np.ndarray, epsilon: float, delta: float) -> np.ndarray:
+    r"""vLLM's typical acceptance sampler (vLLM's V0 engine, ``--spec-decoding-acceptance-method
+    typical_acceptance_sampler``; ``vllm/model_executor/layers/typical_acceptance_sampler.py`` at
+    vllm-project/vllm commit 60b5eb0): Medusa's test applied to the token the draft proposed, not
+    to its argmax. The draft token is sampled, :math:`x \sim q` ("the token ids that were sampled
+    from the draft probabilities", ``forward``'s docstring, lines 67-68; ``draft_probs`` is
+    unused, line 65), kept when :math:`p(x) > \min(\epsilon, \delta\, e^{-H(p)})`
+    (``_evaluate_accepted_tokens``, lines 132-147), and otherwise replaced by the target's argmax
+    (``_get_recovered_token_ids``, ``torch.argmax(target_probs)``, line 163). Law:
+
+    .. math:: q(x)\,[p(x) > t] + \Big(\sum_y q(y)\,[p(y) \le t]\Big)\, \delta_{\arg\max p},
+              \quad t = \min(\epsilon, \delta\, e^{-H(p)})
+
+    with the paper's entropy (vLLM's code adds :math:`10^{-5}` inside the log, line 140).
+    Settings :data:`TYPICAL_PARAMS`, Medusa's names and defaults; vLLM's ``SpeculativeConfig``
+    sets the same 0.09 and 0.3 when they are not given (read in a copy of vLLM's config, not at a
+    vllm-project commit). Where every token q may draw passes, the law is q itself: lossy unless
+    q = p or p is a point mass; at T = 0 (both one-hot) it is an exact match against the target's
+    argmax and gives p."""
+    keep = P > _typical_threshold(P, epsilon, delta)
+    return Q * keep + (Q * ~keep).sum(axis=-1, keepdims=True) * _one_hot_argmax(P)
+
+
 #: Every verification rule, by name: the lossless ones first, then the lossy ones; the pages,
 #: their addresses, Step through's proposals, Calibrate and the exercises read it. A new rule is
 #: one entry here (its law beside it) and its test.
@@ -437,6 +460,16 @@ RULES: dict[str, Rule] = {
             engines='Medusa (sampling "typical", the default at T > 0)',
             source="Cai et al. 2024; medusa/model/utils.py lines 474-487, medusa/model/medusa_model.py lines "
             "244-249 at e2a5d20",
+            params=TYPICAL_PARAMS,
+        ),
+        Rule(
+            "vllm_typical",
+            "typical, sampled draft (vLLM, ε {epsilon:g}, δ {delta:g})",
+            _vllm_typical_law,
+            lossless=False,
+            proposal="sampled",
+            engines="vLLM V0 (--spec-decoding-acceptance-method typical_acceptance_sampler)",
+            source="vllm/model_executor/layers/typical_acceptance_sampler.py lines 82-88, 132-147, 163 at 60b5eb0",
             params=TYPICAL_PARAMS,
         ),
         Rule(
