@@ -85,7 +85,10 @@ def test_presenter_mode_collapses_the_sidebar_and_enlarges_the_buttons(tab):
 
 def test_the_verification_and_the_proposal_are_chosen_in_the_sidebar_and_kept_in_the_address(tab):
     tab.open(STEP, "step=17")
-    for label, option, query in (("block", "block", "step_verification"), ("greedy", "greedy_draft", "step_proposal")):
+    for label, option, query in (
+        ("block", "block", "step_verification"),
+        ("greedy_draft", "greedy_draft", "step_proposal"),
+    ):
         before = tab.signature()
         tab.page.get_by_test_id("stSidebar").get_by_text(label, exact=True).click()
         tab.page.wait_for_url(lambda url, query=query, option=option: f"{query}={option}" in url)
