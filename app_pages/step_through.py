@@ -173,7 +173,7 @@ def view() -> None:
         words = numbers
     words.container(key="step_text").markdown(shown.text)
     name = f"step{number}_{shown.name}_{kind}{strength:g}_k{k}_seed{seed}" + ("_greedy" if greedy else "")
-    name += ("_greedydraft" if proposal == "greedy" else "") + ("_block" if verification == "block" else "")
+    name += ("_greedydraft" if proposal == "greedy_draft" else "") + ("_block" if verification == "block" else "")
     with chart:
         ui.chart(shown.figure, name)
     for label, value in shown.metrics:

@@ -5,8 +5,9 @@ import streamlit as st
 
 from dashboard import charts, toy_language, ui
 from dashboard.features import verification_rules as vr
+from dashboard.params.verification import LOSSY_PARAMS
 from dashboard.presets import token_labels
-from specmath.verification import MAX_BLOCK_ENUMERATION
+from specmath.verification import MAX_BLOCK_ENUMERATION, RULES
 
 ctx = ui.page()
 
@@ -23,7 +24,8 @@ def view() -> None:
         labels, source, name = token_labels(len(logits[0])), f"preset {preset}", preset
     temperature = ctx.widget("vr_temperature")
     st.sidebar.subheader("Lossy rules")
-    lossy_values = {key: ctx.widget(key) for keys in vr.LOSSY_KEYS.values() for key in keys.values()}
+    # One widget per setting, however many rules share it.
+    lossy_values = {param.key: ctx.widget(param.key) for param in LOSSY_PARAMS}
     lossy = vr.lossy_settings(lossy_values, len(labels))
     k, c = ctx.values["k"], ctx.values["c"]
     p, q = vr.pair(logits, temperature)
@@ -77,11 +79,13 @@ ui.interactive(ctx, view)
 st.subheader("What engines run")
 # A static table wraps the sources; a data grid would hide its columns beyond the screen.
 st.table(pd.DataFrame(vr.ENGINE_RULES), hide_index=True)
+st.subheader("The rules")
+lossless = ", ".join(rule.title for rule in RULES.values() if rule.lossless)
 st.markdown(
-    "Lossless rules (rejection sampling, greedy draft, exact match, SGLang's thresholds at 1 and 1) "
-    "emit exactly p; they differ in how often the draft token survives. The lossy rules follow the "
-    "sidebar: SGLang's thresholds below 1 keep the draft token more often than p allows; Medusa's "
-    "typical acceptance and TensorRT-LLM's relaxed acceptance emit a point mass (the draft token or "
-    "the target's most likely one), off p at every setting unless p is one-hot (T = 0). "
+    f"Lossless rules ({lossless}, and SGLang's thresholds at 1 and 1) emit exactly p; they differ in how "
+    "often the draft token survives. The lossy rules follow the sidebar and keep the draft token more "
+    "often than p allows; those that emit a point mass (the draft token or the target's most likely one) "
+    "are off p at every setting unless p is one-hot (T = 0). "
     "Tokens per iteration = 1 + expected accepted tokens; speedup = tokens per iteration / (k/c + 1)."
 )
+st.table(vr.rules_table(), hide_index=True)

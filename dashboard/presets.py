@@ -14,7 +14,7 @@ PRESET_LABELS = {
     "chapter": "The chapter's 10-token example",
     "identical": "Identical (p = q)",
     "disjoint": "Disjoint supports",
-    "greedy": "Greedy draft (one-hot q)",
+    "greedy_draft": "Greedy draft (one-hot q)",
     "random": "Random Dirichlet pair (the chapter's generator)",
 }
 
@@ -34,7 +34,7 @@ def preset_pair(name: str, vocab: int = 10, seed: int = 42) -> tuple[np.ndarray,
         # The target's mass on the first half of the tokens, the draft's on the second half.
         target = np.array([0.3, 0.25, 0.2, 0.15, 0.1, 0, 0, 0, 0, 0])
         return target, target[::-1].copy()
-    if name == "greedy":
+    if name == "greedy_draft":
         # A greedy draft puts all its mass on its argmax; here the target's second choice.
         return p, np.eye(p.size)[1]
     if name == "random":

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from dashboard.params import SHARED_KEYS
+from dashboard.params.verification import LOSSY_PARAMS
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ PAGES: dict[str, PageInfo] = {
                 ("finish", "k=8&step=18"),
                 ("outcome", "k=8&step=19"),
                 # Block verification keeping four words of a greedy draft, the first three having missed.
-                ("block", "k=8&step=13&step_verification=block&step_proposal=greedy&seed=0"),
+                ("block", "k=8&step=13&step_verification=block&step_proposal=greedy_draft&seed=0"),
             ),
         ),
         PageInfo(
@@ -268,12 +269,7 @@ PAGES: dict[str, PageInfo] = {
                 "vr_preset",
                 "vr_context",
                 "vr_temperature",
-                "vr_epsilon",
-                "vr_delta",
-                "vr_threshold_single",
-                "vr_threshold_acc",
-                "vr_relaxed_topk",
-                "vr_relaxed_delta",
+                *(param.key for param in LOSSY_PARAMS),  # each lossy rule's settings, from specmath's RULES
                 "k",
                 "c",
             ),

@@ -3,14 +3,17 @@ r"""Verification rules: what the target does with a draft token, as papers and s
 The chapter's rule (Leviathan et al. 2023) samples the draft token from q and keeps it with
 probability :math:`\min(1, p/q)`. Engines mostly run something else by default: a greedy draft
 (the draft's argmax, as a point mass), an exact match against the target's own sample, or lossy
-relaxations that keep more draft tokens than the target's law allows. Block verification (Sun et
-al. 2024) checks k draft tokens jointly. Conventions: ``p`` is the target's distribution, ``q``
-the draft's, along the last axis.
+relaxations that keep more draft tokens than the target's law allows: :data:`RULES` holds each, as
+data (its settings with their defaults and bounds, its law, whether it is lossless, the engines that
+run it, where it was read). Block verification (Sun et al. 2024) checks k draft tokens jointly.
+Conventions: ``p`` is the target's distribution, ``q`` the draft's, along the last axis.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,29 +32,12 @@ from ._validate import (
     shown_first,
 )
 
-#: Rules :func:`acceptance_probability` computes alpha for; all three are lossless.
-ACCEPTANCE_RULES = ("rejection", "greedy_draft", "exact_match")
-#: Rules :func:`first_token_distribution` gives the law of the first emitted token for.
-FIRST_TOKEN_RULES = (*ACCEPTANCE_RULES, "typical", "sglang_threshold", "trtllm_relaxed")
 #: Verification schemes of :func:`expected_accepted_tokens` and the Markov-chain decoders.
 VERIFICATIONS = ("token", "block")
 
 #: Cap on the ``V**k`` draft blocks :func:`expected_accepted_tokens` enumerates for ``"block"``:
 #: a few arrays of this many floats (tens of MB).
 MAX_BLOCK_ENUMERATION = 10**6
-
-#: SGLang's launcher raises ``threshold_acc`` to at least this before dividing by it
-#: (``capped_threshold_acc = fmaxf(threshold_acc, 1e-9f)``, see :func:`first_token_distribution`).
-SGLANG_MIN_THRESHOLD_ACC = 1e-9
-
-#: Medusa's ``medusa_generate`` defaults: ``posterior_threshold=0.09`` (epsilon) and
-#: ``posterior_alpha=0.3`` (delta), ``medusa/model/medusa_model.py`` lines 244-246 at e2a5d20.
-MEDUSA_EPSILON, MEDUSA_DELTA = 0.09, 0.3
-
-#: TensorRT-LLM's ``MTPDecodingConfig`` defaults: ``relaxed_topk: int = 1`` and
-#: ``relaxed_delta: float = 0.`` (``tensorrt_llm/llmapi/llm_args.py`` lines 796-797 at 23ee85ee),
-#: with ``use_relaxed_acceptance_for_thinking: bool = False`` beside them (line 795).
-TRTLLM_RELAXED_TOPK, TRTLLM_RELAXED_DELTA = 1, 0.0
 
 
 def _as_choice(value, name: str, choices: tuple[str, ...]) -> str:
@@ -114,36 +100,460 @@ def _one_hot_argmax(x: np.ndarray) -> np.ndarray:
     return (np.arange(x.shape[-1]) == np.argmax(x, axis=-1)[..., None]).astype(float)
 
 
-def acceptance_probability(p, q, rule="rejection"):
-    r"""Probability that a draft token is accepted, under one of three lossless verification rules.
+# --- the rules, as data ---------------------------------------------------------------------------
 
-    ``"rejection"`` (the default, the chapter's): the draft token is sampled, :math:`x \sim q`,
-    and kept with probability :math:`\min(1, p(x)/q(x))` (Leviathan, Kalman and Matias 2023,
-    "Fast Inference from Transformers via Speculative Decoding", Algorithm 1):
+
+@dataclass(frozen=True)
+class RuleParam:
+    """One setting of a verification rule.
+
+    Attributes
+    ----------
+    name : str
+        The keyword :func:`first_token_distribution` takes it by; the Verification rules page's
+        address carries it as ``vr_<name>``.
+    label : str
+        What the page calls it, with the engine's own name of the setting.
+    default : float
+        The engine's default, as its source (the rule's ``source``) sets it.
+    help : str
+        What it does, in a sentence; the page adds "default <default>".
+    high : float or None
+        The largest value accepted (the smallest is 0); None for no bound.
+    integer : bool
+        A whole number from 1 up to the vocabulary size V instead (``high`` is then None).
+    shown : tuple of float
+        The largest value and the step the page's slider offers.
+    """
+
+    name: str
+    label: str
+    default: float
+    help: str
+    high: float | None = None
+    integer: bool = False
+    shown: tuple[float, float] = (1.0, 0.01)
+
+    def read(self, value, vocab: int) -> float | int:
+        """``value`` checked against this setting's bounds (V = ``vocab``); a ValueError names what is wrong."""
+        if self.integer:
+            count = as_count(value, self.name, cap=2**62)
+            if count > vocab:
+                raise ValueError(f"{self.name} must be <= the vocabulary size V = {vocab} here, got {shown(value)}")
+            return count
+        x = as_positive(value, self.name, allow_zero=True)
+        if self.high is not None and x > self.high:
+            raise ValueError(f"{self.name} must be within [0, {self.high:g}], got {shown(value)}")
+        return x
+
+
+@dataclass(frozen=True)
+class Rule:
+    r"""A verification rule: what the target does with a draft token, as a paper or an engine does it.
+
+    Attributes
+    ----------
+    name : str
+        Its name in :func:`first_token_distribution` and :func:`acceptance_probability`.
+    title : str
+        What the pages call it; a lossy rule's title holds its settings as ``str.format`` fields.
+    law : callable
+        ``law(P, Q, **settings)``: the first emitted token's law along the last axis, from checked
+        stacks of target and draft distributions and the rule's settings read by its :attr:`params`.
+        Its docstring is the rule's description, with the formula and where each step is read.
+    lossless : bool
+        Whether the law is p at every setting.
+    proposal : {"sampled", "greedy_draft"}
+        How the draft proposes: :math:`x \sim q`, or a *greedy draft*, :math:`x^* = \arg\max q`
+        (see :data:`PROPOSALS`). Greedy *decoding*, both models at temperature 0, is no proposal:
+        it is every rule at T = 0 (:func:`with_temperature`).
+    engines : str
+        Which engines run it, and the setting that selects it.
+    source : str
+        The paper, and the engine files and lines at the version read.
+    acceptance : callable or None
+        ``acceptance(P, Q)``: the probability the draft token is kept, along the last axis, for
+        :func:`acceptance_probability`; None where only the law is modelled.
+    params : tuple of RuleParam
+        Its settings, in the order the page shows them.
+    """
+
+    name: str
+    title: str
+    law: Callable[..., np.ndarray]
+    lossless: bool
+    proposal: str
+    engines: str
+    source: str
+    acceptance: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    params: tuple[RuleParam, ...] = ()
+
+    @property
+    def defaults(self) -> dict[str, float]:
+        """Each setting's default, by name."""
+        return {param.name: param.default for param in self.params}
+
+    def titled(self, settings: dict[str, float]) -> str:
+        """:attr:`title` with ``settings`` filled in (the defaults for those not given)."""
+        return self.title.format(**(self.defaults | settings))
+
+    def settings(self, given: dict, vocab: int) -> dict[str, float | int]:
+        """The rule's settings from ``given`` (keyword arguments), checked; a ValueError names the first
+        one it does not take."""
+        given = dict(given)
+        read = {param.name: param.read(given.pop(param.name, param.default), vocab) for param in self.params}
+        if given:
+            allowed = ", ".join(param.name for param in self.params) or "none"
+            raise ValueError(f"{sorted(given)[0]} is not a parameter of rule {self.name!r} (it takes: {allowed})")
+        return read
+
+
+#: How a draft proposes its token: drawn from q, or a *greedy draft*, the argmax of q checked as a
+#: point mass. Greedy *decoding* (temperature 0, both models) is a temperature, not a proposal.
+PROPOSALS = ("sampled", "greedy_draft")
+
+
+def _greedy_draft(Q: np.ndarray) -> np.ndarray:
+    """A greedy draft as its verifier sees it: a point mass on the argmax of q."""
+    return _one_hot_argmax(Q)
+
+
+def _rejection_law(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    r"""Rejection sampling (Leviathan, Kalman and Matias 2023, "Fast Inference from Transformers via
+    Speculative Decoding", Algorithm 1; the chapter's rule): the draft token is sampled,
+    :math:`x \sim q`, and kept with probability :math:`\min(1, p(x)/q(x))`, so
+    :math:`\alpha = \sum_x \min(p(x), q(x))`; on a rejection the emitted token is drawn from
+    :math:`\max(0, p - q)`, normalized. Law: :math:`\min(p, q) + \max(0, p - q)` (Appendix A.1)."""
+    return np.minimum(P, Q) + np.maximum(P - Q, 0.0)
+
+
+def _rejection_alpha(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    return np.minimum(P, Q).sum(axis=-1)
+
+
+def _greedy_draft_law(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    r"""A greedy draft: the draft proposes :math:`x^* = \arg\max q` (the lowest index of a tie),
+    verified by rejection sampling with q replaced by the point mass :math:`\delta_{x^*}`, so kept
+    with probability :math:`\min(1, p(x^*)/1)`: :math:`\alpha = p(x^*)`. Law:
+    :math:`p(x^*)\,\delta_{x^*} + p \cdot [x \ne x^*]`.
+
+    This is also SGLang's default target-only verification at thresholds 1 (``"sglang_threshold"``),
+    and vLLM's default at temperature > 0: ``draft_sample_method = "greedy"`` treats the draft as
+    one-hot and the standard rejection sampler keeps it when
+    ``target_logprob > log(u) + draft_logprob`` with ``draft_logprob = 0`` (vllm 0.34.0:
+    ``vllm/config/speculative.py`` line 682, ``vllm/v1/worker/gpu/spec_decode/rejection_sampler_utils.py``
+    lines 200-201 and 716). It keeps :math:`p(\arg\max q)`, far less than rejection sampling for
+    flat distributions even when p is close to q."""
+    return _rejection_law(P, _greedy_draft(Q))
+
+
+def _greedy_draft_alpha(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    return np.take_along_axis(P, np.argmax(Q, axis=-1)[..., None], axis=-1)[..., 0]
+
+
+def _exact_match_law(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    r"""Exact match: the draft token is sampled, :math:`x \sim q`, the target draws its own
+    :math:`y \sim p` independently, and :math:`x` is kept when :math:`y = x`, so
+    :math:`\alpha = \sum_x p(x)\, q(x)`; the emitted token is always :math:`y`. Law:
+    :math:`p\,q + p\,(1 - q)`."""
+    return P * Q + P * (1.0 - Q)
+
+
+def _exact_match_alpha(P: np.ndarray, Q: np.ndarray) -> np.ndarray:
+    return (P * Q).sum(axis=-1)
+
+
+#: Typical acceptance's ε and δ at Medusa's ``medusa_generate`` defaults, ``posterior_threshold=0.09``
+#: and ``posterior_alpha=0.3`` (``medusa/model/medusa_model.py`` lines 244-246 at e2a5d20).
+TYPICAL_PARAMS = (
+    RuleParam(
+        "epsilon",
+        "Typical ε (posterior_threshold)",
+        0.09,
+        "Typical acceptance keeps the draft token when p(x) > min(ε, δ·exp(−H(p))).",
+    ),
+    RuleParam("delta", "Typical δ (posterior_alpha)", 0.3, "The entropy-scaled threshold's factor."),
+)
+
+
+def _entropy(P: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return -np.where(P > 0, P * np.log(P), 0.0).sum(axis=-1)
+
+
+def _typical_threshold(P: np.ndarray, epsilon: float, delta: float) -> np.ndarray:
+    r""":math:`\min(\epsilon, \delta\, e^{-H(p)})`, shape (..., 1), with the paper's entropy (the
+    engines compute :math:`-\sum p \log(p + 10^{-5})`)."""
+    return np.minimum(epsilon, delta * np.exp(-_entropy(P)))[..., None]
+
+
+def _typical_law(P: np.ndarray, Q: np.ndarray, epsilon: float, delta: float) -> np.ndarray:
+    r"""Medusa's typical acceptance (Cai et al. 2024, "Medusa: Simple LLM Inference Acceleration
+    Framework with Multiple Decoding Heads") as its code runs by default
+    (``medusa_generate(..., fast=True)``, ``medusa/model/medusa_model.py`` line 249;
+    FasterDecoding/Medusa, ``medusa/model/utils.py``, both at commit e2a5d20): the draft token is
+    the draft's argmax :math:`x^*` (the heads' top-1 candidate, ``generate_candidates``,
+    ``torch.topk``, line 290), kept when
+
+    .. math:: p(x^*) > \min\big(\epsilon,\ \delta\, e^{-H(p)}\big), \quad H(p) = -\sum_x p(x) \log p(x)
+
+    (``evaluate_posterior``, lines 474-487); on a rejection the emitted token is the target's
+    argmax (the next ``generate_candidates`` takes ``argmax(logits)`` when ``fast``, lines
+    280-281). The law is a point mass on :math:`x^*` or on :math:`\arg\max p`. Medusa's code
+    computes the entropy as :math:`-\sum p \log(p + 10^{-5})` (line 481); the formula here is the
+    paper's. Its non-fast path calls ``get_typical_posterior_mask`` with one argument too many
+    (line 504) and is not modelled. Parameters ``epsilon`` (``posterior_threshold``) and ``delta``
+    (``posterior_alpha``), both >= 0, defaults :data:`TYPICAL_PARAMS`. No setting of them is
+    lossless when p is not a point mass: the output is always one; at temperature 0 (p one-hot)
+    every setting gives p."""
+    star = _greedy_draft(Q)
+    p_star = (P * star).sum(axis=-1, keepdims=True)
+    return np.where(p_star > _typical_threshold(P, epsilon, delta), star, _one_hot_argmax(P))
+
+
+#: SGLang's launcher raises ``threshold_acc`` to at least this before dividing by it
+#: (``capped_threshold_acc = fmaxf(threshold_acc, 1e-9f)``, see :func:`_sglang_threshold_law`).
+SGLANG_MIN_THRESHOLD_ACC = 1e-9
+
+
+def _sglang_threshold_law(P: np.ndarray, Q: np.ndarray, threshold_single: float, threshold_acc: float) -> np.ndarray:
+    r"""SGLang's target-only verification kernel ``TreeSpeculativeSamplingTargetOnly``
+    (sgl-project/sglang, ``sgl-kernel/csrc/speculative/speculative_sampling.cuh`` at commit 120affb),
+    for a single draft token :math:`x^* = \arg\max q` (a chain draft with top-k 1, so no siblings):
+    with ``prob_acc`` :math:`= p(x^*)` and a coin :math:`u \sim U[0, 1)`, the token is kept when
+    ``coin <= prob_acc / threshold_acc || target_prob_single >= threshold_single`` (lines 78-80),
+    so with probability
+
+    .. math:: a = \begin{cases} 1 & p(x^*) \ge t_\text{single} \\
+              \min\big(1, p(x^*) / \max(t_\text{acc}, 10^{-9})\big) & \text{otherwise} \end{cases}
+
+    (the launcher caps ``threshold_acc`` at ``fmaxf(threshold_acc, 1e-9f)``). On a rejection the
+    kernel writes :math:`p(x^*)` into ``draft_probs[x*]`` (line 92) and samples from
+    ``relu(target_probs - draft_probs)`` (line 103 on), i.e. from p without :math:`x^*` (the
+    caller's other ``draft_probs`` entries are taken as 0, the kernel's intent: the SGLang caller
+    read, ``EagleVerifyInput.sample``, allocates them with ``torch.empty_like`` and the comment
+    "This is currently not used", so in that version they are whatever memory held; sglang 0.5.23
+    passes ``torch.zeros_like(target_probs)``, ``sglang/srt/speculative/eagle_utils.py`` lines
+    745-749). Law: :math:`a\,\delta_{x^*} + (1 - a)\, p\,[x \ne x^*] / (1 - p(x^*))`. Parameters
+    ``threshold_single`` and ``threshold_acc`` in [0, 1] (``--speculative-accept-threshold-single``,
+    ``--speculative-accept-threshold-acc``, default 1.0 each, ``sglang/srt/arg_groups/fields/spec.py``
+    lines 109-116 in sglang 0.5.23, whose help says "greater than" threshold_single where the kernel
+    keeps at ``>=``); at 1 and 1 it is the greedy draft's rule and gives p."""
+    star = _greedy_draft(Q)
+    p_star = (P * star).sum(axis=-1, keepdims=True)
+    keep = np.where(
+        p_star >= threshold_single, 1.0, np.minimum(1.0, p_star / max(threshold_acc, SGLANG_MIN_THRESHOLD_ACC))
+    )
+    others, rest = P * (1.0 - star), 1.0 - p_star  # p off the draft token, and its mass
+    with np.errstate(divide="ignore", invalid="ignore"):
+        resampled = np.where(rest > 0, others / np.where(rest > 0, rest, 1.0), 0.0)
+    return keep * star + (1.0 - keep) * resampled
+
+
+def _trtllm_relaxed_law(P: np.ndarray, Q: np.ndarray, relaxed_topk: int, relaxed_delta: float) -> np.ndarray:
+    r"""TensorRT-LLM's relaxed acceptance for MTP and EAGLE-3 inside a thinking span
+    (NVIDIA/TensorRT-LLM, ``mtpRelaxedAcceptanceKernel``,
+    ``cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu`` lines 453-543 at commit b35ac1b).
+    The draft token is the draft's argmax :math:`x^*` (``MTPWorker.draft_sampler``, ``torch.argmax``,
+    ``tensorrt_llm/_torch/speculative/mtp.py`` line 1144 at 23ee85ee); the target's top
+    ``relaxed_topk`` tokens by probability (``torch.topk`` of ``torch.softmax`` of the target's
+    logits, ``topk_kernel`` and ``process_generation_logits``, lines 710-728, called at lines
+    847-857) are its candidates, walked in order; the walk stops at the first candidate after the
+    top one whose probability is below :math:`p_{\max} - \delta` (lines 488-494), and the draft
+    token is kept if it is a candidate met before that (lines 495-500). So with :math:`r(x^*)` the
+    rank of :math:`x^*` in p (0 for the top; ties to the lowest index here, which ``torch.topk``
+    leaves unspecified), it is kept when
+
+    .. math:: r(x^*) < K \ \text{and}\ \big(r(x^*) = 0 \ \text{or}\ p(x^*) \ge \max p - \delta\big)
+
+    and otherwise the emitted token is the target's top candidate :math:`\arg\max p` (the "golden
+    token", line 516), not a sample. Law: a point mass on :math:`x^*` or on :math:`\arg\max p`.
+    Parameters ``relaxed_topk`` K, an integer in [1, V], and ``relaxed_delta`` :math:`\delta`, a
+    probability gap in [0, 1] (the kernel takes any float, and a gap of 1 or more keeps every top-K
+    token); defaults ``MTPDecodingConfig``'s, ``relaxed_topk: int = 1`` and ``relaxed_delta: float = 0.``
+    (``tensorrt_llm/llmapi/llm_args.py`` lines 796-797 at 23ee85ee, with
+    ``use_relaxed_acceptance_for_thinking: bool = False`` beside them, line 795). TensorRT-LLM
+    applies ``relaxed_delta`` only between the thinking span's begin and end tokens and a gap of 0
+    elsewhere (lines 522-542), and its probabilities are the softmax of the logits without the
+    request's temperature; here p is whatever distribution is given. At ``relaxed_topk = 1`` (or a
+    gap of 0 with a single top token) it is an exact match against the target's argmax, i.e.
+    greedy decoding: no setting gives p unless p is a point mass, and at temperature 0 (p one-hot)
+    every gap below 1 gives p."""
+    star = _greedy_draft(Q)
+    p_star = (P * star).sum(axis=-1, keepdims=True)
+    index = np.arange(P.shape[-1])
+    star_index = np.argmax(Q, axis=-1)[..., None]
+    # Rank of the draft token in p, descending, ties to the lowest index.
+    ahead = (P > p_star) | ((P == p_star) & (index < star_index))
+    rank = ahead.sum(axis=-1, keepdims=True)
+    keeps = (rank < relaxed_topk) & ((rank == 0) | (p_star >= P.max(axis=-1, keepdims=True) - relaxed_delta))
+    return np.where(keeps, star, _one_hot_argmax(P))
+
+
+def _vllm_typical_law(P: np.ndarray, Q: np.ndarray, epsilon: float, delta: float) -> np.ndarray:
+    r"""vLLM's typical acceptance sampler (vLLM's V0 engine, ``--spec-decoding-acceptance-method
+    typical_acceptance_sampler``; ``vllm/model_executor/layers/typical_acceptance_sampler.py`` at
+    vllm-project/vllm commit 60b5eb0): Medusa's test applied to the token the draft proposed, not
+    to its argmax. The draft token is sampled, :math:`x \sim q` ("the token ids that were sampled
+    from the draft probabilities", ``forward``'s docstring, lines 67-68; ``draft_probs`` is
+    unused, line 65), kept when :math:`p(x) > \min(\epsilon, \delta\, e^{-H(p)})`
+    (``_evaluate_accepted_tokens``, lines 132-147), and otherwise replaced by the target's argmax
+    (``_get_recovered_token_ids``, ``torch.argmax(target_probs)``, line 163). Law:
+
+    .. math:: q(x)\,[p(x) > t] + \Big(\sum_y q(y)\,[p(y) \le t]\Big)\, \delta_{\arg\max p},
+              \quad t = \min(\epsilon, \delta\, e^{-H(p)})
+
+    with the paper's entropy (vLLM's code adds :math:`10^{-5}` inside the log, line 140).
+    Settings :data:`TYPICAL_PARAMS`, Medusa's names and defaults; vLLM's ``SpeculativeConfig``
+    sets the same 0.09 and 0.3 when they are not given (read in a copy of vLLM's config, not at a
+    vllm-project commit). Where every token q may draw passes, the law is q itself: lossy unless
+    q = p or p is a point mass; at T = 0 (both one-hot) it is an exact match against the target's
+    argmax and gives p."""
+    keep = P > _typical_threshold(P, epsilon, delta)
+    return Q * keep + (Q * ~keep).sum(axis=-1, keepdims=True) * _one_hot_argmax(P)
+
+
+#: Every verification rule, by name: the lossless ones first, then the lossy ones; the pages,
+#: their addresses, Step through's proposals, Calibrate and the exercises read it. A new rule is
+#: one entry here (its law beside it) and its test.
+RULES: dict[str, Rule] = {
+    rule.name: rule
+    for rule in (
+        Rule(
+            "rejection",
+            "rejection sampling",
+            _rejection_law,
+            lossless=True,
+            proposal="sampled",
+            engines='vLLM (draft_sample_method "probabilistic"), SGLang (--speculative-use-rejection-sampling), '
+            "TensorRT-LLM (use_rejection_sampling, later versions)",
+            source="Leviathan, Kalman and Matias 2023, Algorithm 1",
+            acceptance=_rejection_alpha,
+        ),
+        Rule(
+            "greedy_draft",
+            "greedy draft",
+            _greedy_draft_law,
+            lossless=True,
+            proposal="greedy_draft",
+            engines="vLLM 0.34.0 (the default), SGLang 0.5.23 (the default, thresholds 1 and 1)",
+            source="vllm/config/speculative.py line 682, vllm/v1/worker/gpu/spec_decode/rejection_sampler_utils.py "
+            "lines 200-201, 716 (vllm 0.34.0)",
+            acceptance=_greedy_draft_alpha,
+        ),
+        Rule(
+            "exact_match",
+            "exact match",
+            _exact_match_law,
+            lossless=True,
+            proposal="sampled",
+            engines="TensorRT-LLM MTP (non-greedy batches, later versions), Medusa (sampling nucleus)",
+            source="medusa/model/utils.py lines 350-402 at e2a5d20",
+            acceptance=_exact_match_alpha,
+        ),
+        Rule(
+            "typical",
+            "typical (Medusa, ε {epsilon:g}, δ {delta:g})",
+            _typical_law,
+            lossless=False,
+            proposal="greedy_draft",
+            engines='Medusa (sampling "typical", the default at T > 0)',
+            source="Cai et al. 2024; medusa/model/utils.py lines 474-487, medusa/model/medusa_model.py lines "
+            "244-249 at e2a5d20",
+            params=TYPICAL_PARAMS,
+        ),
+        Rule(
+            "vllm_typical",
+            "typical, sampled draft (vLLM, ε {epsilon:g}, δ {delta:g})",
+            _vllm_typical_law,
+            lossless=False,
+            proposal="sampled",
+            engines="vLLM V0 (--spec-decoding-acceptance-method typical_acceptance_sampler)",
+            source="vllm/model_executor/layers/typical_acceptance_sampler.py lines 82-88, 132-147, 163 at 60b5eb0",
+            params=TYPICAL_PARAMS,
+        ),
+        Rule(
+            "sglang_threshold",
+            "SGLang thresholds ({threshold_single:g}, {threshold_acc:g})",
+            _sglang_threshold_law,
+            lossless=False,
+            proposal="greedy_draft",
+            engines="SGLang (--speculative-accept-threshold-single, --speculative-accept-threshold-acc below 1)",
+            source="sgl-kernel/csrc/speculative/speculative_sampling.cuh lines 78-103 at 120affb; "
+            "sglang/srt/arg_groups/fields/spec.py lines 109-116 (sglang 0.5.23)",
+            params=(
+                RuleParam(
+                    "threshold_single",
+                    "SGLang threshold_single",
+                    1.0,
+                    "SGLang keeps the draft token outright when p(x) ≥ this "
+                    "(--speculative-accept-threshold-single; 1: off).",
+                    high=1.0,
+                ),
+                RuleParam(
+                    "threshold_acc",
+                    "SGLang threshold_acc",
+                    1.0,
+                    "Otherwise SGLang keeps it with probability min(1, p(x)/threshold_acc) "
+                    "(--speculative-accept-threshold-acc; 1: lossless).",
+                    high=1.0,
+                ),
+            ),
+        ),
+        Rule(
+            "trtllm_relaxed",
+            "TensorRT-LLM relaxed (top-{relaxed_topk}, Δ {relaxed_delta:g})",
+            _trtllm_relaxed_law,
+            lossless=False,
+            proposal="greedy_draft",
+            engines="TensorRT-LLM MTP and EAGLE-3 (use_relaxed_acceptance_for_thinking, in a thinking span)",
+            source="cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu lines 453-543 at b35ac1b; "
+            "tensorrt_llm/llmapi/llm_args.py lines 795-797 at 23ee85ee",
+            params=(
+                RuleParam(
+                    "relaxed_topk",
+                    "TensorRT-LLM relaxed_topk",
+                    1,
+                    "Relaxed acceptance keeps the draft token when it is among the target's top K tokens and "
+                    "within relaxed_delta of the top one's probability (1: exact match with the target's "
+                    "argmax). At most the vocabulary size is used.",
+                    integer=True,
+                    shown=(10, 1),
+                ),
+                RuleParam(
+                    "relaxed_delta",
+                    "TensorRT-LLM relaxed_delta",
+                    0.0,
+                    "The probability gap below the top token within which a top-K token still passes.",
+                    high=1.0,
+                    shown=(1.0, 0.05),
+                ),
+            ),
+        ),
+    )
+}
+
+#: Rules :func:`acceptance_probability` computes alpha for.
+ACCEPTANCE_RULES = tuple(name for name, rule in RULES.items() if rule.acceptance is not None)
+#: Rules :func:`first_token_distribution` gives the law of the first emitted token for: all of them.
+FIRST_TOKEN_RULES = tuple(RULES)
+
+
+def acceptance_probability(p, q, rule="rejection"):
+    r"""Probability that a draft token is accepted, under a rule of :data:`RULES` that models it.
+
+    ``"rejection"`` (the default, the chapter's, Leviathan et al. 2023): :math:`x \sim q` kept with
+    probability :math:`\min(1, p(x)/q(x))`:
 
     .. math:: \alpha = \sum_x \min(p(x), q(x))
 
-    ``"greedy_draft"``: the draft proposes its argmax :math:`x^* = \arg\max q` (the lowest index
-    of a tie), verified by the same rule with q replaced by a point mass on :math:`x^*`, so kept
-    with probability :math:`\min(1, p(x^*)/1)`:
+    ``"greedy_draft"``: the draft's argmax :math:`x^*` (the lowest index of a tie), checked as a
+    point mass: :math:`\alpha = p(x^*)`. ``"exact_match"``: :math:`x \sim q` kept when the
+    target's own sample :math:`y \sim p` equals it: :math:`\alpha = \sum_x p(x)\, q(x)`. Each rule's
+    law function in :data:`RULES` says where it is read and which engines run it.
 
-    .. math:: \alpha = p(x^*)
-
-    This is also SGLang's default target-only verification at thresholds 1 (see
-    :func:`first_token_distribution`, ``"sglang_threshold"``), and vLLM's default at temperature
-    > 0: ``draft_sample_method = "greedy"`` treats the draft as one-hot and the standard rejection
-    sampler keeps it when ``target_logprob > log(u) + draft_logprob`` with ``draft_logprob = 0``
-    (vllm 0.34.0: ``vllm/config/speculative.py`` line 682,
-    ``vllm/v1/worker/gpu/spec_decode/rejection_sampler_utils.py`` lines 200-201 and 716).
-
-    ``"exact_match"``: the draft token is sampled, :math:`x \sim q`, the target draws its own
-    :math:`y \sim p` independently, and :math:`x` is kept when :math:`y = x` (the emitted token
-    is always :math:`y`):
-
-    .. math:: \alpha = \sum_x p(x)\, q(x)
-
-    All three emit exactly p (:func:`first_token_distribution`); they differ only in how often
-    the draft token survives. No lossless rule with a draft sampled from q keeps it more often
+    The lossless ones emit exactly p (:func:`first_token_distribution`); they differ only in how
+    often the draft token survives. No lossless rule with a draft sampled from q keeps it more often
     than rejection sampling (the output y ~ p and the draft x ~ q are coupled, and
     :math:`P(x = y) \le \sum \min(p, q)`); a greedy draft keeps :math:`p(\arg\max q)`, far less
     for flat distributions even when p is close to q.
@@ -153,7 +563,7 @@ def acceptance_probability(p, q, rule="rejection"):
     p, q : array_like, shape (V,) or (..., V)
         Target and draft distributions along the last axis (each non-negative, summing to 1
         within :data:`specmath.SUM_TOLERANCE`); stacks of pairs have one shape.
-    rule : {"rejection", "greedy_draft", "exact_match"}, default "rejection"
+    rule : str, one of :data:`ACCEPTANCE_RULES`, default "rejection"
 
     Returns
     -------
@@ -168,151 +578,25 @@ def acceptance_probability(p, q, rule="rejection"):
     """
     rule = _as_choice(rule, "rule", ACCEPTANCE_RULES)
     P, Q = _as_pairs(p, q)
-    if rule == "rejection":
-        alpha = np.minimum(P, Q).sum(axis=-1)
-    elif rule == "greedy_draft":
-        alpha = np.take_along_axis(P, np.argmax(Q, axis=-1)[..., None], axis=-1)[..., 0]
-    else:
-        alpha = (P * Q).sum(axis=-1)
-    return scalar_or_array(np.minimum(alpha, 1.0))
-
-
-def _entropy(P: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return -np.where(P > 0, P * np.log(P), 0.0).sum(axis=-1)
-
-
-def _as_threshold(params: dict, name: str, default: float, upper: float | None = None) -> float:
-    value = params.pop(name, default)
-    x = as_positive(value, name, allow_zero=True)
-    if upper is not None and x > upper:
-        raise ValueError(f"{name} must be within [0, {upper:g}], got {shown(value)}")
-    return x
-
-
-def _as_topk(params: dict, vocab: int) -> int:
-    value = params.pop("relaxed_topk", TRTLLM_RELAXED_TOPK)
-    k = as_count(value, "relaxed_topk", cap=2**62)
-    if k > vocab:
-        raise ValueError(f"relaxed_topk must be <= the vocabulary size V = {vocab} (a top-K of V), got {shown(value)}")
-    return k
-
-
-def _relaxed_keeps(P: np.ndarray, Q: np.ndarray, p_star: np.ndarray, topk: int, gap: float) -> np.ndarray:
-    """Whether TensorRT-LLM's relaxed acceptance keeps the draft argmax, shape (..., 1)."""
-    index = np.arange(P.shape[-1])
-    star_index = np.argmax(Q, axis=-1)[..., None]
-    # Rank of the draft token in p, descending, ties to the lowest index.
-    ahead = (P > p_star) | ((P == p_star) & (index < star_index))
-    rank = ahead.sum(axis=-1, keepdims=True)
-    return (rank < topk) & ((rank == 0) | (p_star >= P.max(axis=-1, keepdims=True) - gap))
-
-
-#: The parameters each rule of :func:`first_token_distribution` takes.
-_RULE_PARAMS = {
-    "rejection": (),
-    "greedy_draft": (),
-    "exact_match": (),
-    "typical": ("epsilon", "delta"),
-    "sglang_threshold": ("threshold_single", "threshold_acc"),
-    "trtllm_relaxed": ("relaxed_topk", "relaxed_delta"),
-}
+    return scalar_or_array(np.minimum(RULES[rule].acceptance(P, Q), 1.0))
 
 
 def first_token_distribution(p, q, rule, **params) -> np.ndarray:
-    r"""The law of the first token an iteration emits, under a verification rule.
+    r"""The law of the first token an iteration emits, under a verification rule of :data:`RULES`.
 
     Each rule proposes a draft token, keeps it or not, and on a rejection emits a token of its
-    own; the law is the kept mass plus the rejection's, computed as such (not assumed):
-
-    - ``"rejection"``: :math:`\min(p, q) + \max(0, p - q)` (Leviathan et al. 2023, Appendix A.1).
-    - ``"greedy_draft"``: the same with q replaced by the point mass :math:`\delta_{x^*}` on
-      :math:`x^* = \arg\max q`: :math:`p(x^*)\,\delta_{x^*} + p \cdot [x \ne x^*]`.
-    - ``"exact_match"``: the target's own sample is emitted whether or not it matches:
-      :math:`p\,q + p\,(1 - q)`.
-
-    These three are lossless: the result is p (to rounding). The two lossy rules keep the draft
-    token more often than p allows:
-
-    - ``"typical"``, Medusa's typical acceptance (Cai et al. 2024, "Medusa: Simple LLM Inference
-      Acceleration Framework with Multiple Decoding Heads") as its code runs by default
-      (``medusa_generate(..., fast=True)``, ``medusa/model/medusa_model.py`` line 249;
-      FasterDecoding/Medusa, ``medusa/model/utils.py``, both at commit e2a5d20): the draft token
-      is the draft's argmax :math:`x^*` (the heads' top-1 candidate, ``generate_candidates``,
-      ``torch.topk``, line 290), kept when
-
-      .. math:: p(x^*) > \min\big(\epsilon,\ \delta\, e^{-H(p)}\big), \quad H(p) = -\sum_x p(x) \log p(x)
-
-      (``evaluate_posterior``, lines 474-487); on a rejection the emitted token is the
-      target's argmax (the next ``generate_candidates`` takes ``argmax(logits)`` when ``fast``,
-      lines 280-281). The law is a point mass on :math:`x^*` or on :math:`\arg\max p`. Medusa's code
-      computes the entropy as :math:`-\sum p \log(p + 10^{-5})` (line 481); the formula here is
-      the paper's. Its non-fast path calls ``get_typical_posterior_mask`` with one argument too
-      many (line 504) and is not modelled. Parameters ``epsilon`` (``posterior_threshold``,
-      default :data:`MEDUSA_EPSILON`) and ``delta`` (``posterior_alpha``, default
-      :data:`MEDUSA_DELTA`), both >= 0. No setting of them is lossless when p is not a point
-      mass: the output is always one; at temperature 0 (p one-hot) every setting gives p.
-    - ``"sglang_threshold"``, SGLang's target-only verification kernel
-      ``TreeSpeculativeSamplingTargetOnly`` (sgl-project/sglang,
-      ``sgl-kernel/csrc/speculative/speculative_sampling.cuh`` at commit 120affb), for a single
-      draft token :math:`x^* = \arg\max q` (a chain draft with top-k 1, so no siblings): with
-      ``prob_acc`` :math:`= p(x^*)` and a coin :math:`u \sim U[0, 1)`, the token is kept when
-      ``coin <= prob_acc / threshold_acc || target_prob_single >= threshold_single`` (lines
-      78-80), so with probability
-
-      .. math:: a = \begin{cases} 1 & p(x^*) \ge t_\text{single} \\
-                \min\big(1, p(x^*) / \max(t_\text{acc}, 10^{-9})\big) & \text{otherwise} \end{cases}
-
-      (the launcher caps ``threshold_acc`` at ``fmaxf(threshold_acc, 1e-9f)``). On a rejection
-      the kernel writes :math:`p(x^*)` into ``draft_probs[x*]`` (line 92) and samples from
-      ``relu(target_probs - draft_probs)`` (line 103 on), i.e. from p without :math:`x^*`
-      (the caller's other ``draft_probs`` entries are taken as 0, the kernel's intent: the SGLang
-      caller read, ``EagleVerifyInput.sample``, allocates them with ``torch.empty_like`` and the
-      comment "This is currently not used", so in that version they are whatever memory held;
-      sglang 0.5.23 passes ``torch.zeros_like(target_probs)``,
-      ``sglang/srt/speculative/eagle_utils.py`` lines 745-749). Law:
-      :math:`a\,\delta_{x^*} + (1 - a)\, p\,[x \ne x^*] / (1 - p(x^*))`. Parameters
-      ``threshold_single`` and ``threshold_acc`` in [0, 1] (``--speculative-accept-threshold-single``,
-      ``--speculative-accept-threshold-acc``, default 1.0 each, ``sglang/srt/arg_groups/fields/spec.py``
-      lines 109-116 in sglang 0.5.23, whose help says "greater than" threshold_single where the
-      kernel keeps at ``>=``); at 1 and 1 it is ``"greedy_draft"`` and gives p.
-    - ``"trtllm_relaxed"``, TensorRT-LLM's relaxed acceptance for MTP and EAGLE-3 inside a
-      thinking span (NVIDIA/TensorRT-LLM, ``mtpRelaxedAcceptanceKernel``,
-      ``cpp/tensorrt_llm/kernels/speculativeDecoding/mtpKernels.cu`` lines 453-543 at commit
-      b35ac1b). The draft token is the draft's argmax :math:`x^*` (``MTPWorker.draft_sampler``,
-      ``torch.argmax``, ``tensorrt_llm/_torch/speculative/mtp.py`` line 1144 at 23ee85ee); the
-      target's top ``relaxed_topk`` tokens by probability (``torch.topk`` of ``torch.softmax`` of
-      the target's logits, ``topk_kernel`` and ``process_generation_logits``, lines 710-728, called
-      at lines 847-857) are its candidates, walked in order;
-      the walk stops at the first candidate after the top one whose probability is below
-      :math:`p_{\max} - \delta` (lines 488-494), and the draft token is kept if it is a candidate
-      met before that (lines 495-500). So with :math:`r(x^*)` the rank of :math:`x^*` in p
-      (0 for the top; ties to the lowest index here, which ``torch.topk`` leaves unspecified), it is
-      kept when
-
-      .. math:: r(x^*) < K \ \text{and}\ \big(r(x^*) = 0 \ \text{or}\
-                p(x^*) \ge \max p - \delta\big)
-
-      and otherwise the emitted token is the target's top candidate :math:`\arg\max p` (the
-      "golden token", line 516), not a sample. Law: a point mass on :math:`x^*` or on
-      :math:`\arg\max p`. Parameters ``relaxed_topk`` K, an integer in [1, V] (default
-      :data:`TRTLLM_RELAXED_TOPK`), and ``relaxed_delta`` :math:`\delta`, a probability gap in
-      [0, 1] (default :data:`TRTLLM_RELAXED_DELTA`; the kernel takes any float, and a gap of
-      1 or more keeps every top-K token). TensorRT-LLM applies ``relaxed_delta`` only between
-      the thinking span's begin and end tokens and a gap of 0 elsewhere (lines 522-542), and its
-      probabilities are the softmax of the logits without the request's temperature; here p is
-      whatever distribution is given. At ``relaxed_topk = 1`` (or a gap of 0 with a single top
-      token) it is an exact match against the target's argmax, i.e. greedy decoding: no setting
-      gives p unless p is a point mass, and at temperature 0 (p one-hot) every gap below 1
-      gives p.
+    own; the law is the kept mass plus the rejection's, computed as such (not assumed) by the
+    rule's ``law``, whose docstring gives the formula and where it was read. The lossless rules
+    give p (to rounding); the lossy ones keep the draft token more often than p allows.
 
     Parameters
     ----------
     p, q : array_like, shape (V,) or (..., V)
         Target and draft distributions along the last axis, stacks of one shape.
-    rule : {"rejection", "greedy_draft", "exact_match", "typical", "sglang_threshold", "trtllm_relaxed"}
+    rule : str, one of :data:`FIRST_TOKEN_RULES`
     **params
-        The rule's parameters, as above; others are refused.
+        The rule's settings (its ``params``; the engine's default for those not given); others
+        are refused.
 
     Returns
     -------
@@ -324,41 +608,9 @@ def first_token_distribution(p, q, rule, **params) -> np.ndarray:
     ValueError
         For an invalid pair, an unknown rule, or a parameter the rule does not take or out of range.
     """
-    rule = _as_choice(rule, "rule", FIRST_TOKEN_RULES)
+    rule = RULES[_as_choice(rule, "rule", FIRST_TOKEN_RULES)]
     P, Q = _as_pairs(p, q)
-    params = dict(params)
-    if rule == "typical":
-        epsilon = _as_threshold(params, "epsilon", MEDUSA_EPSILON)
-        delta = _as_threshold(params, "delta", MEDUSA_DELTA)
-    elif rule == "sglang_threshold":
-        single = _as_threshold(params, "threshold_single", 1.0, upper=1.0)
-        acc = _as_threshold(params, "threshold_acc", 1.0, upper=1.0)
-    elif rule == "trtllm_relaxed":
-        topk = _as_topk(params, P.shape[-1])
-        gap = _as_threshold(params, "relaxed_delta", TRTLLM_RELAXED_DELTA, upper=1.0)
-    if params:
-        allowed = ", ".join(_RULE_PARAMS[rule]) or "none"
-        raise ValueError(f"{sorted(params)[0]} is not a parameter of rule {rule!r} (it takes: {allowed})")
-
-    if rule == "exact_match":
-        return P * Q + P * (1.0 - Q)
-    if rule == "rejection":
-        return np.minimum(P, Q) + np.maximum(P - Q, 0.0)
-    star = _one_hot_argmax(Q)
-    p_star = (P * star).sum(axis=-1, keepdims=True)
-    if rule == "greedy_draft":
-        return np.minimum(P, star) + np.maximum(P - star, 0.0)
-    if rule == "typical":
-        threshold = np.minimum(epsilon, delta * np.exp(-_entropy(P)))[..., None]
-        return np.where(p_star > threshold, star, _one_hot_argmax(P))
-    if rule == "trtllm_relaxed":
-        return np.where(_relaxed_keeps(P, Q, p_star, topk, gap), star, _one_hot_argmax(P))
-    # sglang_threshold
-    keep = np.where(p_star >= single, 1.0, np.minimum(1.0, p_star / max(acc, SGLANG_MIN_THRESHOLD_ACC)))
-    others, rest = P * (1.0 - star), 1.0 - p_star  # p off the draft token, and its mass
-    with np.errstate(divide="ignore", invalid="ignore"):
-        resampled = np.where(rest > 0, others / np.where(rest > 0, rest, 1.0), 0.0)
-    return keep * star + (1.0 - keep) * resampled
+    return rule.law(P, Q, **rule.settings(params, P.shape[-1]))
 
 
 def with_temperature(logits, temperature) -> np.ndarray:

@@ -54,12 +54,14 @@ PLAIN_COLOUR = "#8C8C8C"
 REJECT_FILL = "rgba(179, 38, 30, 0.22)"
 #: The ticks of the target's p and the draft's q drawn beside the residual.
 MARKER_COLOURS = (TARGET_COLOUR, ROLE_COLOURS["drafted"])
-#: Each rule's names of the checks' accepting and rejecting stretches and of the uniform.
+#: Each verification's names of the checks' accepting and rejecting stretches and of the uniform
+#: (``specmath.verification.VERIFICATIONS``), and under greedy decoding (temperature 0) those of
+#: :data:`GREEDY_CHECK_NAMES` instead.
 CHECK_NAMES = {
     "token": ("accepts: u < min(1, p/q)", "rejects", "uniform u"),
-    "greedy": ("accepted: the target's most likely word", "rejected: not its most likely word", "uniform u"),
     "block": ("keeps the prefix: η < h", "does not stop here", "uniform η"),
 }
+GREEDY_CHECK_NAMES = ("accepted: the target's most likely word", "rejected: not its most likely word", "uniform u")
 U_MARKER = {"symbol": "diamond", "size": 18, "color": "#000000", "line": {"width": 2, "color": "#FFFFFF"}}
 
 
@@ -261,25 +263,26 @@ def acceptance_checks(
     title: str,
     *,
     subtitle: str | None = None,
-    rule: str = "token",
+    verification: str = "token",
+    greedy: bool = False,
     large: bool = False,
 ) -> go.Figure:
     """The checks so far, one row per position from the top: [0, 1] split where u accepts and rejects.
 
-    ``rule`` ``"token"``: row i's stretch is [0, min(1, p/q)), where a uniform u accepts the word;
-    the rest rejects. ``"greedy"``: a word passes exactly when it is the target's most likely
-    word, so ``accept_probability`` is 1 or 0, the whole row accepting or rejecting. ``"block"``:
-    the stretch is [0, h), the stopping chance of block verification (Sun et al. 2024), where the
-    uniform η keeps the prefix up to that word. ``u`` (NaN where none was drawn, as when greedy) is
-    drawn as a marker on its row. ``large`` leaves the subtitle out, the legend naming the rule,
-    and holds a row of legend for each entry: at the projector's type plotly.js puts each in a row
-    of its own in a 560 px chart.
+    ``verification`` ``"token"``: row i's stretch is [0, min(1, p/q)), where a uniform u accepts
+    the word; the rest rejects. ``"block"``: the stretch is [0, h), the stopping chance of block
+    verification (Sun et al. 2024), where the uniform η keeps the prefix up to that word.
+    ``greedy`` (decoding at temperature 0): a word passes exactly when it is the target's most
+    likely word, so ``accept_probability`` is 1 or 0, the whole row accepting or rejecting. ``u``
+    (NaN where none was drawn, as when greedy) is drawn as a marker on its row. ``large`` leaves
+    the subtitle out, the legend naming the rule, and holds a row of legend for each entry: at the
+    projector's type plotly.js puts each in a row of its own in a 560 px chart.
     """
     accept = np.asarray(accept_probability, dtype=float)
     u = np.asarray(u, dtype=float)
     rows = list(labels)
-    accept_name, reject_name, u_name = CHECK_NAMES[rule]
-    chance = "stop chance h =" if rule == "block" else "accepts with probability"
+    accept_name, reject_name, u_name = GREEDY_CHECK_NAMES if greedy else CHECK_NAMES[verification]
+    chance = "stop chance h =" if verification == "block" else "accepts with probability"
     traces = [
         {
             "type": "bar",

@@ -385,14 +385,15 @@ def rule_cause() -> tuple[str, dict[str, str]]:
     sampling and of a greedy draft on the Verification rules page's :data:`RULE_PRESET` pair at
     temperatures 1 and 0; and the query of the link that opens that page on that pair at T = 1."""
     logits = verification_rules.LOGIT_PRESETS[RULE_PRESET]
+    rule = verification_rules.PROPOSAL_RULES  # a sampled draft's rule and a greedy draft's
     alpha = {
-        (rule, t): float(specmath.acceptance_probability(*verification_rules.pair(logits, t), rule))
-        for rule in ("rejection", "greedy_draft")
+        (proposal, t): float(specmath.acceptance_probability(*verification_rules.pair(logits, t), rule[proposal]))
+        for proposal in ("sampled", "greedy_draft")
         for t in (1.0, 0.0)
     }
     text = texts.ACCEPT_RATE_RULE.format(
         preset=RULE_PRESET,
-        rejection=alpha["rejection", 1.0],
+        rejection=alpha["sampled", 1.0],
         greedy=alpha["greedy_draft", 1.0],
         zero=alpha["greedy_draft", 0.0],
         sglang=f"`{SGLANG_KERNEL}`",

@@ -253,12 +253,12 @@ def greedy_draft(v: Mapping[str, Any]) -> str:
     logits = verification_rules.LOGIT_PRESETS[v["vr_preset"]]
     k, c, t = v["k"], v["c"], v["vr_temperature"]
     p, q = verification_rules.pair(logits, t)
-    rejection = float(specmath.acceptance_probability(p, q))
-    greedy = float(specmath.acceptance_probability(p, q, "greedy_draft"))
+    rules = verification_rules.PROPOSAL_RULES  # a sampled draft's rule and a greedy draft's
+    rejection, greedy = (float(specmath.acceptance_probability(p, q, rules[x])) for x in ("sampled", "greedy_draft"))
     tv = float(specmath.tv_distance(p, q))
     star = int(np.argmax(q))
     p0, q0 = verification_rules.pair(logits, 0.0)
-    cold = [float(specmath.acceptance_probability(p0, q0, rule)) for rule in ("rejection", "greedy_draft")]
+    cold = [float(specmath.acceptance_probability(p0, q0, rules[x])) for x in ("sampled", "greedy_draft")]
     per_rule = {
         name: (float(specmath.expected_tokens(alpha, k)), float(specmath.speedup(alpha, k, c)))
         for name, alpha in (("rejection sampling", rejection), ("the greedy draft", greedy))

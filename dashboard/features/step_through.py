@@ -129,11 +129,11 @@ def run(
 ) -> Run:
     """The iteration the page steps through: from the last word of the seed's opening,
     ``specmath.speculative_iteration`` on the toy language's target and the draft of ``kind`` at
-    ``strength``, with ``rng=seed``; a ``"greedy"`` proposal runs it on :func:`greedy_draft` of
+    ``strength``, with ``rng=seed``; a ``"greedy_draft"`` proposal runs it on :func:`greedy_draft` of
     the draft (greedy decoding, temperature 0, already drafts the argmax)."""
     opening = toy_language.opening(seed)
     draft = toy_language.draft_chain(kind, float(strength))
-    greedy_proposal = proposal == "greedy" and not greedy
+    greedy_proposal = proposal == "greedy_draft" and not greedy
     trace = specmath.speculative_iteration(
         toy_language.target_chain(),
         greedy_draft(draft) if greedy_proposal else draft,

@@ -220,7 +220,7 @@ def _check(trace, j: int, opening, lead: str, large: bool, greedy_draft: bool) -
         trace.u[rows],
         "The checks, position by position",
         subtitle=rule,
-        rule="greedy" if greedy else "token",
+        greedy=greedy,
         large=large,
     )
     words = checked_words(trace, upto)
@@ -274,7 +274,7 @@ def _block_check(trace, j: int, opening, lead: str, large: bool) -> StepView:
         trace.u[rows],
         "The block's checks, position by position",
         subtitle="the prefix up to word i is kept when η < h(i); the last such i decides",
-        rule="block",
+        verification="block",
         large=large,
     )
     eta_shown, h_shown = apart(eta, h)

@@ -11,8 +11,9 @@ import streamlit as st
 import specmath
 from dashboard import pq_input, toy_language
 from dashboard.params import PARAMS
+from dashboard.params.verification import lossy_key
 from dashboard.ui import PageContext
-from specmath.verification import MAX_BLOCK_ENUMERATION
+from specmath.verification import MAX_BLOCK_ENUMERATION, PROPOSALS, RULES
 
 #: Each preset's (target logits, draft logits); the binary one is Sun et al.'s pair at T = 1.
 LOGIT_PRESETS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
@@ -21,14 +22,21 @@ LOGIT_PRESETS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
     "overconfident": ((1.0, 0.8, 0.5, 0.0, -0.3), (3.0, 2.4, 1.5, 0.0, -0.9)),
 }
 
-#: The lossless rules, with the names the page shows.
-LOSSLESS = {"rejection": "rejection sampling", "greedy_draft": "greedy draft", "exact_match": "exact match"}
+#: The rules the α charts compare: specmath's lossless rules, with the names the page shows.
+LOSSLESS = {name: rule.title for name, rule in RULES.items() if rule.lossless}
 
-#: Each lossy rule's parameters (specmath's names) and the page's parameter (URL key) for each.
+#: For each way a draft proposes (``specmath.verification.PROPOSALS``), the first lossless rule that
+#: checks such a draft: rejection sampling for a sampled draft, the greedy draft's rule for its argmax.
+PROPOSAL_RULES = {
+    proposal: next(n for n, r in RULES.items() if r.lossless and r.acceptance and r.proposal == proposal)
+    for proposal in PROPOSALS
+}
+
+#: Each lossy rule's settings (specmath's names) and the page's parameter (URL key) for each.
 LOSSY_KEYS = {
-    "typical": {"epsilon": "vr_epsilon", "delta": "vr_delta"},
-    "sglang_threshold": {"threshold_single": "vr_threshold_single", "threshold_acc": "vr_threshold_acc"},
-    "trtllm_relaxed": {"relaxed_topk": "vr_relaxed_topk", "relaxed_delta": "vr_relaxed_delta"},
+    name: {setting.name: lossy_key(setting) for setting in rule.params}
+    for name, rule in RULES.items()
+    if not rule.lossless
 }
 
 #: The toy language's draft: the Step through page's default, the target blurred toward uniform.
@@ -116,19 +124,33 @@ def alphas_over_temperature(logits: tuple[tuple[float, ...], tuple[float, ...]])
 
 
 def lossy_settings(values: dict[str, float], vocab: int) -> dict[str, dict[str, float]]:
-    """Each lossy rule's parameters from the page's values; relaxed_topk at most the vocabulary size."""
-    settings = {rule: {name: values[key] for name, key in keys.items()} for rule, keys in LOSSY_KEYS.items()}
-    settings["trtllm_relaxed"]["relaxed_topk"] = min(int(settings["trtllm_relaxed"]["relaxed_topk"]), vocab)
+    """Each lossy rule's parameters from the page's values; a whole-number one (a top-K) at most the vocabulary size."""
+    settings = {}
+    for rule, keys in LOSSY_KEYS.items():
+        params = {param.name: param for param in RULES[rule].params}
+        settings[rule] = {
+            name: min(int(values[key]), vocab) if params[name].integer else values[key] for name, key in keys.items()
+        }
     return settings
 
 
 def lossy_name(rule: str, params: dict[str, float]) -> str:
     """The name a lossy rule's law goes by on the page, with its settings."""
-    if rule == "typical":
-        return f"typical (Medusa, ε {params['epsilon']:g}, δ {params['delta']:g})"
-    if rule == "sglang_threshold":
-        return f"SGLang thresholds ({params['threshold_single']:g}, {params['threshold_acc']:g})"
-    return f"TensorRT-LLM relaxed (top-{params['relaxed_topk']}, Δ {params['relaxed_delta']:g})"
+    return RULES[rule].titled(params)
+
+
+def rules_table() -> pd.DataFrame:
+    """Every rule the page shows: whether it is lossless, the engines that run it, where it was read."""
+    return pd.DataFrame(
+        {
+            "rule": rule.titled({}),
+            "lossless": "yes" if rule.lossless else "no",
+            "draft proposes": "its most likely token (greedy draft)" if rule.proposal == "greedy_draft" else "x ~ q",
+            "engines": rule.engines,
+            "source": rule.source,
+        }
+        for rule in RULES.values()
+    )
 
 
 def first_token_laws(p: np.ndarray, q: np.ndarray, lossy: dict[str, dict[str, float]]) -> dict[str, np.ndarray]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dashboard import toy_language
 from dashboard.params.base import Param, format_count, format_number
+from specmath.verification import PROPOSALS, VERIFICATIONS
 
 TEMPERATURES = (0.25, 0.33, 0.5, 0.67, 0.8, 1.25, 1.5, 2, 3, 4)
 TOKEN_COUNTS = (10_000, 30_000, 100_000, 300_000, 1_000_000)
@@ -138,10 +139,10 @@ PARAMS: tuple[Param, ...] = (
         "Draft proposes",
         "choice",
         "sampled",
-        "sampled: a word drawn from q, as in the papers. greedy: the draft's most likely word, "
+        "sampled: a word drawn from q, as in the papers. greedy_draft: the draft's most likely word, "
         "checked as if q gave it probability 1 (q one-hot), so accepted with probability p(word); "
         "the target still samples.",
-        options=("sampled", "greedy"),
+        options=PROPOSALS,
         widget="radio",
         shown_when=("greedy", False),
     ),
@@ -154,7 +155,7 @@ PARAMS: tuple[Param, ...] = (
         "(Leviathan et al. 2023). block: the draft checked jointly (Sun et al. 2024, arXiv 2403.10444, "
         "Algorithm 2); the kept prefix is decided from the block's residual weights, never fewer words "
         "on average.",
-        options=("token", "block"),
+        options=VERIFICATIONS,
         widget="radio",
         shown_when=("greedy", False),
     ),

@@ -3,10 +3,38 @@
 from __future__ import annotations
 
 from dashboard import toy_language
-from dashboard.params.base import Param
+from dashboard.params.base import Param, format_number
+from specmath.verification import RULES, RuleParam
 
 #: Where the page's pair comes from: a preset pair of logits, typed logits, or a row of the toy language.
 VERIFICATION_PRESETS = ("binary", "close", "overconfident", "typed", "toy")
+
+
+def lossy_key(setting: RuleParam) -> str:
+    """The page's parameter (URL key) of a lossy rule's setting: ``vr_`` and specmath's name."""
+    return f"vr_{setting.name}"
+
+
+def _lossy_param(setting: RuleParam) -> Param:
+    """The widget of a lossy rule's setting, from ``specmath.verification.RULES``."""
+    high, step = setting.shown
+    return Param(
+        lossy_key(setting),
+        setting.label,
+        "int" if setting.integer else "float",
+        setting.default,
+        f"{setting.help} Default {format_number(setting.default)}.",
+        low=1 if setting.integer else 0.0,
+        high=high,
+        step=step,
+    )
+
+
+#: Each lossy rule's settings, once each (rules may share one, as both typical acceptances do).
+LOSSY_PARAMS = tuple(
+    _lossy_param(setting)
+    for setting in {s.name: s for rule in RULES.values() if not rule.lossless for s in rule.params}.values()
+)
 
 #: Shown only while the pair is the toy language's.
 TOY_SOURCE = ("vr_preset", "toy")
@@ -43,68 +71,5 @@ PARAMS = (
         high=2.0,
         step=0.05,
     ),
-    Param(
-        "vr_epsilon",
-        "Medusa ε (posterior_threshold)",
-        "float",
-        0.09,
-        "Typical acceptance keeps the draft token when p(x) > min(ε, δ·exp(−H(p))). Medusa's default 0.09.",
-        low=0.0,
-        high=1.0,
-        step=0.01,
-    ),
-    Param(
-        "vr_delta",
-        "Medusa δ (posterior_alpha)",
-        "float",
-        0.3,
-        "The entropy-scaled threshold's factor. Medusa's default 0.3.",
-        low=0.0,
-        high=1.0,
-        step=0.01,
-    ),
-    Param(
-        "vr_threshold_single",
-        "SGLang threshold_single",
-        "float",
-        1.0,
-        "SGLang keeps the draft token outright when p(x) ≥ this (--speculative-accept-threshold-single, "
-        "default 1: off).",
-        low=0.0,
-        high=1.0,
-        step=0.01,
-    ),
-    Param(
-        "vr_threshold_acc",
-        "SGLang threshold_acc",
-        "float",
-        1.0,
-        "Otherwise SGLang keeps it with probability min(1, p(x)/threshold_acc) "
-        "(--speculative-accept-threshold-acc, default 1: lossless).",
-        low=0.0,
-        high=1.0,
-        step=0.01,
-    ),
-    Param(
-        "vr_relaxed_topk",
-        "TensorRT-LLM relaxed_topk",
-        "int",
-        1,
-        "Relaxed acceptance keeps the draft token when it is among the target's top K tokens and within "
-        "relaxed_delta of the top one's probability (default 1: exact match with the target's argmax). "
-        "At most the vocabulary size is used.",
-        low=1,
-        high=10,
-        step=1,
-    ),
-    Param(
-        "vr_relaxed_delta",
-        "TensorRT-LLM relaxed_delta",
-        "float",
-        0.0,
-        "The probability gap below the top token within which a top-K token still passes (default 0).",
-        low=0.0,
-        high=1.0,
-        step=0.05,
-    ),
+    *LOSSY_PARAMS,
 )

@@ -17,6 +17,7 @@ from dashboard import limits
 from dashboard.features.verification_rules import LOGIT_PRESETS  # the page's preset pairs: data
 from dashboard.params import PARAMS
 from dashboard.toy_language import PERIOD, WORDS, target_chain  # the Step through page's language: data
+from specmath.verification import RULES  # the rules, their settings and names: data
 from tests.helpers import printed
 from tests.links import url_text
 
@@ -527,7 +528,7 @@ def check_step_through(charts: list[dict], params: dict[str, list[str]]) -> None
         assert s["step_draft"] == "merged", s["step_draft"]
         draft = specmath.draft_by_merging(target, min(int(s["step_contexts"]), len(WORDS)))
     own = draft  # the rows a greedy draft takes its most likely word from
-    if s["step_proposal"] == "greedy" and not greedy:
+    if s["step_proposal"] == "greedy_draft" and not greedy:
         draft = np.eye(len(WORDS))[np.argmax(draft, axis=1)]  # checked as q = 1, ties to the lowest index
     verification = "token" if greedy else s["step_verification"]
     rng, word = np.random.default_rng([seed, 1]), PERIOD
@@ -677,7 +678,9 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
 VERIFICATION_TEMPERATURES = np.round(np.linspace(0.0, 2.0, 41), 2)
 MAX_BLOCKS = 10**6
 TOY_NOISE = 0.3
-RULE_NAMES = {"rejection": "rejection sampling", "greedy_draft": "greedy draft", "exact_match": "exact match"}
+#: The rules the page compares by α (specmath's lossless ones) and those it shows at the link's settings.
+RULE_NAMES = {name: rule.title for name, rule in RULES.items() if rule.lossless}
+LOSSY_RULES = {name: rule for name, rule in RULES.items() if not rule.lossless}
 
 
 def _row_at_temperature(row: np.ndarray, temperature: float) -> np.ndarray:
@@ -706,8 +709,8 @@ def check_verification(charts: list[dict], params: dict[str, list[str]]) -> None
     """The link's pair at its temperature: α of each lossless rule, α against T, the first token's
     law under each rule beside p (the lossy ones at the link's settings), block against token
     verification over k."""
-    keys = ("vr_preset", "vr_context", "vr_temperature", "vr_epsilon", "vr_delta", "vr_threshold_single")
-    s = settings(params, (*keys, "vr_threshold_acc", "vr_relaxed_topk", "vr_relaxed_delta", "k"))
+    lossy_keys = {f"vr_{param.name}" for rule in LOSSY_RULES.values() for param in rule.params}
+    s = settings(params, ("vr_preset", "vr_context", "vr_temperature", *sorted(lossy_keys), "k"))
     temperature = float(s["vr_temperature"])
     p, q = verification_pair(s, params, temperature)
 
@@ -725,20 +728,14 @@ def check_verification(charts: list[dict], params: dict[str, list[str]]) -> None
         assert_close(_named(lines, name)["y"], specmath.acceptance_probability(P, Q, rule), f"{name}: α against T")
 
     assert_close(_named(laws, "target p")["y"], p, "target p")
-    epsilon, delta = float(s["vr_epsilon"]), float(s["vr_delta"])
-    single, acc = float(s["vr_threshold_single"]), float(s["vr_threshold_acc"])
-    topk, gap = min(int(s["vr_relaxed_topk"]), p.size), float(s["vr_relaxed_delta"])
-    lossy = {
-        f"typical (Medusa, ε {epsilon:g}, δ {delta:g})": ("typical", {"epsilon": epsilon, "delta": delta}),
-        f"SGLang thresholds ({single:g}, {acc:g})": (
-            "sglang_threshold",
-            {"threshold_single": single, "threshold_acc": acc},
-        ),
-        f"TensorRT-LLM relaxed (top-{topk}, Δ {gap:g})": (
-            "trtllm_relaxed",
-            {"relaxed_topk": topk, "relaxed_delta": gap},
-        ),
-    }
+    lossy = {}
+    for rule_name, rule in LOSSY_RULES.items():
+        # A whole-number setting (a top-K) is cut to the vocabulary size, as the page says.
+        read = {
+            param.name: min(int(s[f"vr_{param.name}"]), p.size) if param.integer else float(s[f"vr_{param.name}"])
+            for param in rule.params
+        }
+        lossy[rule.titled(read)] = (rule_name, read)
     for name, (rule, rule_params) in {**{n: (r, {}) for r, n in RULE_NAMES.items()}, **lossy}.items():
         law = specmath.first_token_distribution(p, q, rule, **rule_params)
         assert_close(_named(laws, name)["y"], law, f"first-token law, {name}")

@@ -44,8 +44,8 @@ VIEWS["step_through"] += (
     "k=8&step=10&greedy=true&presenter=true",
     "k=8&step=19&presenter=true",
     "k=8&step=17&step_verification=block",
-    "k=8&step=17&step_verification=block&step_proposal=greedy&presenter=true",
-    "k=8&step=11&step_proposal=greedy&presenter=true",
+    "k=8&step=17&step_verification=block&step_proposal=greedy_draft&presenter=true",
+    "k=8&step=11&step_proposal=greedy_draft&presenter=true",
 )
 
 #: Each view is loaded once, at the first size, then measured at each size in turn: a page load

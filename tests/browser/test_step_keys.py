@@ -49,7 +49,7 @@ def _rgb(colour: str) -> str:
 
 
 #: Greedy decoding, and block verification of a greedy draft, beside the default (sampling, token by token).
-VARIANTS = {"sampled": "", "greedy": "&greedy=true", "block": "&step_verification=block&step_proposal=greedy"}
+VARIANTS = {"sampled": "", "greedy": "&greedy=true", "block": "&step_verification=block&step_proposal=greedy_draft"}
 
 
 #: Every step at the default k = 8: whatever it shows must fit.

@@ -85,12 +85,15 @@ def test_presenter_mode_collapses_the_sidebar_and_enlarges_the_buttons(tab):
 
 def test_the_verification_and_the_proposal_are_chosen_in_the_sidebar_and_kept_in_the_address(tab):
     tab.open(STEP, "step=17")
-    for label, option, query in (("block", "block", "step_verification"), ("greedy", "greedy", "step_proposal")):
+    for label, option, query in (
+        ("block", "block", "step_verification"),
+        ("greedy_draft", "greedy_draft", "step_proposal"),
+    ):
         before = tab.signature()
         tab.page.get_by_test_id("stSidebar").get_by_text(label, exact=True).click()
         tab.page.wait_for_url(lambda url, query=query, option=option: f"{query}={option}" in url)
         tab.settle(changed_from=before)
-    assert tab.params() == {"step": ["17"], "step_verification": ["block"], "step_proposal": ["greedy"]}
+    assert tab.params() == {"step": ["17"], "step_verification": ["block"], "step_proposal": ["greedy_draft"]}
     expected.check_step_through(tab.charts(), tab.params())
     tab.reload()
     expected.check_step_through(tab.charts(), tab.params())

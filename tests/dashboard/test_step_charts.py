@@ -90,7 +90,7 @@ def test_acceptance_checks_split_each_row_and_mark_u():
 
 
 def test_greedy_checks_have_no_uniform():
-    fig = charts.acceptance_checks(["1 · cat"], np.array([0.0]), np.array([np.nan]), "Checks", rule="greedy")
+    fig = charts.acceptance_checks(["1 · cat"], np.array([0.0]), np.array([np.nan]), "Checks", greedy=True)
     assert [t.name for t in fig.data] == [
         "accepted: the target's most likely word",
         "rejected: not its most likely word",
@@ -163,7 +163,7 @@ def test_every_role_colour_reads_as_text_on_the_chart_background(role):
 
 def test_block_checks_draw_the_stopping_chances_and_the_uniforms_eta():
     h, eta = np.array([0.7, 0.2]), np.array([0.1, 0.5])
-    fig = charts.acceptance_checks(["1 · cat", "2 · sat"], h, eta, "Checks", rule="block")
+    fig = charts.acceptance_checks(["1 · cat", "2 · sat"], h, eta, "Checks", verification="block")
     np.testing.assert_array_equal(_trace(fig, "keeps the prefix: η < h").x, h)
     np.testing.assert_array_equal(_trace(fig, "does not stop here").x, 1 - h)
     np.testing.assert_array_equal(_trace(fig, "uniform η").x, eta)

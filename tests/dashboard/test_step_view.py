@@ -193,7 +193,7 @@ def _run(proposal="sampled", verification="token", **kwargs):
 
 
 def test_a_greedy_draft_proposes_its_argmax_and_is_checked_as_a_point_mass():
-    run = _run(proposal="greedy")
+    run = _run(proposal="greedy_draft")
     trace, draft = run.trace, run.draft_chain
     np.testing.assert_array_equal(draft, tl.draft_chain("noise", 0.3))
     contexts = np.append(run.opening[-1], trace.drafted[:-1])
@@ -217,7 +217,7 @@ def test_a_greedy_draft_proposes_its_argmax_and_is_checked_as_a_point_mass():
 
 def test_greedy_decoding_ignores_the_proposal():
     """At temperature 0 the draft already proposes its argmax: the iteration is greedy decoding's."""
-    greedy = step_through.run("noise", 0.3, 8, 42, greedy=True, proposal="greedy")
+    greedy = step_through.run("noise", 0.3, 8, 42, greedy=True, proposal="greedy_draft")
     assert greedy.draft_chain is None
     reference, _ = _trace(greedy=True)
     np.testing.assert_array_equal(greedy.trace.emitted, reference.emitted)
@@ -225,7 +225,7 @@ def test_greedy_decoding_ignores_the_proposal():
 
 @pytest.fixture(scope="module")
 def block():
-    run = _run(proposal="greedy", verification="block")
+    run = _run(proposal="greedy_draft", verification="block")
     trace = run.trace
     missed = trace.u[: trace.first_rejection] >= trace.block_stop[: trace.first_rejection]
     assert 0 < trace.first_rejection < trace.k and not missed.any()
@@ -289,7 +289,7 @@ def test_the_outline_says_block_verification_checks_every_position():
 
 
 def test_every_step_builds_under_each_proposal_and_verification():
-    for proposal in ("sampled", "greedy"):
+    for proposal in ("sampled", "greedy_draft"):
         for verification in ("token", "block"):
             for kind, strength, k in (("noise", 1.0, 1), ("merged", 1, 3), ("temperature", 0.25, 8)):
                 run = _run(proposal, verification, kind=kind, strength=strength, k=k, seed=3)
@@ -299,8 +299,8 @@ def test_every_step_builds_under_each_proposal_and_verification():
 
 def test_the_registered_block_view_keeps_four_words_where_token_verification_keeps_none():
     """The page reference's picture: seed 0, a greedy draft, step 13 (the check of position 4)."""
-    block = step_through.run("noise", 0.3, 8, 0, proposal="greedy", verification="block").trace
-    token = step_through.run("noise", 0.3, 8, 0, proposal="greedy", verification="token").trace
+    block = step_through.run("noise", 0.3, 8, 0, proposal="greedy_draft", verification="block").trace
+    token = step_through.run("noise", 0.3, 8, 0, proposal="greedy_draft", verification="token").trace
     np.testing.assert_array_equal(block.drafted, token.drafted)
     passed = block.u < block.block_stop
     assert passed[:4].tolist() == [False, False, False, True] and block.first_rejection == 4

@@ -288,10 +288,10 @@ def test_url_encoding_round_trip_and_cap():
 def test_presets_are_valid_pairs(name):
     p, q = preset_pair(name, vocab=12, seed=3)
     assert specmath.acceptance_probability(p, q) >= 0  # validates both as distributions
-    expected_alpha = {"identical": 1.0, "disjoint": 0.0, "greedy": p[1]}
+    expected_alpha = {"identical": 1.0, "disjoint": 0.0, "greedy_draft": p[1]}
     if name in expected_alpha:
         assert specmath.acceptance_probability(p, q) == pytest.approx(expected_alpha[name])
-    if name == "greedy":
+    if name == "greedy_draft":
         assert sorted(q) == [0.0] * (q.size - 1) + [1.0]
     if name == "random":
         assert p.size == 12

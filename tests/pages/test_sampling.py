@@ -35,7 +35,7 @@ def test_sampling_defaults_match_theory():
 
 @pytest.mark.parametrize(
     ("preset", "alpha", "observed"),
-    [("identical", "1.0000", "1.0000"), ("disjoint", "0.0000", "0.0000"), ("greedy", "0.2500", None)],
+    [("identical", "1.0000", "1.0000"), ("disjoint", "0.0000", "0.0000"), ("greedy_draft", "0.2500", None)],
 )
 def test_sampling_presets_at_the_edges(preset, alpha, observed):
     at = open_page(SAMPLING)

@@ -24,7 +24,7 @@ def _iteration(k=8, kind="noise", strength=0.3, seed=42, greedy=False, proposal=
     index, as specmath's ``"greedy_draft"`` rule)."""
     target = tl.target_chain()
     draft = specmath.draft_by_merging(target, strength) if kind == "merged" else DRAFTS[kind](target, strength)
-    if proposal == "greedy":
+    if proposal == "greedy_draft":
         draft = np.eye(tl.V)[np.argmax(draft, axis=1)]
     rng = np.random.default_rng([seed, 1])
     word = tl.PERIOD
@@ -293,14 +293,14 @@ def test_the_page_runs_the_clickers_key_script():
     assert step_through.KEYS_JS.read_text(encoding="utf-8") in script.body
 
 
-@pytest.mark.parametrize("proposal", ["sampled", "greedy"])
+@pytest.mark.parametrize("proposal", ["sampled", "greedy_draft"])
 @pytest.mark.parametrize("verification", ["token", "block"])
 def test_the_pages_iteration_is_specmaths_under_each_proposal_and_verification(proposal, verification):
     """Every step the page stops at shows the numbers of the iteration specmath runs on the same
     inputs, and the outcome emits its words."""
     it = _iteration(proposal=proposal, verification=verification)
     own = None
-    if proposal == "greedy":
+    if proposal == "greedy_draft":
         contexts = np.append(tl.opening(42)[-1], it.drafted[:-1])
         own = specmath.draft_by_noise(tl.target_chain(), 0.3)[contexts]
         np.testing.assert_array_equal(it.drafted, np.argmax(own, axis=1))
@@ -322,9 +322,9 @@ def test_the_pages_iteration_is_specmaths_under_each_proposal_and_verification(p
 def test_block_verification_and_a_greedy_draft_are_chosen_in_the_sidebar():
     at = open_page(STEP, step="19")
     at.radio(key="step_verification").set_value("block").run()
-    at.radio(key="step_proposal").set_value("greedy").run()
+    at.radio(key="step_proposal").set_value("greedy_draft").run()
     assert not at.exception and not warnings(at)
-    assert_shows(at, 19, _iteration(proposal="greedy", verification="block"))
+    assert_shows(at, 19, _iteration(proposal="greedy_draft", verification="block"))
     assert any("the kept prefix decided after the last" in c.value for c in at.caption)
 
 
@@ -335,3 +335,12 @@ def test_greedy_decoding_hides_the_proposal_and_the_verification():
     at.toggle(key="greedy").set_value(True).run()
     assert not at.radio and not warnings(at)
     assert_shows(at, 19, _iteration(greedy=True))
+
+
+def test_an_old_links_greedy_proposal_gets_the_bad_link_warning_and_the_sampled_draft():
+    """Before the one vocabulary a greedy draft was ``step_proposal=greedy``; greedy is now decoding only."""
+    at = open_page(STEP, step_proposal="greedy")
+    assert not at.exception
+    messages = warnings(at)
+    assert any("step_proposal" in w and "sampled, greedy_draft" in w for w in messages), messages
+    assert at.radio(key="step_proposal").value == "sampled"

@@ -134,6 +134,28 @@ def test_typical_acceptance_keeps_the_draft_token_above_the_entropy_threshold():
     np.testing.assert_array_equal(sm.first_token_distribution(p, [0.1, 0.6, 0.3], "typical"), [0, 1, 0])
 
 
+def test_vllm_typical_keeps_the_sampled_token_above_the_threshold_else_emits_the_targets_argmax():
+    """vLLM's typical acceptance sampler (typical_acceptance_sampler.py at 60b5eb0), token by token:
+    x ~ q kept when p(x) > min(epsilon, delta e^{-H(p)}), else replaced by argmax p."""
+    P, Q = random_pairs(200, 6, seed=21)
+    for epsilon, delta in [(0.09, 0.3), (0.0, 0.0), (0.3, 1.0), (1.0, 1.0)]:
+        law = sm.first_token_distribution(P, Q, "vllm_typical", epsilon=epsilon, delta=delta)
+        for p, q, row in zip(P, Q, law, strict=True):
+            entropy = -sum(x * np.log(x) for x in p if x > 0)
+            threshold = min(epsilon, delta * np.exp(-entropy))
+            expected = np.zeros(p.size)
+            for x in range(p.size):
+                expected[x if p[x] > threshold else int(np.argmax(p))] += q[x]
+            np.testing.assert_allclose(row, expected, rtol=0, atol=1e-15)
+    # Its defaults are Medusa's, 0.09 and 0.3; at T = 1 it is lossy, at T = 0 an exact match giving p.
+    default = sm.first_token_distribution(P, Q, "vllm_typical")
+    np.testing.assert_array_equal(default, sm.first_token_distribution(P, Q, "vllm_typical", epsilon=0.09, delta=0.3))
+    assert np.abs(default - P).sum(axis=-1).max() > 0.5
+    logits = np.random.default_rng(3).normal(size=(2, 50, 8)) * 2
+    p0, q0 = sm.with_temperature(logits[0], 0), sm.with_temperature(logits[1], 0)
+    np.testing.assert_array_equal(sm.first_token_distribution(p0, q0, "vllm_typical"), p0)
+
+
 def test_typical_is_lossy_at_temperature_one_and_exact_at_temperature_zero():
     rng = np.random.default_rng(8)
     for _ in range(50):
