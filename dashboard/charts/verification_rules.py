@@ -81,7 +81,7 @@ def first_token_laws(labels: Sequence[str], p: np.ndarray, laws: Mapping[str, np
     layout = base_layout(
         "First token's law under each rule",
         subtitle=subtitle,
-        legend_rows=3,  # seven entries, the lossy ones named with their settings
+        legend_rows=3,  # p and a bar a rule, the lossy ones named with their settings
         barmode="group",
         xaxis=axis("token"),
         yaxis=axis("probability", range=[0, 1.02]),
