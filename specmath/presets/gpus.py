@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from ..specs import GPUSpec
 
+#: The NVIDIA H100 datasheet's table as a distributor's page copies it; the H100 entry and the
+#: interconnects (interconnects.py) read it.
+H100_PAGE = "https://archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html"
+
 GPUS = [
     GPUSpec(
         "A100 80GB SXM",
@@ -24,15 +28,16 @@ GPUS = [
     ),
     GPUSpec(
         "H100 SXM",
-        # NVIDIA H100 Tensor Core GPU datasheet, H100 SXM column: "GPU memory bandwidth 3.35TB/s".
+        # NVIDIA H100 datasheet's table, H100 SXM column, as the page below copies it: "GPU メモリ帯域幅
+        # | 3,350 GB/sec" (memory bandwidth).
         memory_bandwidth=3.35e12,
-        # Same datasheet: "BFLOAT16 Tensor Core 1,979 teraFLOPS*", * = with sparsity ("1/2 lower
-        # without sparsity"): 989.5 dense (NVIDIA's Hopper whitepaper prints 989.4).
+        # Same table: "BFLOAT16 Tensor コア | 1,979 TFLOPS*", "* Shown with sparsity. Specifications
+        # 1/2 lower without sparsity": 989.5 dense (NVIDIA's Hopper whitepaper prints 989.4).
         peak_flops=989.5e12,
-        memory_bytes=80e9,  # same datasheet: "GPU memory 80GB"
-        # Same datasheet: "FP8 Tensor Core 3,958 teraFLOPS*", * = with sparsity: 1,979 dense.
+        memory_bytes=80e9,  # same table: "GPU メモリ | 80 GB"
+        # Same table: "FP8 Tensor コア | 3,958 TFLOPS*", * = with sparsity: 1,979 dense.
         peak_flops_fp8=3958e12 / 2,
-        source="NVIDIA H100 datasheet (H100 SXM column)",
+        source=f"NVIDIA H100 datasheet table, H100 SXM column, as copied at {H100_PAGE}",
     ),
     GPUSpec(
         "L4",

@@ -4,17 +4,19 @@ A fixture's first line is ``# `` and its entry's ``source``; what follows is the
 text (a config.json, a Megatron argument list, a dataclass's defaults, datasheet lines). The
 tests read the numbers off that text: the config's values and the parameter count recomputed
 from them, layer by layer as each model's code builds it, for a model; the dense BF16 and FP8
-peaks, bandwidth and memory for a GPU. No number of a preset is typed again here.
+peaks, bandwidth and memory for a GPU; bandwidth and all-reduce latency for an interconnect, and
+the ring time nccl-tests documents. No number of a preset is typed again here.
 """
 
 import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import specmath as sm
-from specmath.presets import gpus, models
+from specmath.presets import gpus, interconnects, models
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "presets"
 
@@ -54,11 +56,10 @@ def test_every_entry_has_its_source_text_but_the_known_few():
     for kind, entries in (("models", models.MODELS), ("gpus", gpus.GPUS)):
         missing = {e.name for e in entries if not fixture_path(kind, e.name).exists()}
         assert missing <= WITHOUT_FIXTURE
-    kept = {p.stem for kind in ("models", "gpus") for p in (FIXTURES / kind).glob("*.txt")}
-    names = {fixture_path("models", n).stem for n in sm.MODEL_PRESETS} | {
-        fixture_path("gpus", n).stem for n in sm.GPU_PRESETS
-    }
-    assert kept <= names  # no fixture for an entry that is gone
+    assert all(fixture_path("interconnects", name).exists() for name in sm.INTERCONNECT_PRESETS)
+    registries = {"models": sm.MODEL_PRESETS, "gpus": sm.GPU_PRESETS, "interconnects": sm.INTERCONNECT_PRESETS}
+    for kind, registry in registries.items():  # no fixture for an entry that is gone
+        assert {p.stem for p in (FIXTURES / kind).glob("*.txt")} <= {fixture_path(kind, n).stem for n in registry}
 
 
 # --- models ---------------------------------------------------------------------------------------
@@ -252,3 +253,46 @@ def test_gpu_presets_match_their_datasheets(name):
         },
         rel=1e-15,
     )
+
+
+# --- interconnects ----------------------------------------------------------------------------------
+
+
+def read_link_fixture(entry) -> str:
+    """An interconnect's source text: its first line cites the entry's source, a line ``#>`` says
+    where the block after it is from; nccl-tests' own ``#`` lines are part of the text."""
+    lines = fixture_path("interconnects", entry.name).read_text(encoding="utf-8").splitlines()
+    assert lines[0] == f"# {entry.source}"
+    return "\n".join(line for line in lines[1:] if not line.startswith("#>"))
+
+
+@pytest.mark.parametrize("name", [link.name for link in interconnects.INTERCONNECTS])
+def test_interconnect_presets_match_their_sources(name):
+    link = sm.INTERCONNECT_PRESETS[name]
+    text = read_link_fixture(link)
+    # The datasheet's interconnect row (相互接続), H100 SXM column: both directions together.
+    sxm = re.search(r"^相互接続 \| (.+?) \|", text, re.MULTILINE).group(1)
+    label = "NVLink" if name.startswith("NVLink") else "PCIe Gen5"
+    assert link.bandwidth == float(re.search(rf"{label}: (\d+)GB/秒", sxm).group(1)) * 1e9 / 2
+    if label == "NVLink":  # #1259: the author's reading of the 2-GPU NVLSTree run
+        assert "NCCL_ALGO=NVLSTree" in text and text.count("NVIDIA H100 80GB HBM3") == 2
+        latency_us = float(re.search(r"latency is approximately (\d+)us", text).group(1))
+    else:  # #1530: the out-of-place time of the smallest message in the TREE run on 8 RTX 4090s
+        assert "NCCL_ALGO=TREE" in text and text.count("NVIDIA GeForce RTX 4090") == 8
+        latency_us = float(re.search(r"^ +8 +2 +float +sum +-1 +([\d.]+)", text, re.MULTILINE).group(1))
+    assert link.latency_s == pytest.approx(latency_us * 1e-6, rel=1e-15)
+
+
+def test_all_reduce_time_is_nccl_tests_ring_time():
+    # nccl-tests' doc/PERFORMANCE.md: the best time of an all-reduce of S bytes over n ranks of
+    # bandwidth B, written twice; the link adds its latency; one GPU needs no all-reduce.
+    text = (FIXTURES / "nccl-tests-PERFORMANCE.md.txt").read_text(encoding="utf-8")
+    formulas = re.findall(r"`t = (.+)`", text)
+    assert len(formulas) == 2
+    message = np.array([0.0, 8.0, 128.0, 65536.0, 2.0**30])
+    for link in interconnects.INTERCONNECTS:
+        assert (link.all_reduce_time(message, 1) == 0).all()
+        for n in (2, 4, 8):
+            for formula in formulas:
+                best = eval(formula, {"__builtins__": {}}, {"S": message, "B": link.bandwidth, "n": n})
+                np.testing.assert_allclose(link.all_reduce_time(message, n), link.latency_s + best, rtol=1e-14)

@@ -151,10 +151,9 @@ def test_fp8_doubles_the_tensor_rate(name):
     assert gpu.peak_flops_fp8 / gpu.peak_flops == pytest.approx(2, rel=0.02)
 
 
-def test_interconnect_presets_match_their_sources():
-    nvlink, pcie = sm.INTERCONNECT_PRESETS["NVLink (H100 SXM)"], sm.INTERCONNECT_PRESETS["PCIe 5.0 x16"]
-    assert (nvlink.bandwidth, nvlink.latency_s) == (900e9 / 2, 6e-6)  # H100 datasheet; nccl #1259
-    assert (pcie.bandwidth, pcie.latency_s) == (128e9 / 2, 42.56e-6)  # H100 datasheet; nccl #1530
+def test_interconnect_presets_are_read_only():
+    # Their numbers against their sources: tests/specmath/test_presets.py.
+    nvlink = sm.INTERCONNECT_PRESETS["NVLink (H100 SXM)"]
     with pytest.raises(TypeError):
         sm.INTERCONNECT_PRESETS["mine"] = nvlink
     assert dataclasses.replace(nvlink, latency_s=1e-6).latency_s == 1e-6
