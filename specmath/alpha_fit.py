@@ -115,7 +115,7 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
     --------
     The V1 line of 300 drafts of 4 and 500 of 2 at alpha = 0.70 (issue 33):
 
-    >>> from specmath import EngineMetrics
+    >>> from engines import EngineMetrics
     >>> line = EngineMetrics("vLLM", "vLLM V1 log", 4, None, 2200, 1144, None, 2.43, (0.696, 0.512, 0.133, 0.089))
     >>> fit = fit_alpha(line)
     >>> fit.k, round(fit.alpha, 3)

@@ -22,9 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from engines.record import EngineMetrics
+
 from . import _kernels
 from ._validate import as_alpha, shown
-from .engines.record import EngineMetrics
 from .speedup import MAX_DRAFT_LENGTH
 
 #: Half a unit in the last decimal of a mean acceptance length printed to two decimals (vLLM V1
@@ -174,7 +175,7 @@ def draft_lengths(metrics) -> DraftLengths:
     --------
     Issue 33's V1 line, 300 drafts of 4 and 500 of 2: 1144 / (2.43 − 1) = 800 drafts, 2200 / 800 tokens each.
 
-    >>> from specmath import EngineMetrics
+    >>> from engines import EngineMetrics
     >>> line = EngineMetrics("vLLM", "vLLM V1 log", 4, None, 2200, 1144, None, 2.43, (0.696, 0.512, 0.133, 0.089))
     >>> lengths = draft_lengths(line)
     >>> round(lengths.drafts), round(lengths.draft_length, 2), lengths.shorter

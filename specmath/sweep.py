@@ -20,10 +20,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from engines.record import EngineMetrics, EngineSweep
+
 from . import _kernels
 from ._validate import as_draft_length, as_float_array, shown_first
 from .calibration import alpha_interval
-from .engines.record import EngineMetrics, EngineSweep
 from .schedule import batch_k_schedule
 from .speedup import MAX_DRAFT_LENGTH
 

@@ -14,11 +14,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import streamlit as st
 
+import engines
 import specmath
 from dashboard import texts
 from dashboard.features import verification_rules
 from dashboard.params import PARAMS
-from specmath.engines import definitions
+from engines import definitions
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
 #: itself takes any length: with Streamlit's ``max_chars`` the browser drops a longer paste whole,
@@ -55,7 +56,7 @@ class Measurement:
     #: Why the per-position rates cannot be trusted beside the counts (:func:`profile_conflict`), or None.
     #: Then every answer comes from the counts' fit, and the profile is drawn for reference only.
     profile_conflict: str | None = None
-    #: The acceptance figures the paste prints, by registry key (:attr:`specmath.EngineMetrics.printed`).
+    #: The acceptance figures the paste prints, by registry key (:attr:`engines.EngineMetrics.printed`).
     printed: tuple[tuple[str, float], ...] = ()
 
     @property
@@ -123,7 +124,7 @@ def from_paste(text: str, k: int | None = None) -> Measurement | KUnknown | str:
 
 def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
     try:
-        metrics = specmath.parse_engine_metrics(text)
+        metrics = engines.parse_engine_metrics(text)
     except ValueError as exc:
         return f"Could not read the paste: {exc}"
     notes = list(metrics.notes)
@@ -227,7 +228,7 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
     k = measurement.k
     fit = measurement.fit
     if fit is None:  # a measurement built by hand: the counts' fit, or the mean's
-        metrics = specmath.EngineMetrics(
+        metrics = engines.EngineMetrics(
             measurement.source, "", k, measurement.drafts, None, measurement.accepted, None, measurement.mean_length,
             None,
         )  # fmt: skip

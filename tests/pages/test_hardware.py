@@ -7,12 +7,13 @@ import types
 import numpy as np
 import pytest
 
+import engines
 import specmath
 from dashboard import charts
 from dashboard.address import literal
 from dashboard.features import hardware
 from dashboard.params import PARAMS
-from specmath.engines.configs import drafter_mismatch, llamacpp, vllm, yaml_text
+from engines.configs import drafter_mismatch, llamacpp, vllm, yaml_text
 from tests.app_helpers import (
     codes,
     metrics,
@@ -25,9 +26,9 @@ from tests.app_helpers import (
     vllm_config,
     warnings,
 )
+from tests.engines.engine_rules import COMMANDS
 from tests.links import HOSTILE
 from tests.pages.test_every_page import assert_literal
-from tests.specmath.engine_rules import COMMANDS
 
 HARDWARE = "hardware"
 
@@ -165,8 +166,8 @@ def _expected(method="draft_model", model="meta-llama/Llama-3.2-1B", batch=1, al
     k, s = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=32)
     chosen = (int(k), float(s)) if s > 1 else (0, 1.0)
     target = "meta-llama/Llama-3.1-8B"
-    configs = specmath.engine_configs(schedule, method, model, chosen[0], batch, target=target, **engine)
-    runs = specmath.synthetic_runs(
+    configs = engines.engine_configs(schedule, method, model, chosen[0], batch, target=target, **engine)
+    runs = engines.synthetic_runs(
         alpha, schedule, method, model, chosen[0], batch, target="meta-llama/Llama-3.1-8B", context=1024,
         predicted_speedup=chosen[1], **engine,
     )  # fmt: skip
@@ -682,7 +683,7 @@ def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
     )
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     chosen, _ = hardware.best_at(sweep, 16)
-    configs = specmath.engine_configs(
+    configs = engines.engine_configs(
         schedule, "draft_model", "meta-llama/Llama-3.2-1B", chosen, 16, target="meta-llama/Llama-3.1-8B",
         tensor_parallel_size=4, draft_tensor_parallel_size=1,
     )  # fmt: skip

@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import engines
 import specmath
 import specmath as sm
 import specmath.alpha_fit
@@ -38,7 +39,7 @@ def mixture_record(alpha, mix, *, per_position=True, rng=None):
             prefix = sm.simulate_iid_blocks(alpha, length, n, rng=rng) - 1
             reached[:length] += (prefix[:, None] >= np.arange(1, length + 1)).sum(axis=0)
     counts = np.rint(reached).astype(int)
-    return sm.EngineMetrics(
+    return engines.EngineMetrics(
         "vLLM",
         "vLLM Prometheus",
         k,
@@ -52,7 +53,7 @@ def mixture_record(alpha, mix, *, per_position=True, rng=None):
 
 
 def test_the_issue_33_line_gives_the_true_alpha_and_says_why():
-    metrics = sm.parse_engine_metrics(ISSUE_33)
+    metrics = engines.parse_engine_metrics(ISSUE_33)
     assert metrics.k == 4 and metrics.drafts is None  # the parser cannot pin the drafts: 799 to 801
     fit = sm.fit_alpha(metrics)
     assert abs(fit.alpha - 0.70) < 0.03
@@ -117,7 +118,7 @@ def test_without_rates_the_range_holds_alpha_whatever_the_mix(seed):
 
 
 def test_a_record_of_full_drafts_gives_todays_fit_exactly():
-    metrics = sm.parse_engine_metrics((FIXTURES / "vllm_v1_single.txt").read_text())
+    metrics = engines.parse_engine_metrics((FIXTURES / "vllm_v1_single.txt").read_text())
     assert metrics.draft_tokens == metrics.drafts * metrics.k
     fit = sm.fit_alpha(metrics)
     assert fit[:4] == sm.alpha_interval(metrics.accepted, metrics.drafts, metrics.k)[:4]
@@ -125,14 +126,14 @@ def test_a_record_of_full_drafts_gives_todays_fit_exactly():
 
 
 def test_a_mean_alone_gives_the_inverted_mean_and_no_interval():
-    metrics = sm.parse_engine_metrics((FIXTURES / "sglang.txt").read_text())
+    metrics = engines.parse_engine_metrics((FIXTURES / "sglang.txt").read_text())
     fit = sm.fit_alpha(replace(metrics, k=4))
     alpha = float(sm.fit_alpha_from_acceptance_length(metrics.mean_acceptance_length, 4))
     assert (fit.alpha, fit.low, fit.high, fit.has_interval) == (alpha, alpha, alpha, False)
 
 
 def test_an_acceptance_rate_alone_says_it_assumed_full_drafts():
-    bare = sm.EngineMetrics("SGLang", "SGLang log", 3, None, None, None, None, None, None, (), 0.5)
+    bare = engines.EngineMetrics("SGLang", "SGLang log", 3, None, None, None, None, None, None, (), 0.5)
     fit = sm.fit_alpha(bare)
     assert fit.alpha == pytest.approx(float(sm.fit_alpha_from_acceptance_length(2.5, 3)))
     assert "assuming every draft had k = 3" in fit.notes[0]
@@ -142,10 +143,10 @@ def test_an_acceptance_rate_alone_says_it_assumed_full_drafts():
     ("metrics", "message"),
     [
         ("a paste", "^metrics must be an EngineMetrics, got str"),
-        (sm.EngineMetrics("x", "y", None, 10, 30, 12, None, None, None), "^metrics.k is None"),
-        (sm.EngineMetrics("x", "y", 0, 10, 30, 12, None, None, None), "^metrics.k must be a whole number"),
-        (sm.EngineMetrics("x", "y", 3, None, None, None, None, None, None), "^metrics has no acceptance counts"),
-        (sm.EngineMetrics("x", "y", 3, None, None, None, None, 5.0, None), "^the mean acceptance length 5.000"),
+        (engines.EngineMetrics("x", "y", None, 10, 30, 12, None, None, None), "^metrics.k is None"),
+        (engines.EngineMetrics("x", "y", 0, 10, 30, 12, None, None, None), "^metrics.k must be a whole number"),
+        (engines.EngineMetrics("x", "y", 3, None, None, None, None, None, None), "^metrics has no acceptance counts"),
+        (engines.EngineMetrics("x", "y", 3, None, None, None, None, 5.0, None), "^the mean acceptance length 5.000"),
     ],
 )
 def test_bad_records_name_what_is_wrong(metrics, message):
@@ -154,7 +155,7 @@ def test_bad_records_name_what_is_wrong(metrics, message):
 
 
 def test_confidence_is_validated():
-    metrics = sm.EngineMetrics("x", "y", 3, 10, 30, 12, None, None, None)
+    metrics = engines.EngineMetrics("x", "y", 3, 10, 30, 12, None, None, None)
     with pytest.raises(ValueError, match=r"^confidence must be within \(0, 1\), got 1"):
         sm.fit_alpha(metrics, confidence=1)
 

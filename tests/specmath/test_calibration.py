@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import engines
 import specmath as sm
 import specmath.calibration
 from tests.helpers import SIGNIFICANCE
@@ -138,7 +139,7 @@ def test_round_trip_simulate_print_parse_fit(alpha):
     k, drafts = 4, 5_000
     emitted = sm.simulate_iid_blocks(alpha, k, drafts, rng=31)
     for name, text in _engine_texts(emitted, k).items():
-        record = sm.parse_engine_metrics(text)
+        record = engines.parse_engine_metrics(text)
         assert record.format == name
         assert (record.k, record.drafts, record.accepted) == (k, drafts, int((emitted - 1).sum()))
         fit = sm.alpha_interval(record.accepted, record.drafts, record.k)

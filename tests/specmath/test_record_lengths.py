@@ -7,6 +7,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+import engines
 import specmath as sm
 import specmath.record_lengths
 from tests.specmath.test_alpha_fit import ISSUE_33, mixture_record
@@ -19,7 +20,7 @@ def accepted_share(alpha, mix):
 
 
 def test_the_issue_33_line_drafted_2_75_tokens_a_step_and_alpha_brackets_its_rate():
-    lengths = sm.draft_lengths(sm.parse_engine_metrics(ISSUE_33))
+    lengths = sm.draft_lengths(engines.parse_engine_metrics(ISSUE_33))
     assert lengths.k == 4 and not lengths.counted and lengths.shorter and lengths.mix is None
     assert lengths.drafts == pytest.approx(800) and lengths.draft_length == pytest.approx(2.75)
     assert lengths.acceptance_length == 2.43
@@ -90,14 +91,16 @@ def test_full_drafts_are_k_long_and_predict_the_chapters_share():
 
 def test_a_printed_mean_within_its_rounding_of_full_drafts_is_not_shorter():
     # 1,850 accepted, mean 2.85 printed: 1000 drafts, give or take the rounding; 3000 = 3 × 1000.
-    record = sm.EngineMetrics("vLLM", "vLLM V1 log", 3, None, 2998, 1850, None, 2.85, None)
+    record = engines.EngineMetrics("vLLM", "vLLM V1 log", 3, None, 2998, 1850, None, 2.85, None)
     assert not sm.draft_lengths(record).shorter and sm.draft_lengths(record).draft_length == 3.0
 
 
 def test_drafts_not_counted_are_the_whole_number_nearest_the_mean_among_those_the_record_fits():
     """1142 / (2.43 − 1) = 798.6 drafts by the mean; where the parser says the printed values fit
     801 to 803 only, the nearest of those, 801, is assumed, and said."""
-    record = sm.EngineMetrics("vLLM", "vLLM V1 log", 4, None, 2200, 1142, None, 2.43, None, drafts_allowed=(801, 803))
+    record = engines.EngineMetrics(
+        "vLLM", "vLLM V1 log", 4, None, 2200, 1142, None, 2.43, None, drafts_allowed=(801, 803)
+    )
     lengths = sm.draft_lengths(record)
     assert lengths.drafts == 801 and not lengths.counted and lengths.draft_length == pytest.approx(2200 / 801)
     assert lengths.notes == (
@@ -115,13 +118,18 @@ def test_drafts_not_counted_are_the_whole_number_nearest_the_mean_among_those_th
     ("call", "message"),
     [
         (lambda: sm.draft_lengths("a paste"), "^metrics must be an EngineMetrics, got str"),
-        (lambda: sm.draft_lengths(sm.EngineMetrics("x", "y", None, 1, 1, 1, None, None, None)), "^metrics.k is None"),
         (
-            lambda: sm.draft_lengths(sm.EngineMetrics("x", "y", 2, None, None, None, None, 3.5, None)),
+            lambda: sm.draft_lengths(engines.EngineMetrics("x", "y", None, 1, 1, 1, None, None, None)),
+            "^metrics.k is None",
+        ),
+        (
+            lambda: sm.draft_lengths(engines.EngineMetrics("x", "y", 2, None, None, None, None, 3.5, None)),
             "^the mean acceptance length 3.500 is impossible for k = 2",
         ),
         (
-            lambda: sm.draft_lengths(sm.EngineMetrics("x", "y", 2, None, 9, 5, None, 2.0, None, drafts_allowed=(6, 5))),
+            lambda: sm.draft_lengths(
+                engines.EngineMetrics("x", "y", 2, None, 9, 5, None, 2.0, None, drafts_allowed=(6, 5))
+            ),
             r"^metrics.drafts_allowed must be None or two whole numbers 1 <= fewest <= most, got \(6, 5\)",
         ),
         (lambda: sm.predicted_acceptance_rate(0.5, (4, 2.0)), "^lengths must be a DraftLengths, got tuple"),

@@ -6,6 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import engines
 import specmath as sm
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "engine_metrics" / "sglang_bench_speculative.jsonl"
@@ -20,7 +21,7 @@ def runs() -> list[dict]:
 
 
 def test_the_fixture_is_read_run_by_run():
-    sweep = sm.parse_engine_sweep(sweep_text())
+    sweep = engines.parse_engine_sweep(sweep_text())
     assert (sweep.engine, sweep.format, sweep.notes) == ("SGLang", "SGLang bench_speculative", ())
     assert len(sweep.batch) == 28  # 4 batch sizes × (a baseline, chains of 1 to 5, one tree)
     by_setting = {(r["batch_size"], r["steps"], r["topk"]): r for r in runs()}
@@ -44,7 +45,7 @@ def test_the_fixture_is_read_run_by_run():
 
 
 def test_the_curve_pools_the_runs_of_a_length_by_their_steps():
-    sweep = sm.parse_engine_sweep(sweep_text())
+    sweep = engines.parse_engine_sweep(sweep_text())
     curve = sm.acceptance_curve(sweep)
     np.testing.assert_array_equal(curve.k, [1, 2, 3, 4, 5])
     for i, k in enumerate(curve.k):
@@ -70,7 +71,7 @@ def test_the_curves_interval_holds_the_true_length(seed):
             lines.append(
                 json.dumps(record | {"acc_length": emitted.mean(), "step_time": 0.01, "completion_tokens": tokens})
             )
-    curve = sm.acceptance_curve(sm.parse_engine_sweep("\n".join(lines)), confidence=0.999)
+    curve = sm.acceptance_curve(engines.parse_engine_sweep("\n".join(lines)), confidence=0.999)
     truth = sm.expected_tokens(alpha, curve.k)
     assert ((curve.low <= truth) & (truth <= curve.high)).all(), (curve, truth)
 
@@ -80,7 +81,7 @@ def test_runs_without_output_tokens_give_a_plain_average_and_no_interval():
         json.dumps({"batch_size": b, "steps": 2, "topk": 1, "num_draft_tokens": 3, "acc_length": a, "step_time": 0.01})
         for b, a in ((1, 2.0), (8, 2.2))
     ]
-    curve = sm.acceptance_curve(sm.parse_engine_sweep("\n".join(lines)))
+    curve = sm.acceptance_curve(engines.parse_engine_sweep("\n".join(lines)))
     assert curve.mean_length[0] == pytest.approx(2.1) and np.isnan(curve.low[0]) and curve.steps[0] == 0
 
 
@@ -122,7 +123,7 @@ def test_profile_from_curve_validates(k, lengths, message):
 
 
 def test_the_schedule_is_the_best_measured_k_at_each_batch():
-    sweep = sm.parse_engine_sweep(sweep_text())
+    sweep = engines.parse_engine_sweep(sweep_text())
     curve = sm.acceptance_curve(sweep)
     schedule = sm.measured_schedule(sweep, curve)
     np.testing.assert_array_equal(schedule.batch, [1, 8, 32, 128])
@@ -139,7 +140,7 @@ def test_the_schedule_is_the_best_measured_k_at_each_batch():
 
 def test_a_schedule_needs_a_baseline():
     lines = [line for line in sweep_text().splitlines() if '"steps": 0' not in line]
-    sweep = sm.parse_engine_sweep("\n".join(lines))
+    sweep = engines.parse_engine_sweep("\n".join(lines))
     with pytest.raises(ValueError, match="no batch size with both a run without speculation and a chain run"):
         sm.measured_schedule(sweep, sm.acceptance_curve(sweep))
     with pytest.raises(ValueError, match=r"^measured must be an EngineSweep or an EngineMetrics, got str"):
@@ -169,7 +170,7 @@ GOOD = {"batch_size": 4, "steps": 3, "topk": 1, "num_draft_tokens": 4, "acc_leng
 )
 def test_impossible_runs_name_the_field_and_line(line, message):
     with pytest.raises(ValueError, match=message):
-        sm.parse_engine_sweep(json.dumps(line) + "\n")
+        engines.parse_engine_sweep(json.dumps(line) + "\n")
 
 
 @pytest.mark.parametrize(
@@ -184,12 +185,12 @@ def test_impossible_runs_name_the_field_and_line(line, message):
 )
 def test_text_without_a_run_says_what_a_run_is(text):
     with pytest.raises(ValueError, match=r"no bench_speculative.py runs found|a run needs"):
-        sm.parse_engine_sweep(text)
+        engines.parse_engine_sweep(text)
 
 
 def test_a_cut_line_is_skipped_and_a_repeat_replaces():
     text = json.dumps(GOOD) + "\n" + json.dumps(GOOD | {"acc_length": 2.6}) + "\n" + json.dumps(GOOD)[:-10]
-    sweep = sm.parse_engine_sweep(text)
+    sweep = engines.parse_engine_sweep(text)
     assert sweep.mean_acceptance_length == (2.6,)
     assert any("not whole JSON (line 3)" in note for note in sweep.notes)
     assert any("repeat an earlier setting" in note for note in sweep.notes)
@@ -198,7 +199,7 @@ def test_a_cut_line_is_skipped_and_a_repeat_replaces():
 def test_a_record_that_says_each_steps_draft_length_gives_its_curve():
     # vLLM's detailed per-request metrics (the fixture of test_engine_metrics): 100 steps drafted 2
     # tokens and accepted 131, 105 drafted 4 and accepted 174.
-    metrics = sm.parse_engine_metrics((FIXTURE.parent / "vllm_per_request.jsonl").read_text(encoding="utf-8"))
+    metrics = engines.parse_engine_metrics((FIXTURE.parent / "vllm_per_request.jsonl").read_text(encoding="utf-8"))
     curve = sm.acceptance_curve(metrics)
     np.testing.assert_array_equal(curve.k, [2, 4])
     np.testing.assert_allclose(curve.mean_length, [1 + 131 / 100, 1 + 174 / 105])
@@ -206,4 +207,4 @@ def test_a_record_that_says_each_steps_draft_length_gives_its_curve():
         fit = sm.alpha_interval(a, n, k)
         assert (curve.low[i], curve.high[i]) == pytest.approx(tuple(sm.expected_tokens([fit.low, fit.high], k)))
     with pytest.raises(ValueError, match=r"^measured has no acceptance by draft length"):
-        sm.acceptance_curve(sm.parse_engine_metrics((FIXTURE.parent / "vllm_v1_single.txt").read_text()))
+        sm.acceptance_curve(engines.parse_engine_metrics((FIXTURE.parent / "vllm_v1_single.txt").read_text()))

@@ -1,12 +1,12 @@
 """Whether the engines take a separate draft model for a target: one vocabulary, one tokenizer.
 
-An engine rule like the others of :mod:`specmath.engines.configs`, read from the engines'
+An engine rule like the others of :mod:`engines.configs`, read from the engines'
 sources (cited in :func:`vocabulary_problem`).
 """
 
 from __future__ import annotations
 
-from ...presets import ModelSpec
+from specmath.presets import ModelSpec
 
 #: The method that runs each kind of head (:attr:`specmath.ModelSpec.head`), in vLLM's names.
 HEAD_METHODS = {"EAGLE-3": "eagle3", "MTP": "mtp"}

@@ -20,10 +20,11 @@ wheels, commits 4ba787ec9 and 62d4bc3c7) and SGLang 0.5.23:
 
 from __future__ import annotations
 
-from ..._validate import shown
+from specmath._validate import shown
+
 from ._common import METHODS, check_method
 
-#: The drafter kind of each method of :data:`~specmath.engines.configs.METHODS`.
+#: The drafter kind of each method of :data:`~engines.configs.METHODS`.
 METHOD_DRAFTERS = {
     "draft_model": "sequential",
     "eagle": "sequential",
@@ -43,7 +44,7 @@ _KINDS = {
 
 
 def methods_for(drafter: str) -> tuple[str, ...]:
-    """The methods of :data:`~specmath.engines.configs.METHODS` that draft as ``drafter``."""
+    """The methods of :data:`~engines.configs.METHODS` that draft as ``drafter``."""
     if drafter not in _KINDS:
         raise ValueError(f"drafter must be one of {', '.join(_KINDS)}, got {shown(drafter):.80}")
     return tuple(method for method in METHODS if METHOD_DRAFTERS[method] == drafter)

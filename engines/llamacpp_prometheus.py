@@ -2,7 +2,7 @@
 
 One llama-server has one label set (no engine or model labels), and its counters are cumulative
 since start, so the latest sample of each is used, as for vLLM's scrape
-(:mod:`specmath.engines.vllm_prometheus`, whose reader this is). The per-position counter means
+(:mod:`engines.vllm_prometheus`, whose reader this is). The per-position counter means
 what vLLM's does: drafts whose first i + 1 tokens were accepted (llama.cpp PR #24536 took vLLM's
 definitions; tools/server/server-context.cpp:3968-3970 at llama.cpp 0c1e57098). llama-server
 drafts fewer tokens than its maximum when the draft model is unsure or a request nears its end,

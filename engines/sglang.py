@@ -3,7 +3,7 @@
 SGLang's accept length is tokens per verification step including the bonus token, like vLLM
 V1's mean acceptance length; it prints no counts. Its accept rate has meant two things: accept
 len ÷ (k + 1) in 0.5.3.post2 – 0.5.10.post1, accepted ÷ drafted from 0.5.11 on
-(:mod:`specmath.engines.definitions` cites both); :func:`rate_meaning` tells which a paste prints.
+(:mod:`engines.definitions` cites both); :func:`rate_meaning` tells which a paste prints.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ _SGL_RATE = re.compile(rf"accept rate: ({NUM})")
 _SGL_RUNNING = re.compile(rf"#running-req: ({INT})\b")
 _OLD_HEAD = "Decode batch. "  # the head of 0.5.3.post3 and before: a rate there is accept len ÷ (k + 1)
 
-#: The registry keys of SGLang's printed figures (:mod:`specmath.engines.definitions`).
+#: The registry keys of SGLang's printed figures (:mod:`engines.definitions`).
 LENGTH_KEY, OVER_K1, DRAFTED = "sglang.accept_len", "sglang.accept_rate.over_k1", "sglang.accept_rate.drafted"
 _WORDS = {
     DRAFTED: "accepted ÷ drafted (SGLang 0.5.11 on)",

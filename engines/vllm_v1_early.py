@@ -45,7 +45,7 @@ NEEDS = Needs(
 # as PR #15902 quotes it ("BEFORE:") when it renamed the line "SpecDecoding metrics:". No release
 # printed it: v0.8.2 has no vllm/v1/spec_decode/metrics.py and v0.8.3's prints "SpecDecoding
 # metrics:" (metrics.py:53-61@v0.8.3); builds of main between the two PRs did. V0's line has the
-# same prefix but closes with "Number of emitted tokens: N." (specmath/engines/vllm_v0.py).
+# same prefix but closes with "Number of emitted tokens: N." (engines/vllm_v0.py).
 _MARKER = "Speculative metrics:"
 _RATE = re.compile(rf"Draft acceptance rate: ({NUM}),")
 _ACCEPTED = re.compile(rf"Number of accepted tokens: ({INT}),")

@@ -1,7 +1,7 @@
 """What the Prometheus scrape readers share: the latest sample of each series, summed over label sets.
 
-Private to :mod:`specmath.engines`. A :class:`Scheme` names one engine's counters; :func:`parse`
-reads them as :mod:`specmath.engines.vllm_prometheus` describes (vLLM's scrape, and llama-server's,
+Private to :mod:`engines`. A :class:`Scheme` names one engine's counters; :func:`parse`
+reads them as :mod:`engines.vllm_prometheus` describes (vLLM's scrape, and llama-server's,
 which copies vLLM's counter names under its own prefix).
 """
 

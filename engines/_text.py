@@ -1,6 +1,6 @@
 """What the format parsers share: the text as read, its markers and lines, and the checks on printed values.
 
-Private to :mod:`specmath.engines`; a parser returns a :class:`Found`, a string saying what was
+Private to :mod:`engines`; a parser returns a :class:`Found`, a string saying what was
 incomplete, or None when its format is absent, and raises :class:`ReportError` for a report
 that is there but impossible.
 """

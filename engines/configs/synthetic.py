@@ -52,7 +52,7 @@ is L_B = 1 + u_1 + … + u_{k_B}. Sources, engine by engine:
   which it turns into the geometric rates p^i with 1 + p + … + p^n_max = L. llama.cpp ships no
   serving benchmark the page has checked.
 
-A target on more than one GPU is served as the configs serve it (:func:`specmath.engine_configs`):
+A target on more than one GPU is served as the configs serve it (:func:`engines.engine_configs`):
 vLLM's ``--tensor-parallel-size`` and SGLang's ``--tp-size`` on the serve commands (sources in
 their modules), TensorRT-LLM's ``--tp`` on ``trtllm-bench``; the benchmark clients
 (``vllm bench serve``, ``sglang.benchmark.serving``) talk to that server and take none.
@@ -65,7 +65,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...calibration import extend_profile
+from specmath.calibration import extend_profile
+
 from . import llamacpp, sglang, trtllm, vllm
 from ._common import ConfigBlock, check_count, check_name, check_parallel, command, flag_lines, shell_word
 
@@ -130,7 +131,7 @@ def synthetic_runs(
         α in [0, 1], or u_1 … u_m (non-increasing, in [0, 1]), extended past m by
         :func:`specmath.extend_profile`.
     schedule, method, model, data_parallel_size, n_predict, tensor_parallel_size, draft_tensor_parallel_size
-        As :func:`specmath.engine_configs`; above one GPU the serve commands (and ``trtllm-bench``,
+        As :func:`engines.engine_configs`; above one GPU the serve commands (and ``trtllm-bench``,
         which loads the model itself) carry the target's tensor-parallel flag.
     fixed_k, batch : int
         The best k at the benchmarked batch, which is the benchmark's concurrency; k 0 gives no runs.

@@ -158,7 +158,7 @@ def adaptive_versions_note(schedule: Sequence[tuple[int, int, int]]) -> str:
 
 
 def read_flags(text: str) -> dict[str, str]:
-    """``--flag value`` lines joined by `` \\`` (:func:`~specmath.engines.configs._common.flag_lines`)
+    """``--flag value`` lines joined by `` \\`` (:func:`~engines.configs._common.flag_lines`)
     read back as a shell reads them."""
     return read_flag_lines(text)
 

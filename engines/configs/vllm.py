@@ -172,7 +172,7 @@ def vllm_config(
         vLLM's ``method``; ``model`` the draft model or head it loads (``None`` for mtp, ngram, suffix).
     target : str or None
         The target model ``vllm serve`` loads (``None``: a placeholder,
-        :data:`~specmath.engines.configs._common.TARGET_PLACEHOLDER`).
+        :data:`~engines.configs._common.TARGET_PLACEHOLDER`).
     fixed_k, batch : int
         The best k at the batch size a fixed config is for (0: speculation does not pay
         there); used where vLLM would serve one k at every batch size (data parallelism).

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-import specmath as sm
+import engines
 from dashboard.features import calibrate_examples
-from specmath.engines import definitions
-from specmath.engines.sglang import UNKNOWN_RATE
+from engines import definitions
+from engines.sglang import UNKNOWN_RATE
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "engine_metrics"
 # The examples' run: 1,000 drafts of k = 3, 1,850 accepted of 3,000 drafted.
@@ -25,7 +25,7 @@ def test_keys_are_unique_and_every_row_cites_a_source():
 @pytest.mark.parametrize("path", sorted(p.name for p in FIXTURES.glob("*.txt")))
 def test_every_printed_figure_of_a_fixture_has_a_definition(path):
     try:
-        m = sm.parse_engine_metrics((FIXTURES / path).read_text(encoding="utf-8"))
+        m = engines.parse_engine_metrics((FIXTURES / path).read_text(encoding="utf-8"))
     except ValueError:
         return  # a fixture of a refused paste
     assert {key for key, _ in m.printed} <= set(definitions.BY_KEY) | {UNKNOWN_RATE}
@@ -35,7 +35,7 @@ def test_every_printed_figure_of_a_fixture_has_a_definition(path):
 def test_the_examples_printed_figures_convert_back_to_their_run(name):
     """Each figure as printed (two or three decimals) converts at k = 3 to the run's accepted ÷ drafted
     and mean length, within its rounding: that the conversions are the engines' definitions."""
-    m = sm.parse_engine_metrics(calibrate_examples.EXAMPLES[name])
+    m = engines.parse_engine_metrics(calibrate_examples.EXAMPLES[name])
     for key, (value, rate, length) in definitions.translated(m.printed, K).items():
         if rate is not None:
             assert rate == pytest.approx(RATE, abs=0.01), (name, key, value)

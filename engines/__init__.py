@@ -1,4 +1,15 @@
-"""Speculative decoding metrics pasted from serving engines, read into one record.
+"""The serving engines' side: their output read into records, their configs written, their facts.
+
+This package reads and writes the engines' formats and depends on :mod:`specmath` for the
+mathematics; :mod:`specmath` knows nothing of it. Its public names:
+
+* :func:`parse_engine_metrics` and :func:`parse_engine_sweep` read pasted engine output into an
+  :class:`EngineMetrics` or an :class:`EngineSweep` (:mod:`engines.dispatch` lists the formats);
+* :mod:`engines.configs` writes each engine's settings for a schedule of k (:func:`engine_configs`,
+  :func:`tree_configs`, :func:`synthetic_runs`, :func:`drafter_mismatch`);
+* :mod:`engines.definitions` says what each printed figure means and how it converts.
+
+Speculative decoding metrics pasted from serving engines are read into one record.
 
 Serving engines report how their drafts fare in their own words: vLLM V1 and V0 in log lines
 and Prometheus counters, SGLang in its decode-batch log line, llama.cpp's speculative examples
@@ -23,12 +34,43 @@ The engines define their numbers differently; the record reconciles them:
 * llama.cpp's examples count emitted tokens (n_predict) and accepted draft tokens (n_accept);
   each target step emits its accepted tokens plus one, so steps = n_predict - n_accept.
 
-:mod:`specmath.engines.definitions` holds each printed figure's meaning, versions, conversion to
+:mod:`engines.definitions` holds each printed figure's meaning, versions, conversion to
 accepted / drafted and to the mean length, and source; the record files the figures a paste
 prints under its keys (``printed``).
 """
 
+from . import configs, definitions
+from .configs import (
+    METHOD_DRAFTERS,
+    ConfigBlock,
+    EngineConfig,
+    SyntheticRun,
+    drafter_mismatch,
+    engine_configs,
+    methods_for,
+    synthetic_runs,
+    tree_configs,
+)
+from .configs import METHODS as SPECULATIVE_METHODS
 from .dispatch import MAX_METRICS_CHARS, parse_engine_metrics, parse_engine_sweep
 from .record import EngineMetrics, EngineSweep
 
-__all__ = ["MAX_METRICS_CHARS", "EngineMetrics", "EngineSweep", "parse_engine_metrics", "parse_engine_sweep"]
+__all__ = [
+    "MAX_METRICS_CHARS",
+    "METHOD_DRAFTERS",
+    "SPECULATIVE_METHODS",
+    "ConfigBlock",
+    "EngineConfig",
+    "EngineMetrics",
+    "EngineSweep",
+    "SyntheticRun",
+    "configs",
+    "definitions",
+    "drafter_mismatch",
+    "engine_configs",
+    "methods_for",
+    "parse_engine_metrics",
+    "parse_engine_sweep",
+    "synthetic_runs",
+    "tree_configs",
+]

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._validate import shown
+from specmath._validate import shown
 
 #: The speculative methods the configs are written for, in vLLM's names (``method`` in
 #: ``--speculative-config``), each with what drafts.

@@ -23,7 +23,7 @@ NEEDS = Needs(
     ),
 )
 
-# The two fields of vLLM V1's line (specmath/engines/vllm_v1.py cites vllm/v1/spec_decode/metrics.py:
+# The two fields of vLLM V1's line (engines/vllm_v1.py cites vllm/v1/spec_decode/metrics.py:
 # mean = 1 + accepted / drafts with %.2f, rates = accepted at position i / drafts with %.3f,
 # metrics.py:114-118@v0.34.0) on lines without the "SpecDecoding metrics:" marker; lines with it
 # are vllm_v1's. vLLM 0.8.5 printed the mean without the bonus token (accepted / drafts,

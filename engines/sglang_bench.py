@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import math
 
-from .._validate import MAX_DRAFT_LENGTH
+from specmath._validate import MAX_DRAFT_LENGTH
+
 from ._text import MAX_REPORTS, clipped
 from .record import EngineSweep
 
@@ -76,7 +77,7 @@ def _run(record: dict, line: int) -> tuple:
 
 
 def parse_sweep(text: str) -> EngineSweep:
-    """Read bench_speculative.py's JSON lines (see :func:`specmath.parse_engine_sweep`)."""
+    """Read bench_speculative.py's JSON lines (see :func:`engines.parse_engine_sweep`)."""
     runs: dict[tuple, tuple] = {}
     bad, repeated, seen = [], 0, 0
     for number, raw in enumerate(text.split("\n"), start=1):

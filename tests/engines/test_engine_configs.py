@@ -1,4 +1,4 @@
-"""Each engine's config against that engine's own rules (tests/specmath/engine_rules.py), the
+"""Each engine's config against that engine's own rules (tests/engines/engine_rules.py), the
 rule messages, and the round trips of what the configs write."""
 
 from __future__ import annotations
@@ -13,10 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engines
 import specmath
-from specmath.engines.configs import llamacpp, sglang, trtllm, vllm, yaml_text
-from specmath.engines.configs.vocabulary import same_vocabulary_drafters, vocabulary_problem
-from tests.specmath import engine_rules
+from engines.configs import llamacpp, sglang, trtllm, vllm, yaml_text
+from engines.configs.vocabulary import same_vocabulary_drafters, vocabulary_problem
+from tests.engines import engine_rules
 
 
 @st.composite
@@ -116,7 +117,7 @@ def test_vllm_runs_as_many_sequences_at_once_as_the_schedule_reaches_on_every_gp
     for gpu in specmath.GPU_PRESETS.values():
         assert engine_rules.vllm_max_num_seqs(flags, gpu.memory_bytes, gpu.name) >= reach, gpu.name
     assert ("--max-num-seqs" in flags) == (reach > 256)
-    (run,) = [r for r in specmath.synthetic_runs(0.8, schedule, "eagle3", "org/head", 2, batch, target="t",
+    (run,) = [r for r in engines.synthetic_runs(0.8, schedule, "eagle3", "org/head", 2, batch, target="t",
                                                  context=64, predicted_speedup=1.5) if r.engine == "vLLM"]  # fmt: skip
     served = _max_num_seqs(run.blocks[0].text)
     for gpu in specmath.GPU_PRESETS.values():  # the benchmark's concurrency
@@ -192,7 +193,7 @@ def test_sglang_runs_as_many_requests_at_once_as_the_schedule_reaches(schedule, 
             flags = sglang.read_flags(block.text)
             assert engine_rules.sglang_max_running_requests(flags) >= reach
             assert ("--max-running-requests" in flags) == (reach > 48)
-    run = next(r for r in specmath.synthetic_runs(0.8, schedule, method, "org/m", 2, batch, target="t", context=64,
+    run = next(r for r in engines.synthetic_runs(0.8, schedule, method, "org/m", 2, batch, target="t", context=64,
                                                   predicted_speedup=1.5) if r.engine == "SGLang")  # fmt: skip
     serve = sglang.read_flags(run.blocks[0].text.split("\\\n", 1)[1])
     assert engine_rules.sglang_max_running_requests(serve) >= batch  # the benchmark's concurrency
@@ -299,7 +300,7 @@ def test_llama_server_gets_a_slot_for_every_request_of_the_batch(batch):
     config = llamacpp.llamacpp_config("eagle3", "org/head", fixed_k=3, batch=batch)
     assert engine_rules.llamacpp_slots(config.settings) >= batch
     assert ("--parallel" in config.settings) == (batch > 4) == ("--kv-unified" in config.settings)
-    runs = specmath.synthetic_runs(
+    runs = engines.synthetic_runs(
         0.8, [(1, 1024, 3)], "eagle3", "org/head", 3, batch, target="t", context=64, predicted_speedup=1.5
     )
     (run,) = [r for r in runs if r.engine == "llama.cpp"]
@@ -315,7 +316,7 @@ def test_every_engine_forces_the_predicted_mean_length_at_the_benchmarked_batch(
     schedule = [(1, 8, 5), (9, 32, 3), (33, 64, 2)]
     runs = {
         run.engine: run
-        for run in specmath.synthetic_runs(
+        for run in engines.synthetic_runs(
             acceptance, schedule, "eagle3", "org/head", 3, 16, target="org/target", context=512, predicted_speedup=1.5
         )
     }
@@ -338,7 +339,7 @@ def test_every_engine_forces_the_predicted_mean_length_at_the_benchmarked_batch(
 
 
 def test_trtllms_two_model_path_gets_a_whole_number_and_says_what_it_forces():
-    (vllm_run, _sglang, trt_run) = specmath.synthetic_runs(
+    (vllm_run, _sglang, trt_run) = engines.synthetic_runs(
         0.7, [(1, 64, 3)], "ngram", None, 3, 8, target="org/target", context=0, predicted_speedup=1.2
     )
     length = float(specmath.expected_tokens(0.7, 3))
@@ -355,11 +356,11 @@ def test_a_target_on_several_gpus_is_served_and_benchmarked_on_them():
     kwargs = {"target": "org/target", "context": 512, "predicted_speedup": 1.5}
     runs = {
         run.engine: run
-        for run in specmath.synthetic_runs(
+        for run in engines.synthetic_runs(
             0.8, schedule, *common, **kwargs, tensor_parallel_size=4, draft_tensor_parallel_size=1
         )
     }
-    configs = specmath.engine_configs(schedule, *common, tensor_parallel_size=4, draft_tensor_parallel_size=1)
+    configs = engines.engine_configs(schedule, *common, tensor_parallel_size=4, draft_tensor_parallel_size=1)
     serve, bench = (block.text for block in runs["vLLM"].blocks)
     served = engine_rules.vllm_serve(serve)
     assert served["model_tag"] == "org/target" and served["tensor_parallel_size"] == 4
@@ -375,32 +376,32 @@ def test_a_target_on_several_gpus_is_served_and_benchmarked_on_them():
     assert sglang.read_flags(trt.split(" \\\n", 1)[1])["--tp"] == "4"
     assert not [text for text in (bench, client) if "--tp" in text or "tensor-parallel" in text]
     assert "--tp" not in runs["llama.cpp"].blocks[0].text  # llama.cpp has no degree; its config says so
-    single = specmath.synthetic_runs(0.8, schedule, *common, **kwargs)
-    assert single == specmath.synthetic_runs(0.8, schedule, *common, **kwargs, tensor_parallel_size=1)
+    single = engines.synthetic_runs(0.8, schedule, *common, **kwargs)
+    assert single == engines.synthetic_runs(0.8, schedule, *common, **kwargs, tensor_parallel_size=1)
     assert not [b.text for run in single for b in run.blocks if "--tp" in b.text or "tensor-parallel" in b.text]
     with pytest.raises(ValueError, match="tensor_parallel_size"):
-        specmath.synthetic_runs(0.8, schedule, *common, **kwargs, tensor_parallel_size=0)
+        engines.synthetic_runs(0.8, schedule, *common, **kwargs, tensor_parallel_size=0)
 
 
 # the entry points and their checks -------------------------------------------------------
 
 
 def test_engine_configs_come_in_engine_order_and_trees_only_from_sglang():
-    configs = specmath.engine_configs(roofline_schedule(), "draft_model", "meta-llama/Llama-3.2-1B", 4, 1)
+    configs = engines.engine_configs(roofline_schedule(), "draft_model", "meta-llama/Llama-3.2-1B", 4, 1)
     assert [c.engine for c in configs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
-    trees = specmath.tree_configs(5, 8, 32, "YOUR-EAGLE-HEAD")
+    trees = engines.tree_configs(5, 8, 32, "YOUR-EAGLE-HEAD")
     assert [bool(c.blocks) for c in trees] == [False, True, False, False]
     assert trees[1].settings["--speculative-num-draft-tokens"] == "32"
     # One command that serves the target on its GPUs, as SGLang's argument rules read it.
     (command,) = (
-        block.text for block in specmath.tree_configs(5, 8, 32, "h", target="t/x", tensor_parallel_size=8)[1].blocks
+        block.text for block in engines.tree_configs(5, 8, 32, "h", target="t/x", tensor_parallel_size=8)[1].blocks
     )
     flags = engine_rules.sglang_launch(command)
     assert (flags["model_path"], flags["tp_size"], flags["speculative_eagle_topk"]) == ("t/x", 8, 8)
 
 
 def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
-    return specmath.synthetic_runs(
+    return engines.synthetic_runs(
         acceptance,
         [(1, 8, 3)],
         "eagle3",
@@ -430,7 +431,7 @@ def _synthetic(acceptance=0.8, target="org/target", predicted_speedup=1.5):
         (lambda: vllm.vllm_config([(1, 8, 3)], "dflash"), "model must name the draft checkpoint .*, got None"),
         (lambda: sglang.sglang_config([(1, 8, 3)], "dflash", None, 3, 1), "model must name the draft checkpoint"),
         (lambda: sglang.tree_flags("NGRAM", "x", 1, 1, 2), "algorithm must be EAGLE or EAGLE3"),
-        (lambda: specmath.tree_configs(0, 1, 2, "x"), "steps must be an integer from 1"),
+        (lambda: engines.tree_configs(0, 1, 2, "x"), "steps must be an integer from 1"),
         (lambda: _synthetic(target="a\x00b"), r"target must be a repo id .*, got 'a\\x00b'"),
         (lambda: _synthetic(predicted_speedup=float("nan")), "predicted_speedup must be a finite number > 0"),
         (lambda: _synthetic(acceptance=1.5), "acceptance must be within"),
@@ -471,14 +472,14 @@ def test_any_name_a_path_may_have_reads_back_exactly_in_every_config(name):
     """What each engine reads is the name itself: one shell word in every command (read by bash),
     the JSON's and the YAML's string, never a message's Markdown."""
     schedule = [(1, 8, 4), (9, 64, 2)]
-    configs = {c.engine: c for c in specmath.engine_configs(schedule, "eagle3", name, 4, 1, target=name)}
+    configs = {c.engine: c for c in engines.engine_configs(schedule, "eagle3", name, 4, 1, target=name)}
     (vllm_command,) = (block.text for block in configs["vLLM"].blocks)
     assert vllm.read_flag(vllm_command)["model"] == name
     vllm_words = _bash_words(vllm_command)
     assert vllm_words[2] == name  # the target, vllm serve's model_tag
     assert json.loads(vllm_words[vllm_words.index("--speculative-config") + 1])["model"] == name
     sglang_flags = [block.text for block in configs["SGLang"].blocks if "--speculative-algorithm" in block.text]
-    sglang_flags.append(specmath.tree_configs(3, 2, 6, name, target=name)[1].blocks[0].text)
+    sglang_flags.append(engines.tree_configs(3, 2, 6, name, target=name)[1].blocks[0].text)
     for text in sglang_flags:  # the chain, the adaptive command, the tree
         words = _bash_words(text)
         assert words[words.index("--speculative-draft-model-path") + 1] == name
@@ -491,8 +492,8 @@ def test_any_name_a_path_may_have_reads_back_exactly_in_every_config(name):
     cpp_words = _bash_words(configs["llama.cpp"].blocks[0].text)
     assert cpp_words[cpp_words.index("-m") + 1] == llamacpp.target_file(name)
     messages = [m for c in configs.values() for m in c.warnings + c.notes]
-    assert all(name not in m for m in messages) or specmath.engines.configs.safe_name(name)
-    runs = specmath.synthetic_runs(0.8, schedule, "eagle3", name, 4, 1, target=name, context=64, predicted_speedup=1.5)
+    assert all(name not in m for m in messages) or engines.configs.safe_name(name)
+    runs = engines.synthetic_runs(0.8, schedule, "eagle3", name, 4, 1, target=name, context=64, predicted_speedup=1.5)
     for run in runs:
         loads = []
         for block in run.blocks:
@@ -597,12 +598,10 @@ LOADS = {"draft_model": "org/draft", "eagle3": "org/head", "mtp": None, "ngram":
 def test_one_gpu_writes_what_it_wrote_before_tensor_parallelism():
     schedule = roofline_schedule()
     for method, model in LOADS.items():
-        plain = specmath.engine_configs(schedule, method, model, 4, 16)
-        assert specmath.engine_configs(schedule, method, model, 4, 16, tensor_parallel_size=1) == plain
+        plain = engines.engine_configs(schedule, method, model, 4, 16)
+        assert engines.engine_configs(schedule, method, model, 4, 16, tensor_parallel_size=1) == plain
         assert (
-            specmath.engine_configs(
-                schedule, method, model, 4, 16, tensor_parallel_size=1, draft_tensor_parallel_size=1
-            )
+            engines.engine_configs(schedule, method, model, 4, 16, tensor_parallel_size=1, draft_tensor_parallel_size=1)
             == plain
         )
         assert not any("GPU" in text for config in plain for text in (*config.warnings, *config.notes))
@@ -613,7 +612,7 @@ def test_one_gpu_writes_what_it_wrote_before_tensor_parallelism():
 @pytest.mark.parametrize("draft_tp", [None, 1, 2, 4, 8])
 def test_each_engine_serves_the_target_on_its_gpus_and_says_where_the_draft_runs_elsewhere(method, tp, draft_tp):
     schedule = [(1, 8, 4), (9, 64, 2)]
-    vllm_cfg, sglang_cfg, trt_cfg, cpp_cfg = specmath.engine_configs(
+    vllm_cfg, sglang_cfg, trt_cfg, cpp_cfg = engines.engine_configs(
         schedule, method, LOADS[method], 3, 16, tensor_parallel_size=tp, draft_tensor_parallel_size=draft_tp
     )
     wanted = tp if draft_tp is None else draft_tp
@@ -649,18 +648,18 @@ def test_each_engine_serves_the_target_on_its_gpus_and_says_where_the_draft_runs
 )
 def test_a_bad_tensor_parallel_size_is_refused_by_name(argument, value):
     with pytest.raises(ValueError, match=argument):
-        specmath.engine_configs([(1, 8, 4)], "draft_model", "org/d", 4, 1, **{argument: value})
+        engines.engine_configs([(1, 8, 4)], "draft_model", "org/d", 4, 1, **{argument: value})
 
 
 def test_every_method_has_one_drafter_kind_and_a_mismatch_names_the_methods_of_the_kind():
-    from specmath.engines.configs import METHOD_DRAFTERS, drafter_mismatch, methods_for
+    from engines.configs import METHOD_DRAFTERS, drafter_mismatch, methods_for
 
-    assert set(METHOD_DRAFTERS) == set(specmath.SPECULATIVE_METHODS)
+    assert set(METHOD_DRAFTERS) == set(engines.SPECULATIVE_METHODS)
     assert set(METHOD_DRAFTERS.values()) <= set(specmath.DRAFTERS)
     assert methods_for("model_free") == ("ngram", "suffix") and methods_for("parallel") == ("dflash",)
     assert all(methods_for(kind) for kind in specmath.DRAFTERS)  # every kind the page costs has a config
     for kind in specmath.DRAFTERS:
-        for method in specmath.SPECULATIVE_METHODS:
+        for method in engines.SPECULATIVE_METHODS:
             message = drafter_mismatch(kind, method)
             assert (message is None) == (METHOD_DRAFTERS[method] == kind)
             if message:
@@ -742,7 +741,7 @@ def test_llamacpp_dflash_writes_its_spec_type_and_the_chosen_k():
 
 
 def test_every_engine_forces_the_predicted_length_for_dflash():
-    runs = specmath.synthetic_runs(
+    runs = engines.synthetic_runs(
         0.8, [(1, 8, 7), (9, 64, 3)], "dflash", "org/dflash", 3, 16, target="org/t", context=64, predicted_speedup=1.5
     )
     assert [run.engine for run in runs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
@@ -766,7 +765,7 @@ COMMANDS = engine_rules.COMMANDS
     st.integers(1, 300),
 )
 def test_every_command_parses_under_its_engines_rules_and_serves_the_target(schedule, method, target, tp, batch):
-    configs = specmath.engine_configs(schedule, method, LOADS[method], 2, batch, target=target, tensor_parallel_size=tp)
+    configs = engines.engine_configs(schedule, method, LOADS[method], 2, batch, target=target, tensor_parallel_size=tp)
     for config in configs:
         parse, key = COMMANDS[config.engine]
         commands = [block.text for block in config.blocks if block.language == "bash"]
@@ -806,7 +805,7 @@ def test_a_command_without_its_model_or_with_a_flag_the_engine_lacks_is_refused(
 
 
 def test_without_a_target_the_commands_name_a_placeholder_not_nothing():
-    for config in specmath.engine_configs([(1, 8, 4)], "draft_model", "org/draft", 4, 1):
+    for config in engines.engine_configs([(1, 8, 4)], "draft_model", "org/draft", 4, 1):
         parse, key = COMMANDS[config.engine]
         (text,) = [block.text for block in config.blocks if block.language == "bash"]
         assert "YOUR-TARGET-MODEL" in parse(text)[key]

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
+import engines
 import specmath as sm
-from specmath.engines import definitions, dispatch
-from specmath.engines.sglang import DRAFTED, OVER_K1, fitting_k, rate_meaning
+from engines import definitions, dispatch
+from engines.sglang import DRAFTED, OVER_K1, fitting_k, rate_meaning
 from tests.specmath.test_alpha_fit import ISSUE_33
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "engine_metrics"
@@ -23,7 +24,7 @@ def fixture(name: str) -> str:
     return (FIXTURES / name).read_text(encoding="utf-8")
 
 
-def check(m: sm.EngineMetrics, **expected):
+def check(m: engines.EngineMetrics, **expected):
     """Compare a record field by field; floats and per-position rates to rounding."""
     for field, want in expected.items():
         got = getattr(m, field)
@@ -35,7 +36,7 @@ def check(m: sm.EngineMetrics, **expected):
             assert got == want, field
 
 
-def has_note(m: sm.EngineMetrics, *words: str) -> bool:
+def has_note(m: engines.EngineMetrics, *words: str) -> bool:
     return any(all(w in note for w in words) for note in m.notes)
 
 
@@ -45,7 +46,7 @@ def has_note(m: sm.EngineMetrics, *words: str) -> bool:
 def test_vllm_v1_single_line():
     # k = 3 (three rates); Drafted 600 / 3 = 200 drafts; 1 + 312 / 200 = 2.56 as printed;
     # per-position counts 150 + 100 + 62 = 312; 312 / 600 = 52.0 %.
-    m = sm.parse_engine_metrics(fixture("vllm_v1_single.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_v1_single.txt"))
     check(
         m,
         engine="vLLM",
@@ -66,7 +67,7 @@ def test_vllm_v1_noisy_intervals_are_summed():
     #   400 / 4 = 100 drafts, 200 accepted (80, 60, 40, 20); 200 / 4 = 50, 60 (30, 15, 10, 5);
     #   1000 / 4 = 250, 500 (200, 150, 100, 50). Sums: 400 drafts, 1600 drafted, 760 accepted.
     # Mean 1 + 760 / 400 = 2.9; rates (310, 225, 150, 75) / 400.
-    m = sm.parse_engine_metrics(fixture("vllm_v1_noisy.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_v1_noisy.txt"))
     check(
         m,
         format="vLLM V1 log",
@@ -86,7 +87,7 @@ def test_vllm_v1_truncated_last_line_is_ignored():
     # Line 3 is cut inside its per-position list and has no line break; lines 1-2 (k = 2):
     #   200 / 2 = 100 drafts, 110 accepted (70, 40); 120 / 2 = 60 drafts, 72 accepted (45, 27).
     # Sums 160 drafts, 320 drafted, 182 accepted; mean 1 + 182 / 160; rates (115, 67) / 160.
-    m = sm.parse_engine_metrics(fixture("vllm_v1_truncated.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_v1_truncated.txt"))
     check(
         m,
         k=2,
@@ -107,13 +108,18 @@ def test_vllm_v1_older_layouts():
         "Per-position acceptance rate: 0.700, 0.550\n"
     )
     # k = 2, 400 / 2 = 200 drafts: 1 + 250 / 200 = 2.25, counts 140 + 110 = 250, 250 / 400 = 62.5 %.
-    check(sm.parse_engine_metrics(middle), k=2, drafts=200, accepted=250, emitted=450, mean_acceptance_length=2.25)
+    check(engines.parse_engine_metrics(middle), k=2, drafts=200, accepted=250, emitted=450, mean_acceptance_length=2.25)
     first = (
         "INFO 03-01 12:00:00 SpecDecoding metrics: Draft acceptance rate: 40.0%, Accepted: 48 tokens, "
         "Drafted: 120 tokens\n"
     )
     check(
-        sm.parse_engine_metrics(first), k=None, drafts=None, draft_tokens=120, accepted=48, mean_acceptance_length=None
+        engines.parse_engine_metrics(first),
+        k=None,
+        drafts=None,
+        draft_tokens=120,
+        accepted=48,
+        mean_acceptance_length=None,
     )
 
 
@@ -125,7 +131,7 @@ def test_vllm_v1_shorter_drafts_inferred_from_the_mean():
         "Drafted throughput: 5.00 tokens/s, Accepted: 30 tokens, Drafted: 50 tokens, "
         "Per-position acceptance rate: 0.650, 0.500, 0.350, Avg Draft acceptance rate: 60.0%\n"
     )
-    m = sm.parse_engine_metrics(line)
+    m = engines.parse_engine_metrics(line)
     check(m, k=3, drafts=20, draft_tokens=50, accepted=30, emitted=50, mean_acceptance_length=2.5)
     assert has_note(m, "shorter than k")
 
@@ -133,7 +139,7 @@ def test_vllm_v1_shorter_drafts_inferred_from_the_mean():
 def test_vllm_v1_drafts_a_line_does_not_fix_are_said_as_what_it_lacks_and_the_counts_it_fits():
     """Issue 33's line: 1144 / d within 1.43 ± 0.005 (the mean) and ± 0.002 (the four rates) fits
     d = 799 to 801, none of them Drafted / k = 550; the parser says so and infers nothing."""
-    m = sm.parse_engine_metrics(ISSUE_33)
+    m = engines.parse_engine_metrics(ISSUE_33)
     check(m, k=4, drafts=None, draft_tokens=2200, accepted=1144, mean_acceptance_length=2.43)
     assert m.drafts_allowed == (799, 801)
     assert m.notes == (
@@ -149,12 +155,12 @@ def test_llama_server_steps_a_line_does_not_fix_are_said_with_the_counts_it_fits
         f"{head} draft acceptance = 0.52000 ( 1144 accepted /  2200 generated), mean len =  2.43\n"
         f"{head.replace('I', 'T', 1)}      acc per pos = (0.696, 0.512, 0.133, 0.089)\n"
     )
-    m = sm.parse_engine_metrics(text)
+    m = engines.parse_engine_metrics(text)
     check(m, format="llama-server log", k=4, drafts=None, draft_tokens=2200, accepted=1144)
     assert m.drafts_allowed == (799, 801)
     assert has_note(m, "line 1 does not print its number of verification steps", "fit any of 799 to 801")
     # Without the rates only the mean's rounding bounds them: 1144 / (1.43 ± 0.005).
-    m = sm.parse_engine_metrics(text.split("\n")[0] + "\n")
+    m = engines.parse_engine_metrics(text.split("\n")[0] + "\n")
     assert m.k is None and m.drafts_allowed == (798, 802)
     assert has_note(m, "line 1 does not print its number of verification steps; the rounded mean it prints fits")
 
@@ -162,7 +168,7 @@ def test_llama_server_steps_a_line_does_not_fix_are_said_with_the_counts_it_fits
 def test_vllm_v1_printed_mean_that_contradicts_the_counts_is_noted():
     # Counts say 600 / 3 = 200 drafts and 1 + 312 / 200 = 2.56; the line prints 2.90.
     text = fixture("vllm_v1_single.txt").replace("length: 2.56", "length: 2.90")
-    m = sm.parse_engine_metrics(text)
+    m = engines.parse_engine_metrics(text)
     check(m, drafts=200, mean_acceptance_length=2.56)
     assert has_note(m, "do not match", "line 1")
 
@@ -172,7 +178,7 @@ def test_vllm_v1_lines_without_per_position_rates():
     # Without rates neither k nor the drafts are known (1200 / d within 1.53 ± 0.005 allows
     # d = 782 … 786), so the mean is the printed ones weighted by Drafted:
     # (2.53 × 2000 + 2.20 × 1200) / 3200 = 7700 / 3200 = 2.40625.
-    m = sm.parse_engine_metrics(fixture("vllm_v1_no_positions.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_v1_no_positions.txt"))
     check(
         m,
         format="vLLM V1 log",
@@ -195,7 +201,7 @@ def test_vllm_v1_last_line_without_a_line_break_is_read():
     # vllm_v1_no_newline.txt ends inside no line: its last line closes the middle layout's list.
     # k = 2: 400 / 2 = 200 drafts, 250 accepted (140, 110); 200 / 2 = 100 drafts, 100 accepted
     # (60, 40). Sums 300 drafts, 600 drafted, 350 accepted: mean 1 + 350 / 300; rates (200, 150) / 300.
-    m = sm.parse_engine_metrics(fixture("vllm_v1_no_newline.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_v1_no_newline.txt"))
     check(
         m,
         k=2,
@@ -212,7 +218,7 @@ def test_vllm_v1_last_line_without_a_line_break_is_read():
 @pytest.mark.parametrize("name", ["vllm_v1_single.txt", "vllm_v1_no_positions.txt", "vllm_v1_noisy.txt"])
 def test_vllm_v1_final_line_break_changes_nothing(name):
     text = fixture(name)
-    assert sm.parse_engine_metrics(text.rstrip("\n")) == sm.parse_engine_metrics(text.rstrip("\n") + "\n")
+    assert engines.parse_engine_metrics(text.rstrip("\n")) == engines.parse_engine_metrics(text.rstrip("\n") + "\n")
 
 
 @pytest.mark.parametrize(
@@ -226,11 +232,11 @@ def test_vllm_v1_list_cut_at_the_end_of_the_paste(end, why):
     # Line 2's list is cut where a list that closes the line still looks valid; its numbers give
     # the cut away, so line 1 alone is used (k = 2, 200 drafts, 250 accepted), or nothing at all.
     text = fixture("vllm_v1_no_newline.txt").replace("0.600, 0.400", end)
-    m = sm.parse_engine_metrics(text)
+    m = engines.parse_engine_metrics(text)
     check(m, k=2, drafts=200, accepted=250, mean_acceptance_length=2.25, per_position=(0.7, 0.55))
     assert has_note(m, "cut-off", "line 2")
     with pytest.raises(ValueError, match=rf"line at line 1 is incomplete: its per-position (list|rates) .*{why}"):
-        sm.parse_engine_metrics(text.splitlines()[1])
+        engines.parse_engine_metrics(text.splitlines()[1])
 
 
 @pytest.mark.parametrize(
@@ -253,7 +259,7 @@ def test_vllm_v1_list_cut_at_the_end_of_the_paste(end, why):
 )
 def test_vllm_v1_incomplete_line_names_only_what_it_lacks(text, lacks):
     with pytest.raises(ValueError) as error:
-        sm.parse_engine_metrics(text)
+        engines.parse_engine_metrics(text)
     message = str(error.value)
     assert message.endswith(f"line at line 1 is incomplete: {lacks}"), message
 
@@ -265,7 +271,7 @@ def test_vllm_v0_uses_the_latest_cumulative_report():
     # Latest of three: k = 4, 2000 draft tokens = 500 drafts, 1450 emitted -> mean 1450 / 500 = 2.9,
     # accepted prefixes 1450 - 500 = 950 (V0's own count, 1300, also counts tokens after a rejection);
     # efficiency 1450 / 2500 = 0.580, rate 1300 / 2000 = 0.650, as printed.
-    m = sm.parse_engine_metrics(fixture("vllm_v0.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_v0.txt"))
     check(
         m,
         engine="vLLM",
@@ -291,7 +297,7 @@ def test_vllm_v0_tokens_tokens_variant():
         "System efficiency: 0.417, Number of speculative tokens: 5, Number of accepted tokens: 40, "
         "Number of draft tokens tokens: 100, Number of emitted tokens tokens: 50.\n"
     )
-    check(sm.parse_engine_metrics(line), k=5, drafts=20, accepted=30, emitted=50, mean_acceptance_length=2.5)
+    check(engines.parse_engine_metrics(line), k=5, drafts=20, accepted=30, emitted=50, mean_acceptance_length=2.5)
 
 
 # --- vLLM Prometheus ----------------------------------------------------------------------------
@@ -301,7 +307,7 @@ def test_prometheus_sums_engines():
     # engine 0: 1000 drafts, 3000 draft tokens, 1700 accepted (800, 550, 350);
     # engine 1: 500, 1500, 1000 (420, 330, 250). Sums 1500, 4500, 2700: mean 1 + 2700 / 1500 = 2.8,
     # k = 3 positions, rates (1220, 880, 600) / 1500.
-    m = sm.parse_engine_metrics(fixture("vllm_prometheus.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_prometheus.txt"))
     check(
         m,
         engine="vLLM",
@@ -333,7 +339,7 @@ def test_prometheus_latest_snapshot_without_total_and_in_exponent_form():
         'vllm:spec_decode_num_accepted_tokens_per_pos{position="1"} 6e+06\n'
         'vllm:spec_decode_num_accepted_tokens_per_pos{position="2"} 4e+06\n'
     )
-    m = sm.parse_engine_metrics(old + "# scraped again\n" + new)
+    m = engines.parse_engine_metrics(old + "# scraped again\n" + new)
     check(
         m,
         k=3,
@@ -353,7 +359,7 @@ def test_prometheus_label_values_may_hold_braces():
     # test_prometheus_sums_engines' own.
     text = fixture("vllm_prometheus.txt").replace('engine="1"', 'engine="1",lora_name="{adapter} \\"v2\\""')
     check(
-        sm.parse_engine_metrics(text),
+        engines.parse_engine_metrics(text),
         k=3,
         drafts=1500,
         draft_tokens=4500,
@@ -367,14 +373,14 @@ def test_prometheus_help_text_is_not_a_sample():
     # for one, it added 7 drafts to the 1500 (a label set of its own). Found by the cross-check.
     text = fixture("vllm_prometheus.txt").replace("Number of spec decoding drafts.", "7")
     assert "# HELP vllm:spec_decode_num_drafts_total 7\n" in text
-    m = sm.parse_engine_metrics(text)
+    m = engines.parse_engine_metrics(text)
     check(m, drafts=1500, mean_acceptance_length=2.8)
     assert has_note(m, "2 label sets")
     # SGLang's rate gauge with the help text "1.5": taken for a rate, it was refused as above 1.
     text = fixture("sglang_prometheus.txt")
     text = text.replace(text.splitlines()[5], "# HELP sglang:spec_accept_rate 1.5")
     assert "# HELP sglang:spec_accept_rate 1.5\n# TYPE sglang:spec_accept_rate gauge\n" in text
-    check(sm.parse_engine_metrics(text), mean_acceptance_length=3.0, accept_rate=(0.7 + 0.6333333333333333) / 2)
+    check(engines.parse_engine_metrics(text), mean_acceptance_length=3.0, accept_rate=(0.7 + 0.6333333333333333) / 2)
 
 
 # --- SGLang and llama.cpp -----------------------------------------------------------------------
@@ -382,7 +388,7 @@ def test_prometheus_help_text_is_not_a_sample():
 
 def test_sglang_lines_weighted_by_running_requests():
     # (4 × 2.50 + 2 × 3.10 + 4 × 2.80) / (4 + 2 + 4) = 27.4 / 10 = 2.74; no counts printed.
-    m = sm.parse_engine_metrics(fixture("sglang.txt"))
+    m = engines.parse_engine_metrics(fixture("sglang.txt"))
     check(
         m,
         engine="SGLang",
@@ -400,7 +406,7 @@ def test_sglang_lines_weighted_by_running_requests():
 
 def test_sglang_grep_output_without_batch_sizes():
     # `grep -o 'accept len: [0-9.]*, accept rate: [0-9.]*'`: no batch sizes, so (3.03 + 2.97) / 2.
-    m = sm.parse_engine_metrics("accept len: 3.03, accept rate: 0.76\naccept len: 2.97, accept rate: 0.74\n")
+    m = engines.parse_engine_metrics("accept len: 3.03, accept rate: 0.76\naccept len: 2.97, accept rate: 0.74\n")
     check(m, format="SGLang log", mean_acceptance_length=3.0)
     assert has_note(m, "unweighted")
 
@@ -410,7 +416,7 @@ def test_sglang_old_accept_rate_is_accept_len_over_k_plus_1():
 
     Nothing was accepted (L = 1), yet the rate is 0.11: it is L / (k + 1) = 1 / 9, k = 8. The record
     keeps the printed figure under its meaning and gives no accepted ÷ drafted until k is known."""
-    m = sm.parse_engine_metrics(fixture("sglang_accept_rate_old.txt"))
+    m = engines.parse_engine_metrics(fixture("sglang_accept_rate_old.txt"))
     check(m, format="SGLang log", k=None, mean_acceptance_length=1.0, accept_rate=None)
     assert m.printed == (("sglang.accept_len", 1.0), ("sglang.accept_rate.over_k1", 0.11))
     assert has_note(m, "'Decode batch.'", "accept len ÷ (k + 1)", "k = 8")
@@ -421,7 +427,7 @@ def test_sglang_new_accept_rate_is_accepted_over_drafted():
     """sgl-kernel-npu PR #608's lines: (24 × 3.05 + 23 × 2.63 + 22 × 2.83) / 69 = 195.95 / 69 and
     (24 × 0.68 + 23 × 0.54 + 22 × 0.61) / 69 = 42.16 / 69; each (L − 1) / rate is 3.0 within the
     rounding (2.05 / 0.68 = 3.01, 1.63 / 0.54 = 3.02, 1.83 / 0.61 = 3.00), L / rate is no whole k + 1."""
-    m = sm.parse_engine_metrics(fixture("sglang_accept_rate_new.txt"))
+    m = engines.parse_engine_metrics(fixture("sglang_accept_rate_new.txt"))
     check(m, format="SGLang log", k=None, mean_acceptance_length=195.95 / 69, accept_rate=42.16 / 69)
     assert [key for key, _ in m.printed] == ["sglang.accept_len", "sglang.accept_rate.drafted"]
     assert [value for _, value in m.printed] == pytest.approx([195.95 / 69, 42.16 / 69], rel=1e-12)
@@ -444,13 +450,15 @@ def test_sglang_rate_meaning_from_the_printed_values(length, rate, meaning, ks):
         assert fitting_k([(length, rate)], meaning) == ks
     else:
         assert "it is not used" in said
-    m = sm.parse_engine_metrics(f"Decode batch, #running-req: 4, accept len: {length:.2f}, accept rate: {rate:.2f}, \n")
+    m = engines.parse_engine_metrics(
+        f"Decode batch, #running-req: 4, accept len: {length:.2f}, accept rate: {rate:.2f}, \n"
+    )
     assert m.accept_rate == (rate if meaning == DRAFTED else None)
 
 
 def test_llamacpp_summary():
     # n_predict 258 - n_accept 198 = 60 target steps; mean 258 / 60 = 4.3; 198 / 296 = 66.892 %.
-    m = sm.parse_engine_metrics(fixture("llamacpp.txt"))
+    m = engines.parse_engine_metrics(fixture("llamacpp.txt"))
     check(
         m,
         engine="llama.cpp",
@@ -470,7 +478,7 @@ def test_llamacpp_cut_summary_leaves_the_previous_one():
     # First summary: 100 - 60 = 40 steps, mean 100 / 40 = 2.5. The second ends in a cut line.
     whole = "n_draft   = 4\nn_predict = 100\nn_drafted = 80\nn_accept  = 60\naccept    = 75.000%\n\n"
     cut = "n_draft   = 4\nn_predict = 200\nn_drafted = 150\nn_accept  = 9"
-    m = sm.parse_engine_metrics(whole + cut)
+    m = engines.parse_engine_metrics(whole + cut)
     check(m, k=4, drafts=40, draft_tokens=80, accepted=60, emitted=100, mean_acceptance_length=2.5)
     assert has_note(m, "cut off")
 
@@ -480,16 +488,16 @@ def test_llamacpp_cut_summary_leaves_the_previous_one():
 
 def test_two_engines_use_the_last_one():
     v1, sglang = fixture("vllm_v1_single.txt"), fixture("sglang.txt")
-    m = sm.parse_engine_metrics(v1 + sglang)
+    m = engines.parse_engine_metrics(v1 + sglang)
     assert m.format == "SGLang log" and has_note(m, "vLLM V1 log", "comes last")
-    m = sm.parse_engine_metrics(sglang + v1)
+    m = engines.parse_engine_metrics(sglang + v1)
     assert m.format == "vLLM V1 log" and has_note(m, "SGLang log", "comes last")
 
 
 def test_wrong_text_names_the_nearest_format_and_what_it_lacks():
     # The made-up prose has V1's two counts but not its marker.
     with pytest.raises(ValueError) as error:
-        sm.parse_engine_metrics(fixture("wrong_text.txt"))
+        engines.parse_engine_metrics(fixture("wrong_text.txt"))
     assert str(error.value) == (
         "no speculative decoding metrics found in the text: it looks most like a vLLM V1 log line: found "
         "'Accepted: N tokens' and 'Drafted: N tokens', missing 'SpecDecoding metrics:'"
@@ -499,7 +507,7 @@ def test_wrong_text_names_the_nearest_format_and_what_it_lacks():
 def test_an_sglang_log_without_speculation_is_named_and_what_it_lacks_said():
     # sgl-project/sglang PR #13023's decode-batch lines: a server run without a draft.
     with pytest.raises(ValueError) as error:
-        sm.parse_engine_metrics(fixture("sglang_no_speculation.txt"))
+        engines.parse_engine_metrics(fixture("sglang_no_speculation.txt"))
     assert str(error.value).endswith(
         "it looks most like an SGLang decode-batch log line: found 'Decode batch', missing 'accept len: X,'"
     )
@@ -548,7 +556,7 @@ def test_an_sglang_log_without_speculation_is_named_and_what_it_lacks_said():
 )
 def test_a_refused_paste_names_the_nearest_format(text, nearest, found, missing):
     with pytest.raises(ValueError) as error:
-        sm.parse_engine_metrics(text)
+        engines.parse_engine_metrics(text)
     message = str(error.value)
     if nearest is None:
         assert message.startswith("no speculative decoding metrics found in the text: none of the formats read")
@@ -569,7 +577,7 @@ def test_a_refused_paste_names_the_nearest_format(text, nearest, found, missing)
 )
 def test_half_a_line_says_it_is_incomplete(text):
     with pytest.raises(ValueError, match=r"no (complete )?speculative decoding (report|metrics) found"):
-        sm.parse_engine_metrics(text)
+        engines.parse_engine_metrics(text)
 
 
 NOISE = "INFO 05-14 10:20:01 [api_server.py:1881] Starting vLLM API server\nINFO:     127.0.0.1:1 - GET /health\n"
@@ -615,7 +623,7 @@ NOISE = "INFO 05-14 10:20:01 [api_server.py:1881] Starting vLLM API server\nINFO
 )
 def test_impossible_values_name_the_field_and_line(text, message):
     with pytest.raises(ValueError, match=message):
-        sm.parse_engine_metrics(text)
+        engines.parse_engine_metrics(text)
 
 
 HUGE = "1" + "0" * 24
@@ -646,7 +654,7 @@ COUNTS = [
 def test_a_count_out_of_range_is_said_to_be_with_its_value(field, report, value):
     """Not "incomplete" or "lacks": the field is there, its value is what is wrong."""
     with pytest.raises(ValueError, match=rf"{re.escape(field)} = {re.escape(value)} is out of range: a count is"):
-        sm.parse_engine_metrics(report.format(value))
+        engines.parse_engine_metrics(report.format(value))
 
 
 # --- whatever is pasted -------------------------------------------------------------------------
@@ -654,8 +662,8 @@ def test_a_count_out_of_range_is_said_to_be_with_its_value(field, report, value)
 
 def test_bytes_are_read_like_text():
     text = fixture("vllm_prometheus.txt")
-    assert sm.parse_engine_metrics(text.encode()) == sm.parse_engine_metrics(text)
-    assert sm.parse_engine_metrics(b"\xff\xfe" + fixture("llamacpp.txt").encode()).accepted == 198
+    assert engines.parse_engine_metrics(text.encode()) == engines.parse_engine_metrics(text)
+    assert engines.parse_engine_metrics(b"\xff\xfe" + fixture("llamacpp.txt").encode()).accepted == 198
 
 
 HOSTILE = {
@@ -686,18 +694,18 @@ HOSTILE = {
 @pytest.mark.parametrize("make", HOSTILE.values(), ids=HOSTILE.keys())
 def test_any_paste_is_answered_without_a_traceback_or_a_hang(make):
     try:
-        result = sm.parse_engine_metrics(make())
+        result = engines.parse_engine_metrics(make())
     except ValueError:
         result = None
-    assert result is None or isinstance(result, sm.EngineMetrics)
+    assert result is None or isinstance(result, engines.EngineMetrics)
 
 
 def test_long_paste_reads_only_the_end():
     text = fixture("vllm_v1_single.txt") * (5_000_000 // 288 + 1)  # 5 MB of one 288-character line
-    m = sm.parse_engine_metrics(text)
+    m = engines.parse_engine_metrics(text)
     check(m, format="vLLM V1 log", k=3, mean_acceptance_length=2.56)
-    assert m.draft_tokens <= 600 * sm.MAX_METRICS_CHARS // 288
-    assert has_note(m, f"{sm.MAX_METRICS_CHARS:,} characters")
+    assert m.draft_tokens <= 600 * engines.MAX_METRICS_CHARS // 288
+    assert has_note(m, f"{engines.MAX_METRICS_CHARS:,} characters")
 
 
 # --- issue 22: llama-server, OpenMetrics, SGLang gauges, TensorRT-LLM, trees ---------------------
@@ -705,7 +713,7 @@ def test_long_paste_reads_only_the_end():
 
 def test_llama_server_old_lines_are_summed():
     # Two requests: 171 / 297 and 70 / 100 -> 241 accepted of 397 generated; no mean, no k.
-    m = sm.parse_engine_metrics(fixture("llamacpp_server.txt"))
+    m = engines.parse_engine_metrics(fixture("llamacpp_server.txt"))
     check(
         m,
         engine="llama.cpp",
@@ -727,7 +735,7 @@ def test_llama_server_new_lines_with_mean_and_positions():
     # Request 1: 1 + 171 / d = 2.71 ± 0.005 and the rates' sum 1.71 ± 0.0015 leave d = 100 (297 <= 3 d).
     # Request 2: 1 + 36 / d = 2.80 -> d = 20 (60 = 3 × 20). Sums: 120 drafts, 357 generated, 207 accepted;
     # mean 1 + 207 / 120 = 2.725; rates (0.75 × 100 + 0.85 × 20, …) / 120.
-    m = sm.parse_engine_metrics(fixture("llamacpp_server_new.txt"))
+    m = engines.parse_engine_metrics(fixture("llamacpp_server_new.txt"))
     check(
         m,
         format="llama-server log",
@@ -757,17 +765,17 @@ def test_llama_server_cut_line_says_what_a_whole_one_reads(line):
     with pytest.raises(
         ValueError, match=r"llama-server 'draft acceptance' line at line 1 is incomplete \(a whole line"
     ):
-        sm.parse_engine_metrics(line)
+        engines.parse_engine_metrics(line)
 
 
 def test_llama_server_impossible_counts():
     with pytest.raises(ValueError, match=r"accepted \(300\) exceeds generated \(297\) \(line 1\)"):
-        sm.parse_engine_metrics("draft acceptance rate = 1.01010 (  300 accepted /   297 generated)\n")
+        engines.parse_engine_metrics("draft acceptance rate = 1.01010 (  300 accepted /   297 generated)\n")
 
 
 def test_openmetrics_underscore_names_and_eof():
     # vLLM issue 26191's counts: 4816 drafts, 33712 draft tokens (= 7 × 4816), 12208 accepted.
-    m = sm.parse_engine_metrics(fixture("vllm_openmetrics.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_openmetrics.txt"))
     check(
         m,
         engine="vLLM",
@@ -783,10 +791,10 @@ def test_openmetrics_underscore_names_and_eof():
         notes=(),
     )
     cut = fixture("vllm_openmetrics.txt").replace("# EOF\n", "")
-    assert has_note(sm.parse_engine_metrics(cut), "no '# EOF'", "cut off")
+    assert has_note(engines.parse_engine_metrics(cut), "no '# EOF'", "cut off")
     # The same counters with the colon spelling read the same.
     colon = fixture("vllm_openmetrics.txt").replace("vllm_spec_decode", "vllm:spec_decode")
-    assert sm.parse_engine_metrics(colon).accepted == 12208
+    assert engines.parse_engine_metrics(colon).accepted == 12208
 
 
 def test_openmetrics_timestamps_and_exemplars_are_read_past():
@@ -796,12 +804,12 @@ def test_openmetrics_timestamps_and_exemplars_are_read_past():
     text = re.sub(r"^(vllm_.*)$", r"\1 1759147200.5", fixture("vllm_openmetrics.txt"), flags=re.MULTILINE)
     text = text.replace("4816.0 1759147200.5", '4816.0 1759147200.5 # {trace_id="4bf92f"} 1.0 1759147200.25')
     assert text.count(" 1759147200.5\n") == 5
-    check(sm.parse_engine_metrics(text), k=7, drafts=4816, draft_tokens=33712, accepted=12208, notes=())
+    check(engines.parse_engine_metrics(text), k=7, drafts=4816, draft_tokens=33712, accepted=12208, notes=())
 
 
 def test_issue_26191_figures():
     # 1 + 12208 / 4816 = 3.53 tokens per step: i.i.d. alpha ≈ 0.74; 12208 / 33712 = 36.2 % "draft acceptance".
-    m = sm.parse_engine_metrics(fixture("vllm_openmetrics.txt"))
+    m = engines.parse_engine_metrics(fixture("vllm_openmetrics.txt"))
     alpha = sm.fit_alpha_from_acceptance_length(m.mean_acceptance_length, m.k)
     assert alpha == pytest.approx(0.7435, abs=5e-4)
     assert m.accept_rate == pytest.approx(0.3621, abs=5e-5)
@@ -811,7 +819,7 @@ def test_issue_26191_figures():
 def test_sglang_gauges():
     # Two ranks: accept length (3.1 + 2.9) / 2 = 3.0, rate (0.7 + 0.6333…) / 2 = 2/3; each rank's
     # (L − 1) / rate is 3, accepted ÷ drafted at k = 3, and L / rate fits no k + 1.
-    m = sm.parse_engine_metrics(fixture("sglang_prometheus.txt"))
+    m = engines.parse_engine_metrics(fixture("sglang_prometheus.txt"))
     check(
         m,
         engine="SGLang",
@@ -827,7 +835,7 @@ def test_sglang_gauges():
         tree_topk=None,
     )
     underscored = fixture("sglang_prometheus.txt").replace("sglang:spec", "sglang_spec") + "# EOF\n"
-    assert sm.parse_engine_metrics(underscored).mean_acceptance_length == pytest.approx(3.0)
+    assert engines.parse_engine_metrics(underscored).mean_acceptance_length == pytest.approx(3.0)
 
 
 @pytest.mark.parametrize(
@@ -843,17 +851,19 @@ def test_sglang_gauges():
 )
 def test_sglang_gauges_bad_values(text, message):
     with pytest.raises(ValueError, match=message):
-        sm.parse_engine_metrics(text)
+        engines.parse_engine_metrics(text)
 
 
 def test_sglang_tree_run_is_flagged():
-    m = sm.parse_engine_metrics(fixture("sglang_tree.txt"))
+    m = engines.parse_engine_metrics(fixture("sglang_tree.txt"))
     check(m, format="SGLang log", mean_acceptance_length=4.2, accept_rate=0.05, tree_topk=8)
     assert has_note(m, "--speculative-eagle-topk 8", "tree", "Draft trees")
     chain = fixture("sglang_tree.txt").replace("'speculative_eagle_topk': 8", "'speculative_eagle_topk': 1")
-    m = sm.parse_engine_metrics(chain)
+    m = engines.parse_engine_metrics(chain)
     assert m.tree_topk == 1 and not has_note(m, "tree")
-    m = sm.parse_engine_metrics("python -m sglang.launch_server --speculative-eagle-topk 4\n" + fixture("sglang.txt"))
+    m = engines.parse_engine_metrics(
+        "python -m sglang.launch_server --speculative-eagle-topk 4\n" + fixture("sglang.txt")
+    )
     assert m.tree_topk == 4
 
 
@@ -862,7 +872,7 @@ def test_sglang_block_accept_len_is_not_a_second_report():
         "Decode batch, #running-req: 4, #token: 100, token usage: 0.01, accept len: 2.50, accept rate: 0.30, "
         "block accept len: 2.80, cuda graph: True, #queue-req: 0, \n"
     )
-    m = sm.parse_engine_metrics(line)
+    m = engines.parse_engine_metrics(line)
     check(m, mean_acceptance_length=2.5, accept_rate=0.3)
     assert not has_note(m, "averaged")
 
@@ -870,7 +880,7 @@ def test_sglang_block_accept_len_is_not_a_second_report():
 def test_trtllm_iteration_stats_are_summed():
     # Iterations 120 and 122 (121 drafted nothing): 12 + 6 draft tokens, 6 + 4 accepted, 4 + 2 requests
     # with drafts -> 6 drafts of k = 3, mean 1 + 10 / 6; printed 2.5 and 3.0 agree per iteration.
-    m = sm.parse_engine_metrics(fixture("trtllm_iteration_stats.txt"))
+    m = engines.parse_engine_metrics(fixture("trtllm_iteration_stats.txt"))
     check(
         m,
         engine="TensorRT-LLM",
@@ -890,7 +900,7 @@ def test_trtllm_iteration_stats_are_summed():
         "{'iter': 5, 'specDecodingStats': {'numDraftTokens': 8, 'numAcceptedTokens': 5, "
         "'numRequestsWithDraftTokens': 2, 'acceptanceLength': 3.5}}\n"
     )
-    check(sm.parse_engine_metrics(single), k=4, drafts=2, accepted=5, mean_acceptance_length=3.5)
+    check(engines.parse_engine_metrics(single), k=4, drafts=2, accepted=5, mean_acceptance_length=3.5)
 
 
 @pytest.mark.parametrize(
@@ -916,7 +926,7 @@ def test_trtllm_iteration_stats_are_summed():
 )
 def test_trtllm_bad_stats(text, message):
     with pytest.raises(ValueError, match=message):
-        sm.parse_engine_metrics(text)
+        engines.parse_engine_metrics(text)
 
 
 # --- llama-server /metrics ----------------------------------------------------------------------
@@ -925,7 +935,7 @@ def test_trtllm_bad_stats(text, message):
 def test_llama_server_metrics_scrape():
     # 1,000 drafts of 8, 4 and 2 tokens (600, 300, 100) at alpha = 0.8: 6,200 draft tokens, per
     # position round(600·0.8^i + 300·0.8^i [i <= 4] + 100·0.8^i [i <= 2]) = 800, 640, 461, 369, 197, …
-    m = sm.parse_engine_metrics(fixture("llamacpp_metrics.txt"))
+    m = engines.parse_engine_metrics(fixture("llamacpp_metrics.txt"))
     check(
         m,
         engine="llama.cpp",
@@ -950,7 +960,7 @@ def test_llama_server_metrics_rounded_counts_are_said():
         text = text.replace(
             f"llamacpp:spec_decode_num_{name}_total {old}", f"llamacpp:spec_decode_num_{name}_total {new}"
         )
-    m = sm.parse_engine_metrics(text)
+    m = engines.parse_engine_metrics(text)
     assert (m.drafts, m.draft_tokens) == (1_234_570, 7_654_320)
     assert has_note(m, "llamacpp:spec_decode_num_drafts_total = 1.23457e+06", "6 significant digits")
 
@@ -968,7 +978,7 @@ def _rounded_scrape(drafts: str, first: int, accepted: str = "2.85100e+06") -> s
 def test_llama_server_position_counts_above_a_rounded_drafts_total_are_its_rounding(first):
     """A drafts total printed 1.23457e+06 (6 significant digits) counted up to 1,234,575: where every
     draft accepted its first token, position 0 counts that many, a rate of 1, not above it."""
-    m = sm.parse_engine_metrics(_rounded_scrape("1.23457e+06", first))
+    m = engines.parse_engine_metrics(_rounded_scrape("1.23457e+06", first))
     assert m.drafts == 1_234_570 and m.per_position[0] == 1.0
     assert m.per_position[1] == pytest.approx(640_000 / first, rel=1e-12)
     assert has_note(m, f"over {first:,} drafts", "rounded as printed") == (first > 1_234_570)
@@ -976,10 +986,10 @@ def test_llama_server_position_counts_above_a_rounded_drafts_total_are_its_round
 
 def test_llama_server_position_counts_beyond_the_rounding_are_refused():
     with pytest.raises(ValueError, match=r"\(1234576\) exceeds llamacpp:spec_decode_num_drafts_total \(1234570\)"):
-        sm.parse_engine_metrics(_rounded_scrape("1.23457e+06", 1_234_576))
+        engines.parse_engine_metrics(_rounded_scrape("1.23457e+06", 1_234_576))
     # Written whole (below a million), the total is exact: one more is a rate above 1.
     with pytest.raises(ValueError, match=r"\(999999\) exceeds llamacpp:spec_decode_num_drafts_total \(999998\)"):
-        sm.parse_engine_metrics(_rounded_scrape("999998", 999_999, accepted="2.1e+06"))
+        engines.parse_engine_metrics(_rounded_scrape("999998", 999_999, accepted="2.1e+06"))
 
 
 def test_llama_server_metrics_of_a_server_that_does_not_speculate():
@@ -987,11 +997,11 @@ def test_llama_server_metrics_of_a_server_that_does_not_speculate():
         f"llamacpp:spec_decode_num_{name}_total 0\n" for name in ("draft_tokens", "accepted_tokens", "drafts")
     )
     with pytest.raises(ValueError, match="are all 0: speculative decoding is off or nothing was drafted yet"):
-        sm.parse_engine_metrics("llamacpp:prompt_tokens_total 1200\n" + zeros)
+        engines.parse_engine_metrics("llamacpp:prompt_tokens_total 1200\n" + zeros)
 
 
 def test_llama_server_metrics_cut_last_line_is_skipped():
-    m = sm.parse_engine_metrics(fixture("llamacpp_metrics.txt").rstrip("\n"))
+    m = engines.parse_engine_metrics(fixture("llamacpp_metrics.txt").rstrip("\n"))
     assert m.k == 7 and has_note(m, "skipped the last line")
 
 
@@ -1018,7 +1028,7 @@ def test_llama_server_metrics_cut_last_line_is_skipped():
 )
 def test_llama_server_metrics_impossible_values(text, message):
     with pytest.raises(ValueError, match=message):
-        sm.parse_engine_metrics(text)
+        engines.parse_engine_metrics(text)
 
 
 # --- vLLM per-request metrics --------------------------------------------------------------------
@@ -1029,7 +1039,7 @@ def test_vllm_per_request_metrics_are_summed_over_requests():
     # = [59, 42, 72, 9, 23]: 205 steps, 0·59 + 42 + 2·72 + 3·9 + 4·23 = 305 accepted; drafted 210 +
     # 210 + 200; drafts with at least 1, 2, 3, 4 accepted: 146, 104, 32, 23. Each step drafted 4 or
     # 2 tokens: 105 drafts of 4, 100 of 2.
-    m = sm.parse_engine_metrics(fixture("vllm_per_request.jsonl"))
+    m = engines.parse_engine_metrics(fixture("vllm_per_request.jsonl"))
     check(
         m,
         engine="vLLM",
@@ -1062,7 +1072,7 @@ def test_vllm_per_request_summary_mode_and_a_streamed_chunk():
         "num_spec_tokens": 3,
     }  # PR #48915's example
     chunk = 'data: {"choices": [], "metrics": {"speculative_decoding": ' + json.dumps(stats) + "}}\n\ndata: [DONE]\n"
-    m = sm.parse_engine_metrics(chunk)
+    m = engines.parse_engine_metrics(chunk)
     check(m, k=3, drafts=43, draft_tokens=129, accepted=10, per_position=(4 / 43, 3 / 43, 3 / 43))
     assert m.position_drafts is None and m.notes == ()
     assert sm.fit_alpha(m)[:3] == sm.alpha_interval(10, 43, 3)[:3]  # 129 = 43 × 3: full drafts
@@ -1078,7 +1088,7 @@ def test_vllm_per_request_whole_responses_with_nulls():
         return json.dumps({"id": "cmpl-1", "metrics": timing | {"speculative_decoding": base | stats}}) + "\n"
 
     summary = response(acceptance_histogram=[1, 2, 1], num_spec_steps=4, num_draft_tokens=8, num_spec_tokens=2)
-    m = sm.parse_engine_metrics(summary)
+    m = engines.parse_engine_metrics(summary)
     check(m, k=2, drafts=4, draft_tokens=8, accepted=4, per_position=(3 / 4, 1 / 4))
     assert m.position_drafts is None and m.by_draft_length is None
     detailed = response(
@@ -1089,7 +1099,7 @@ def test_vllm_per_request_whole_responses_with_nulls():
         per_step_drafted=[1, 1, 2, 1],
     )
     no_step = response(acceptance_histogram=[0, 0, 0], num_spec_steps=0, num_draft_tokens=0, num_spec_tokens=2)
-    m = sm.parse_engine_metrics(detailed + no_step)
+    m = engines.parse_engine_metrics(detailed + no_step)
     assert m.drafts == 4 and m.position_drafts == (4, 1) and m.by_draft_length == ((1, 3, 2), (2, 1, 2))
 
 
@@ -1131,7 +1141,7 @@ def _per_request(**stats):
 )
 def test_vllm_per_request_bad_values(text, message):
     with pytest.raises(ValueError, match=message):
-        sm.parse_engine_metrics(text)
+        engines.parse_engine_metrics(text)
 
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.glob("*.txt")), ids=lambda p: p.name)
@@ -1139,7 +1149,7 @@ def test_every_whole_fixture_has_all_the_parts_its_format_needs(path):
     """A format's NEEDS names the parts a whole report has: the report read from a real fixture has each."""
     text = path.read_text()
     try:
-        m = sm.parse_engine_metrics(text)
+        m = engines.parse_engine_metrics(text)
     except ValueError:
         return  # a fixture of a refused paste
     (module,) = [f for f in dispatch._FORMATS if f.FORMAT == m.format]

@@ -67,7 +67,7 @@ class EngineMetrics:
         :func:`specmath.draft_lengths` infers the drafts within it.
     printed : tuple of (str, float)
         The acceptance figures the paste prints, as printed (a percentage as a percentage), each under
-        its key in :data:`specmath.engines.definitions.DEFINITIONS`, which says what it means and how
+        its key in :data:`engines.definitions.DEFINITIONS`, which says what it means and how
         it converts: SGLang's averaged as its mean is, the other formats' those of the latest report.
     """
 

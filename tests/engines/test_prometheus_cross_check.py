@@ -1,6 +1,6 @@
 """specmath's hand-written Prometheus reader against prometheus_client's parsers.
 
-specmath reads pasted ``/metrics`` scrapes by hand (specmath/engines/vllm_prometheus.py and
+specmath reads pasted ``/metrics`` scrapes by hand (engines/vllm_prometheus.py and
 sglang_prometheus.py say why prometheus_client is not used at run time). Here, on well-formed
 scrapes, prometheus_client's own parsers (a dev requirement only) are the reference: from the
 samples they return, the figures the reader reports are computed again (the latest sample of
@@ -23,7 +23,7 @@ from prometheus_client.openmetrics.parser import text_string_to_metric_families 
 from prometheus_client.parser import text_string_to_metric_families as parse_text
 from prometheus_client.utils import floatToGoString
 
-import specmath as sm
+import engines
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "engine_metrics"
 
@@ -102,13 +102,13 @@ def sglang_reference(fams: list) -> dict:
     }
 
 
-def printed_rate(m: sm.EngineMetrics) -> float | None:
+def printed_rate(m: engines.EngineMetrics) -> float | None:
     """SGLang's accept rate as the record keeps it printed, whichever meaning its values were read with."""
     return next((value for key, value in m.printed if key.startswith("sglang.accept_rate")), None)
 
 
-def assert_agrees(text: str, reference: dict, fmt: str) -> sm.EngineMetrics:
-    m = sm.parse_engine_metrics(text)
+def assert_agrees(text: str, reference: dict, fmt: str) -> engines.EngineMetrics:
+    m = engines.parse_engine_metrics(text)
     assert m.format == fmt
     got = {field: printed_rate(m) if field == "printed_rate" else getattr(m, field) for field in reference}
     assert got == reference  # exactly: the same integers, the same float operations in the same order

@@ -1,7 +1,7 @@
 """The engines' configs and synthetic-acceptance runs as the pages show them: a tab per engine,
 each with the engine's rule messages above what to paste.
 
-What the configs say is written by :mod:`specmath.engines.configs` (pure, with its sources);
+What the configs say is written by :mod:`engines.configs` (pure, with its sources);
 this module only lays it out, so the Hardware, Calibrate and Draft trees pages show it alike.
 """
 
@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-import specmath
+import engines
 from dashboard import texts
-from specmath.engines.configs import drafter_mismatch
+from engines.configs import drafter_mismatch
 
 #: The icon of an engine's rule message: the engine's rule for the settings chosen, not a
 #: complaint about the link or the input.
@@ -24,12 +24,12 @@ RULE_ICON = ":material/rule:"
 CONFIGS_KEY, SYNTHETIC_KEY = "engine_configs", "engine_synthetic"
 
 #: The key of the container of the page's warning that the configs' method drafts as another kind
-#: of drafter than the one costed (:func:`specmath.engines.configs.drafter_mismatch`): a rule
+#: of drafter than the one costed (:func:`engines.configs.drafter_mismatch`): a rule
 #: about the engines' methods applied to the settings chosen, like the engines' own.
 METHOD_KEY = "engine_method"
 
 
-def _rules_and_blocks(warnings: Sequence[str], blocks: Sequence[specmath.ConfigBlock]) -> None:
+def _rules_and_blocks(warnings: Sequence[str], blocks: Sequence[engines.ConfigBlock]) -> None:
     """An engine's rule messages, then each block to paste under its title."""
     for warning in warnings:
         st.warning(warning, icon=RULE_ICON)
@@ -38,7 +38,7 @@ def _rules_and_blocks(warnings: Sequence[str], blocks: Sequence[specmath.ConfigB
         st.code(block.text, language=block.language, wrap_lines=True)
 
 
-def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None = None) -> None:
+def show_configs(configs: Sequence[engines.EngineConfig], default: str | None = None) -> None:
     """One tab per engine: its warnings, each block to paste under its title, then its notes.
 
     A config with nothing to paste shows its notes as the reason (an info box), so a tab is never
@@ -50,7 +50,7 @@ def show_configs(configs: Sequence[specmath.EngineConfig], default: str | None =
             _rules_and_blocks(config.warnings, config.blocks)
             for note in config.notes:
                 (st.caption if config.blocks else st.info)(note)
-            st.caption(f"Flags, defaults and rules read from {config.source}, cited in specmath.engines.configs.")
+            st.caption(f"Flags, defaults and rules read from {config.source}, cited in engines.configs.")
 
 
 def show_drafter_mismatch(drafter: str, method: str) -> None:
@@ -59,7 +59,7 @@ def show_drafter_mismatch(drafter: str, method: str) -> None:
         st.container(key=METHOD_KEY).warning(message, icon=RULE_ICON)
 
 
-def show_synthetic(runs: Sequence[specmath.SyntheticRun], batch: int, k: int, speedup: float) -> None:
+def show_synthetic(runs: Sequence[engines.SyntheticRun], batch: int, k: int, speedup: float) -> None:
     """The synthetic-acceptance block: why, then per engine the settings, the benchmark and what to compare."""
     st.subheader(texts.SYNTHETIC_HEADING)
     if not runs:

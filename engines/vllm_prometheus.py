@@ -5,7 +5,7 @@ NumPy-only package and refuse a whole paste for one bad line: version 0.26.0 rai
 a scrape cut mid-line, on a log line pasted above it, and on an OpenMetrics scrape without its
 ``# EOF``, where this reader keeps the complete samples and says what was cut; its OpenMetrics
 parser also refuses the scrape it writes itself of two engines' vLLM counters ("Clashing name",
-the HELP lines keeping the colon the samples lose). tests/specmath/test_prometheus_cross_check.py
+the HELP lines keeping the colon the samples lose). tests/engines/test_prometheus_cross_check.py
 checks that both read the same figures from every scrape prometheus_client can read.
 """
 
@@ -39,7 +39,7 @@ NEEDS = Needs(
 # and closes with "# EOF" (line 169), so both spellings are read, and an OpenMetrics scrape
 # whose "# EOF" is missing is noted as possibly cut off.
 # vllm/engine/metrics.py (V0) had _num_draft_tokens_total, _num_accepted_tokens_total and
-# _num_emitted_tokens_total with V0's meanings (see :mod:`specmath.engines.vllm_v0`).
+# _num_emitted_tokens_total with V0's meanings (see :mod:`engines.vllm_v0`).
 _PROM_SAMPLE = re.compile(
     r"vllm[:_]spec_decode_(num_drafts|num_draft_tokens|num_accepted_tokens_per_pos|num_accepted_tokens|num_emitted_tokens)"
     r"(?:_total)?" + PROM_SAMPLE_REST,

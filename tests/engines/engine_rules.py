@@ -1,7 +1,7 @@
 """The engines' own checks and lookups, transcribed as test oracles (restated, not copied).
 
 Each function says what the engine's code does, with the file and lines it was read from; the
-configs in :mod:`specmath.engines.configs` are tested against these, not against themselves.
+configs in :mod:`engines.configs` are tested against these, not against themselves.
 """
 
 from __future__ import annotations
