@@ -7,7 +7,9 @@ mathematics; :mod:`specmath` knows nothing of it. Its public names:
   :class:`EngineMetrics` or an :class:`EngineSweep` (:mod:`engines.dispatch` lists the formats);
 * :mod:`engines.configs` writes each engine's settings for a schedule of k (:func:`engine_configs`,
   :func:`tree_configs`, :func:`synthetic_runs`, :func:`drafter_mismatch`);
-* :mod:`engines.definitions` says what each printed figure means and how it converts.
+* :mod:`engines.definitions` says what each printed figure means and how it converts;
+* :mod:`engines.fits` hands a record to :mod:`specmath`'s fits as plain counts
+  (:func:`fit_alpha`, :func:`draft_lengths`, :func:`acceptance_curve`, :func:`measured_schedule`).
 
 Speculative decoding metrics pasted from serving engines are read into one record.
 
@@ -53,6 +55,7 @@ from .configs import (
 )
 from .configs import METHODS as SPECULATIVE_METHODS
 from .dispatch import MAX_METRICS_CHARS, parse_engine_metrics, parse_engine_sweep
+from .fits import acceptance_curve, draft_lengths, fit_alpha, measured_schedule, record_counts
 from .record import EngineMetrics, EngineSweep
 
 __all__ = [
@@ -64,13 +67,18 @@ __all__ = [
     "EngineMetrics",
     "EngineSweep",
     "SyntheticRun",
+    "acceptance_curve",
     "configs",
     "definitions",
+    "draft_lengths",
     "drafter_mismatch",
     "engine_configs",
+    "fit_alpha",
+    "measured_schedule",
     "methods_for",
     "parse_engine_metrics",
     "parse_engine_sweep",
+    "record_counts",
     "synthetic_runs",
     "tree_configs",
 ]

@@ -6,7 +6,7 @@ since start, so the latest sample of each is used, as for vLLM's scrape
 what vLLM's does: drafts whose first i + 1 tokens were accepted (llama.cpp PR #24536 took vLLM's
 definitions; tools/server/server-context.cpp:3968-3970 at llama.cpp 0c1e57098). llama-server
 drafts fewer tokens than its maximum when the draft model is unsure or a request nears its end,
-so draft tokens / drafts is often below k; :func:`specmath.fit_alpha` fits such a mix from the
+so draft tokens / drafts is often below k; :func:`engines.fit_alpha` fits such a mix from the
 positions every draft reached. Sources with file and line below.
 """
 

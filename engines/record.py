@@ -59,12 +59,12 @@ class EngineMetrics:
     by_draft_length : tuple of (int, int, int) or None
         ``(d, steps, accepted)``: the verification steps that drafted d tokens and the draft tokens
         they accepted, for each d drafted, where the engine says each step's (vLLM's detailed
-        per-request metrics); :func:`specmath.acceptance_curve` turns them into L(d).
+        per-request metrics); :func:`engines.acceptance_curve` turns them into L(d).
     drafts_allowed : tuple of (int, int) or None
         Where ``drafts`` is None because the engine prints no count of drafts and its rounded
         printed values (mean acceptance length, per-position rates) fit several (vLLM V1's and
         llama-server's lines): the fewest and the most they fit, summed over the lines read.
-        :func:`specmath.draft_lengths` infers the drafts within it.
+        :func:`engines.draft_lengths` infers the drafts within it.
     printed : tuple of (str, float)
         The acceptance figures the paste prints, as printed (a percentage as a percentage), each under
         its key in :data:`engines.definitions.DEFINITIONS`, which says what it means and how

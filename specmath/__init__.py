@@ -99,7 +99,14 @@ from .speedup import (
     speedup,
     to_leviathan_cost,
 )
-from .sweep import AcceptanceCurve, MeasuredSchedule, acceptance_curve, measured_schedule, profile_from_curve
+from .sweep import (
+    AcceptanceCurve,
+    MeasuredSchedule,
+    acceptance_curve,
+    acceptance_curve_from_counts,
+    measured_schedule,
+    profile_from_curve,
+)
 from .trees import (
     MAX_TREE_BUDGET,
     MAX_TREE_DEPTH,
@@ -168,6 +175,7 @@ __all__ = [
     "RooflineFit",
     "Tabulated",
     "acceptance_curve",
+    "acceptance_curve_from_counts",
     "acceptance_from_pair",
     "acceptance_probability",
     "alpha_interval",

@@ -56,7 +56,7 @@ def from_sweep(text: str) -> SweepResult | str:
     except ValueError as exc:
         return f"Could not read the sweep: {exc}"
     try:
-        curve = specmath.acceptance_curve(sweep)
+        curve = engines.acceptance_curve(sweep)
     except ValueError as exc:
         return f"The sweep's acceptance lengths give no curve: {exc}"
     if curve.k.size == 0:
@@ -76,7 +76,7 @@ def from_sweep(text: str) -> SweepResult | str:
     alpha = float(specmath.fit_alpha_from_acceptance_length(curve.mean_length[0], int(curve.k[0])))
     schedule, no_schedule, plain = None, None, ()
     try:
-        schedule = specmath.measured_schedule(sweep, curve)
+        schedule = engines.measured_schedule(sweep, curve)
     except ValueError as exc:
         no_schedule = f"No schedule: {exc}."
     if schedule is not None:

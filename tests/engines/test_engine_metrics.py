@@ -15,7 +15,7 @@ import engines
 import specmath as sm
 from engines import definitions, dispatch
 from engines.sglang import DRAFTED, OVER_K1, fitting_k, rate_meaning
-from tests.specmath.test_alpha_fit import ISSUE_33
+from tests.engines.test_fits import ISSUE_33
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "engine_metrics"
 
@@ -950,7 +950,7 @@ def test_llama_server_metrics_scrape():
         accept_rate=2851 / 6200,
         notes=(),  # the prompt counter's 1.23457e+06 is not a speculative decoding count
     )
-    fit = sm.fit_alpha(m)  # drafts of 6.2 tokens on average, some of 2: positions 1 and 2 only
+    fit = engines.fit_alpha(m)  # drafts of 6.2 tokens on average, some of 2: positions 1 and 2 only
     assert fit.k == 2 and fit.alpha == pytest.approx(0.8, abs=1e-3)
 
 
@@ -1056,7 +1056,7 @@ def test_vllm_per_request_metrics_are_summed_over_requests():
         by_draft_length=((2, 100, 131), (4, 105, 174)),  # the steps of each length and what they accepted
     )
     assert has_note(m, "3 requests found") and has_note(m, "drafts of 2 to 4 tokens")
-    fit = sm.fit_alpha(m)  # every draft reached positions 1 and 2, as each step's drafted tokens say
+    fit = engines.fit_alpha(m)  # every draft reached positions 1 and 2, as each step's drafted tokens say
     assert fit.k == 2 and (fit.accepted, fit.drafts) == (146 + 104, 205) and fit.low < 0.7 < fit.high
     assert "per-step drafted tokens say so" in fit.notes[0]
 
@@ -1075,7 +1075,7 @@ def test_vllm_per_request_summary_mode_and_a_streamed_chunk():
     m = engines.parse_engine_metrics(chunk)
     check(m, k=3, drafts=43, draft_tokens=129, accepted=10, per_position=(4 / 43, 3 / 43, 3 / 43))
     assert m.position_drafts is None and m.notes == ()
-    assert sm.fit_alpha(m)[:3] == sm.alpha_interval(10, 43, 3)[:3]  # 129 = 43 × 3: full drafts
+    assert engines.fit_alpha(m)[:3] == sm.alpha_interval(10, 43, 3)[:3]  # 129 = 43 × 3: full drafts
 
 
 def test_vllm_per_request_whole_responses_with_nulls():

@@ -7,7 +7,6 @@ The numbers in the comments are read off the fixtures.
 import pytest
 
 import engines
-import specmath as sm
 from tests.engines.test_engine_metrics import check, fixture, has_note
 
 # trtllm_bench_report.txt: "num_requests": 200, "avg_output_length": 1024.0, and the averages
@@ -79,5 +78,5 @@ def test_more_accepted_than_drafted_is_refused_naming_both():
 
 def test_the_json_report_fits_alpha_from_its_counts():
     m = engines.parse_engine_metrics(fixture("trtllm_bench_report.txt"))
-    fit = sm.fit_alpha(m)
+    fit = engines.fit_alpha(m)
     assert fit.k == 3 and fit.drafts == 61_152 and fit.accepted == 143_448

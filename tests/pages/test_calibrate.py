@@ -548,7 +548,7 @@ def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said
     at = open_page(CALIBRATE)
     at.text_area(key="engine_paste").set_value(MIXED_V1).run()
     assert not at.exception and not at.error
-    fit = specmath.fit_alpha(engines.parse_engine_metrics(MIXED_V1))
+    fit = engines.fit_alpha(engines.parse_engine_metrics(MIXED_V1))
     assert abs(fit.alpha - 0.70) < 0.03
     m = metrics(at)
     assert m["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
@@ -575,7 +575,7 @@ def test_drafts_shorter_than_k_set_the_speedup_now_and_the_rate_alpha_predicts()
     assert not at.exception and not at.error
     m = metrics(at)
     assert m["Speedup now (drafts of 2.75 tokens on average, c = 20)"] == f"{2.43 / (1 + 2.75 / 20):.2f}×" == "2.14×"
-    alpha = specmath.fit_alpha(engines.parse_engine_metrics(MIXED_V1)).alpha
+    alpha = engines.fit_alpha(engines.parse_engine_metrics(MIXED_V1)).alpha
     low, high = (float(x) / 100 for x in m["Rate α predicts for drafts of 2.75 tokens on average"][:-1].split("–"))
     f = [sum(alpha**i for i in range(1, d + 1)) for d in range(5)]  # accepted tokens of a d-token draft
     ones = (4 - 2.75) / 3  # drafts of 1 and 4 tokens with mean 2.75: the low end
@@ -599,7 +599,7 @@ def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha(
     at = open_page(CALIBRATE)
     at.text_area(key="engine_paste").set_value(MIXED_SCRAPE).run()
     assert not at.exception and not at.error
-    fit = specmath.fit_alpha(engines.parse_engine_metrics(MIXED_SCRAPE))
+    fit = engines.fit_alpha(engines.parse_engine_metrics(MIXED_SCRAPE))
     assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 952)
     assert [at.query_params[key] for key in ("k", "drafts", "accepted")] == ["2", "800", "952"]
     assert any("cut to the 2 positions every draft reached" in c.value for c in at.caption)
@@ -617,9 +617,9 @@ def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
     assert not at.exception and not at.error
     assert at.text_area(key="engine_paste").value == calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE]
     sweep = engines.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
-    curve = specmath.acceptance_curve(sweep)
+    curve = engines.acceptance_curve(sweep)
     profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
-    schedule = specmath.measured_schedule(sweep, curve)
+    schedule = engines.measured_schedule(sweep, curve)
     assert any("16 runs at batch sizes 1, 16, 64, 128; chains of k = 1, 2, 3" in s.value for s in at.success)
     lengths, positions, scheduled = page_charts(at)
     measured = trace(lengths, "measured, 95% interval")
@@ -643,9 +643,9 @@ def test_the_sweeps_schedule_comes_in_every_engine_with_a_synthetic_run_of_its_p
     )
     assert not at.exception and not at.error
     sweep = engines.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
-    curve = specmath.acceptance_curve(sweep)
+    curve = engines.acceptance_curve(sweep)
     profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
-    schedule = specmath.measured_schedule(sweep, curve)
+    schedule = engines.measured_schedule(sweep, curve)
     assert [tab.label for tab in at.tabs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"] * 2
     config = vllm_config(at)
     assert config["method"] == "eagle3"
@@ -701,7 +701,7 @@ def test_detailed_per_request_metrics_draw_the_acceptance_of_each_draft_length()
     at.text_area(key="engine_paste").set_value(text).run()
     assert not at.exception and not at.error
     metrics_ = engines.parse_engine_metrics(text)
-    fit, curve = specmath.fit_alpha(metrics_), specmath.acceptance_curve(metrics_)
+    fit, curve = engines.fit_alpha(metrics_), engines.acceptance_curve(metrics_)
     assert metrics(at)["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
     lengths = page_charts(at)[2]
     measured = trace(lengths, "measured, 95% interval")
