@@ -44,6 +44,9 @@ offsets, not lines, so the citations name the symbol):
 - The YAML is the file of ``trtllm-serve MODEL --extra_llm_api_options FILE``
   (``tensorrt_llm/commands/serve.py``) and of ``trtllm-bench … throughput --extra_llm_api_options``
   (``tensorrt_llm/bench/benchmark/throughput.py`` at commit 56851033051a6f9bd50e22219db64d68722a6f01).
+  Both read it through ``update_llm_args_with_extra_options`` (``llm_args.py`` at 0004396), which
+  loads it with PyYAML's ``yaml.safe_load`` and refuses a root that is not a mapping; it is written
+  here with PyYAML's ``yaml.safe_dump``, so writer and reader resolve every scalar alike (YAML 1.1).
 - The command: ``trtllm-serve MODEL`` is a click command whose ``MODEL`` argument is required
   (``@click.argument("model", type=str)``) and whose ``--config`` / ``--extra_llm_api_options`` names
   the YAML file that overrides its options (``tensorrt_llm/commands/serve.py`` at 00209af, the
@@ -63,7 +66,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from . import yaml_text
+import yaml
+
 from ._common import (
     ConfigBlock,
     EngineConfig,
@@ -210,7 +214,8 @@ def trtllm_config(
             f"on the target's {tp} GPU{'s' if tp > 1 else ''}, not the {draft_tp} assumed here."
         )
     config = speculative_config(decoding_type, model, max_draft_len, table)
-    text = yaml_text.write({"speculative_config": config})
+    # TensorRT-LLM reads the file with PyYAML's safe_load: safe_dump writes what that reader reads back.
+    text = yaml.safe_dump({"speculative_config": config}, sort_keys=False, allow_unicode=True)
     blocks = [
         ConfigBlock(f"{FILE}", text, "yaml", FILE),
         ConfigBlock(f"the whole command, beside {FILE}", serve_command(target, tp), "bash"),

@@ -6,13 +6,14 @@ from urllib.parse import parse_qs
 
 import numpy as np
 import pytest
+import yaml
 
 import engines
 import specmath
 from dashboard import texts
 from dashboard.features import calibrate, calibrate_examples
 from engines import definitions
-from engines.configs import drafter_mismatch, yaml_text
+from engines.configs import drafter_mismatch
 from tests.app_helpers import (
     codes,
     metrics,
@@ -517,7 +518,7 @@ def test_a_schedule_whose_k_rises_is_capped_for_tensorrt_llm_and_the_page_says_s
     risen = [(lo, hi, k) for lo, hi, k in schedule if k > first]
     assert risen  # the case this test is for
     (text,) = [code for code in codes(at) if code.startswith("speculative_config:")]
-    trt = yaml_text.read(text)["speculative_config"]
+    trt = yaml.safe_load(text)["speculative_config"]
     assert trt["max_draft_len"] == first and max(trt["draft_len_schedule"].values()) == first
     (said,) = [w for w in warnings(at) if "`draft_len_schedule`" in w]  # one message for all the ranges capped
     assert said.endswith(f"get {first} instead.")

@@ -6,6 +6,7 @@ import types
 
 import numpy as np
 import pytest
+import yaml
 
 import engines
 import specmath
@@ -13,7 +14,7 @@ from dashboard import charts
 from dashboard.address import literal
 from dashboard.features import hardware
 from dashboard.params import PARAMS
-from engines.configs import drafter_mismatch, llamacpp, vllm, yaml_text
+from engines.configs import drafter_mismatch, llamacpp, vllm
 from tests.app_helpers import (
     codes,
     metrics,
@@ -628,8 +629,8 @@ def test_every_engine_has_a_tab_with_specmaths_config_and_a_synthetic_run():
     for item in (*configs, *runs):
         for block in item.blocks:
             assert block.text.rstrip("\n") in shown_codes, (item.engine, block.title)  # st.code drops the last newline
-    (yaml,) = [text for text in shown_codes if text.startswith("speculative_config:")]
-    trt = yaml_text.read(yaml)["speculative_config"]
+    (yaml_file,) = [text for text in shown_codes if text.startswith("speculative_config:")]
+    trt = yaml.safe_load(yaml_file)["speculative_config"]
     assert trt["draft_len_schedule"] == {hi: k for _, hi, k in vllm_config(at)["num_speculative_tokens_per_batch_size"]}
     assert trt["max_draft_len"] == vllm_config(at)["num_speculative_tokens"] == 4
     llama = "llama-server -m YOUR-Llama-3.1-8B.gguf \\\n--spec-type draft-simple"

@@ -62,7 +62,10 @@ def test_wheel_holds_specmath_and_engines_and_specmath_runs_with_numpy_only(tmp_
     assert [n for n in names if not n.startswith(("specmath/", "engines/", f"{dist_info}/"))] == []
     modules = sorted(p.relative_to(ROOT).as_posix() for d in ("specmath", "engines") for p in (ROOT / d).rglob("*.py"))
     assert sorted(n for n in names if n.startswith(("specmath/", "engines/"))) == modules
-    assert [re.match(r"[\w.-]+", r).group() for r in fields.get_all("Requires-Dist") or []] == ["numpy"]
+    requires = [(re.match(r"[\w.-]+", r).group(), "extra ==" in r) for r in fields.get_all("Requires-Dist") or []]
+    # specmath needs NumPy alone; engines' PyYAML and prometheus_client come with the "engines" extra only.
+    assert requires == [("numpy", False), ("PyYAML", True), ("prometheus_client", True)]
+    assert fields.get_all("Provides-Extra") == ["engines"]
 
     run(python, "-m", "pip", "install", "-q", "--no-index", wheel, cwd=tmp_path)  # numpy is there already
     code = "import specmath; print(specmath.__file__); print(specmath.optimal_k(0.8, 20))"
