@@ -2,28 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import replace
 
-from . import (
-    llamacpp,
-    llamacpp_prometheus,
-    llamacpp_server,
-    llamacpp_stats,
-    llamacpp_timings,
-    sglang,
-    sglang_bench,
-    sglang_prometheus,
-    trtllm,
-    trtllm_bench,
-    vllm_bench,
-    vllm_offline,
-    vllm_per_request,
-    vllm_prometheus,
-    vllm_v0,
-    vllm_v1,
-    vllm_v1_early,
-    vllm_v1_trimmed,
-)
+from . import sglang_bench
 from ._text import Doc, Found, ReportError
 from .record import EngineMetrics, EngineSweep
 
@@ -31,34 +13,38 @@ from .record import EngineMetrics, EngineSweep
 #: bytes are decoded first), which bounds time and memory whatever is pasted.
 MAX_METRICS_CHARS = 2_000_000
 
-# The formats, in the order they are tried.
-_FORMATS = (
-    vllm_v1,
-    vllm_v1_trimmed,
-    vllm_v0,
-    vllm_v1_early,
-    vllm_prometheus,
-    vllm_per_request,
-    vllm_bench,
-    vllm_offline,
-    sglang,
-    sglang_prometheus,
-    llamacpp,
-    llamacpp_server,
-    llamacpp_stats,
-    llamacpp_timings,
-    llamacpp_prometheus,
-    trtllm,
-    trtllm_bench,
+#: The paste formats, by module name, in the order they are tried: the one list of them. A new
+#: format is a module of this package (``FORMAT``, ``ENGINE``, ``NEEDS`` and ``parse``, see
+#: :class:`engines._text.Needs`), its name here, a fixture and a test.
+FORMAT_MODULES = (
+    "vllm_v1",
+    "vllm_v1_trimmed",
+    "vllm_v0",
+    "vllm_v1_early",
+    "vllm_prometheus",
+    "vllm_per_request",
+    "vllm_bench",
+    "vllm_offline",
+    "sglang",
+    "sglang_prometheus",
+    "llamacpp",
+    "llamacpp_server",
+    "llamacpp_stats",
+    "llamacpp_timings",
+    "llamacpp_prometheus",
+    "trtllm",
+    "trtllm_bench",
 )
-_PARSERS = tuple((f.FORMAT, f.parse) for f in _FORMATS)
+#: Their modules, in that order.
+FORMATS = tuple(importlib.import_module(f".{name}", __package__) for name in FORMAT_MODULES)
+_PARSERS = tuple((f.FORMAT, f.parse) for f in FORMATS)
 
 
 def _nearest(text: str) -> str | None:
     """What a paste no format read looks like: the format whose parts (its ``NEEDS``) it has most of,
     what it has of them and what it lacks; None if it has no part of any."""
     best = None
-    for module in _FORMATS:
+    for module in FORMATS:
         needs = module.NEEDS
         have, lack = needs.found(text)
         if have and (best is None or len(have) > len(best[1])):
@@ -212,7 +198,7 @@ def parse_engine_metrics(text) -> EngineMetrics:
             said = "; ".join(([nearest] if nearest else []) + partial)
             raise ValueError(f"no complete speculative decoding report found in the text: {said}{cap}")
         if nearest is None:
-            nearest = f"none of the formats read has any of its words here ({', '.join(f.FORMAT for f in _FORMATS)})"
+            nearest = f"none of the formats read has any of its words here ({', '.join(f.FORMAT for f in FORMATS)})"
         raise ValueError(f"no speculative decoding metrics found in the text: {nearest}{cap}")
     found.sort(key=lambda f: f[0])
     _, name, result = found[-1]

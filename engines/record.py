@@ -12,13 +12,10 @@ class EngineMetrics:
     Attributes
     ----------
     engine : str
-        ``"vLLM"``, ``"SGLang"``, ``"llama.cpp"`` or ``"TensorRT-LLM"``.
+        The engine that wrote it (``"vLLM"``, ``"SGLang"``, …): the ``ENGINE`` of the format's module.
     format : str
-        ``"vLLM V1 log"``, ``"vLLM V1 log (trimmed)"``, ``"vLLM V1 log (early)"``, ``"vLLM bench serve"``,
-        ``"vLLM offline example"``, ``"vLLM V0 log"``, ``"vLLM Prometheus"``, ``"SGLang log"``,
-        ``"SGLang Prometheus"``, ``"llama.cpp summary"``, ``"llama-server log"``,
-        ``"llama.cpp speculative statistics"``, ``"llama-server timings"``, ``"llama-server /metrics"``,
-        ``"vLLM per-request metrics"``, ``"TensorRT-LLM iteration stats"`` or ``"trtllm-bench report"``.
+        The name of the format read: the ``FORMAT`` of one of the modules
+        :data:`engines.dispatch.FORMATS` lists (``"vLLM V1 log"``, ``"SGLang log"``, …).
     k : int or None
         Draft length (speculative tokens per step), when printed or derivable: the number of
         per-position rates, V0's "Number of speculative tokens", llama.cpp's ``n_draft``, or

@@ -57,7 +57,7 @@ def page_table(page: PageInfo) -> list[str]:
 def formats_table() -> list[str]:
     """The engine outputs Calibrate reads, in the order they are tried, with each reader's first line."""
     lines = ["### Calibrate: the engine output it reads", "", "| engine | format | read as |", "|---|---|---|"]
-    for module in (*dispatch._FORMATS, sglang_bench):
+    for module in (*dispatch.FORMATS, sglang_bench):
         first = " ".join(module.__doc__.strip().split("\n\n")[0].split())
         lines.append(f"| {module.ENGINE} | {_cell(module.FORMAT)} | {_cell(first)} |")
     return [*lines, ""]

@@ -560,7 +560,7 @@ def test_a_refused_paste_names_the_nearest_format(text, nearest, found, missing)
     message = str(error.value)
     if nearest is None:
         assert message.startswith("no speculative decoding metrics found in the text: none of the formats read")
-        assert all(module.FORMAT in message for module in dispatch._FORMATS)
+        assert all(module.FORMAT in message for module in dispatch.FORMATS)
     else:
         assert f"it looks most like {nearest}: found {found}, missing {missing}" in message, message
 
@@ -1152,5 +1152,5 @@ def test_every_whole_fixture_has_all_the_parts_its_format_needs(path):
         m = engines.parse_engine_metrics(text)
     except ValueError:
         return  # a fixture of a refused paste
-    (module,) = [f for f in dispatch._FORMATS if f.FORMAT == m.format]
+    (module,) = [f for f in dispatch.FORMATS if f.FORMAT == m.format]
     assert module.NEEDS.found(text)[1] == []
