@@ -3,6 +3,10 @@
 Private to :mod:`engines`. A :class:`Scheme` names one engine's counters; :func:`parse`
 reads them as :mod:`engines.vllm_prometheus` describes (vLLM's scrape, and llama-server's,
 which copies vLLM's counter names under its own prefix).
+
+The sample lines are found here, in a paste that may hold log lines, several scrapes and a cut
+last line; each one found is read by prometheus_client's own text parser
+(:func:`read_sample`), which would refuse the whole paste for one such line.
 """
 
 from __future__ import annotations
@@ -11,7 +15,9 @@ import math
 import re
 from typing import NamedTuple
 
-from ._text import MAX_REPORTS, PROM_LABEL, Doc, Found, ReportError, check_accepted, in_comment
+from prometheus_client.parser import text_string_to_metric_families
+
+from ._text import MAX_REPORTS, Doc, Found, ReportError, check_accepted, in_comment
 from .record import EngineMetrics
 
 
@@ -43,21 +49,31 @@ def rounding_error(count: int, digits: int) -> float:
     return 0.5 * 10.0 ** (math.floor(math.log10(count)) - digits + 1) if count > 0 else 0.0
 
 
-def _prom_count(raw: str, name: str, line: int, pos: int) -> int:
-    value = float(raw)
+def read_sample(doc: Doc, start: int, end: int) -> tuple[tuple[tuple[str, str], ...], float]:
+    """The labels (sorted) and the value of the sample line at ``doc.text[start:end]``, as
+    prometheus_client's text parser reads it (timestamps and exemplars are read past, not used)."""
+    try:
+        (family,) = text_string_to_metric_families(doc.text[start:end] + "\n")
+        (sample,) = family.samples
+    except ValueError as exc:
+        raise ReportError(f"line {doc.line_of(start)} is not a Prometheus sample: {exc}", start) from None
+    return tuple(sorted(sample.labels.items())), float(sample.value)
+
+
+def _prom_count(value: float, raw: str, name: str, line: int, pos: int) -> int:
     if not math.isfinite(value) or value < 0 or not value.is_integer() or value >= 2**53:
         raise ReportError(f"{name} must be a non-negative whole count, got {raw} (line {line})", pos)
     return int(value)
 
 
 def last_sample(latest: dict) -> int:
-    return max(pos for _, pos in latest.values())
+    return max(entry[1] for entry in latest.values())
 
 
 def parse(doc: Doc, scheme: Scheme) -> Found | str | None:
     text = doc.text
     first, dropped = doc.tail(scheme.needle)
-    latest: dict[tuple[str, str], tuple[str, int]] = {}  # (name, labels as written) -> (value, offset)
+    latest: dict[tuple[str, str], tuple[str, int, int]] = {}  # (name, labels as written) -> (value, start, end)
     cut = 0
     underscored = False
     for m in scheme.sample.finditer(text, first):
@@ -69,25 +85,26 @@ def parse(doc: Doc, scheme: Scheme) -> Found | str | None:
         if m.end() == len(text) and not doc.ends_with_newline and not re.search(r"[.eEIN]", raw):
             cut += 1  # a last line without a line break whose value may be cut ("12" of "1234.0")
             continue
-        latest[(m.group(1), m.group(2) or "")] = (raw, m.start())
+        latest[(m.group(1), m.group(2) or "")] = (raw, m.start(), m.end())
         underscored = underscored or (scheme.colon_at is not None and text[m.start() + scheme.colon_at] == "_")
     if not latest:
         if cut:
             return f"the only {scheme.needle} sample is on a last line without a line break and may be cut off"
         return None
-    series: dict[tuple, tuple[str, int]] = {}  # (name, parsed labels) -> latest (value, offset)
-    for (short, label_text), (raw, pos) in sorted(latest.items(), key=lambda item: item[1][1]):
-        series[(short, tuple(sorted(PROM_LABEL.findall(label_text))))] = (raw, pos)
+    series: dict[tuple, tuple[str, int, float]] = {}  # (name, labels) -> latest (value as written, offset, value)
+    for (short, _), (raw, pos, end) in sorted(latest.items(), key=lambda item: item[1][1]):
+        labels, value = read_sample(doc, pos, end)
+        series[(short, labels)] = (raw, pos, value)
     totals: dict[str, int] = {}
     per_pos: dict[int, int] = {}
     label_sets = set()
     last_pos = 0
     rounded = []
     error: dict[str, float] = {}  # short name -> how far its total may be from the count, as printed
-    for (short, labels), (raw, pos) in sorted(series.items(), key=lambda item: item[1][1]):
+    for (short, labels), (raw, pos, value) in sorted(series.items(), key=lambda item: item[1][1]):
         line = doc.line_of(pos)
         name = scheme.names[short]
-        count = _prom_count(raw, name, line, pos)
+        count = _prom_count(value, raw, name, line, pos)
         if scheme.rounding and ("e" in raw or "E" in raw):
             rounded.append(f"{name} = {raw}")
             error[short] = error.get(short, 0.0) + rounding_error(count, scheme.digits)

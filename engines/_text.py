@@ -45,8 +45,6 @@ PROM_SAMPLE_REST = (
     rf"[ \t]*({PROM_LABELS})?[ \t]+({_PROM_VALUE})(?:[ \t]+{_PROM_NUMBER})?"
     rf"(?:[ \t]+#[ \t]+{PROM_LABELS}[ \t]+(?:{_PROM_VALUE})(?:[ \t]+{_PROM_NUMBER})?)?[ \t]*$"
 )
-#: One label of a label set: its name and its value as written (escapes kept).
-PROM_LABEL = re.compile(r'([A-Za-z_]\w{0,199})[ \t]*=[ \t]*"((?:[^"\\\n]|\\.){0,2048})"')
 
 
 def in_comment(text: str, pos: int) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 
+from ._prometheus import read_sample
 from ._text import (
     MAX_REPORTS,
     PROM_SAMPLE_REST,
@@ -48,7 +49,7 @@ _SAMPLE = re.compile(r"sglang[:_]spec_accept_(length|rate)" + PROM_SAMPLE_REST, 
 def parse(doc: Doc) -> Found | str | None:
     text = doc.text
     first, dropped = doc.tail("spec_accept_")
-    latest: dict[tuple[str, str], tuple[float, int]] = {}
+    found: dict[tuple[str, str], tuple[int, int]] = {}  # (name, labels as written) -> (start, end)
     cut = 0
     for m in _SAMPLE.finditer(text, first):
         if m.start() and (text[m.start() - 1].isalnum() or text[m.start() - 1] in "_:"):
@@ -58,7 +59,11 @@ def parse(doc: Doc) -> Found | str | None:
         if m.end() == len(text) and not doc.ends_with_newline and not re.search(r"[.eEIN]", m.group(3)):
             cut += 1
             continue
-        latest[(m.group(1), m.group(2) or "")] = (float(m.group(3)), m.start())
+        found[(m.group(1), m.group(2) or "")] = (m.start(), m.end())
+    latest: dict[tuple, tuple[float, int]] = {}  # (name, labels) -> (value, offset), prometheus_client's reading
+    for (name, _), (start, end) in sorted(found.items(), key=lambda item: item[1][0]):
+        labels, value = read_sample(doc, start, end)
+        latest[(name, labels)] = (value, start)
     if not latest:
         return (
             "the only sglang:spec_accept sample is on a last line without a line break and may be cut off"

@@ -1,13 +1,16 @@
 """vLLM's Prometheus counters: the latest sample of each series, summed over engines and models.
 
-Read here rather than with prometheus_client's parsers, which are not a dependency of this
-NumPy-only package and refuse a whole paste for one bad line: version 0.26.0 raised ValueError on
-a scrape cut mid-line, on a log line pasted above it, and on an OpenMetrics scrape without its
-``# EOF``, where this reader keeps the complete samples and says what was cut; its OpenMetrics
-parser also refuses the scrape it writes itself of two engines' vLLM counters ("Clashing name",
-the HELP lines keeping the colon the samples lose). tests/engines/test_prometheus_cross_check.py
-checks that both read the same figures from every scrape prometheus_client can read.
-"""
+Each sample line is read with prometheus_client's text parser (:func:`engines._prometheus.read_sample`);
+the lines are found here, not by handing the paste to it, because its parsers refuse a whole paste
+for one bad line: version 0.26.0 raised ValueError on a scrape cut mid-line, on a log line pasted
+above it, and (the OpenMetrics parser) on a scrape without its ``# EOF``, where this reader keeps
+the complete samples and says what was cut; its OpenMetrics parser also refuses the scrape it
+writes itself of two engines' vLLM counters ("Clashing name", the HELP lines keeping the colon the
+samples lose). Its text parser reads an OpenMetrics ``# EOF`` as a comment, and reads past a
+sample's timestamp (Prometheus' milliseconds; OpenMetrics' seconds it divides by 1000 all the
+same) and an OpenMetrics exemplar, neither of which the counts use.
+tests/engines/test_prometheus_cross_check.py checks that the reader and prometheus_client's
+parsers over the whole scrape read the same figures from every scrape those can read."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
-"""specmath's hand-written Prometheus reader against prometheus_client's parsers.
+"""The paste reader of ``/metrics`` scrapes against prometheus_client's parsers read over whole scrapes.
 
-specmath reads pasted ``/metrics`` scrapes by hand (engines/vllm_prometheus.py and
-sglang_prometheus.py say why prometheus_client is not used at run time). Here, on well-formed
-scrapes, prometheus_client's own parsers (a dev requirement only) are the reference: from the
-samples they return, the figures the reader reports are computed again (the latest sample of
-each counter summed over label sets; SGLang's gauges averaged) and must come out exactly equal.
+engines finds the sample lines in a paste itself and reads each with prometheus_client's text
+parser (engines/_prometheus.py, vllm_prometheus.py say why a whole paste is not handed to it).
+Here, on well-formed scrapes, prometheus_client's parsers over the whole scrape (the text one and
+the OpenMetrics one) are the reference: from the samples they return, the figures the reader
+reports are computed again (the latest sample of each counter summed over label sets; SGLang's
+gauges averaged) and must come out exactly equal.
 The scrapes are the fixtures, prometheus_client's own exposition of vLLM's and SGLang's
 metrics, and random ones from hypothesis in both text formats.
 """
@@ -432,3 +433,13 @@ def test_a_scrape_cut_mid_line_is_refused_by_prometheus_client_and_read_by_specm
     reference = vllm_reference(families(whole_lines, openmetrics=False))
     assert reference["per_position"] == (1220 / 1500, 880 / 1500, 350 / 1500)
     assert_agrees(cut, reference, "vLLM Prometheus")
+
+
+def test_a_sample_line_prometheus_client_refuses_is_named_not_guessed_at():
+    # A label set with a bare word: prometheus_client's text parser refuses the line, and so does the reader.
+    scrape = (FIXTURES / "vllm_prometheus.txt").read_text()
+    line = next(line for line in scrape.splitlines() if line.startswith("vllm:spec_decode_num_drafts_total{"))
+    bad = scrape.replace(line, line.replace("{", "{weird,", 1))
+    number = bad.splitlines().index(line.replace("{", "{weird,", 1)) + 1
+    with pytest.raises(ValueError, match=rf"line {number} is not a Prometheus sample: Invalid labels: weird,"):
+        engines.parse_engine_metrics(bad)
