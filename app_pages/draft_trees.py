@@ -3,9 +3,10 @@
 import numpy as np
 import streamlit as st
 
+import engines
 import specmath
 from dashboard import charts, engine_config, texts, ui
-from dashboard.features import draft_trees, engines, hardware
+from dashboard.features import draft_trees, engine_views, hardware
 from dashboard.params import PRECISIONS, TREE_MAX_BUDGET, TREE_MAX_DEPTH, TREE_SERVING_KEYS
 
 ctx = ui.page()
@@ -166,8 +167,8 @@ def sglang_section(key, eagle, eagle_s, t_draft, target, best_tree) -> None:
         served |= {"tensor_parallel_size": ctx.values["tree_tp"], "batch": ctx.values["tree_batch"]}
     best = draft_trees.EagleSettings(eagle.steps, eagle.topk, n)
     # SGLang's tab first: it is the engine that builds this tree.
-    configs = specmath.tree_configs(best.steps, best.topk, best.num_draft_tokens, head, **served)
-    engines.show_configs(configs, default="SGLang")
+    configs = engines.tree_configs(best.steps, best.topk, best.num_draft_tokens, head, **served)
+    engine_views.show_configs(configs, default="SGLang")
     f_best = draft_trees.eagle_curve(key, eagle.steps, eagle.topk)[n]
     st.caption(
         f"{texts.TREES_FLAGS.format(head=head, topk=eagle.topk, steps=eagle.steps)} Their tree: "

@@ -5,7 +5,7 @@ import streamlit as st
 
 import specmath
 from dashboard import charts, texts, ui
-from dashboard.features import engines, hardware
+from dashboard.features import engine_views, hardware
 from dashboard.params import AUTO_DRAFT_TP, PRECISIONS
 
 ctx = ui.page()
@@ -167,7 +167,7 @@ def view() -> None:
         "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
     }
     chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
-    engines.show_drafter_mismatch(kind, method)
+    engine_views.show_drafter_mismatch(kind, method)
     hardware.show(schedule_sweep, setting, chosen, alpha, inputs)
 
 

@@ -1,10 +1,10 @@
-"""What the pages add to :mod:`specmath.engines.configs`: the drafter's name (and what the
+"""What the pages add to :mod:`engines.configs`: the drafter's name (and what the
 page says of it), the schedule's table and its JSON download.
 
 The engines' configs themselves (vLLM, SGLang, TensorRT-LLM, llama.cpp), with each engine's
-rules and their sources, are written by :func:`specmath.engine_configs`; this module names the
+rules and their sources, are written by :func:`engines.engine_configs`; this module names the
 model they load (a preset's Hub name, a typed name, or a placeholder for a head); the
-vocabulary check (:mod:`specmath.engines.configs.vocabulary`) is the engines' rule, kept with them.
+vocabulary check (:mod:`engines.configs.vocabulary`) is the engines' rule, kept with them.
 """
 
 from __future__ import annotations
@@ -13,13 +13,14 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
+import engines
 import specmath
 from dashboard import texts
 from dashboard.address import literal
-from specmath.engines.configs import MAX_NAME, safe_name, vocabulary
+from engines.configs import MAX_NAME, safe_name, vocabulary
 
 #: vLLM's ``method`` values the page offers, and what each is.
-METHODS = specmath.SPECULATIVE_METHODS
+METHODS = engines.SPECULATIVE_METHODS
 
 #: Written where the engine needs a model the page does not know: the EAGLE head trained for the target.
 HEAD_PLACEHOLDER = "YOUR-{kind}-HEAD-FOR-{target}"
@@ -46,7 +47,7 @@ def valid_drafter_name(name: str) -> bool:
 
     What Hugging Face repo ids (``yuhuili/EAGLE3-LLaMA3.1-Instruct-8B``) and local paths
     (``./heads/my-head``) use: ASCII letters, digits, ``.``, ``_``, ``-`` and ``/``, at most
-    :data:`MAX_DRAFTER_NAME` characters (:func:`specmath.engines.configs.safe_name`). The
+    :data:`MAX_DRAFTER_NAME` characters (:func:`engines.configs.safe_name`). The
     configs would quote any other name, but a name a link carries into commands people paste
     should read as what it is: no Hub id has a space, a quote or a ``$``, and a look-alike letter
     names another repository. The empty name is not a name: it means "none typed".
@@ -160,7 +161,7 @@ def schedule_rows(
 
 
 def schedule_document(
-    schedule: Sequence[tuple[int, int, int]], configs: Sequence[specmath.EngineConfig], inputs: Mapping
+    schedule: Sequence[tuple[int, int, int]], configs: Sequence[engines.EngineConfig], inputs: Mapping
 ) -> str:
     """The schedule with every engine's settings and the inputs it came from, as JSON a team can review and diff."""
     by_engine = {config.engine: config for config in configs}

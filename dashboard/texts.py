@@ -283,7 +283,7 @@ SCHEDULE_DRAFTER_REFUSED = (
     "The draft model name {name} is not one the configs can carry ({rule}): they use {used} instead."
 )
 
-#: A draft_model pair the engines refuse (specmath.engines.configs.vocabulary): ``why`` says why,
+#: A draft_model pair the engines refuse (engines.configs.vocabulary): ``why`` says why,
 #: ``drafters`` the presets that would do.
 SCHEDULE_VOCABULARY = (
     "**These configs would not work as they stand.** {why}. What would make them work: "

@@ -63,9 +63,6 @@ from .distributions import (
     tv_distance,
 )
 from .eagle import eagle_tree
-from .engines import MAX_METRICS_CHARS, EngineMetrics, EngineSweep, parse_engine_metrics, parse_engine_sweep
-from .engines.configs import METHODS as SPECULATIVE_METHODS
-from .engines.configs import ConfigBlock, EngineConfig, SyntheticRun, engine_configs, synthetic_runs, tree_configs
 from .general import DRAFTERS, general_speedup, operations_factor, optimal_k_general, tree_speedup
 from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import IterationTrace, speculative_iteration
@@ -102,7 +99,14 @@ from .speedup import (
     speedup,
     to_leviathan_cost,
 )
-from .sweep import AcceptanceCurve, MeasuredSchedule, acceptance_curve, measured_schedule, profile_from_curve
+from .sweep import (
+    AcceptanceCurve,
+    MeasuredSchedule,
+    acceptance_curve,
+    acceptance_curve_from_counts,
+    measured_schedule,
+    profile_from_curve,
+)
 from .trees import (
     MAX_TREE_BUDGET,
     MAX_TREE_DEPTH,
@@ -135,7 +139,6 @@ __all__ = [
     "MAX_DRAFT_LENGTH",
     "MAX_EXPERTS",
     "MAX_ITERATIONS",
-    "MAX_METRICS_CHARS",
     "MAX_PAIR_ELEMENTS",
     "MAX_SAMPLES",
     "MAX_SWEEP_POINTS",
@@ -152,20 +155,15 @@ __all__ = [
     "SAMPLE_CHUNK",
     "SEQUOIA_ACCEPTANCE",
     "SEQUOIA_ACCEPTANCE_SOURCE",
-    "SPECULATIVE_METHODS",
     "START",
     "SUM_TOLERANCE",
     "AcceptanceCurve",
     "AlphaFit",
     "BatchSweep",
-    "ConfigBlock",
     "DecodeRecords",
     "DecodeSummary",
     "Divergences",
     "DraftLengths",
-    "EngineConfig",
-    "EngineMetrics",
-    "EngineSweep",
     "FreeVerification",
     "GPUSpec",
     "Interconnect",
@@ -175,9 +173,9 @@ __all__ = [
     "ModelSpec",
     "Roofline",
     "RooflineFit",
-    "SyntheticRun",
     "Tabulated",
     "acceptance_curve",
+    "acceptance_curve_from_counts",
     "acceptance_from_pair",
     "acceptance_probability",
     "alpha_interval",
@@ -193,7 +191,6 @@ __all__ = [
     "draft_by_temperature",
     "draft_lengths",
     "eagle_tree",
-    "engine_configs",
     "expected_accepted_tokens",
     "expected_active_experts",
     "expected_tokens",
@@ -214,8 +211,6 @@ __all__ = [
     "optimal_k_general",
     "optimal_tree",
     "optimal_tree_table",
-    "parse_engine_metrics",
-    "parse_engine_sweep",
     "pinsker_bound",
     "predicted_acceptance_rate",
     "profile_batch_sweep",
@@ -235,11 +230,9 @@ __all__ = [
     "speedup",
     "state_acceptance",
     "stationary_distribution",
-    "synthetic_runs",
     "tabulated",
     "to_leviathan_cost",
     "tokens_per_iteration_pmf",
-    "tree_configs",
     "tree_expected_tokens",
     "tree_speedup",
     "tv_distance",

@@ -1,9 +1,9 @@
-r"""The i.i.d. alpha of one engine record, drafts shorter than k included.
+r"""The i.i.d. alpha of an engine's acceptance counts, drafts shorter than k included.
 
 An engine that changes its draft length as it runs (vLLM's
 ``num_speculative_tokens_per_batch_size``, see :mod:`specmath.schedule`; llama.cpp, which drafts
 fewer tokens when its draft model is unsure) reports counts over drafts of several lengths,
-while its record names one k, the longest. The mean acceptance length of such a mix is below
+while it names one k, the longest. The mean acceptance length of such a mix is below
 what i.i.d. acceptance gives at k, and inverting it at k underestimates alpha. :func:`fit_alpha`
 sees the mix in the counts (draft tokens / drafts < k, :func:`specmath.draft_lengths`) and fits
 from the draft positions every draft reached instead.
@@ -18,7 +18,7 @@ import numpy as np
 from ._validate import as_number, shown
 from .calibration import AlphaFit, alpha_interval
 from .iid_blocks import fit_alpha_from_acceptance_length
-from .record_lengths import _accepted_equal, _accepted_extremes, draft_lengths
+from .record_lengths import _accepted_equal, _accepted_extremes, _counts, _lengths
 
 #: One-sided z of the test that a position was reached by fewer drafts than the one before it
 #: (level 5 × 10⁻⁴): a conditional rate this far below alpha ends the positions every draft reached.
@@ -73,8 +73,21 @@ def _bracket(per_draft: float, mean_tokens: float, k: int) -> tuple[float, float
     return float(_bisect(equal, zeros, ones)), float(_bisect(extremes, zeros, ones))
 
 
-def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
-    r"""The i.i.d. alpha, with its interval, of one engine record.
+def fit_alpha(
+    accepted,
+    drafts,
+    k,
+    *,
+    draft_tokens=None,
+    mean_acceptance_length=None,
+    per_position=None,
+    accept_rate=None,
+    drafts_allowed=None,
+    position_drafts=None,
+    by_draft_length=None,
+    confidence=0.95,
+) -> AlphaFit:
+    r"""The i.i.d. alpha, with its interval, of an engine's acceptance counts.
 
     **Drafts of length k** (the usual case, or a record that cannot tell): the mean acceptance
     length is inverted at k, :math:`\mathbb{E}[N] = (1 - \alpha^{k+1})/(1 - \alpha)`, with the
@@ -100,9 +113,10 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
 
     Parameters
     ----------
-    metrics : EngineMetrics
-        One record (:func:`parse_engine_metrics`); its ``k`` must be known (``dataclasses.replace``
-        one in when the engine does not print it).
+    accepted, drafts, k, draft_tokens, mean_acceptance_length, per_position, accept_rate, drafts_allowed, \
+position_drafts, by_draft_length
+        The engine's counts and printed figures, each None where it does not print it, as
+        :func:`draft_lengths` takes them.
     confidence : float, default 0.95
         Level of the interval, in (0, 1).
 
@@ -115,21 +129,32 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
     --------
     The V1 line of 300 drafts of 4 and 500 of 2 at alpha = 0.70 (issue 33):
 
-    >>> from specmath import EngineMetrics
-    >>> line = EngineMetrics("vLLM", "vLLM V1 log", 4, None, 2200, 1144, None, 2.43, (0.696, 0.512, 0.133, 0.089))
-    >>> fit = fit_alpha(line)
+    >>> rates = (0.696, 0.512, 0.133, 0.089)
+    >>> fit = fit_alpha(1144, None, 4, draft_tokens=2200, mean_acceptance_length=2.43, per_position=rates)
     >>> fit.k, round(fit.alpha, 3)
     (2, 0.707)
     """
     given_confidence, confidence = confidence, as_number(confidence, "confidence")
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be within (0, 1), got {shown(given_confidence)}")
-    lengths = draft_lengths(metrics)
+    counts = _counts(
+        accepted,
+        drafts,
+        k,
+        draft_tokens=draft_tokens,
+        mean_acceptance_length=mean_acceptance_length,
+        per_position=per_position,
+        accept_rate=accept_rate,
+        drafts_allowed=drafts_allowed,
+        position_drafts=position_drafts,
+        by_draft_length=by_draft_length,
+    )
+    lengths = _lengths(counts)
     k, mean, drafts, counted = lengths.k, lengths.acceptance_length, lengths.drafts, lengths.counted
     notes = list(lengths.notes)
     if not lengths.shorter:
-        if metrics.drafts and metrics.accepted is not None:
-            return alpha_interval(metrics.accepted, metrics.drafts, k, confidence)._replace(notes=tuple(notes))
+        if counts.drafts and counts.accepted is not None:
+            return alpha_interval(counts.accepted, counts.drafts, k, confidence)._replace(notes=tuple(notes))
         alpha = float(fit_alpha_from_acceptance_length(mean, k))
         return AlphaFit(alpha, alpha, alpha, k, has_interval=False, notes=tuple(notes))
 
@@ -137,14 +162,14 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
     naive = float(fit_alpha_from_acceptance_length(mean, k))
     said = (
         f"Drafts averaged {each:.2f} tokens, fewer than k = {k}"
-        + ("" if counted else f" ({metrics.draft_tokens:,} draft tokens over the {drafts:,.0f} drafts assumed)")
+        + ("" if counted else f" ({counts.draft_tokens:,} draft tokens over the {drafts:,.0f} drafts assumed)")
         + ": some were shorter (a per-batch-size schedule, or an engine that drafts less when unsure). "
         f"Fitting the mean {mean:.2f} at k = {k} would give α = {naive:.3f}, too low."
     )
-    rates = np.asarray(metrics.per_position or (), dtype=float)
+    rates = np.asarray(counts.per_position or (), dtype=float)
     if rates.size and np.isfinite(rates).all() and ((rates >= 0) & (rates <= 1)).all():
         bound = max(1, min(int(each + 1e-9), rates.size, k))
-        known = metrics.position_drafts
+        known = counts.position_drafts
         if known is not None:  # the engine said how long each draft was
             m = max(1, next((i for i, n in enumerate(known) if n < drafts), len(known)))
             cut = False
@@ -166,7 +191,7 @@ def fit_alpha(metrics, confidence=0.95) -> AlphaFit:
             f"{m} count drafts that never got there."
         )
         return fit._replace(notes=tuple(notes))
-    per_draft = metrics.accepted / drafts if metrics.accepted is not None else mean - 1.0
+    per_draft = counts.accepted / drafts if counts.accepted is not None else mean - 1.0
     low, high = _bracket(min(per_draft, each), each, k)
     notes.append(
         f"{said} With no per-position rates the mix of lengths is unknown: α is between {low:.3f} (every draft "

@@ -4,7 +4,7 @@
 autoregressively, score k + 1 positions with the target, accept in order with min(1, p/q),
 resample from the residual at the first rejection, add the target's bonus token when all k
 pass), vectorized across independent sequences. :func:`decode_summary` turns its records into
-the quantities serving engines report and the closed form predicts. The kernel that drafts and
+the quantities serving systems report and the closed form predicts. The kernel that drafts and
 checks one iteration (:func:`_step`) is also that of :func:`specmath.speculative_iteration`
 (``iteration.py``), one iteration recorded step by step.
 """

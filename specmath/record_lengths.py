@@ -1,5 +1,9 @@
-r"""What one engine record says about its drafts: the mean acceptance length, the mean draft
+r"""What an engine's counts say about its drafts: the mean acceptance length, the mean draft
 length and, where the engine says each draft's length, the mix of lengths.
+
+The counts are plain numbers (accepted tokens, drafts, draft tokens, a printed mean, per-position
+rates, …), each None where the engine does not print it; reading them from an engine's output is
+not this package's business.
 
 An engine that changes its draft length as it runs (vLLM's ``num_speculative_tokens_per_batch_size``,
 llama.cpp's ``--draft-min`` and ``--spec-draft-p-min``) prints counts over drafts of several lengths
@@ -23,8 +27,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels
-from ._validate import as_alpha, shown
-from .engines.record import EngineMetrics
+from ._validate import as_alpha, as_count, as_float_array, as_number, shown
 from .speedup import MAX_DRAFT_LENGTH
 
 #: Half a unit in the last decimal of a mean acceptance length printed to two decimals (vLLM V1
@@ -32,8 +35,87 @@ from .speedup import MAX_DRAFT_LENGTH
 HALF_MEAN = 0.005
 
 
+#: Largest count taken (accepted tokens, drafts, draft tokens): far above any engine's run.
+MAX_COUNT = 10**15
+
+
+class Counts(NamedTuple):
+    """An engine's acceptance counts and printed figures, validated (:func:`_counts`); None where not known."""
+
+    accepted: int | None
+    drafts: int | None
+    k: int
+    draft_tokens: int | None
+    mean_acceptance_length: float | None
+    per_position: tuple[float, ...] | None
+    accept_rate: float | None
+    drafts_allowed: tuple[int, int] | None
+    position_drafts: tuple[int, ...] | None
+    by_draft_length: tuple[tuple[int, int, int], ...] | None
+
+
+def _optional_count(value, name: str) -> int | None:
+    return None if value is None else as_count(value, name, MAX_COUNT, minimum=0)
+
+
+def _optional_rates(value, name: str) -> tuple[float, ...] | None:
+    if value is None:
+        return None
+    rates = as_float_array(value, name)
+    if rates.ndim != 1:
+        raise ValueError(f"{name} must be one number per position, got an array of shape {rates.shape}")
+    return tuple(float(u) for u in rates)
+
+
+def _counts(
+    accepted,
+    drafts,
+    k,
+    *,
+    draft_tokens=None,
+    mean_acceptance_length=None,
+    per_position=None,
+    accept_rate=None,
+    drafts_allowed=None,
+    position_drafts=None,
+    by_draft_length=None,
+) -> Counts:
+    """The arguments of :func:`draft_lengths` and :func:`fit_alpha` checked, as a :class:`Counts`."""
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_DRAFT_LENGTH:
+        raise ValueError(f"k must be a whole number within 1 to {MAX_DRAFT_LENGTH}, got {shown(k)}")
+    if drafts_allowed is not None and not (
+        isinstance(drafts_allowed, tuple)
+        and len(drafts_allowed) == 2
+        and all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in drafts_allowed)
+        and 1 <= drafts_allowed[0] <= drafts_allowed[1]
+    ):
+        raise ValueError(
+            f"drafts_allowed must be None or two whole numbers 1 <= fewest <= most, got {shown(drafts_allowed)}"
+        )
+    reached = None
+    if position_drafts is not None:
+        reached = tuple(_optional_count(n, "position_drafts") for n in position_drafts)
+    by_length = None
+    if by_draft_length is not None:
+        if not all(len(row) == 3 for row in by_draft_length):
+            raise ValueError(f"by_draft_length must be (d, steps, accepted) triples, got {shown(by_draft_length):.80}")
+        by_length = tuple(tuple(_optional_count(n, "by_draft_length") for n in row) for row in by_draft_length)
+    return Counts(
+        _optional_count(accepted, "accepted"),
+        _optional_count(drafts, "drafts"),
+        int(k),
+        _optional_count(draft_tokens, "draft_tokens"),
+        None if mean_acceptance_length is None else as_number(mean_acceptance_length, "mean_acceptance_length"),
+        _optional_rates(per_position, "per_position"),
+        None if accept_rate is None else as_number(accept_rate, "accept_rate"),
+        None if drafts_allowed is None else (int(drafts_allowed[0]), int(drafts_allowed[1])),
+        reached,
+        by_length,
+    )
+
+
 class DraftLengths(NamedTuple):
-    """The acceptance length and the draft lengths of one engine record (:func:`draft_lengths`).
+    """The acceptance length and the draft lengths of an engine's counts (:func:`draft_lengths`).
 
     Attributes
     ----------
@@ -69,15 +151,15 @@ class DraftLengths(NamedTuple):
     notes: tuple[str, ...] = ()
 
 
-def _acceptance_length(metrics: EngineMetrics, k: int) -> tuple[float | None, list[str]]:
+def _acceptance_length(counts: Counts, k: int) -> tuple[float | None, list[str]]:
     """The mean acceptance length the record gives, most exact source first, and what was assumed."""
-    if metrics.drafts and metrics.accepted is not None:
-        return 1.0 + metrics.accepted / metrics.drafts, []
-    if metrics.mean_acceptance_length is not None and math.isfinite(metrics.mean_acceptance_length):
-        return float(metrics.mean_acceptance_length), []
-    if metrics.per_position:
-        return 1.0 + float(sum(metrics.per_position)), []
-    rate = metrics.accept_rate
+    if counts.drafts and counts.accepted is not None:
+        return 1.0 + counts.accepted / counts.drafts, []
+    if counts.mean_acceptance_length is not None and math.isfinite(counts.mean_acceptance_length):
+        return float(counts.mean_acceptance_length), []
+    if counts.per_position:
+        return 1.0 + float(sum(counts.per_position)), []
+    rate = counts.accept_rate
     if rate is not None and 0.0 <= rate <= 1.0:
         return 1.0 + k * rate, [
             f"The record has accepted / drafted but no mean acceptance length: assuming every draft had k = {k} "
@@ -86,55 +168,55 @@ def _acceptance_length(metrics: EngineMetrics, k: int) -> tuple[float | None, li
     return None, []
 
 
-def _drafts(metrics: EngineMetrics, mean: float) -> tuple[float | None, bool]:
+def _drafts(counts: Counts, mean: float) -> tuple[float | None, bool]:
     """The number of drafts, and whether it was counted (True) or inferred from a printed mean (False).
 
     Inferred: accepted / (mean − 1), as the whole number nearest it among those the record's
-    printed values fit (:attr:`EngineMetrics.drafts_allowed`) where the parser says which.
+    printed values fit (``drafts_allowed``) where the parser says which.
     """
-    if metrics.drafts:
-        return float(metrics.drafts), True
-    if metrics.accepted and mean > 1.0:
-        estimate = metrics.accepted / (mean - 1.0)
-        if metrics.drafts_allowed is not None:
-            fewest, most = metrics.drafts_allowed
+    if counts.drafts:
+        return float(counts.drafts), True
+    if counts.accepted and mean > 1.0:
+        estimate = counts.accepted / (mean - 1.0)
+        if counts.drafts_allowed is not None:
+            fewest, most = counts.drafts_allowed
             estimate = float(min(max(round(estimate), fewest), most))
         return estimate, False
     return None, False
 
 
-def _inferred_note(metrics: EngineMetrics, mean: float, drafts: float) -> str:
+def _inferred_note(counts: Counts, mean: float, drafts: float) -> str:
     """What was assumed of drafts the record does not count (said where they set the draft length)."""
-    said = f"accepted / (mean acceptance length − 1) = {metrics.accepted:,} / {mean - 1.0:.2f}"
-    exact = metrics.accepted / (mean - 1.0)
-    if metrics.drafts_allowed is None:
+    said = f"accepted / (mean acceptance length − 1) = {counts.accepted:,} / {mean - 1.0:.2f}"
+    exact = counts.accepted / (mean - 1.0)
+    if counts.drafts_allowed is None:
         return f"The record does not count its drafts: assuming {said} = {drafts:,.1f}."
-    fewest, most = metrics.drafts_allowed
+    fewest, most = counts.drafts_allowed
     fit = f"among the {fewest:,} to {most:,} its printed values fit"
     if abs(drafts - exact) < 0.05:
         return f"The record does not count its drafts: assuming {drafts:,.0f} = {said}, {fit}."
     return f"The record does not count its drafts: assuming {drafts:,.0f}, nearest {said} = {exact:,.1f} {fit}."
 
 
-def _shorter(metrics: EngineMetrics, k: int, drafts: float | None, counted: bool, mean: float) -> bool:
+def _shorter(counts: Counts, k: int, drafts: float | None, counted: bool, mean: float) -> bool:
     """Whether the counts show drafts shorter than k: draft tokens / drafts < k, for every number of
     drafts the record allows (beyond the rounding of the printed values)."""
-    tokens = metrics.draft_tokens
+    tokens = counts.draft_tokens
     if tokens is None or drafts is None:
         return False
     if counted:
         return tokens < drafts * k
-    if metrics.drafts_allowed is not None:
-        return tokens < metrics.drafts_allowed[0] * k
-    fewest = metrics.accepted / (mean - 1.0 + HALF_MEAN)  # the fewest drafts the printed mean allows
+    if counts.drafts_allowed is not None:
+        return tokens < counts.drafts_allowed[0] * k
+    fewest = counts.accepted / (mean - 1.0 + HALF_MEAN)  # the fewest drafts the printed mean allows
     return tokens < fewest * k
 
 
-def _mix(metrics: EngineMetrics, drafts: float | None) -> tuple[tuple[int, int], ...] | None:
+def _mix(counts: Counts, drafts: float | None) -> tuple[tuple[int, int], ...] | None:
     """Drafts of each length, where the engine says: its per-step lengths, or how many drafts reached each position."""
-    if metrics.by_draft_length:
-        return tuple((int(d), int(n)) for d, n, _ in metrics.by_draft_length if n > 0)
-    reached = metrics.position_drafts
+    if counts.by_draft_length:
+        return tuple((int(d), int(n)) for d, n, _ in counts.by_draft_length if n > 0)
+    reached = counts.position_drafts
     if reached and drafts is not None:
         at_least = [round(drafts), *reached, 0]  # drafts with a token at position i, i = 0 … k + 1
         mix = tuple((d, at_least[d] - at_least[d + 1]) for d in range(len(at_least) - 1))
@@ -142,8 +224,20 @@ def _mix(metrics: EngineMetrics, drafts: float | None) -> tuple[tuple[int, int],
     return None
 
 
-def draft_lengths(metrics) -> DraftLengths:
-    r"""The mean acceptance length and the mean draft length of one engine record.
+def draft_lengths(
+    accepted,
+    drafts,
+    k,
+    *,
+    draft_tokens=None,
+    mean_acceptance_length=None,
+    per_position=None,
+    accept_rate=None,
+    drafts_allowed=None,
+    position_drafts=None,
+    by_draft_length=None,
+) -> DraftLengths:
+    r"""The mean acceptance length and the mean draft length of an engine's counts.
 
     The mean draft length is :math:`\bar d = \sum_d d\, n_d / \sum_d n_d` over the engine's
     per-step lengths where it gives them (vLLM's detailed per-request metrics), else draft tokens
@@ -156,8 +250,27 @@ def draft_lengths(metrics) -> DraftLengths:
 
     Parameters
     ----------
-    metrics : EngineMetrics
-        One record (:func:`parse_engine_metrics`) with its ``k`` known.
+    accepted, drafts : int or None
+        Accepted draft tokens (the accepted prefixes, bonus token not included) and drafting steps;
+        ``drafts`` None (or 0) where the engine does not count them.
+    k : int
+        The draft length the engine was set to, the longest a draft could be.
+    draft_tokens : int or None
+        Draft tokens proposed.
+    mean_acceptance_length : float or None
+        Tokens per verification step, bonus included, as printed.
+    per_position : sequence of float or None
+        Unconditional P(at least i + 1 draft tokens accepted), i = 0 … k - 1.
+    accept_rate : float or None
+        The engine's accepted / drafted share, as a fraction.
+    drafts_allowed : (int, int) or None
+        Where ``drafts`` is None: the fewest and the most drafts the engine's rounded printed
+        values fit; the inferred drafts are kept within it.
+    position_drafts : sequence of int or None
+        Drafts that had a token at position i + 1 (i = 0 … k - 1), where the engine says each
+        draft's length.
+    by_draft_length : sequence of (int, int, int) or None
+        ``(d, steps, accepted)`` for each length d drafted, where the engine says each step's.
 
     Returns
     -------
@@ -166,58 +279,55 @@ def draft_lengths(metrics) -> DraftLengths:
     Raises
     ------
     ValueError
-        If ``metrics`` is not an :class:`EngineMetrics`, its k is unknown or out of range, its
-        ``drafts_allowed`` is not a range of whole numbers, it has nothing to take a mean
-        acceptance length from, or that mean is impossible at k.
+        If k is out of range, a count is not a whole number >= 0, ``drafts_allowed`` is not a
+        range of whole numbers, nothing gives a mean acceptance length, or that mean is
+        impossible at k.
 
     Examples
     --------
     Issue 33's V1 line, 300 drafts of 4 and 500 of 2: 1144 / (2.43 − 1) = 800 drafts, 2200 / 800 tokens each.
 
-    >>> from specmath import EngineMetrics
-    >>> line = EngineMetrics("vLLM", "vLLM V1 log", 4, None, 2200, 1144, None, 2.43, (0.696, 0.512, 0.133, 0.089))
-    >>> lengths = draft_lengths(line)
+    >>> lengths = draft_lengths(1144, None, 4, draft_tokens=2200, mean_acceptance_length=2.43)
     >>> round(lengths.drafts), round(lengths.draft_length, 2), lengths.shorter
     (800, 2.75, True)
     """
-    if not isinstance(metrics, EngineMetrics):
-        raise ValueError(f"metrics must be an EngineMetrics, got {type(metrics).__name__}")
-    k = metrics.k
-    if k is None:
-        raise ValueError("metrics.k is None: the record does not say its draft length; replace one in to fit")
-    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or not 1 <= k <= MAX_DRAFT_LENGTH:
-        raise ValueError(f"metrics.k must be a whole number within 1 to {MAX_DRAFT_LENGTH}, got {shown(k)}")
-    k = int(k)
-    allowed = metrics.drafts_allowed
-    if allowed is not None and not (
-        isinstance(allowed, tuple)
-        and len(allowed) == 2
-        and all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in allowed)
-        and 1 <= allowed[0] <= allowed[1]
-    ):
-        raise ValueError(
-            f"metrics.drafts_allowed must be None or two whole numbers 1 <= fewest <= most, got {shown(allowed)}"
-        )
-    mean, notes = _acceptance_length(metrics, k)
+    counts = _counts(
+        accepted,
+        drafts,
+        k,
+        draft_tokens=draft_tokens,
+        mean_acceptance_length=mean_acceptance_length,
+        per_position=per_position,
+        accept_rate=accept_rate,
+        drafts_allowed=drafts_allowed,
+        position_drafts=position_drafts,
+        by_draft_length=by_draft_length,
+    )
+    return _lengths(counts)
+
+
+def _lengths(counts: Counts) -> DraftLengths:
+    """:func:`draft_lengths` of checked counts."""
+    k = counts.k
+    mean, notes = _acceptance_length(counts, k)
     if mean is None:
         raise ValueError(
-            "metrics has no acceptance counts, mean acceptance length, per-position rates or "
-            "acceptance rate to fit from"
+            "no acceptance counts, mean acceptance length, per-position rates or acceptance rate to fit from"
         )
     if not 1.0 <= mean <= k + 1:
         raise ValueError(
             f"the mean acceptance length {mean:.3f} is impossible for k = {k} (it must be within 1 to {k + 1})"
         )
-    drafts, counted = _drafts(metrics, mean)
-    mix = _mix(metrics, drafts) if counted else None
-    shorter = _shorter(metrics, k, drafts, counted, mean)
+    drafts, counted = _drafts(counts, mean)
+    mix = _mix(counts, drafts) if counted else None
+    shorter = _shorter(counts, k, drafts, counted, mean)
     if mix:
         length = sum(d * n for d, n in mix) / sum(n for _, n in mix)
         shorter = length < k
     elif shorter:
-        length = metrics.draft_tokens / drafts
+        length = counts.draft_tokens / drafts
         if not counted:
-            notes.append(_inferred_note(metrics, mean, drafts))
+            notes.append(_inferred_note(counts, mean, drafts))
     else:
         length = float(k)
     return DraftLengths(k, mean, drafts, counted, length, shorter, mix, tuple(notes))
@@ -278,7 +388,7 @@ def predicted_acceptance_rate(alpha, lengths: DraftLengths) -> tuple[float, floa
     Notes
     -----
     :math:`f(d)` is the i.i.d. model's expected accepted prefix of a d-token draft,
-    :func:`specmath.expected_tokens` less the bonus token; accepted / drafted is the engines' share
+    :func:`specmath.expected_tokens` less the bonus token; accepted / drafted is the servers' share
     as :func:`specmath.draft_acceptance_rate` defines it (vLLM's "Draft acceptance rate").
     """
     if np.ndim(alpha) != 0:

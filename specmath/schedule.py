@@ -1,4 +1,4 @@
-"""The best draft length as the batch grows, and the schedule of it serving engines take.
+"""The best draft length as the batch grows, and the batch-size schedule of it that servers take.
 
 :func:`roofline_batch_sweep` (one alpha) and :func:`profile_batch_sweep` (a measured
 per-position profile) find the best k at each batch size under the roofline of one GPU;
@@ -99,7 +99,7 @@ def roofline_batch_sweep(
     drafter : {"sequential", "parallel", "model_free"}, default "sequential"
         How the draft proposes (:data:`~specmath.DRAFTERS`, :func:`general_speedup`).
     tp, draft_tp : int, default 1
-        Tensor-parallel degrees of the target and of the draft (engines often keep a small
+        Tensor-parallel degrees of the target and of the draft (servers often keep a small
         draft at 1: its all-reduces would cost more than its weights).
     interconnect : Interconnect, optional
         The link between the GPUs; needed when either degree is above 1.

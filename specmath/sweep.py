@@ -1,6 +1,6 @@
 r"""From a measured sweep to an acceptance-length curve over k, a per-position profile and a schedule of k.
 
-A sweep (:func:`parse_engine_sweep`) runs one engine at several batch sizes and draft lengths
+A sweep runs one engine at several batch sizes and draft lengths
 and measures, for each run, the mean acceptance length :math:`L` (tokens per verification step,
 bonus included) and the time of one decoding step :math:`T`. Acceptance does not depend on the
 batch, so the runs of one draft length are pooled into one point of the curve :math:`L(k)`;
@@ -12,6 +12,10 @@ with :math:`T_b(0)` the step time of the run without speculation at that batch: 
 emits :math:`L(k)` tokens in :math:`T_b(k)`, a plain step one token in :math:`T_b(0)`. No cost
 model is needed (no roofline, no :class:`Tabulated` widths): the measured step is the whole
 draft-and-verify iteration.
+
+The runs come in as plain arrays, one entry per run (batch size, draft length, tree branching,
+mean acceptance length, step time, output tokens); reading them from an engine's benchmark output
+is not this package's business.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ import numpy as np
 from . import _kernels
 from ._validate import as_draft_length, as_float_array, shown_first
 from .calibration import alpha_interval
-from .engines.record import EngineMetrics, EngineSweep
 from .schedule import batch_k_schedule
 from .speedup import MAX_DRAFT_LENGTH
 
@@ -80,67 +83,98 @@ class MeasuredSchedule(NamedTuple):
     without_baseline: tuple[int, ...]
 
 
-def _as_sweep(sweep) -> EngineSweep:
-    if not isinstance(sweep, EngineSweep):
-        raise ValueError(f"sweep must be an EngineSweep, got {type(sweep).__name__}")
-    return sweep
+def _runs(name: str, value, size: int | None = None) -> np.ndarray:
+    """One number per run, as a 1-D float array (of ``size`` entries when given)."""
+    runs = as_float_array(value, name)
+    if runs.ndim != 1 or (size is not None and runs.size != size):
+        want = "1-D" if size is None else f"1-D with one entry per run ({size})"
+        raise ValueError(f"{name} must be {want}, got shape {runs.shape}")
+    return runs
 
 
-def _by_draft_length(metrics: EngineMetrics, confidence) -> AcceptanceCurve:
-    """The curve of one record whose engine said each step's draft length: exact counts per length."""
-    if not metrics.by_draft_length:
-        raise ValueError(
-            "measured has no acceptance by draft length (by_draft_length is None): the engine did not say "
-            "each step's draft length"
-        )
-    ks, steps, accepted = (np.array(column, dtype=np.int64) for column in zip(*metrics.by_draft_length, strict=True))
-    low, high = np.empty(ks.size), np.empty(ks.size)
-    for i, (k, n, a) in enumerate(zip(ks, steps, accepted, strict=True)):
-        fit = alpha_interval(int(a), int(n), int(k), confidence)
-        low[i], high[i] = _kernels.expected_tokens(np.array([fit.low, fit.high]), int(k))
-    return AcceptanceCurve(ks, 1.0 + accepted / steps, low, high, steps.astype(float))
+def _whole_runs(name: str, value, size: int) -> np.ndarray:
+    """One whole number >= 0 per run."""
+    runs = _runs(name, value, size)
+    bad = ~np.isfinite(runs) | (runs < 0) | (runs != np.round(runs))
+    if bad.any():
+        raise ValueError(f"{name} must be whole numbers >= 0, got {shown_first(np.asarray(value), bad)}")
+    return runs.astype(np.int64)
 
 
-def acceptance_curve(measured, confidence=0.95) -> AcceptanceCurve:
-    r"""The mean acceptance length at each draft length measured, with its interval.
+def acceptance_curve_from_counts(draft_length, steps, accepted, confidence=0.95) -> AcceptanceCurve:
+    r"""The mean acceptance length at each draft length from exact counts per length.
 
-    **A record** (:class:`EngineMetrics`) whose engine said each step's draft length
-    (``by_draft_length``, vLLM's detailed per-request metrics) gives
-    :math:`L(d) = 1 + \text{accepted}_d / \text{steps}_d` for each length d drafted, with the
-    interval of :func:`alpha_interval` of those exact counts mapped through
-    :math:`\mathbb{E}_\alpha[N]`.
-
-    **A sweep** (:class:`EngineSweep`): the runs of each draft length that ran as a chain.
-
-    The chain runs (``topk`` 1) of one k are pooled over batch sizes: a run of b requests of
-    :math:`t` output tokens each and mean length :math:`L` made at least :math:`n = b t / L`
-    verification steps (at least: bench_speculative.py runs max(--num-prompts, b) requests, and
-    the record does not say how many), and the point is their pooled mean
-    :math:`\sum_r b_r t_r / \sum_r n_r`. The interval maps :func:`alpha_interval` of those counts
-    through :math:`\mathbb{E}_\alpha[N]`, which increases in alpha: the lengths i.i.d. acceptance
-    allows at that level. Counting only the steps surely made, it is wider than the truth. Runs
-    without ``output_tokens`` give a plain average and no interval.
+    Where an engine says each step's draft length (vLLM's detailed per-request metrics), the
+    steps that drafted d tokens and the draft tokens they accepted give
+    :math:`L(d) = 1 + \text{accepted}_d / \text{steps}_d`, with the interval of
+    :func:`alpha_interval` of those counts mapped through :math:`\mathbb{E}_\alpha[N]`.
 
     Parameters
     ----------
-    measured : EngineSweep or EngineMetrics
+    draft_length, steps, accepted : array_like of int
+        For each length d drafted: d, the verification steps that drafted d tokens, and the draft
+        tokens they accepted.
     confidence : float, default 0.95
 
     Returns
     -------
     AcceptanceCurve
-        Empty (size 0) when a sweep has no chain run.
     """
-    if isinstance(measured, EngineMetrics):
-        return _by_draft_length(measured, confidence)
-    if not isinstance(measured, EngineSweep):
-        raise ValueError(f"measured must be an EngineSweep or an EngineMetrics, got {type(measured).__name__}")
-    sweep = measured
-    k = np.asarray(sweep.draft_length, dtype=np.int64)
-    length = np.asarray(sweep.mean_acceptance_length, dtype=float)
-    chain = (np.asarray(sweep.topk) == 1) & (k >= 1)
-    tokens = np.array([np.nan if t is None else t for t in sweep.output_tokens], dtype=float)
-    steps = np.asarray(sweep.batch, dtype=float) * tokens / length
+    ks = _whole_runs("draft_length", draft_length, np.size(draft_length))
+    made = _whole_runs("steps", steps, ks.size)
+    taken = _whole_runs("accepted", accepted, ks.size)
+    low, high = np.empty(ks.size), np.empty(ks.size)
+    for i, (k, n, a) in enumerate(zip(ks, made, taken, strict=True)):
+        fit = alpha_interval(int(a), int(n), int(k), confidence)
+        low[i], high[i] = _kernels.expected_tokens(np.array([fit.low, fit.high]), int(k))
+    return AcceptanceCurve(ks, 1.0 + taken / made, low, high, made.astype(float))
+
+
+def acceptance_curve(
+    draft_length, mean_acceptance_length, *, batch=None, output_tokens=None, topk=None, confidence=0.95
+) -> AcceptanceCurve:
+    r"""The mean acceptance length at each draft length a sweep ran, with its interval.
+
+    The chain runs (``topk`` 1, every run when ``topk`` is None) of one k are pooled over batch
+    sizes: a run of b requests of :math:`t` output tokens each and mean length :math:`L` made at
+    least :math:`n = b t / L` verification steps (at least: a benchmark may run more requests than
+    the batch, SGLang's bench_speculative.py max(--num-prompts, b), and the run does not say how
+    many), and the point is their pooled mean :math:`\sum_r b_r t_r / \sum_r n_r`. The interval
+    maps :func:`alpha_interval` of those counts through :math:`\mathbb{E}_\alpha[N]`, which
+    increases in alpha: the lengths i.i.d. acceptance allows at that level. Counting only the steps
+    surely made, it is wider than the truth. Runs without output tokens (NaN, or no
+    ``output_tokens``) give a plain average and no interval.
+
+    Parameters
+    ----------
+    draft_length : array_like of int
+        Draft tokens each run verified per step as a chain; 0 for a run without speculation.
+    mean_acceptance_length : array_like of float
+        Each run's tokens per verification step, bonus included.
+    batch : array_like of int, optional
+        Requests decoded together in each run; needed with ``output_tokens``.
+    output_tokens : array_like of float, optional
+        Mean tokens generated per request in each run, NaN where the run does not say.
+    topk : array_like of int, optional
+        Branching of each run's draft tree (1 a chain); None: every run is a chain.
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    AcceptanceCurve
+        Empty (size 0) when no run is a chain with k >= 1.
+    """
+    k = _whole_runs("draft_length", draft_length, np.size(draft_length))
+    length = _runs("mean_acceptance_length", mean_acceptance_length, k.size)
+    if output_tokens is None:
+        tokens, sizes = np.full(k.size, np.nan), np.ones(k.size)
+    elif batch is None:
+        raise ValueError("batch is needed with output_tokens: the steps a run made are batch × output tokens / L")
+    else:
+        tokens, sizes = _runs("output_tokens", output_tokens, k.size), _runs("batch", batch, k.size)
+    branching = np.ones(k.size, dtype=np.int64) if topk is None else _whole_runs("topk", topk, k.size)
+    chain = (branching == 1) & (k >= 1)
+    steps = sizes * tokens / length
     ks = np.unique(k[chain])
     mean, low, high, made = (np.full(ks.size, np.nan) for _ in range(4))
     for i, kk in enumerate(ks):
@@ -210,8 +244,8 @@ def profile_from_curve(k, mean_length) -> tuple[np.ndarray, bool]:
     return profile, bool(np.abs(profile - raw).max() > 1e-12)
 
 
-def measured_schedule(sweep, curve: AcceptanceCurve) -> MeasuredSchedule:
-    r"""The best measured draft length at each batch, from the sweep's step times and ``curve``.
+def measured_schedule(batch, draft_length, step_time_s, curve: AcceptanceCurve, *, topk=None) -> MeasuredSchedule:
+    r"""The best measured draft length at each batch, from a sweep's step times and ``curve``.
 
     :math:`S_b(k) = L(k)\, T_b(0) / T_b(k)` for every batch b with a run without speculation and
     every chain run at b whose k is on ``curve`` (where two runs give one k, the faster). The best
@@ -221,21 +255,25 @@ def measured_schedule(sweep, curve: AcceptanceCurve) -> MeasuredSchedule:
 
     Parameters
     ----------
-    sweep : EngineSweep
+    batch, draft_length : array_like of int
+        Each run's batch size and draft length (0: the run without speculation).
+    step_time_s : array_like of float
+        Each run's seconds per decoding step.
     curve : AcceptanceCurve
-        :func:`acceptance_curve` of the sweep.
+        :func:`acceptance_curve` of the runs.
+    topk : array_like of int, optional
+        Each run's tree branching (1 a chain); None: every run is a chain.
 
     Returns
     -------
     MeasuredSchedule
     """
-    sweep = _as_sweep(sweep)
     if not isinstance(curve, AcceptanceCurve):
         raise ValueError(f"curve must be an AcceptanceCurve, got {type(curve).__name__}")
-    batch = np.asarray(sweep.batch, dtype=np.int64)
-    k = np.asarray(sweep.draft_length, dtype=np.int64)
-    topk = np.asarray(sweep.topk)
-    time = np.asarray(sweep.step_time_s, dtype=float)
+    k = _whole_runs("draft_length", draft_length, np.size(draft_length))
+    batch = _whole_runs("batch", batch, k.size)
+    topk = np.ones(k.size, dtype=np.int64) if topk is None else _whole_runs("topk", topk, k.size)
+    time = _runs("step_time_s", step_time_s, k.size)
     base = k == 0
     batches = np.unique(batch[base])
     chain_batches = np.unique(batch[(topk == 1) & (k >= 1)])

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.address import WORD_JOINER
 from dashboard.registry import PAGES
-from specmath.engines.configs import sglang, vllm
+from engines.configs import sglang, vllm
 
 ROOT = Path(__file__).resolve().parents[1]
 

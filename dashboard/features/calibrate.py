@@ -14,11 +14,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import streamlit as st
 
+import engines
 import specmath
 from dashboard import texts
 from dashboard.features import verification_rules
 from dashboard.params import PARAMS
-from specmath.engines import definitions
+from engines import definitions
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
 #: itself takes any length: with Streamlit's ``max_chars`` the browser drops a longer paste whole,
@@ -46,16 +47,16 @@ class Measurement:
     tree_topk: int | None = None
     #: Whether k came from the user (the paste does not print it), not from the paste.
     k_given: bool = False
-    #: The i.i.d. alpha (:func:`specmath.fit_alpha`); None only for a measurement built by hand.
+    #: The i.i.d. alpha (:func:`engines.fit_alpha`); None only for a measurement built by hand.
     fit: specmath.AlphaFit | None = None
     #: L(d) for each draft length d the engine drafted, where it said each step's (vLLM's detailed metrics).
     by_draft_length: specmath.AcceptanceCurve | None = None
-    #: What the paste says of its drafts' lengths (:func:`specmath.draft_lengths`); None for typed counts.
+    #: What the paste says of its drafts' lengths (:func:`engines.draft_lengths`); None for typed counts.
     lengths: specmath.DraftLengths | None = None
     #: Why the per-position rates cannot be trusted beside the counts (:func:`profile_conflict`), or None.
     #: Then every answer comes from the counts' fit, and the profile is drawn for reference only.
     profile_conflict: str | None = None
-    #: The acceptance figures the paste prints, by registry key (:attr:`specmath.EngineMetrics.printed`).
+    #: The acceptance figures the paste prints, by registry key (:attr:`engines.EngineMetrics.printed`).
     printed: tuple[tuple[str, float], ...] = ()
 
     @property
@@ -123,7 +124,7 @@ def from_paste(text: str, k: int | None = None) -> Measurement | KUnknown | str:
 
 def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
     try:
-        metrics = specmath.parse_engine_metrics(text)
+        metrics = engines.parse_engine_metrics(text)
     except ValueError as exc:
         return f"Could not read the paste: {exc}"
     notes = list(metrics.notes)
@@ -141,8 +142,8 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         notes.append(f"{per_position.size} per-position rates for k = {k}; the profile uses the rates as given.")
     record = replace(metrics, k=int(k))
     try:
-        lengths = specmath.draft_lengths(record)
-        fit = specmath.fit_alpha(record)
+        lengths = engines.draft_lengths(record)
+        fit = engines.fit_alpha(record)
     except ValueError as exc:
         said = f"Could not fit α to the paste: {exc}"
         return f"{said} ({'; '.join(notes)})." if notes else f"{said}."
@@ -170,7 +171,7 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
         metrics.tree_topk,
         k_given=metrics.k is None,
         fit=fit,
-        by_draft_length=specmath.acceptance_curve(metrics) if metrics.by_draft_length else None,
+        by_draft_length=engines.acceptance_curve(metrics) if metrics.by_draft_length else None,
         lengths=lengths,
         profile_conflict=conflict,
         printed=metrics.printed,
@@ -227,11 +228,9 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
     k = measurement.k
     fit = measurement.fit
     if fit is None:  # a measurement built by hand: the counts' fit, or the mean's
-        metrics = specmath.EngineMetrics(
-            measurement.source, "", k, measurement.drafts, None, measurement.accepted, None, measurement.mean_length,
-            None,
-        )  # fmt: skip
-        fit = specmath.fit_alpha(metrics)
+        fit = specmath.fit_alpha(
+            measurement.accepted, measurement.drafts, k, mean_acceptance_length=measurement.mean_length
+        )
     has_interval = fit.has_interval
     k_axis = np.arange(1, max_k + 1)
     iid = specmath.speedup(fit.alpha, k_axis, c)

@@ -8,7 +8,7 @@ them into its paste box (:mod:`app_pages.calibrate`), the tests read them as any
 #: format, 1,000 drafting steps of k = 3, 1,850 accepted draft tokens (per position 810, 640 and
 #: 400), so every example fits the same alpha once its k is known.
 EXAMPLES = {
-    # vLLM V1's interval line (specmath/engines/vllm_v1.py cites vllm/v1/spec_decode/metrics.py).
+    # vLLM V1's interval line (engines/vllm_v1.py cites vllm/v1/spec_decode/metrics.py).
     "vLLM V1 log": (
         "INFO 11-29 10:15:01 [loggers.py:123] Engine 000: Avg prompt throughput: 0.0 tokens/s, "
         "Avg generation throughput: 95.0 tokens/s, Running: 8 reqs, Waiting: 0 reqs\n"
@@ -17,13 +17,13 @@ EXAMPLES = {
         "Drafted: 3000 tokens, Per-position acceptance rate: 0.810, 0.640, 0.400, "
         "Avg Draft acceptance rate: 61.7%\n"
     ),
-    # vLLM V0's cumulative line (specmath/engines/vllm_v0.py cites vllm/engine/metrics.py).
+    # vLLM V0's cumulative line (engines/vllm_v0.py cites vllm/engine/metrics.py).
     "vLLM V0 log": (
         "INFO 11-29 10:15:01 metrics.py:467] Speculative metrics: Draft acceptance rate: 0.617, "
         "System efficiency: 0.713, Number of speculative tokens: 3, Number of accepted tokens: 1850, "
         "Number of draft tokens: 3000, Number of emitted tokens: 2850.\n"
     ),
-    # vLLM's Prometheus counters (specmath/engines/vllm_prometheus.py cites SpecDecodingProm).
+    # vLLM's Prometheus counters (engines/vllm_prometheus.py cites SpecDecodingProm).
     "vLLM /metrics": (
         "# HELP vllm:spec_decode_num_drafts_total Number of spec decoding drafts.\n"
         "# TYPE vllm:spec_decode_num_drafts_total counter\n"
@@ -37,20 +37,20 @@ EXAMPLES = {
         'vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="llama",position="1"} 640.0\n'
         'vllm:spec_decode_num_accepted_tokens_per_pos_total{engine="0",model_name="llama",position="2"} 400.0\n'
     ),
-    # SGLang's decode-batch line (specmath/engines/sglang.py cites it): accept len 1 + 1,850 / 1,000,
+    # SGLang's decode-batch line (engines/sglang.py cites it): accept len 1 + 1,850 / 1,000,
     # accept rate accepted / drafted = 1,850 / 3,000. It prints no k: the page asks for it.
     "SGLang log": (
         "[2026-11-29 10:15:01] Decode batch, #running-req: 8, #cached-token: 0, #token: 5120, token usage: 0.03, "
         "accept len: 2.85, accept rate: 0.62, cuda graph: True, gen throughput (token/s): 412.50, "
         "#queue-req: 0\n"
     ),
-    # llama.cpp's speculative examples' summary (specmath/engines/llamacpp.py cites speculative.cpp).
+    # llama.cpp's speculative examples' summary (engines/llamacpp.py cites speculative.cpp).
     "llama.cpp": ("n_draft   = 3\nn_predict = 2850\nn_drafted = 3000\nn_accept  = 1850\naccept    = 61.667%\n"),
     # trtllm-serve's /metrics: a JSON list of IterationStats as JsonSerialization::toJsonStr dumps
     # them with nlohmann::json (keys sorted, no spaces): NVIDIA/TensorRT-LLM at 092229bb,
     # cpp/tensorrt_llm/executor/jsonSerialization.cpp lines 34-40, SpecDecodingStats' fields
     # numDraftTokens, numAcceptedTokens, numRequestsWithDraftTokens, acceptanceLength, iterLatencyMS,
-    # draftOverhead (specmath/engines/trtllm.py reads them); top-level fields abridged. Five
+    # draftOverhead (engines/trtllm.py reads them); top-level fields abridged. Five
     # iterations of 200 requests with a draft each: 1,000 drafts, 3,000 draft tokens, 1,850 accepted.
     "TensorRT-LLM /metrics": (
         "["
@@ -66,7 +66,7 @@ EXAMPLES = {
 }
 
 
-# llama-server's /metrics (specmath/engines/llamacpp_prometheus.py cites it): counters, gauges, then
+# llama-server's /metrics (engines/llamacpp_prometheus.py cites it): counters, gauges, then
 # the per-position counter, no labels, whole numbers as a C++ stream writes them. The same run.
 EXAMPLES["llama-server /metrics"] = (
     "# HELP llamacpp:tokens_predicted_total Number of generation tokens processed\n"
@@ -92,7 +92,7 @@ EXAMPLES["llama-server /metrics"] = (
         for i, n in enumerate((810, 640, 400))
     )
 )
-# vLLM's per-request metrics (specmath/engines/vllm_per_request.py cites them), two responses of 500
+# vLLM's per-request metrics (engines/vllm_per_request.py cites them), two responses of 500
 # steps each: histograms [100, 80, 120, 200] and [90, 90, 120, 200] add up to the same run's 1,000
 # drafts with 810, 640 and 400 reaching positions 1, 2 and 3.
 EXAMPLES["vLLM per-request"] = "".join(
@@ -102,7 +102,7 @@ EXAMPLES["vLLM per-request"] = "".join(
     f'{accepted}, "num_draft_tokens": 1500, "num_spec_tokens": 3}}}}}}\n'
     for i, (hist, accepted) in enumerate((([100, 80, 120, 200], 920), ([90, 90, 120, 200], 930)), start=1)
 )
-# vllm bench serve's "Speculative Decoding" section (specmath/engines/vllm_bench.py cites
+# vllm bench serve's "Speculative Decoding" section (engines/vllm_bench.py cites
 # vllm/benchmarks/serve.py), each value padded as its "{:<40} {:<10}" prints it: the same run's
 # deltas, 1,850 / 3,000 = 61.67 %, 1 + 1,850 / 1,000 = 2.85, positions 810, 640, 400 of 1,000.
 EXAMPLES["vLLM bench serve"] = (
@@ -122,7 +122,7 @@ EXAMPLES["vLLM bench serve"] = (
     + "=" * 50
     + "\n"
 )
-#: A sweep, not one run: SGLang's bench_speculative.py lines (specmath/engines/sglang_bench.py cites
+#: A sweep, not one run: SGLang's bench_speculative.py lines (engines/sglang_bench.py cites
 #: them) at batch 1, 16, 64 and 128, chains of 1 to 3 steps at accept lengths near α = 0.8's; invented
 #: step times, long enough from 64 on for speculation to stop paying.
 SWEEP_EXAMPLE = "SGLang sweep"

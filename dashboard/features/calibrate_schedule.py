@@ -12,7 +12,7 @@ import streamlit as st
 
 import specmath
 from dashboard import texts
-from dashboard.features import engines, hardware
+from dashboard.features import engine_views, hardware
 from dashboard.features.calibrate import Calibration, Measurement
 from dashboard.params import PRECISIONS
 
@@ -115,5 +115,5 @@ def schedule(
             "efficiency": fit.efficiency, "overhead_ms_per_pass": overhead_ms, "fits_both_times": fit.exact,
         },
     }  # fmt: skip
-    engines.show_drafter_mismatch(served.drafter, chosen["method"])
+    engine_views.show_drafter_mismatch(served.drafter, chosen["method"])
     hardware.show(sweep, setting, at_batch, acceptance, inputs)

@@ -1,7 +1,7 @@
 """The Calibrate page's sweep view: a pasted benchmark sweep reduced to an acceptance-length curve over k,
 the per-position profile it implies, a batch-size schedule of k from its measured step times, and
 that schedule in every engine's terms with its synthetic-acceptance benchmark
-(:mod:`dashboard.features.engines`, as the counts view's schedule shows them).
+(:mod:`dashboard.features.engine_views`, as the counts view's schedule shows them).
 
 Split from :mod:`dashboard.features.calibrate`, which reads one measurement: a sweep is many runs
 and is drawn on its own. :func:`from_sweep` turns every failure into a message, never an exception.
@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import engines
 import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.address import literal
-from dashboard.features import engines, hardware
+from dashboard.features import engine_views, hardware
 
 #: Characters shown of a note (sentences that may quote the paste).
 NOTE_LIMIT = 600
@@ -30,7 +31,7 @@ NOTE_LIMIT = 600
 class SweepResult:
     """What the page draws from one sweep."""
 
-    sweep: specmath.EngineSweep
+    sweep: engines.EngineSweep
     curve: specmath.AcceptanceCurve
     profile: np.ndarray
     #: The i.i.d. alpha of the shortest measured k: the reference line of the profile chart.
@@ -51,11 +52,11 @@ def is_sweep(text: str) -> bool:
 def from_sweep(text: str) -> SweepResult | str:
     """The sweep's curve, profile and schedule, or what is wrong with the paste."""
     try:
-        sweep = specmath.parse_engine_sweep(text)
+        sweep = engines.parse_engine_sweep(text)
     except ValueError as exc:
         return f"Could not read the sweep: {exc}"
     try:
-        curve = specmath.acceptance_curve(sweep)
+        curve = engines.acceptance_curve(sweep)
     except ValueError as exc:
         return f"The sweep's acceptance lengths give no curve: {exc}"
     if curve.k.size == 0:
@@ -75,7 +76,7 @@ def from_sweep(text: str) -> SweepResult | str:
     alpha = float(specmath.fit_alpha_from_acceptance_length(curve.mean_length[0], int(curve.k[0])))
     schedule, no_schedule, plain = None, None, ()
     try:
-        schedule = specmath.measured_schedule(sweep, curve)
+        schedule = engines.measured_schedule(sweep, curve)
     except ValueError as exc:
         no_schedule = f"No schedule: {exc}."
     if schedule is not None:
@@ -143,13 +144,15 @@ def show_engines(result: SweepResult, chosen: Mapping[str, Any] | None) -> None:
         "tensor_parallel_size": chosen["tp"], "draft_tensor_parallel_size": hardware.serving(chosen).draft_tp,
     }  # fmt: skip
     ranges = [(int(lo), int(hi), int(k_)) for lo, hi, k_ in schedule.schedule]
-    engines.show_drafter_mismatch(chosen["drafter_kind"], chosen["method"])
-    engines.show_configs(specmath.engine_configs(ranges, chosen["method"], model, k, batch, target=target, **parallel))
-    runs = specmath.synthetic_runs(
+    engine_views.show_drafter_mismatch(chosen["drafter_kind"], chosen["method"])
+    engine_views.show_configs(
+        engines.engine_configs(ranges, chosen["method"], model, k, batch, target=target, **parallel)
+    )
+    runs = engines.synthetic_runs(
         tuple(float(u) for u in result.profile), ranges, chosen["method"], model, k, batch,
         target=target, context=chosen["context"], predicted_speedup=speedup, **parallel,
     )  # fmt: skip
-    engines.show_synthetic(runs, batch, k, speedup)
+    engine_views.show_synthetic(runs, batch, k, speedup)
     if runs:
         st.caption(texts.SWEEP_SYNTHETIC_COMPARE.format(batch=batch))
 

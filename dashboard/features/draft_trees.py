@@ -2,7 +2,7 @@
 
 The typed vector is read here (:func:`parse_acceptance`, cell by cell with the Rejection sampling
 page's :func:`~dashboard.pq_input.read_cell`); the settings SGLang can take are resolved
-(:func:`eagle_settings`) and written as the engines' settings by :func:`specmath.tree_configs`,
+(:func:`eagle_settings`) and written as the engines' settings by :func:`engines.tree_configs`,
 at the fastest num_draft_tokens (:func:`fastest_eagle`); the speedup of every
 (budget, depth) of the best-tree table is weighed by :func:`specmath.tree_speedup`
 (:func:`speedup_table`, :func:`best_setting`).

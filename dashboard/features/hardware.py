@@ -3,8 +3,8 @@ as the Hardware and Calibrate pages show it.
 
 :func:`show` draws it from a per-batch sweep (:func:`specmath.roofline_batch_sweep` or
 :func:`specmath.profile_batch_sweep`): the step chart and the table of
-:func:`specmath.batch_k_schedule`, every engine's config (:func:`specmath.engine_configs`,
-shown by :mod:`dashboard.features.engines`), the synthetic-acceptance block, the JSON download
+:func:`specmath.batch_k_schedule`, every engine's config (:func:`engines.engine_configs`,
+shown by :mod:`dashboard.features.engine_views`), the synthetic-acceptance block, the JSON download
 and the caveat.
 """
 
@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+import engines
 import specmath
 from dashboard import charts, engine_config, texts, ui
-from dashboard.features import engines
+from dashboard.features import engine_views
 from dashboard.params import AUTO_DRAFT_TP, BATCHES, CONTEXTS
 
 
@@ -101,19 +102,19 @@ def show(
         st.caption(texts.SCHEDULE_EAGLE_HEAD.format(placeholder=model, kind=kind))
     elif method == "dflash" and not typed:
         st.caption(texts.SCHEDULE_DFLASH_DRAFT.format(placeholder=model))
-    configs = specmath.engine_configs(
+    configs = engines.engine_configs(
         schedule, method, model, sglang_k, setting.sglang_batch, target=engine_config.hub_name(target),
         data_parallel_size=setting.data_parallel, n_predict=setting.n_predict,
         tensor_parallel_size=setting.tp, draft_tensor_parallel_size=setting.draft_tp,
     )  # fmt: skip
-    engines.show_configs(configs)
-    runs = specmath.synthetic_runs(
+    engine_views.show_configs(configs)
+    runs = engines.synthetic_runs(
         acceptance, schedule, method, model, sglang_k, setting.sglang_batch,
         target=engine_config.hub_name(target), context=setting.context, predicted_speedup=chosen_speedup,
         data_parallel_size=setting.data_parallel, n_predict=setting.n_predict,
         tensor_parallel_size=setting.tp, draft_tensor_parallel_size=setting.draft_tp,
     )  # fmt: skip
-    engines.show_synthetic(runs, setting.sglang_batch, sglang_k, chosen_speedup)
+    engine_views.show_synthetic(runs, setting.sglang_batch, sglang_k, chosen_speedup)
 
     document = {
         "target_model": engine_config.hub_name(presets[setting.target_model]),
@@ -183,8 +184,8 @@ def draft_gpus(draft_tp: int | str, tp: int) -> int:
     A head (EAGLE, EAGLE-3, MTP) and DFlash run on the target's GPUs in every engine: vLLM loads them
     so whatever ``draft_tensor_parallel_size`` says, SGLang has no draft TP and builds the draft worker
     from the server's arguments, TensorRT-LLM drafts inside the target's model (cited in
-    :mod:`specmath.engines.configs`). vLLM's ``draft_model`` takes ``draft_tensor_parallel_size``, 1
-    or the target's, and leaves it unset at the target's (``tests/specmath/engine_rules.vllm_draft_tp``):
+    :mod:`engines.configs`). vLLM's ``draft_model`` takes ``draft_tensor_parallel_size``, 1
+    or the target's, and leaves it unset at the target's (``tests/engines/engine_rules.vllm_draft_tp``):
     one GPU for a small draft is a choice to make, not what an engine does unasked.
     """
     return tp if draft_tp == AUTO_DRAFT_TP else int(draft_tp)

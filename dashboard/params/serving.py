@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import engines
 import specmath
 from dashboard import engine_config
 from dashboard.params.base import Param, format_count, format_number
@@ -256,7 +257,7 @@ PARAMS: tuple[Param, ...] = (
         "target's own MTP layers, n-grams from the prompt, suffix trees of the prompt and earlier "
         "responses, or a DFlash draft (dflash), which drafts the block in one pass: the parallel drafter. "
         "The model above still sets the draft's cost.",
-        options=tuple(specmath.SPECULATIVE_METHODS),
+        options=tuple(engines.SPECULATIVE_METHODS),
         widget="selectbox",
     ),
     Param(

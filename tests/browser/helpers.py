@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from dashboard.features.engines import CONFIGS_KEY, METHOD_KEY, SYNTHETIC_KEY
+from dashboard.features.engine_views import CONFIGS_KEY, METHOD_KEY, SYNTHETIC_KEY
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES as REGISTRY
 from scripts import live_app
@@ -84,7 +84,7 @@ def query_params(url: str) -> dict[str, list[str]]:
     return parse_qs(urlsplit(url).query, keep_blank_values=True)
 
 
-#: The engines' containers (``dashboard.features.engines``), a CSS selector: what is inside is
+#: The engines' containers (``dashboard.features.engine_views``), a CSS selector: what is inside is
 #: the engines' own text (rules, notes, flags) and the page's rule about their methods, not a
 #: message about the link.
 ENGINE_BLOCKS = ", ".join(f".st-key-{key}" for key in (CONFIGS_KEY, SYNTHETIC_KEY, METHOD_KEY))

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 
+import engines
 import specmath
 from dashboard.features.calibrate_examples import EXAMPLES, SWEEP_EXAMPLE
 from tests.browser.helpers import PAGES, AppTab
 
 
 def test_the_sweep_example_draws_the_curve_the_profile_and_the_measured_schedule(tab: AppTab):
-    sweep = specmath.parse_engine_sweep(EXAMPLES[SWEEP_EXAMPLE])
-    curve = specmath.acceptance_curve(sweep)
+    sweep = engines.parse_engine_sweep(EXAMPLES[SWEEP_EXAMPLE])
+    curve = engines.acceptance_curve(sweep)
     profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
-    schedule = specmath.measured_schedule(sweep, curve)
+    schedule = engines.measured_schedule(sweep, curve)
     tab.open(PAGES["calibrate"])
     before = tab.signature()
     tab.page.get_by_role("button", name=SWEEP_EXAMPLE, exact=True).click()

@@ -9,13 +9,15 @@ import re
 from dataclasses import replace
 
 import numpy as np
+import yaml
 
+import engines
 import specmath
 from dashboard import texts
 from dashboard.features import hardware
 from dashboard.features.calibrate_examples import EXAMPLES
 from dashboard.params import PARAMS, PRECISIONS
-from specmath.engines.configs import drafter_mismatch, sglang, vllm, yaml_text
+from engines.configs import drafter_mismatch, sglang, vllm
 from tests.browser.helpers import PAGES, AppTab
 
 #: How the configs' own vLLM command starts (the synthetic run's adds "rejection_sample_method").
@@ -119,9 +121,9 @@ def test_a_link_with_method_ngram_puts_ngram_in_the_config(tab: AppTab):
     tab.open(PAGES["hardware"], "method=ngram")
     assert tab.exceptions() == []
     # The engines' rules about n-grams (TensorRT-LLM, llama.cpp), as specmath writes them, and nothing else.
-    configs = specmath.engine_configs([tuple(e) for e in schedule], "ngram", None, sglang_k, default("batch"))
+    configs = engines.engine_configs([tuple(e) for e in schedule], "ngram", None, sglang_k, default("batch"))
     rules = [w for c in configs for w in c.warnings]
-    rules += [w for run in specmath.synthetic_runs(
+    rules += [w for run in engines.synthetic_runs(
         default("alpha"), schedule, "ngram", None, sglang_k, default("batch"), target="t", context=1,
         predicted_speedup=2.0) for w in run.warnings]  # fmt: skip
     # First that the page costs a draft model run k times (its default kind) but configures a lookup.
@@ -166,8 +168,8 @@ def test_each_engines_tab_shows_its_config_and_its_synthetic_run(tab: AppTab):
     assert any(text.startswith("vllm serve ") and '"rejection_sample_method": "synthetic"' in text for text in shown)
     assert not any(text.startswith("speculative_config:") for text in shown)
     select_tab(tab, "TensorRT-LLM", 0)
-    (yaml,) = [text for text in visible_codes(tab) if text.startswith("speculative_config:")]
-    config = yaml_text.read(yaml)["speculative_config"]
+    (yaml_file,) = [text for text in visible_codes(tab) if text.startswith("speculative_config:")]
+    config = yaml.safe_load(yaml_file)["speculative_config"]
     assert config["draft_len_schedule"] == {hi: k for _, hi, k in schedule if k}
     assert config["max_draft_len"] == schedule[0][2]
     select_tab(tab, "llama.cpp", 0)

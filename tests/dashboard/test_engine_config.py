@@ -5,12 +5,13 @@ import json
 import numpy as np
 import pytest
 
+import engines
 import specmath
 from dashboard import charts, engine_config
 from dashboard.features import hardware
 from dashboard.params import AUTO_DRAFT_TP
-from specmath.engines.configs.vocabulary import vocabulary_problem
-from tests.specmath import engine_rules
+from engines.configs.vocabulary import vocabulary_problem
+from tests.engines import engine_rules
 
 BATCH = np.arange(1, 17)
 BEST_K = np.array([4] * 5 + [3] * 5 + [2] * 3 + [1] * 3)
@@ -55,7 +56,7 @@ def test_table_rows_and_the_document_round_trip():
         "k": "0 (do not speculate)",
         "predicted speedup": "1× (speculating: 0.95×)",
     }
-    configs = specmath.engine_configs(SCHEDULE, "mtp", None, 4, 1)
+    configs = engines.engine_configs(SCHEDULE, "mtp", None, 4, 1)
     text = engine_config.schedule_document(SCHEDULE, configs, {"alpha": 0.8, "gpu": "H100 SXM"})
     document = json.loads(text)
     assert [tuple(e) for e in document["num_speculative_tokens_per_batch_size"]] == SCHEDULE
@@ -126,7 +127,7 @@ def test_a_valid_typed_name_is_the_drafter_where_the_method_loads_one(method, ty
 
 def test_a_typed_head_reaches_every_engine_that_loads_one():
     model = engine_config.draft_name("eagle3", LLAMA_1B, LLAMA_8B, HEAD)
-    vllm, sglang, trtllm, llamacpp = specmath.engine_configs(SCHEDULE, "eagle3", model, 3, 8)
+    vllm, sglang, trtllm, llamacpp = engines.engine_configs(SCHEDULE, "eagle3", model, 3, 8)
     assert vllm.settings["model"] == sglang.settings["--speculative-draft-model-path"] == HEAD
     assert trtllm.settings["speculative_model"] == HEAD
     assert f"`{HEAD}`" in " ".join(llamacpp.notes)  # llama.cpp needs it as GGUF: named, not loaded
@@ -188,7 +189,7 @@ def test_the_vocabulary_rule_warns_for_a_refused_preset_pair_and_tells_a_typed_d
 _LOADS = {"draft_model": "org/draft", "eagle": "org/head", "eagle3": "org/head", "dflash": "org/dflash"}
 
 
-@pytest.mark.parametrize("method", specmath.SPECULATIVE_METHODS)
+@pytest.mark.parametrize("method", engines.SPECULATIVE_METHODS)
 @pytest.mark.parametrize("draft", ["Llama-3.2-1B", "DeepSeek-V3-MTP", "Qwen3-30B-A3B-EAGLE-3"])
 def test_auto_draft_gpus_are_where_the_engines_run_the_draft(method, draft):
     """The draft_tp choice "auto" puts the draft where vLLM runs it unasked (engine_rules.vllm_draft_tp,
@@ -196,7 +197,7 @@ def test_auto_draft_gpus_are_where_the_engines_run_the_draft(method, draft):
     SGLang and TensorRT-LLM always do. A number is taken as set."""
     tp = 4
     placed = hardware.draft_gpus(AUTO_DRAFT_TP, tp)
-    vllm_cfg = specmath.engine_configs(
+    vllm_cfg = engines.engine_configs(
         [(1, 8, 2)], method, _LOADS.get(method), 2, 1, tensor_parallel_size=tp, draft_tensor_parallel_size=placed
     )[0]
     assert "draft_tensor_parallel_size" not in vllm_cfg.settings  # the engine's default: nothing to write

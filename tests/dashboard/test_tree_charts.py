@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
+import engines
 import specmath
 from dashboard import charts
 from dashboard.charts import draft_trees as trees_chart
@@ -115,7 +116,7 @@ def test_eagle_settings_follow_sglang():
     head = tree_view.draft_head_placeholder("meta-llama/Llama-3.1-8B")
     assert head == "YOUR-EAGLE-HEAD-FOR-Llama-3.1-8B"
     assert tree_view.draft_head_placeholder(None) == "YOUR-EAGLE-HEAD-FOR-YOUR-TARGET"
-    sglang = specmath.tree_configs(full.steps, full.topk, full.num_draft_tokens, head)[1]
+    sglang = engines.tree_configs(full.steps, full.topk, full.num_draft_tokens, head)[1]
     assert sglang.blocks[0].text.split() == [
         "python", "-m", "sglang.launch_server", "--model-path", "YOUR-TARGET-MODEL", "\\",
         "--speculative-algorithm", "EAGLE", "\\", "--speculative-draft-model-path", head, "\\",

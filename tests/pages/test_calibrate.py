@@ -6,12 +6,14 @@ from urllib.parse import parse_qs
 
 import numpy as np
 import pytest
+import yaml
 
+import engines
 import specmath
 from dashboard import texts
 from dashboard.features import calibrate, calibrate_examples
-from specmath.engines import definitions
-from specmath.engines.configs import drafter_mismatch, yaml_text
+from engines import definitions
+from engines.configs import drafter_mismatch
 from tests.app_helpers import (
     codes,
     metrics,
@@ -25,8 +27,8 @@ from tests.app_helpers import (
     vllm_config,
     warnings,
 )
+from tests.engines.engine_rules import COMMANDS
 from tests.helpers import LATEST_REPORT, long_engine_log
-from tests.specmath.engine_rules import COMMANDS
 
 CALIBRATE = "calibrate"
 
@@ -516,7 +518,7 @@ def test_a_schedule_whose_k_rises_is_capped_for_tensorrt_llm_and_the_page_says_s
     risen = [(lo, hi, k) for lo, hi, k in schedule if k > first]
     assert risen  # the case this test is for
     (text,) = [code for code in codes(at) if code.startswith("speculative_config:")]
-    trt = yaml_text.read(text)["speculative_config"]
+    trt = yaml.safe_load(text)["speculative_config"]
     assert trt["max_draft_len"] == first and max(trt["draft_len_schedule"].values()) == first
     (said,) = [w for w in warnings(at) if "`draft_len_schedule`" in w]  # one message for all the ranges capped
     assert said.endswith(f"get {first} instead.")
@@ -547,7 +549,7 @@ def test_drafts_shorter_than_k_are_fitted_from_what_every_draft_reached_and_said
     at = open_page(CALIBRATE)
     at.text_area(key="engine_paste").set_value(MIXED_V1).run()
     assert not at.exception and not at.error
-    fit = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_V1))
+    fit = engines.fit_alpha(engines.parse_engine_metrics(MIXED_V1))
     assert abs(fit.alpha - 0.70) < 0.03
     m = metrics(at)
     assert m["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
@@ -574,7 +576,7 @@ def test_drafts_shorter_than_k_set_the_speedup_now_and_the_rate_alpha_predicts()
     assert not at.exception and not at.error
     m = metrics(at)
     assert m["Speedup now (drafts of 2.75 tokens on average, c = 20)"] == f"{2.43 / (1 + 2.75 / 20):.2f}×" == "2.14×"
-    alpha = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_V1)).alpha
+    alpha = engines.fit_alpha(engines.parse_engine_metrics(MIXED_V1)).alpha
     low, high = (float(x) / 100 for x in m["Rate α predicts for drafts of 2.75 tokens on average"][:-1].split("–"))
     f = [sum(alpha**i for i in range(1, d + 1)) for d in range(5)]  # accepted tokens of a d-token draft
     ones = (4 - 2.75) / 3  # drafts of 1 and 4 tokens with mean 2.75: the low end
@@ -598,7 +600,7 @@ def test_a_mixed_scrapes_link_carries_the_cut_drafts_and_reopens_the_same_alpha(
     at = open_page(CALIBRATE)
     at.text_area(key="engine_paste").set_value(MIXED_SCRAPE).run()
     assert not at.exception and not at.error
-    fit = specmath.fit_alpha(specmath.parse_engine_metrics(MIXED_SCRAPE))
+    fit = engines.fit_alpha(engines.parse_engine_metrics(MIXED_SCRAPE))
     assert (fit.k, fit.drafts, fit.accepted) == (2, 800, 952)
     assert [at.query_params[key] for key in ("k", "drafts", "accepted")] == ["2", "800", "952"]
     assert any("cut to the 2 positions every draft reached" in c.value for c in at.caption)
@@ -615,10 +617,10 @@ def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
     at = _click(open_page(CALIBRATE, k="5", drafts="700", accepted="1500"), calibrate_examples.SWEEP_EXAMPLE)
     assert not at.exception and not at.error
     assert at.text_area(key="engine_paste").value == calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE]
-    sweep = specmath.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
-    curve = specmath.acceptance_curve(sweep)
+    sweep = engines.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
+    curve = engines.acceptance_curve(sweep)
     profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
-    schedule = specmath.measured_schedule(sweep, curve)
+    schedule = engines.measured_schedule(sweep, curve)
     assert any("16 runs at batch sizes 1, 16, 64, 128; chains of k = 1, 2, 3" in s.value for s in at.success)
     lengths, positions, scheduled = page_charts(at)
     measured = trace(lengths, "measured, 95% interval")
@@ -641,10 +643,10 @@ def test_the_sweeps_schedule_comes_in_every_engine_with_a_synthetic_run_of_its_p
         open_page(CALIBRATE, cal_schedule="true", cal_batch="32", cal_method="eagle3"), calibrate_examples.SWEEP_EXAMPLE
     )
     assert not at.exception and not at.error
-    sweep = specmath.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
-    curve = specmath.acceptance_curve(sweep)
+    sweep = engines.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
+    curve = engines.acceptance_curve(sweep)
     profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
-    schedule = specmath.measured_schedule(sweep, curve)
+    schedule = engines.measured_schedule(sweep, curve)
     assert [tab.label for tab in at.tabs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"] * 2
     config = vllm_config(at)
     assert config["method"] == "eagle3"
@@ -699,8 +701,8 @@ def test_detailed_per_request_metrics_draw_the_acceptance_of_each_draft_length()
     at = open_page(CALIBRATE)
     at.text_area(key="engine_paste").set_value(text).run()
     assert not at.exception and not at.error
-    metrics_ = specmath.parse_engine_metrics(text)
-    fit, curve = specmath.fit_alpha(metrics_), specmath.acceptance_curve(metrics_)
+    metrics_ = engines.parse_engine_metrics(text)
+    fit, curve = engines.fit_alpha(metrics_), engines.acceptance_curve(metrics_)
     assert metrics(at)["Fitted i.i.d. α"] == f"{fit.alpha:.3f}"
     lengths = page_charts(at)[2]
     measured = trace(lengths, "measured, 95% interval")

@@ -10,7 +10,7 @@ import pytest
 
 from dashboard import charts, navigation, workarounds
 from dashboard.address import check_url_value
-from dashboard.features.engines import RULE_ICON
+from dashboard.features.engine_views import RULE_ICON
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
 from dashboard.ui import CONTEXT_KEY

@@ -6,13 +6,15 @@ import types
 
 import numpy as np
 import pytest
+import yaml
 
+import engines
 import specmath
 from dashboard import charts
 from dashboard.address import literal
 from dashboard.features import hardware
 from dashboard.params import PARAMS
-from specmath.engines.configs import drafter_mismatch, llamacpp, vllm, yaml_text
+from engines.configs import drafter_mismatch, llamacpp, vllm
 from tests.app_helpers import (
     codes,
     metrics,
@@ -25,9 +27,9 @@ from tests.app_helpers import (
     vllm_config,
     warnings,
 )
+from tests.engines.engine_rules import COMMANDS
 from tests.links import HOSTILE
 from tests.pages.test_every_page import assert_literal
-from tests.specmath.engine_rules import COMMANDS
 
 HARDWARE = "hardware"
 
@@ -166,8 +168,8 @@ def _expected(method="draft_model", model="meta-llama/Llama-3.2-1B", batch=1, al
     k, s = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=32)
     chosen = (int(k), float(s)) if s > 1 else (0, 1.0)
     target = "meta-llama/Llama-3.1-8B"
-    configs = specmath.engine_configs(schedule, method, model, chosen[0], batch, target=target, **engine)
-    runs = specmath.synthetic_runs(
+    configs = engines.engine_configs(schedule, method, model, chosen[0], batch, target=target, **engine)
+    runs = engines.synthetic_runs(
         alpha, schedule, method, model, chosen[0], batch, target="meta-llama/Llama-3.1-8B", context=1024,
         predicted_speedup=chosen[1], **engine,
     )  # fmt: skip
@@ -628,8 +630,8 @@ def test_every_engine_has_a_tab_with_specmaths_config_and_a_synthetic_run():
     for item in (*configs, *runs):
         for block in item.blocks:
             assert block.text.rstrip("\n") in shown_codes, (item.engine, block.title)  # st.code drops the last newline
-    (yaml,) = [text for text in shown_codes if text.startswith("speculative_config:")]
-    trt = yaml_text.read(yaml)["speculative_config"]
+    (yaml_file,) = [text for text in shown_codes if text.startswith("speculative_config:")]
+    trt = yaml.safe_load(yaml_file)["speculative_config"]
     assert trt["draft_len_schedule"] == {hi: k for _, hi, k in vllm_config(at)["num_speculative_tokens_per_batch_size"]}
     assert trt["max_draft_len"] == vllm_config(at)["num_speculative_tokens"] == 4
     llama = "llama-server -m YOUR-Llama-3.1-8B.gguf \\\n--spec-type draft-simple"
@@ -684,7 +686,7 @@ def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
     sweep = hardware.schedule_sweep(0.8, deployment, 256)
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     chosen, _ = hardware.best_at(sweep, 16)
-    configs = specmath.engine_configs(
+    configs = engines.engine_configs(
         schedule, "draft_model", "meta-llama/Llama-3.2-1B", chosen, 16, target="meta-llama/Llama-3.1-8B",
         tensor_parallel_size=4, draft_tensor_parallel_size=1,
     )  # fmt: skip

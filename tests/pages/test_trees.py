@@ -8,7 +8,7 @@ import pytest
 import specmath
 from dashboard.params import PRECISIONS
 from dashboard.presets import toy_chains
-from specmath.engines.configs import sglang
+from engines.configs import sglang
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 TREES = "trees"

@@ -105,47 +105,6 @@ def test_cost_ratio_from_times():
         sm.cost_ratio_from_times(30.0, 0.0)
 
 
-def _engine_texts(emitted, k):
-    """Counters of a run at known alpha, printed the way each engine prints them."""
-    drafts = emitted.size
-    accepted = int((emitted - 1).sum())
-    per_position = [(emitted - 1 >= i).sum() for i in range(1, k + 1)]
-    rates = ", ".join(f"{n / drafts:.3f}" for n in per_position)
-    v1 = (
-        f"INFO 11-29 10:00:00 [metrics.py:96] SpecDecoding metrics: Mean acceptance length: "
-        f"{1 + accepted / drafts:.2f}, Accepted throughput: 10.00 tokens/s, Drafted throughput: 20.00 tokens/s, "
-        f"Accepted: {accepted} tokens, Drafted: {k * drafts} tokens, Per-position acceptance rate: {rates}, "
-        f"Avg Draft acceptance rate: {100 * accepted / (k * drafts):.1f}%\n"
-    )
-    prometheus = "".join(
-        [
-            f'vllm:spec_decode_num_drafts_total{{engine="0"}} {drafts}.0\n',
-            f'vllm:spec_decode_num_draft_tokens_total{{engine="0"}} {k * drafts}.0\n',
-            f'vllm:spec_decode_num_accepted_tokens_total{{engine="0"}} {accepted}.0\n',
-        ]
-        + [
-            f'vllm:spec_decode_num_accepted_tokens_per_pos_total{{engine="0",position="{i}"}} {n}.0\n'
-            for i, n in enumerate(per_position)
-        ]
-    )
-    return {"vLLM V1 log": v1, "vLLM Prometheus": prometheus}
-
-
-@pytest.mark.parametrize("alpha", [0.45, 0.8])
-def test_round_trip_simulate_print_parse_fit(alpha):
-    # Simulate at a known alpha, print the counters as an engine would, parse, fit: alpha
-    # comes back inside its 95% interval, and the parsed profile is the simulated one.
-    k, drafts = 4, 5_000
-    emitted = sm.simulate_iid_blocks(alpha, k, drafts, rng=31)
-    for name, text in _engine_texts(emitted, k).items():
-        record = sm.parse_engine_metrics(text)
-        assert record.format == name
-        assert (record.k, record.drafts, record.accepted) == (k, drafts, int((emitted - 1).sum()))
-        fit = sm.alpha_interval(record.accepted, record.drafts, record.k)
-        assert fit.low <= alpha <= fit.high, (name, fit)
-        np.testing.assert_allclose(record.per_position, [(emitted - 1 >= i).mean() for i in range(1, k + 1)], atol=5e-4)
-
-
 # --- fit_roofline: the roofline scaled to measured step times ----------------------------------
 
 H100 = sm.GPU_PRESETS["H100 SXM"]

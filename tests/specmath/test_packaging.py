@@ -1,4 +1,4 @@
-"""`pip install .` gives the math package alone, and it runs where only NumPy is installed.
+"""`pip install .` gives the math package and the engines' one, and specmath runs where only NumPy is installed.
 
 The wheel is built from a copy of the repository, since setuptools writes build/ and an
 .egg-info folder beside the sources, in a fresh virtual environment holding the pinned
@@ -42,7 +42,7 @@ def run(*args, cwd: Path) -> str:
     return result.stdout
 
 
-def test_wheel_holds_specmath_alone_and_runs_with_numpy_only(tmp_path):
+def test_wheel_holds_specmath_and_engines_and_specmath_runs_with_numpy_only(tmp_path):
     source, wheels, outside = tmp_path / "source", tmp_path / "wheels", tmp_path / "elsewhere"
     shutil.copytree(ROOT, source, ignore=NOT_SOURCES)
     outside.mkdir()
@@ -59,10 +59,13 @@ def test_wheel_holds_specmath_alone_and_runs_with_numpy_only(tmp_path):
         (metadata,) = (n for n in names if n.endswith(".dist-info/METADATA"))
         fields = Parser().parsestr(archive.read(metadata).decode())
     dist_info = metadata.split("/")[0]
-    assert [n for n in names if not n.startswith(("specmath/", f"{dist_info}/"))] == []
-    modules = sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "specmath").rglob("*.py"))
-    assert sorted(n for n in names if n.startswith("specmath/")) == modules  # engines/ included
-    assert [re.match(r"[\w.-]+", r).group() for r in fields.get_all("Requires-Dist") or []] == ["numpy"]
+    assert [n for n in names if not n.startswith(("specmath/", "engines/", f"{dist_info}/"))] == []
+    modules = sorted(p.relative_to(ROOT).as_posix() for d in ("specmath", "engines") for p in (ROOT / d).rglob("*.py"))
+    assert sorted(n for n in names if n.startswith(("specmath/", "engines/"))) == modules
+    requires = [(re.match(r"[\w.-]+", r).group(), "extra ==" in r) for r in fields.get_all("Requires-Dist") or []]
+    # specmath needs NumPy alone; engines' PyYAML and prometheus_client come with the "engines" extra only.
+    assert requires == [("numpy", False), ("PyYAML", True), ("prometheus_client", True)]
+    assert fields.get_all("Provides-Extra") == ["engines"]
 
     run(python, "-m", "pip", "install", "-q", "--no-index", wheel, cwd=tmp_path)  # numpy is there already
     code = "import specmath; print(specmath.__file__); print(specmath.optimal_k(0.8, 20))"

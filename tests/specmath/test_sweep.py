@@ -1,86 +1,31 @@
-"""Sweeps: SGLang's bench_speculative.py lines, the acceptance-length curve, the profile and the measured schedule."""
-
-import json
-from pathlib import Path
+"""The acceptance-length curve of a sweep's runs, its profile and the measured schedule, from plain arrays."""
 
 import numpy as np
 import pytest
 
 import specmath as sm
 
-FIXTURE = Path(__file__).parents[1] / "fixtures" / "engine_metrics" / "sglang_bench_speculative.jsonl"
-
-
-def sweep_text() -> str:
-    return FIXTURE.read_text(encoding="utf-8")
-
-
-def runs() -> list[dict]:
-    return [json.loads(line) for line in sweep_text().splitlines() if line.startswith("{")]
-
-
-def test_the_fixture_is_read_run_by_run():
-    sweep = sm.parse_engine_sweep(sweep_text())
-    assert (sweep.engine, sweep.format, sweep.notes) == ("SGLang", "SGLang bench_speculative", ())
-    assert len(sweep.batch) == 28  # 4 batch sizes × (a baseline, chains of 1 to 5, one tree)
-    by_setting = {(r["batch_size"], r["steps"], r["topk"]): r for r in runs()}
-    for b, k, topk, verified, length, time, tokens in zip(
-        sweep.batch,
-        sweep.draft_length,
-        sweep.topk,
-        sweep.draft_tokens,
-        sweep.mean_acceptance_length,
-        sweep.step_time_s,
-        sweep.output_tokens,
-        strict=True,
-    ):
-        run = by_setting[(b, k, topk)]  # chains here verify steps + 1 tokens: k = steps
-        assert (verified, length, time, tokens) == (
-            run["num_draft_tokens"],
-            run["acc_length"],
-            run["step_time"],
-            run["completion_tokens"],
-        )
-
-
-def test_the_curve_pools_the_runs_of_a_length_by_their_steps():
-    sweep = sm.parse_engine_sweep(sweep_text())
-    curve = sm.acceptance_curve(sweep)
-    np.testing.assert_array_equal(curve.k, [1, 2, 3, 4, 5])
-    for i, k in enumerate(curve.k):
-        chain = [r for r in runs() if r["steps"] == k and r["topk"] == 1]
-        # b requests of t tokens at L tokens a step: b t / L steps; pooled, Σ b t / Σ (b t / L).
-        steps = sum(r["batch_size"] * r["completion_tokens"] / r["acc_length"] for r in chain)
-        tokens = sum(r["batch_size"] * r["completion_tokens"] for r in chain)
-        assert curve.steps[i] == pytest.approx(steps)
-        assert curve.mean_length[i] == pytest.approx(tokens / steps)
-        assert curve.low[i] < curve.mean_length[i] < curve.high[i]
-
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_curves_interval_holds_the_true_length(seed):
     # Runs drawn from i.i.d. acceptance: b requests of t tokens, N per step from simulate_iid_blocks.
     rng = np.random.default_rng(seed)
-    alpha, lines = 0.6, []
+    alpha, runs = 0.6, []
     for b in (1, 4):
         for k in (1, 2, 4):
             emitted = sm.simulate_iid_blocks(alpha, k, 300 * b, rng=rng)
             tokens = emitted.sum() / b  # each request's mean output, so that b t / L = the steps drawn
-            record = {"batch_size": b, "steps": k, "topk": 1, "num_draft_tokens": k + 1}
-            lines.append(
-                json.dumps(record | {"acc_length": emitted.mean(), "step_time": 0.01, "completion_tokens": tokens})
-            )
-    curve = sm.acceptance_curve(sm.parse_engine_sweep("\n".join(lines)), confidence=0.999)
+            runs.append((k, emitted.mean(), b, tokens))
+    k, length, batch, tokens = zip(*runs, strict=True)
+    curve = sm.acceptance_curve(k, length, batch=batch, output_tokens=tokens, confidence=0.999)
     truth = sm.expected_tokens(alpha, curve.k)
     assert ((curve.low <= truth) & (truth <= curve.high)).all(), (curve, truth)
 
 
 def test_runs_without_output_tokens_give_a_plain_average_and_no_interval():
-    lines = [
-        json.dumps({"batch_size": b, "steps": 2, "topk": 1, "num_draft_tokens": 3, "acc_length": a, "step_time": 0.01})
-        for b, a in ((1, 2.0), (8, 2.2))
-    ]
-    curve = sm.acceptance_curve(sm.parse_engine_sweep("\n".join(lines)))
+    curve = sm.acceptance_curve([2, 2], [2.0, 2.2], batch=[1, 8])
+    assert curve.mean_length[0] == pytest.approx(2.1) and np.isnan(curve.low[0]) and curve.steps[0] == 0
+    curve = sm.acceptance_curve([2, 2], [2.0, 2.2], batch=[1, 8], output_tokens=[float("nan"), 100.0])
     assert curve.mean_length[0] == pytest.approx(2.1) and np.isnan(curve.low[0]) and curve.steps[0] == 0
 
 
@@ -121,89 +66,35 @@ def test_profile_from_curve_validates(k, lengths, message):
         sm.profile_from_curve(k, lengths)
 
 
-def test_the_schedule_is_the_best_measured_k_at_each_batch():
-    sweep = sm.parse_engine_sweep(sweep_text())
-    curve = sm.acceptance_curve(sweep)
-    schedule = sm.measured_schedule(sweep, curve)
-    np.testing.assert_array_equal(schedule.batch, [1, 8, 32, 128])
-    time = {(r["batch_size"], r["steps"], r["topk"]): r["step_time"] for r in runs()}
-    for i, b in enumerate(schedule.batch):
-        for j, k in enumerate(curve.k):  # S_b(k) = L(k) T_b(0) / T_b(k)
-            expected = curve.mean_length[j] * time[(b, 0, 0)] / time[(b, k, 1)]
-            assert schedule.speedup[i, j] == pytest.approx(expected)
-    np.testing.assert_array_equal(schedule.best_k, np.argmax(schedule.speedup, axis=1) + 1)
-    assert schedule.best_speedup[-1] < 1  # at batch 128 nothing beats plain decoding
-    assert schedule.schedule == sm.batch_k_schedule(schedule.batch, schedule.best_k, schedule.best_speedup)
-    assert schedule.schedule[-1] == (128, 128, 0) and schedule.without_baseline == ()
+def test_only_chain_runs_with_a_draft_make_the_curve():
+    # A baseline (k = 0) and a tree (topk 4) are left out; the two chains of k = 2 pool.
+    curve = sm.acceptance_curve([0, 2, 2, 3], [1.0, 2.0, 2.2, 2.9], topk=[0, 1, 1, 4])
+    np.testing.assert_array_equal(curve.k, [2])
+    assert curve.mean_length[0] == pytest.approx(2.1)
 
 
-def test_a_schedule_needs_a_baseline():
-    lines = [line for line in sweep_text().splitlines() if '"steps": 0' not in line]
-    sweep = sm.parse_engine_sweep("\n".join(lines))
-    with pytest.raises(ValueError, match="no batch size with both a run without speculation and a chain run"):
-        sm.measured_schedule(sweep, sm.acceptance_curve(sweep))
-    with pytest.raises(ValueError, match=r"^measured must be an EngineSweep or an EngineMetrics, got str"):
-        sm.acceptance_curve("a sweep")
-
-
-GOOD = {"batch_size": 4, "steps": 3, "topk": 1, "num_draft_tokens": 4, "acc_length": 2.5, "step_time": 0.012}
+def test_the_schedule_divides_the_plain_step_by_the_speculative_one():
+    # Batch 1: plain 10 ms, k = 2 in 12 ms at L = 2.4 → 2.0×; batch 8: 20 ms against 60 ms → 0.8×, k = 0.
+    batch, k, time = [1, 1, 8, 8], [0, 2, 0, 2], [0.010, 0.012, 0.020, 0.060]
+    curve = sm.acceptance_curve(k, [1.0, 2.4, 1.0, 2.4])
+    schedule = sm.measured_schedule(batch, k, time, curve)
+    np.testing.assert_allclose(schedule.speedup[:, 0], [2.4 * 10 / 12, 2.4 * 20 / 60])
+    assert schedule.schedule == [(1, 7, 2), (8, 8, 0)]
 
 
 @pytest.mark.parametrize(
-    ("line", "message"),
+    ("call", "message"),
     [
-        ({k: v for k, v in GOOD.items() if k != "step_time"}, r"a run needs .*; line 1 lacks step_time"),
-        (GOOD | {"batch_size": 0}, r"batch_size must be a whole number from 1 to 1,000,000, got 0 \(line 1\)"),
-        (GOOD | {"batch_size": True}, r"batch_size must be a whole number"),
-        (GOOD | {"steps": 2.5}, r"steps must be a whole number"),
-        (GOOD | {"acc_length": 5.2}, r"acc_length must be within \[1, 4\]"),
-        (GOOD | {"acc_length": float("nan")}, r"acc_length must be a finite number above 0, got nan"),
-        (GOOD | {"step_time": 0}, r"step_time must be a finite number above 0, got 0"),
-        (GOOD | {"step_time": "fast"}, r"step_time must be a finite number above 0, got 'fast'"),
-        (GOOD | {"topk": 0}, r"is not a run bench_speculative makes"),
-        (GOOD | {"num_draft_tokens": 9}, r"is not a run bench_speculative makes"),
-        (GOOD | {"completion_tokens": -3}, r"completion_tokens must be a finite number above 0"),
-        (GOOD | {"batch_size": 10**30}, r"batch_size must be a whole number from 1 to 1,000,000"),
-        (GOOD | {"steps": 5000, "num_draft_tokens": 5001}, r"steps = 5000 is a draft longer than this library takes"),
+        (
+            lambda: sm.acceptance_curve([1, 2], [1.5]),
+            r"^mean_acceptance_length must be 1-D with one entry per run \(2\)",
+        ),
+        (lambda: sm.acceptance_curve([1.5], [1.5]), r"^draft_length must be whole numbers >= 0, got 1.5"),
+        (lambda: sm.acceptance_curve([1], [1.5], output_tokens=[9.0]), r"^batch is needed with output_tokens"),
+        (lambda: sm.acceptance_curve_from_counts([2], [10], [-1]), r"^accepted must be whole numbers >= 0, got -1"),
+        (lambda: sm.measured_schedule([1], [0], [0.01], "a curve"), r"^curve must be an AcceptanceCurve, got str"),
     ],
 )
-def test_impossible_runs_name_the_field_and_line(line, message):
+def test_bad_runs_name_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
-        sm.parse_engine_sweep(json.dumps(line) + "\n")
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "",
-        "hello",
-        '{"acc_length": ' + "[" * 100_000,
-        '{"batch_size": 1, "acc_length": 2.0',
-        json.dumps([GOOD]),  # a list, not a line per run
-    ],
-)
-def test_text_without_a_run_says_what_a_run_is(text):
-    with pytest.raises(ValueError, match=r"no bench_speculative.py runs found|a run needs"):
-        sm.parse_engine_sweep(text)
-
-
-def test_a_cut_line_is_skipped_and_a_repeat_replaces():
-    text = json.dumps(GOOD) + "\n" + json.dumps(GOOD | {"acc_length": 2.6}) + "\n" + json.dumps(GOOD)[:-10]
-    sweep = sm.parse_engine_sweep(text)
-    assert sweep.mean_acceptance_length == (2.6,)
-    assert any("not whole JSON (line 3)" in note for note in sweep.notes)
-    assert any("repeat an earlier setting" in note for note in sweep.notes)
-
-
-def test_a_record_that_says_each_steps_draft_length_gives_its_curve():
-    # vLLM's detailed per-request metrics (the fixture of test_engine_metrics): 100 steps drafted 2
-    # tokens and accepted 131, 105 drafted 4 and accepted 174.
-    metrics = sm.parse_engine_metrics((FIXTURE.parent / "vllm_per_request.jsonl").read_text(encoding="utf-8"))
-    curve = sm.acceptance_curve(metrics)
-    np.testing.assert_array_equal(curve.k, [2, 4])
-    np.testing.assert_allclose(curve.mean_length, [1 + 131 / 100, 1 + 174 / 105])
-    for i, (k, n, a) in enumerate(((2, 100, 131), (4, 105, 174))):
-        fit = sm.alpha_interval(a, n, k)
-        assert (curve.low[i], curve.high[i]) == pytest.approx(tuple(sm.expected_tokens([fit.low, fit.high], k)))
-    with pytest.raises(ValueError, match=r"^measured has no acceptance by draft length"):
-        sm.acceptance_curve(sm.parse_engine_metrics((FIXTURE.parent / "vllm_v1_single.txt").read_text()))
+        call()
