@@ -168,7 +168,7 @@ def divergences(P, Q) -> Divergences:
     ----------
     P, Q : array_like, shape (n_pairs, V)
         Rows are target and draft distributions (each row non-negative, summing to 1 within
-        :data:`specmath.SUM_TOLERANCE`).
+        :data:`specmath.verification.SUM_TOLERANCE`).
 
     Returns
     -------

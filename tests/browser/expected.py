@@ -17,7 +17,7 @@ from dashboard import limits
 from dashboard.features.verification_rules import LOGIT_PRESETS  # the page's preset pairs: data
 from dashboard.params import PARAMS
 from dashboard.toy_language import PERIOD, WORDS, target_chain  # the Step through page's language: data
-from specmath.verification import RULES  # the rules, their settings and names: data
+from specmath.verification import RULES, SUM_TOLERANCE  # the rules, their settings and names: data; p's tolerance
 from tests.helpers import printed
 from tests.links import url_text
 
@@ -162,7 +162,7 @@ def check_sampling(charts: list[dict], params: dict[str, list[str]]) -> None:
         p = np.array([float(v) for v in params["p"][-1].split(",")])
         q = np.array([float(v) for v in params["q"][-1].split(",")])
         # As the page reads a typed table: values that sum to 1 within tolerance are used as typed.
-        p, q = (v if abs(v.sum() - 1.0) <= specmath.SUM_TOLERANCE else v / v.sum() for v in (p, q))
+        p, q = (v if abs(v.sum() - 1.0) <= SUM_TOLERANCE else v / v.sum() for v in (p, q))
     elif s["preset"] == "random":
         P, Q = specmath.random_distribution_pairs(1, int(s["vocab"]), rng=seed)
         p, q = P[0], Q[0]

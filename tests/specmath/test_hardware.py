@@ -9,6 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import specmath as sm
+from specmath.costs import MAX_BATCH, MAX_CONTEXT, MAX_TABULATED_WIDTHS
+from specmath.schedule import MAX_SWEEP_POINTS
+from specmath.speedup import MAX_DRAFT_LENGTH
 
 # Leviathan, Kalman and Matias (2023), "Fast Inference from Transformers via Speculative
 # Decoding" (ICML 2023, arXiv:2211.17192), Table 1, as printed: "The total number of arithmetic
@@ -487,7 +490,7 @@ def test_batch_sweep_long_context_keeps_verification_cheap():
     context=st.sampled_from([0, 1, 1024, 32768]),
     overhead_s=st.sampled_from([0.0, 1e-5, 2e-3]),
     max_k=st.integers(1, 32),
-    batches=st.lists(st.integers(1, sm.MAX_BATCH), min_size=1, max_size=12),
+    batches=st.lists(st.integers(1, MAX_BATCH), min_size=1, max_size=12),
 )
 def test_batch_sweep_is_one_roofline_and_optimal_k_general_per_batch(
     alpha, pair, gpu, context, overhead_s, max_k, batches
@@ -527,7 +530,7 @@ def test_batch_sweep_sorts_and_deduplicates():
         (lambda: sm.linear_overhead(-1.0, 0.1), "^t1 must be > 0"),
         (lambda: sm.tabulated([]), "^times must be a non-empty"),
         (lambda: sm.tabulated([0.1, -0.1]), "^times must all be finite and > 0"),
-        (lambda: sm.tabulated(np.ones(sm.MAX_TABULATED_WIDTHS + 1)), "^times must have at most"),
+        (lambda: sm.tabulated(np.ones(MAX_TABULATED_WIDTHS + 1)), "^times must have at most"),
         (lambda: dataclasses.replace(LLAMA_8B, parameters=-1), "^parameters must be > 0"),
         (lambda: dataclasses.replace(LLAMA_8B, layers=0), "^layers must be >= 1"),
         (lambda: dataclasses.replace(LLAMA_8B, kv_heads=2.5), "^kv_heads must be an integer"),
@@ -544,9 +547,9 @@ def test_batch_sweep_sorts_and_deduplicates():
         (lambda: dataclasses.replace(LLAMA_8B, head="MTP", head_of="x"), "^vocab_size must be 0 for a head"),
         (lambda: dataclasses.replace(H100, peak_flops=np.inf), "^peak_flops must be finite"),
         (lambda: sm.roofline(LLAMA_8B, H100, batch=0), "^batch must be >= 1"),
-        (lambda: sm.roofline(LLAMA_8B, H100, batch=sm.MAX_BATCH + 1), "^batch must be <="),
+        (lambda: sm.roofline(LLAMA_8B, H100, batch=MAX_BATCH + 1), "^batch must be <="),
         (lambda: sm.roofline(LLAMA_8B, H100, context=-1), "^context must be >= 0"),
-        (lambda: sm.roofline(LLAMA_8B, H100, context=sm.MAX_CONTEXT + 1), "^context must be <="),
+        (lambda: sm.roofline(LLAMA_8B, H100, context=MAX_CONTEXT + 1), "^context must be <="),
         (lambda: sm.roofline(LLAMA_8B, H100, overhead_s=-1e-3), "^overhead_s must be >= 0"),
         (lambda: sm.roofline("Llama-3.1-8B", H100), "^model must be a ModelSpec"),
         (lambda: sm.roofline(LLAMA_8B, "H100 SXM"), "^gpu must be a GPUSpec"),
@@ -572,7 +575,7 @@ def test_bad_inputs_named(make, pattern):
         (lambda: sm.general_speedup(1.5, 3, 0.1, 1.0), "^alpha must be within"),
         (lambda: sm.general_speedup(0.5, -1, 0.1, 1.0), "^k must be non-negative"),
         (lambda: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=0), "^max_k must be >= 1"),
-        (lambda: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=sm.MAX_DRAFT_LENGTH + 1), "^max_k must be <="),
+        (lambda: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=MAX_DRAFT_LENGTH + 1), "^max_k must be <="),
         (lambda: sm.roofline_batch_sweep([0.5, 0.6], LLAMA_1B, LLAMA_8B, H100, [1]), "^alpha must be a single"),
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, "8B", H100, [1]), "^target must be a ModelSpec"),
         (lambda: sm.roofline_batch_sweep(0.5, None, LLAMA_8B, H100, [1]), "^draft must be a ModelSpec"),
@@ -580,7 +583,7 @@ def test_bad_inputs_named(make, pattern):
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, [0, 4]), r"^batches must be within"),
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, [2.5]), "^batches must be an integer"),
         (
-            lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, np.ones(sm.MAX_SWEEP_POINTS + 1)),
+            lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, np.ones(MAX_SWEEP_POINTS + 1)),
             "^batches must have at most",
         ),
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, [1], context=-5), "^context must be >= 0"),

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import specmath as sm
+from specmath.costs import MAX_TP
 
 H100 = sm.GPU_PRESETS["H100 SXM"]
 
@@ -170,7 +171,7 @@ def test_tp_halves_the_weights_time_and_adds_two_all_reduces_a_layer(model):
         (lambda: sm.roofline(LLAMA_70B, H100, tp=2), "^interconnect must be given when tp > 1"),
         (lambda: sm.roofline(LLAMA_70B, H100, tp=0, interconnect=NVLINK), "^tp must be >= 1"),
         (lambda: sm.roofline(LLAMA_70B, H100, tp=1.5, interconnect=NVLINK), "^tp must be an integer"),
-        (lambda: sm.roofline(LLAMA_70B, H100, tp=sm.MAX_TP + 1, interconnect=NVLINK), "^tp must be <="),
+        (lambda: sm.roofline(LLAMA_70B, H100, tp=MAX_TP + 1, interconnect=NVLINK), "^tp must be <="),
         (lambda: sm.roofline(LLAMA_70B, H100, tp=2, interconnect="NVLink"), "^interconnect must be an Interconnect"),
         (lambda: sm.Interconnect("x", bandwidth=0, latency_s=1e-6), "^bandwidth must be > 0"),
         (lambda: sm.Interconnect("x", bandwidth=1e9, latency_s=-1), "^latency_s must be >= 0"),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import specmath
 import specmath.schedule
+from specmath.costs import MAX_BATCH
 
 
 @st.composite
@@ -129,7 +130,7 @@ def profiles(draw):
     context=st.sampled_from([0, 1024, 32768]),
     overhead_s=st.sampled_from([0.0, 2e-3]),
     max_k=st.integers(1, 32),
-    batches=st.lists(st.integers(1, specmath.MAX_BATCH), min_size=1, max_size=8),
+    batches=st.lists(st.integers(1, MAX_BATCH), min_size=1, max_size=8),
 )
 def test_profile_sweep_is_the_best_k_of_each_batch_by_brute_force(
     per_position, pair, gpu, context, overhead_s, max_k, batches

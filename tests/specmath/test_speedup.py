@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import specmath as sm
+from specmath.speedup import MAX_DRAFT_LENGTH
 
 # The chapter's "Optimal draft length for different configurations" table, as printed.
 CHAPTER_TABLE = [
@@ -180,7 +181,7 @@ def test_optimal_k_free_draft_takes_the_longest():
     # rise falls below the last digit of S (alpha = 0.1 from k = 16), where a scan stopped.
     assert sm.optimal_k(0.1, np.inf, 20) == (20, sm.expected_tokens(0.1, 20))
     alpha = np.array([1e-300, 1e-9, 0.01, 0.1, 0.5, 0.9, 1.0])
-    for max_k in (1, 2, 20, 64, sm.MAX_DRAFT_LENGTH):
+    for max_k in (1, 2, 20, 64, MAX_DRAFT_LENGTH):
         k, s = sm.optimal_k(alpha, np.inf, max_k)
         assert (k == max_k).all()
         np.testing.assert_array_equal(s, sm.expected_tokens(alpha, max_k))

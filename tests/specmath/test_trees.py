@@ -16,6 +16,8 @@ import pytest
 import specmath as sm
 import specmath.general
 import specmath.trees
+from specmath.trees import MAX_TREE_NODES
+from specmath.verification import SUM_TOLERANCE
 
 # ---- independent helpers -------------------------------------------------------------------
 
@@ -283,7 +285,7 @@ BAD_CALLS = [
     (lambda: sm.tree_expected_tokens([], [0.5]), r"^parents must be a non-empty 1-D"),
     (lambda: sm.tree_expected_tokens(["a"], [0.5]), r"^parents must be integers"),
     (lambda: sm.tree_expected_tokens(np.array([True, False]), [0.5]), r"^parents must be integers"),
-    (lambda: sm.tree_expected_tokens(np.zeros(sm.MAX_TREE_NODES + 1), [0.5]), r"^parents has 4097 nodes"),
+    (lambda: sm.tree_expected_tokens(np.zeros(MAX_TREE_NODES + 1), [0.5]), r"^parents has 4097 nodes"),
     (lambda: sm.tree_expected_tokens([-1], []), r"^acceptance must not be empty"),
     (lambda: sm.tree_expected_tokens([-1], [0.5, np.nan]), r"^acceptance contains NaN"),
     (lambda: sm.tree_expected_tokens([-1], [0.1, 1.0000001]), r"^acceptance must be within \[0, 1\], got 1.0000001"),
@@ -316,10 +318,10 @@ def test_bad_input_names_the_argument(call, message):
 
 
 def test_sum_tolerance_is_as_stated():
-    within = [0.5, 0.5 + 0.9 * sm.SUM_TOLERANCE]
+    within = [0.5, 0.5 + 0.9 * SUM_TOLERANCE]
     assert sm.tree_expected_tokens([-1, 0, 0], within) == pytest.approx(2.0)
     with pytest.raises(ValueError, match=r"^acceptance sums to"):
-        sm.tree_expected_tokens([-1], [0.5, 0.5 + 2 * sm.SUM_TOLERANCE])
+        sm.tree_expected_tokens([-1], [0.5, 0.5 + 2 * SUM_TOLERANCE])
 
 
 def test_docstring_examples_run():
