@@ -143,8 +143,8 @@ def test_profile_sweep_is_the_best_k_of_each_batch_by_brute_force(
     ks = np.arange(1, max_k + 1)
     tokens = specmath.profile_expected_tokens(per_position, ks)
     for row, b in enumerate(sweep.batch):
-        t_target = specmath.roofline(target, device, int(b), context, overhead_s)
-        t_draft = specmath.roofline(draft, device, int(b), context, overhead_s)
+        t_target = specmath.Roofline(target, device, int(b), context, overhead_s)
+        t_draft = specmath.Roofline(draft, device, int(b), context, overhead_s)
         c = float(t_target(1)) / float(t_draft(1))
         speedups = tokens / (ks / c + t_target(ks + 1) / float(t_target(1)))
         best = int(np.argmax(speedups))

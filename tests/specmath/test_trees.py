@@ -336,13 +336,13 @@ def test_docstring_examples_run():
 def test_tree_speedup_of_a_chain_with_free_verification_is_the_chapters_speedup(c):
     alpha = np.linspace(0.0, 1.0, 21)[:, None]
     k = np.arange(0, 40)
-    chain = sm.tree_speedup(sm.expected_tokens(alpha, k), k + 1, k, 1.0 / c, sm.free_verification(1.0))
+    chain = sm.tree_speedup(sm.expected_tokens(alpha, k), k + 1, k, 1.0 / c, sm.FreeVerification(1.0))
     np.testing.assert_array_equal(chain, sm.speedup(alpha, k, c))
 
 
 def test_tree_speedup_of_a_chain_is_general_speedup_under_any_cost_model():
     gpu, model = sm.GPU_PRESETS["H100 SXM"], sm.MODEL_PRESETS["Llama-3.1-8B"]
-    target = sm.roofline(model, gpu, batch=256, context=1024)
+    target = sm.Roofline(model, gpu, batch=256, context=1024)
     draft = target(1) / 12.0
     k = np.arange(1, 33)
     np.testing.assert_allclose(
@@ -354,7 +354,7 @@ def test_tree_speedup_of_a_chain_is_general_speedup_under_any_cost_model():
 
 def test_tree_speedup_charges_each_draft_step_and_the_target_over_every_node():
     # T_t(w) = 2 ms (1 + 0.5 (w - 1)), T_d = 0.25 ms: a tree of 9 nodes, 4 steps, F = 3.
-    target = sm.linear_overhead(2e-3, 0.5)
+    target = sm.LinearOverhead(2e-3, 0.5)
     by_hand = 3.0 * 2e-3 / (4 * 0.25e-3 + 2e-3 * (1 + 0.5 * 8))
     assert sm.tree_speedup(3.0, 9, 4, 0.25e-3, target) == pytest.approx(by_hand, rel=1e-14)
     # More nodes for the same F only costs: the speedup falls with the budget.

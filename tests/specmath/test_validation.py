@@ -162,7 +162,7 @@ T4 = np.full((4, 4), 0.25)
             lambda: sm.acceptance_probability([1.0000001, -1.2345678e-7], GOOD),
             "p has a negative entry (-1.2345678e-07 at index 1)",
         ),
-        (lambda: sm.free_verification(-1.0000001), "t1 must be > 0, got -1.0000001"),
+        (lambda: sm.FreeVerification(-1.0000001), "t1 must be > 0, got -1.0000001"),
         (lambda: sm.operations_factor(0.5, 3, -0.1234567), "c_hat must be >= 0, got -0.1234567"),
         (lambda: sm.pinsker_bound([0.5, -0.1234567]), "kl must be >= 0 (inf allowed), got -0.1234567"),
         (lambda: sm.speculative_sample(GOOD, GOOD, 2.5), "n must be an integer, got 2.5"),
@@ -261,7 +261,7 @@ def test_longest_draft_gives_the_closed_form():
 
 
 def test_widths_and_batches_past_int64_are_refused():
-    roof = sm.roofline(sm.MODEL_PRESETS["Llama-2-7B"], sm.GPU_PRESETS["L4"])
+    roof = sm.Roofline(sm.MODEL_PRESETS["Llama-2-7B"], sm.GPU_PRESETS["L4"])
     with pytest.raises(ValueError, match=r"^w must be <= 100,000,000, got 100000000000000000000$"):
         roof(10**20)
     with pytest.raises(ValueError, match=r"^batches must be <= 1,000,000, got 9223372036854775808$"):
