@@ -1,6 +1,5 @@
 """batch_k_schedule: the (lo, hi, k) ranges vLLM's num_speculative_tokens_per_batch_size takes."""
 
-import doctest
 import itertools
 
 import numpy as np
@@ -9,7 +8,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import specmath
-import specmath.schedule
 from specmath.costs import MAX_BATCH
 
 
@@ -104,11 +102,6 @@ def test_the_schedule_of_a_roofline_sweep_starts_at_one_and_shrinks_k():
 def test_bad_sweeps_are_refused_by_name(args, message):
     with pytest.raises(ValueError, match=message):
         specmath.batch_k_schedule(*(args if args is not None else (None, [1], [1.5])))
-
-
-def test_the_docstring_example_holds():
-    result = doctest.testmod(specmath.schedule)
-    assert result.attempted == 1 and result.failed == 0
 
 
 # --- profile_batch_sweep: the best k per batch from a measured per-position profile -----------

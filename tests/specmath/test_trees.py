@@ -5,7 +5,6 @@ enumerated, a memoized recursion over the children front to back, the closed for
 the greedy top-m nodes, and per-context counts for the toy pairs.
 """
 
-import doctest
 import functools
 import itertools
 import math
@@ -14,8 +13,6 @@ import numpy as np
 import pytest
 
 import specmath as sm
-import specmath.general
-import specmath.trees
 from specmath.trees import MAX_TREE_NODES
 from specmath.verification import SUM_TOLERANCE
 
@@ -324,11 +321,6 @@ def test_sum_tolerance_is_as_stated():
         sm.tree_expected_tokens([-1], [0.5, 0.5 + 2 * SUM_TOLERANCE])
 
 
-def test_docstring_examples_run():
-    result = doctest.testmod(specmath.trees, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted >= 5 and result.failed == 0
-
-
 # ---- tree_speedup --------------------------------------------------------------------------
 
 
@@ -382,8 +374,3 @@ def test_tree_speedup_names_a_bad_argument(kwargs, name):
     args = {"expected_tokens": 3.5, "budget": 32, "draft_steps": 9, "t_draft": 1.0, "t_target": 20.0} | kwargs
     with pytest.raises(ValueError, match=name):
         sm.tree_speedup(**args)
-
-
-def test_tree_speedup_example_runs():
-    result = doctest.testmod(specmath.general, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted >= 1 and result.failed == 0
