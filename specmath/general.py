@@ -268,7 +268,8 @@ def tree_speedup(expected_tokens, budget, draft_steps, t_draft, t_target):
         :math:`F` of each tree, in [1, ``budget``]; NaN (an infeasible entry of
         :func:`~specmath.optimal_tree_table`) gives NaN.
     budget : array_like of int
-        Nodes verified, root included: the target's positions per sequence, >= 1.
+        Nodes verified, root included: the target's positions per sequence, 1 to
+        :data:`~specmath.costs.MAX_CONTEXT`.
     draft_steps : array_like of int
         Draft passes per iteration, 0 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`.
     t_draft, t_target : cost model or float
