@@ -42,10 +42,10 @@ def verification_cost(kind: str, c: float):
     """The target's time T(m) for the chosen cost model (times relative to T(1) where not the
     roofline's seconds), and the line that says so under the speedup chart."""
     if kind == "free":
-        return specmath.free_verification(1.0), f"free verification, T(m) = T(1), c = {c:g}"
+        return specmath.FreeVerification(1.0), f"free verification, T(m) = T(1), c = {c:g}"
     if kind == "linear":
         beta = ctx.widget("tree_beta")
-        return specmath.linear_overhead(1.0, beta), f"T(m) = T(1) (1 + {beta:g} (m − 1)), c = {c:g}"
+        return specmath.LinearOverhead(1.0, beta), f"T(m) = T(1) (1 + {beta:g} (m − 1)), c = {c:g}"
     model, gpu, precision, batch, context = (
         ctx.widget(f"tree_{key}") for key in ("target_model", "gpu", "precision", "batch", "context")
     )

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-import specmath
 from dashboard.address import literal
+from specmath.verification import SUM_TOLERANCE
 
 #: Largest vocabulary a typed or linked distribution may have: the table must stay readable,
 #: and a hand-made link must not be able to make the server parse megabytes.
@@ -109,7 +109,7 @@ def check_distribution(cells: Sequence, name: str, labels: Sequence[str]) -> Che
         return Checked(name, None, f"{name} is all zeros: give at least one token a positive probability")
     if not math.isfinite(total):
         return Checked(name, None, f"{name} sums to more than a number can hold: type smaller values")
-    if abs(total - 1.0) > specmath.SUM_TOLERANCE:
+    if abs(total - 1.0) > SUM_TOLERANCE:
         return Checked(name, values, f"{name} sums to {total:.6g}, not 1", normalizable=True)
     return Checked(name, values / total)
 

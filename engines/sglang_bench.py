@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import math
 
-from specmath._validate import MAX_DRAFT_LENGTH
+from specmath.speedup import MAX_DRAFT_LENGTH
 
 from ._text import MAX_REPORTS, clipped
 from .record import EngineSweep

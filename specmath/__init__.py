@@ -3,7 +3,9 @@
 Conventions: ``p`` is the target distribution, ``q`` the draft distribution, ``alpha`` the
 acceptance rate, ``k`` the draft length and ``c`` the target step time divided by the draft
 step time. Every function validates its arguments and raises ``ValueError`` naming the
-argument and what is wrong.
+argument and what is wrong. The caps those checks enforce (``MAX_DRAFT_LENGTH``, ``MAX_BATCH``, …)
+and the tolerances are not exported here: each is a constant of the module whose functions
+enforce it, named in their docstrings (``from specmath.speedup import MAX_DRAFT_LENGTH``).
 
 >>> import specmath
 >>> k, s = specmath.optimal_k(0.8, 20)
@@ -11,8 +13,6 @@ argument and what is wrong.
 (8, 3.09)
 """
 
-from ._kernels import RESIDUAL_MASS_TOLERANCE
-from ._validate import SUM_TOLERANCE
 from .alpha_fit import fit_alpha
 from .calibration import (
     AlphaFit,
@@ -26,24 +26,15 @@ from .calibration import (
     profile_speedup,
 )
 from .costs import (
-    MAX_BATCH,
-    MAX_CONTEXT,
-    MAX_TABULATED_WIDTHS,
-    MAX_TP,
     FreeVerification,
     LinearOverhead,
     Roofline,
     Tabulated,
-    free_verification,
     kv_shards,
-    linear_overhead,
-    roofline,
-    tabulated,
 )
 from .decode import (
     ACCEPTED,
     BONUS,
-    MAX_DECODE_TOKENS,
     RESAMPLED,
     START,
     DecodeRecords,
@@ -52,7 +43,6 @@ from .decode import (
     speculative_decode,
 )
 from .distributions import (
-    MAX_PAIR_ELEMENTS,
     Divergences,
     bretagnolle_huber_bound,
     divergences,
@@ -64,10 +54,9 @@ from .distributions import (
 )
 from .eagle import eagle_tree
 from .general import DRAFTERS, general_speedup, operations_factor, optimal_k_general, tree_speedup
-from .iid_blocks import MAX_ITERATIONS, fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
+from .iid_blocks import fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import IterationTrace, speculative_iteration
 from .markov import (
-    MAX_CHAIN_VOCAB,
     draft_by_merging,
     draft_by_noise,
     draft_by_temperature,
@@ -76,7 +65,7 @@ from .markov import (
     stationary_distribution,
     two_regime_transition_matrix,
 )
-from .moe import MAX_EXPERTS, MAX_TOKENS, expected_active_experts
+from .moe import expected_active_experts
 from .presets import (
     GPU_PRESETS,
     INTERCONNECT_PRESETS,
@@ -87,11 +76,10 @@ from .presets import (
     ModelSpec,
 )
 from .record_lengths import DraftLengths, draft_lengths, predicted_acceptance_rate
-from .sampling import MAX_SAMPLES, SAMPLE_CHUNK, speculative_sample, speculative_sample_counts
-from .schedule import MAX_SWEEP_POINTS, BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
+from .sampling import speculative_sample, speculative_sample_counts
+from .schedule import BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
 from .specs import Interconnect
 from .speedup import (
-    MAX_DRAFT_LENGTH,
     draft_acceptance_rate,
     expected_tokens,
     from_leviathan_cost,
@@ -108,17 +96,12 @@ from .sweep import (
     profile_from_curve,
 )
 from .trees import (
-    MAX_TREE_BUDGET,
-    MAX_TREE_DEPTH,
-    MAX_TREE_NODES,
-    MAX_TREE_RANKS,
     acceptance_from_pair,
     optimal_tree,
     optimal_tree_table,
     tree_expected_tokens,
 )
 from .verification import (
-    MAX_BLOCK_ENUMERATION,
     acceptance_probability,
     expected_accepted_tokens,
     first_token_distribution,
@@ -131,32 +114,11 @@ __all__ = [
     "DRAFTERS",
     "GPU_PRESETS",
     "INTERCONNECT_PRESETS",
-    "MAX_BATCH",
-    "MAX_BLOCK_ENUMERATION",
-    "MAX_CHAIN_VOCAB",
-    "MAX_CONTEXT",
-    "MAX_DECODE_TOKENS",
-    "MAX_DRAFT_LENGTH",
-    "MAX_EXPERTS",
-    "MAX_ITERATIONS",
-    "MAX_PAIR_ELEMENTS",
-    "MAX_SAMPLES",
-    "MAX_SWEEP_POINTS",
-    "MAX_TABULATED_WIDTHS",
-    "MAX_TOKENS",
-    "MAX_TP",
-    "MAX_TREE_BUDGET",
-    "MAX_TREE_DEPTH",
-    "MAX_TREE_NODES",
-    "MAX_TREE_RANKS",
     "MODEL_PRESETS",
     "RESAMPLED",
-    "RESIDUAL_MASS_TOLERANCE",
-    "SAMPLE_CHUNK",
     "SEQUOIA_ACCEPTANCE",
     "SEQUOIA_ACCEPTANCE_SOURCE",
     "START",
-    "SUM_TOLERANCE",
     "AcceptanceCurve",
     "AlphaFit",
     "BatchSweep",
@@ -199,12 +161,10 @@ __all__ = [
     "fit_alpha",
     "fit_alpha_from_acceptance_length",
     "fit_roofline",
-    "free_verification",
     "from_leviathan_cost",
     "general_speedup",
     "kl_divergence",
     "kv_shards",
-    "linear_overhead",
     "measured_schedule",
     "operations_factor",
     "optimal_k",
@@ -220,7 +180,6 @@ __all__ = [
     "random_distribution_pairs",
     "random_transition_matrix",
     "residual_distribution",
-    "roofline",
     "roofline_batch_sweep",
     "simulate_iid_blocks",
     "speculative_decode",
@@ -230,7 +189,6 @@ __all__ = [
     "speedup",
     "state_acceptance",
     "stationary_distribution",
-    "tabulated",
     "to_leviathan_cost",
     "tokens_per_iteration_pmf",
     "tree_expected_tokens",

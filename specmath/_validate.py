@@ -12,12 +12,14 @@ import math
 import numpy as np
 
 #: Largest allowed ``|sum(p) - 1|`` for a distribution. Values typed by hand with six decimals
-#: pass; anything further off is a different distribution, not rounding.
+#: pass; anything further off is a different distribution, not rounding. Callers outside specmath
+#: import it from :mod:`specmath.verification`, whose rules enforce it.
 SUM_TOLERANCE = 1e-6
 
 #: Longest draft length any function takes (``k``, ``max_k``, a profile's positions). Far beyond
 #: any useful draft, it bounds the work that grows with k (a law over k + 1 outcomes, a search
 #: over 1 … max_k) and is checked before the conversion to int64, which wraps 2**63 to negative.
+#: Callers outside specmath import it from :mod:`specmath.speedup`, whose functions enforce it.
 MAX_DRAFT_LENGTH = 1024
 
 

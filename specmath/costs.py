@@ -392,23 +392,3 @@ def _moe_ridge(roofline: Roofline, slope: float) -> float:
         if high - low <= 1e-12 * high:
             break
     return 0.5 * (low + high)
-
-
-def free_verification(t1) -> FreeVerification:
-    """``T(w) = t1``: the chapter's cost model. See :class:`FreeVerification`."""
-    return FreeVerification(t1)
-
-
-def linear_overhead(t1, beta) -> LinearOverhead:
-    """``T(w) = t1 (1 + beta (w - 1))``. See :class:`LinearOverhead`."""
-    return LinearOverhead(t1, beta)
-
-
-def tabulated(times) -> Tabulated:
-    """``T(w) = times[w - 1]``, measured. See :class:`Tabulated`."""
-    return Tabulated(times)
-
-
-def roofline(model: ModelSpec, gpu: GPUSpec, batch=1, context=0, overhead_s=0.0, tp=1, interconnect=None) -> Roofline:
-    """``T(w) = max(bytes / bandwidth, FLOPs(w) / peak) / tp + all-reduces + overhead_s``. See :class:`Roofline`."""
-    return Roofline(model, gpu, batch, context, overhead_s, tp, interconnect)

@@ -131,10 +131,11 @@ def residual_distribution(p, q) -> np.ndarray:
 
     .. math:: r(x) = \frac{\max(0,\, p(x) - q(x))}{\sum_y \max(0,\, p(y) - q(y))}
 
-    When the residual has no mass (``p == q`` up to :data:`RESIDUAL_MASS_TOLERANCE`) the
-    formula is 0/0 and ``p`` is returned. That is the right limit: the sampler's output law
-    is ``min(p, q) + (1 - alpha) r``, and with ``1 - alpha = 0`` it equals ``p`` whatever ``r``
-    is, so ``r`` is free; ``p`` is the one choice that keeps the output exactly ``p`` even if
+    When the residual has no mass (``p == q`` up to
+    :data:`~specmath.verification.RESIDUAL_MASS_TOLERANCE`) the formula is 0/0 and ``p`` is
+    returned. That is the right limit: the sampler's output law is
+    ``min(p, q) + (1 - alpha) r``, and with ``1 - alpha = 0`` it equals ``p`` whatever ``r`` is,
+    so ``r`` is free; ``p`` is the one choice that keeps the output exactly ``p`` even if
     rounding lets a rejection through (then ``min(p, q) = p`` and resampling from ``p`` adds
     ``p`` again). Taking the limit of ``r`` as ``q -> p`` instead is no answer: it depends on
     the direction of approach.
@@ -168,7 +169,7 @@ def divergences(P, Q) -> Divergences:
     ----------
     P, Q : array_like, shape (n_pairs, V)
         Rows are target and draft distributions (each row non-negative, summing to 1 within
-        :data:`specmath.SUM_TOLERANCE`).
+        :data:`specmath.verification.SUM_TOLERANCE`).
 
     Returns
     -------

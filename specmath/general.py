@@ -123,7 +123,7 @@ def general_speedup(alpha, k, t_draft, t_target, drafter="sequential"):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`; broadcasts against ``alpha``.
+        Draft lengths, 0 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`; broadcasts against ``alpha``.
     t_draft : cost model or float
         The draft's pass time, seconds: a cost model (evaluated at ``w = 1``, or at ``w = k``
         for a parallel drafter) or a number >= 0 (0 is a free draft, ``c = inf``); a
@@ -172,7 +172,7 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20, drafter="sequential"):
         As in :func:`general_speedup`. ``t_target`` is evaluated once, at widths
         ``1 … max_k + 1``.
     max_k : int, default 20
-        Longest draft considered, 1 to :data:`~specmath.MAX_DRAFT_LENGTH`.
+        Longest draft considered, 1 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`.
     drafter : {"sequential", "parallel", "model_free"}, default "sequential"
         As in :func:`general_speedup`; the chapter's search applies to a sequential drafter only.
 
@@ -221,7 +221,7 @@ def operations_factor(alpha, k, c_hat):
     alpha : array_like of float
         Acceptance rates in [0, 1].
     k : array_like of int
-        Draft lengths, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
+        Draft lengths, 0 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`.
     c_hat : array_like of float
         Arithmetic per token of the draft divided by that of the target (about the parameter
         ratio); finite and >= 0. Note the direction: draft over target, like Leviathan et
@@ -268,9 +268,10 @@ def tree_speedup(expected_tokens, budget, draft_steps, t_draft, t_target):
         :math:`F` of each tree, in [1, ``budget``]; NaN (an infeasible entry of
         :func:`~specmath.optimal_tree_table`) gives NaN.
     budget : array_like of int
-        Nodes verified, root included: the target's positions per sequence, >= 1.
+        Nodes verified, root included: the target's positions per sequence, 1 to
+        :data:`~specmath.costs.MAX_CONTEXT`.
     draft_steps : array_like of int
-        Draft passes per iteration, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
+        Draft passes per iteration, 0 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`.
     t_draft, t_target : cost model or float
         As in :func:`general_speedup`; ``t_target`` is evaluated at the widths ``budget``.
 

@@ -35,7 +35,7 @@ def tokens_per_iteration_pmf(alpha, k) -> np.ndarray:
     alpha : float
         Acceptance rate in [0, 1].
     k : int
-        Draft length, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
+        Draft length, 0 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`.
 
     Returns
     -------
@@ -60,7 +60,7 @@ def simulate_iid_blocks(alpha, k, n_iterations, rng=None) -> np.ndarray:
     alpha : float
         Per-position acceptance rate in [0, 1].
     k : int
-        Draft length, 0 to :data:`~specmath.MAX_DRAFT_LENGTH`.
+        Draft length, 0 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`.
     n_iterations : int
         Number of iterations, 1 to :data:`MAX_ITERATIONS`.
     rng : numpy.random.Generator, int or None
@@ -97,7 +97,7 @@ def fit_alpha_from_acceptance_length(mean_length, k):
     mean_length : array_like of float
         Measured mean tokens per iteration (accepted tokens + 1), in [1, k + 1].
     k : array_like of int
-        Draft length, 1 to :data:`~specmath.MAX_DRAFT_LENGTH`. Broadcasts against ``mean_length``.
+        Draft length, 1 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`. Broadcasts against ``mean_length``.
 
     Returns
     -------

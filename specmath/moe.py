@@ -21,8 +21,8 @@ MAX_EXPERTS = 1_000_000
 #: (8 experts, 2 per token, 2 tokens gave 3.4999999999999996 under AVX512_ICL). Larger passes use them.
 MAX_EXACT_BITS = 4096
 
-#: Cap on the tokens of one pass (:data:`~specmath.MAX_BATCH` sequences of
-#: :data:`~specmath.MAX_CONTEXT` positions).
+#: Cap on the tokens of one pass (:data:`~specmath.costs.MAX_BATCH` sequences of
+#: :data:`~specmath.costs.MAX_CONTEXT` positions).
 MAX_TOKENS = 10**14
 
 

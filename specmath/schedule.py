@@ -265,7 +265,7 @@ def batch_k_schedule(batches, best_k, best_speedup) -> list[tuple[int, int, int]
     Parameters
     ----------
     batches : array_like of int
-        Swept batch sizes, strictly increasing, each 1 to :data:`~specmath.MAX_BATCH`.
+        Swept batch sizes, strictly increasing, each 1 to :data:`~specmath.costs.MAX_BATCH`.
     best_k : array_like of int
         Best draft length at each batch, >= 0 (0: no draft).
     best_speedup : array_like of float

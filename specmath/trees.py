@@ -337,7 +337,7 @@ def acceptance_from_pair(target, draft, greedy=True) -> np.ndarray:
     ----------
     target, draft : array_like of float
         Transition matrices of one vocabulary (rows summing to 1), at most
-        :data:`~specmath.MAX_CHAIN_VOCAB` states.
+        :data:`~specmath.markov.MAX_CHAIN_VOCAB` states.
     greedy : bool, default True
         Only greedy decoding is supported: under sampling, a child's acceptance depends on the
         verification algorithm (SpecInfer's or Sequoia's) and on the siblings drafted before it.

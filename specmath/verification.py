@@ -562,7 +562,7 @@ def acceptance_probability(p, q, rule="rejection"):
     ----------
     p, q : array_like, shape (V,) or (..., V)
         Target and draft distributions along the last axis (each non-negative, summing to 1
-        within :data:`specmath.SUM_TOLERANCE`); stacks of pairs have one shape.
+        within :data:`specmath.verification.SUM_TOLERANCE`); stacks of pairs have one shape.
     rule : str, one of :data:`ACCEPTANCE_RULES`, default "rejection"
 
     Returns
@@ -698,7 +698,7 @@ def expected_accepted_tokens(p, q, k, verification="token") -> np.float64:
     p, q : array_like, shape (V,)
         Target and draft distributions.
     k : int
-        Draft length, 0 to :data:`specmath.MAX_DRAFT_LENGTH`; for ``"block"`` also
+        Draft length, 0 to :data:`specmath.speedup.MAX_DRAFT_LENGTH`; for ``"block"`` also
         ``V**k <= MAX_BLOCK_ENUMERATION``.
     verification : {"token", "block"}, default "token"
 

@@ -20,6 +20,7 @@ from dashboard import texts
 from dashboard.features import verification_rules
 from dashboard.params import PARAMS
 from engines import definitions
+from specmath.speedup import MAX_DRAFT_LENGTH
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
 #: itself takes any length: with Streamlit's ``max_chars`` the browser drops a longer paste whole,
@@ -136,8 +137,8 @@ def _measure(text: str, given_k: int | None) -> Measurement | KUnknown | str:
             return KUnknown(source, metrics.mean_acceptance_length, tuple(notes), metrics.accept_rate, metrics.printed)
         k = given_k
         notes.append(f"The paste does not say the draft length; using the k you gave (k = {k}).")
-    if not 1 <= k <= specmath.MAX_DRAFT_LENGTH:
-        return f"The draft length k = {k:,} is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
+    if not 1 <= k <= MAX_DRAFT_LENGTH:
+        return f"The draft length k = {k:,} is out of range: the fits take k from 1 to {MAX_DRAFT_LENGTH:,}."
     if per_position is not None and per_position.size != k:
         notes.append(f"{per_position.size} per-position rates for k = {k}; the profile uses the rates as given.")
     record = replace(metrics, k=int(k))

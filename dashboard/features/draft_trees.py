@@ -21,6 +21,7 @@ from dashboard import engine_config
 from dashboard.params import TREE_MAX_BUDGET, TREE_MAX_DEPTH, TREE_MAX_RANKS
 from dashboard.pq_input import read_cell
 from dashboard.presets import toy_chains
+from specmath.verification import SUM_TOLERANCE
 
 #: How typed numbers are separated: commas, semicolons, spaces (so a decimal point, not a comma).
 _SEPARATORS = re.compile(r"[,;\s]+")
@@ -55,7 +56,7 @@ def parse_acceptance(text: str | None) -> tuple[np.ndarray | None, str | None]:
         numbers.append(number)
     values = np.array(numbers)
     total = float(values.sum())
-    if total > 1 + specmath.SUM_TOLERANCE:
+    if total > 1 + SUM_TOLERANCE:
         return None, f"sums to {total:.6g}, more than 1: the ranks share one accepted child at most"
     return values, None
 

@@ -260,11 +260,11 @@ def hardware_setup(deployment: Deployment, batch: int) -> HardwareSetup:
         replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=d.bytes_per_parameter) for name in (d.target, d.draft)
     ]
     serving, overhead_s = d.serving, d.overhead_ms / 1e3
-    target_cost = specmath.roofline(specs[0], spec, batch, d.context, overhead_s, serving.tp, serving.link)
+    target_cost = specmath.Roofline(specs[0], spec, batch, d.context, overhead_s, serving.tp, serving.link)
     if serving.drafter == "model_free":
         draft_cost, ratio = serving.lookup_ms / 1e3, 0.0
     else:
-        draft_cost = specmath.roofline(specs[1], spec, batch, d.context, overhead_s, serving.draft_tp, serving.link)
+        draft_cost = specmath.Roofline(specs[1], spec, batch, d.context, overhead_s, serving.draft_tp, serving.link)
         ratio = specs[1].flops_per_position(d.context) / specs[0].flops_per_position(d.context)
     step = draft_cost if isinstance(draft_cost, float) else float(draft_cost(1))
     with np.errstate(divide="ignore"):
@@ -297,7 +297,7 @@ def verification_by_batch(k: int, deployment: Deployment) -> dict[str, np.ndarra
     ratios = {}
     for model in dict.fromkeys((spec, dense_twin(spec))):
         costs = [
-            specmath.roofline(model, gpu_spec, b, d.context, d.overhead_ms / 1e3, d.serving.tp, d.serving.link)
+            specmath.Roofline(model, gpu_spec, b, d.context, d.overhead_ms / 1e3, d.serving.tp, d.serving.link)
             for b in BATCHES
         ]
         ratios[model.name] = np.array([float(t(k + 1)) / float(t(1)) for t in costs])

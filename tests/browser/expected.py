@@ -17,7 +17,7 @@ from dashboard import limits
 from dashboard.features.verification_rules import LOGIT_PRESETS  # the page's preset pairs: data
 from dashboard.params import PARAMS
 from dashboard.toy_language import PERIOD, WORDS, target_chain  # the Step through page's language: data
-from specmath.verification import RULES  # the rules, their settings and names: data
+from specmath.verification import RULES, SUM_TOLERANCE  # the rules, their settings and names: data; p's tolerance
 from tests.helpers import printed
 from tests.links import url_text
 
@@ -162,7 +162,7 @@ def check_sampling(charts: list[dict], params: dict[str, list[str]]) -> None:
         p = np.array([float(v) for v in params["p"][-1].split(",")])
         q = np.array([float(v) for v in params["q"][-1].split(",")])
         # As the page reads a typed table: values that sum to 1 within tolerance are used as typed.
-        p, q = (v if abs(v.sum() - 1.0) <= specmath.SUM_TOLERANCE else v / v.sum() for v in (p, q))
+        p, q = (v if abs(v.sum() - 1.0) <= SUM_TOLERANCE else v / v.sum() for v in (p, q))
     elif s["preset"] == "random":
         P, Q = specmath.random_distribution_pairs(1, int(s["vocab"]), rng=seed)
         p, q = P[0], Q[0]
@@ -410,9 +410,9 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
     gpu, target_spec, draft_spec, kind, lookup, tp, draft_tp, link = _hardware_models(s)
 
     def draft_at(b: int, c: int):
-        return lookup if kind == "model_free" else specmath.roofline(draft_spec, gpu, b, c, overhead_s, draft_tp, link)
+        return lookup if kind == "model_free" else specmath.Roofline(draft_spec, gpu, b, c, overhead_s, draft_tp, link)
 
-    target = specmath.roofline(target_spec, gpu, batch, context, overhead_s, tp, link)
+    target = specmath.Roofline(target_spec, gpu, batch, context, overhead_s, tp, link)
     draft = draft_at(batch, context)
     max_k = int(HARDWARE_K[-1])
     step = float(target(1))
@@ -449,7 +449,7 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
         specmath.optimal_k_general(
             alpha,
             draft_at(int(b), context),
-            specmath.roofline(target_spec, gpu, int(b), context, overhead_s, tp, link),
+            specmath.Roofline(target_spec, gpu, int(b), context, overhead_s, tp, link),
             max_k=max_k,
             drafter=kind,
         )
@@ -473,7 +473,7 @@ def check_hardware(charts: list[dict], params: dict[str, list[str]]) -> None:
         models.append(twin)
     assert _trace_names(verify) == sorted(m.name for m in models), _trace_names(verify)
     for model in models:
-        costs = [specmath.roofline(model, gpu, int(b), context, overhead_s, tp, link) for b in batches]
+        costs = [specmath.Roofline(model, gpu, int(b), context, overhead_s, tp, link) for b in batches]
         ratios = [float(t(k + 1)) / float(t(1)) for t in costs]
         assert_close(_named(verify, model.name)["y"], ratios, f"T(k + 1) / T(1) of {model.name} at each batch")
 
@@ -623,14 +623,14 @@ def check_trees(charts: list[dict], params: dict[str, list[str]]) -> None:
         specmath.MODEL_PRESETS[s["tree_target_model"]], bytes_per_parameter=BYTES_PER_PARAMETER[s["tree_precision"]]
     )
     if s["tree_cost"] == "free":
-        target = specmath.free_verification(1.0)
+        target = specmath.FreeVerification(1.0)
     elif s["tree_cost"] == "linear":
-        target = specmath.linear_overhead(1.0, float(s["tree_beta"]))
+        target = specmath.LinearOverhead(1.0, float(s["tree_beta"]))
     else:
         gpu = _datasheet(s["tree_gpu"], BYTES_PER_PARAMETER[s["tree_precision"]])
         link = _link(s["tree_interconnect"], s["tree_link_bandwidth"], s["tree_link_latency_us"])
         batch, context, tp = int(s["tree_batch"]), sample_count(s["tree_context"]), int(s["tree_tp"])
-        target = specmath.roofline(spec, gpu, batch, context, 0.0, tp, link)
+        target = specmath.Roofline(spec, gpu, batch, context, 0.0, tp, link)
     table = specmath.optimal_tree_table(a, int(TREE_BUDGETS[-1]), TREE_DEPTH)
     eagle = np.full(TREE_BUDGETS.size, np.nan)
     for n in TREE_BUDGETS:

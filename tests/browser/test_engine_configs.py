@@ -46,8 +46,8 @@ def hardware_at_defaults() -> tuple[list[list[int]], int]:
     batch = default("batch")
     k, speedup = specmath.optimal_k_general(
         alpha,
-        specmath.roofline(draft, gpu, batch, context, overhead_s),
-        specmath.roofline(target, gpu, batch, context, overhead_s),
+        specmath.Roofline(draft, gpu, batch, context, overhead_s),
+        specmath.Roofline(target, gpu, batch, context, overhead_s),
         max_k=max_k,
     )
     return schedule, k if speedup > 1 else 0

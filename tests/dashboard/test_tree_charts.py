@@ -135,7 +135,7 @@ def test_eagle_settings_follow_sglang():
 def test_speedup_table_and_best_setting_against_a_loop():
     a = [0.5, 0.25, 0.1]
     table = specmath.optimal_tree_table(a, 20, 6)
-    target = specmath.linear_overhead(1.0, 0.2)
+    target = specmath.LinearOverhead(1.0, 0.2)
     s = tree_view.speedup_table(table, 0.1, target)
     loop = max(
         (specmath.tree_speedup(table[m, d], m, d, 0.1, target), -m, -d)

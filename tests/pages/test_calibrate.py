@@ -14,6 +14,7 @@ from dashboard import texts
 from dashboard.features import calibrate, calibrate_examples
 from engines import definitions
 from engines.configs import drafter_mismatch
+from specmath.speedup import MAX_DRAFT_LENGTH
 from tests.app_helpers import (
     codes,
     metrics,
@@ -122,7 +123,7 @@ def test_every_example_is_read():
 def test_a_draft_length_out_of_range_is_said_with_its_value():
     text = calibrate_examples.EXAMPLES["llama.cpp"].replace("n_draft   = 3", "n_draft   = 2000")
     assert calibrate.from_paste(text) == (
-        f"The draft length k = 2,000 is out of range: the fits take k from 1 to {specmath.MAX_DRAFT_LENGTH:,}."
+        f"The draft length k = 2,000 is out of range: the fits take k from 1 to {MAX_DRAFT_LENGTH:,}."
     )
 
 

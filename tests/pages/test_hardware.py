@@ -65,7 +65,7 @@ def test_defaults_show_the_roofline_of_the_presets():
     at = open_page(HARDWARE)
     assert not at.exception and not warnings(at) and not at.warning
     setup = _setup()
-    target = specmath.roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], specmath.GPU_PRESETS["H100 SXM"], 1, 1024)
+    target = specmath.Roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], specmath.GPU_PRESETS["H100 SXM"], 1, 1024)
     assert setup.target(1) == target(1)
     m = metrics(at)
     assert m["Target step T_target(1)"] == f"{target(1) * 1e3:.3f} ms"
@@ -487,7 +487,7 @@ QWEN_MOE = "Qwen3-30B-A3B"
 def test_a_moe_target_with_tp_has_the_roofline_of_specmath():
     at = open_page(HARDWARE, target_model=QWEN_MOE, draft_model=f"{QWEN_MOE}-EAGLE-3", tp="2", batch="8")
     assert not at.exception
-    target = specmath.roofline(specmath.MODEL_PRESETS[QWEN_MOE], H100, 8, 1024, 0.0, 2, NVLINK)
+    target = specmath.Roofline(specmath.MODEL_PRESETS[QWEN_MOE], H100, 8, 1024, 0.0, 2, NVLINK)
     m = metrics(at)
     assert m["Target step T_target(1)"] == f"{target(1) * 1e3:.3f} ms"
     assert m["Target over k + 1 = 9 positions"] == f"{target(9) * 1e3:.3f} ms"
@@ -496,7 +496,7 @@ def test_a_moe_target_with_tp_has_the_roofline_of_specmath():
     dense = hardware.dense_twin(specmath.MODEL_PRESETS[QWEN_MOE])
     assert dense.matmul_parameters == specmath.MODEL_PRESETS[QWEN_MOE].active_parameters and not dense.is_moe
     for name, model in ((QWEN_MOE, specmath.MODEL_PRESETS[QWEN_MOE]), (dense.name, dense)):
-        costs = [specmath.roofline(model, H100, b, 1024, 0.0, 2, NVLINK) for b in hardware.BATCHES]
+        costs = [specmath.Roofline(model, H100, b, 1024, 0.0, 2, NVLINK) for b in hardware.BATCHES]
         expected = [float(t(9)) / float(t(1)) for t in costs]
         np.testing.assert_array_equal(values(trace(figure, name)["y"]), expected)
     # At batch 1 verifying 9 positions wakes more experts: dearer than the dense model's pass.
@@ -525,8 +525,8 @@ def test_a_head_drafts_on_the_targets_gpus_unless_the_link_sets_its_own(download
         for name in ("DeepSeek-V3", "DeepSeek-V3-MTP")
     )
     k, speedup = specmath.optimal_k_general(
-        0.8, specmath.roofline(draft, h200, 1, 1024, 0.0, on, NVLINK),
-        specmath.roofline(target, h200, 1, 1024, 0.0, 8, NVLINK), max_k=32,
+        0.8, specmath.Roofline(draft, h200, 1, 1024, 0.0, on, NVLINK),
+        specmath.Roofline(target, h200, 1, 1024, 0.0, 8, NVLINK), max_k=32,
     )  # fmt: skip
     assert metrics(at)["Best k, roofline"] == f"{k} → {speedup:.2f}×"
     assert sglang_flags(at)["--speculative-num-steps"] == str(k)  # SGLang's one k, at the link's batch
@@ -576,7 +576,7 @@ def test_a_model_free_drafter_pays_its_lookup_and_the_draft_model_is_not_used():
     at = open_page(HARDWARE, drafter_kind="model_free", lookup_ms="0.05", batch="64")
     m = metrics(at)
     assert m["Draft lookup"] == "0.050 ms" and "Draft step T_draft(1)" not in m
-    target = specmath.roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], H100, 64, 1024)
+    target = specmath.Roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], H100, 64, 1024)
     k, s = specmath.optimal_k_general(0.8, 5e-5, target, max_k=32, drafter="model_free")
     assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
     # The draft model picked makes no difference.
@@ -591,7 +591,7 @@ def test_the_link_overrides_reach_the_all_reduces():
     base = metrics(at)["Target step T_target(1)"]
     at.number_input(key="link_latency_us").set_value(50.0).run()
     slow = dataclasses.replace(NVLINK, latency_s=50e-6)
-    target = specmath.roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], H100, 16, 1024, 0.0, 8, slow)
+    target = specmath.Roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], H100, 16, 1024, 0.0, 8, slow)
     assert metrics(at)["Target step T_target(1)"] == f"{target(1) * 1e3:.3f} ms" != base
 
 

@@ -19,7 +19,7 @@ def _target(batch=16, model="Llama-3.1-8B", gpu="H100 SXM", precision="bf16", co
     gpu_spec = specmath.GPU_PRESETS[gpu]
     spec = specmath.MODEL_PRESETS[model]
     spec = dataclasses.replace(spec, bytes_per_parameter=PRECISIONS[precision])
-    return specmath.roofline(spec, gpu_spec, batch, context)
+    return specmath.Roofline(spec, gpu_spec, batch, context)
 
 
 def _flags(at) -> str:
@@ -253,7 +253,7 @@ def test_the_free_and_linear_cost_models_weigh_the_trees(cost, beta):
     query = {"tree_cost": cost, "budget": "32", "depth": "9"} | ({"tree_beta": beta} if beta else {})
     at = open_page(TREES, **query)
     assert not at.exception and not warnings(at)
-    target = specmath.free_verification(1.0) if cost == "free" else specmath.linear_overhead(1.0, float(beta))
+    target = specmath.FreeVerification(1.0) if cost == "free" else specmath.LinearOverhead(1.0, float(beta))
     a = specmath.SEQUOIA_ACCEPTANCE
     _, speed, _ = page_charts(at)
     chain = values(trace(speed, "chain of m − 1 drafts")["y"])
@@ -284,7 +284,7 @@ def test_a_target_on_several_gpus_is_costed_at_its_tensor_parallelism(tp):
     h200 = specmath.GPU_PRESETS["H200 SXM"]
     h200 = dataclasses.replace(h200, peak_flops=h200.peak_flops_fp8)  # FP8 weights at the FP8 peak
     spec = dataclasses.replace(specmath.MODEL_PRESETS["DeepSeek-V3"], bytes_per_parameter=1.0)
-    target = specmath.roofline(spec, h200, 16, 1024, 0.0, int(tp), specmath.INTERCONNECT_PRESETS[link])
+    target = specmath.Roofline(spec, h200, 16, 1024, 0.0, int(tp), specmath.INTERCONNECT_PRESETS[link])
     assert metrics(at)["T_target(32) / T_target(1)"] == f"{float(target(32) / target(1)):.2f}"
     _, speed, _ = page_charts(at)
     a = specmath.SEQUOIA_ACCEPTANCE

@@ -1,13 +1,9 @@
 """fit_alpha: the i.i.d. alpha of an engine's counts, from drafts of k tokens or of a mix of lengths."""
 
-import doctest
-
 import numpy as np
 import pytest
 
-import specmath
 import specmath as sm
-import specmath.alpha_fit
 
 
 def mixture_counts(alpha, mix, *, per_position=True, rng=None) -> dict:
@@ -123,8 +119,3 @@ def test_rates_that_are_not_numbers_leave_the_mix_unknown():
     counts = mixture_counts(0.7, {4: 300, 2: 500}) | {"per_position": (float("nan"),) * 4}
     fit = sm.fit_alpha(**counts)
     assert "whatever the mix" in fit.notes[0] and fit.low <= 0.7 + 2e-3 and 0.7 - 2e-3 <= fit.high
-
-
-def test_the_docstring_example_holds():
-    result = doctest.testmod(specmath.alpha_fit)
-    assert result.attempted >= 1 and result.failed == 0

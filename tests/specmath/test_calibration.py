@@ -1,7 +1,6 @@
 """Calibration from engine counters: alpha with its interval, and the per-position profile."""
 
 import dataclasses
-import doctest
 
 import numpy as np
 import pytest
@@ -120,8 +119,8 @@ def _scaled(gpu, efficiency):
 @pytest.mark.parametrize(("batch", "context"), [(1, 0), (16, 2048), (512, 8192)])
 def test_fit_roofline_recovers_the_efficiency_and_overhead_that_made_the_times(efficiency, overhead_s, batch, context):
     truth = _scaled(H100, efficiency)
-    t_target = float(sm.roofline(LLAMA_8B, truth, batch, context, overhead_s)(1))
-    t_draft = float(sm.roofline(LLAMA_1B, truth, batch, context, overhead_s)(1))
+    t_target = float(sm.Roofline(LLAMA_8B, truth, batch, context, overhead_s)(1))
+    t_draft = float(sm.Roofline(LLAMA_1B, truth, batch, context, overhead_s)(1))
     fit = sm.fit_roofline(t_target, t_draft, LLAMA_8B, LLAMA_1B, H100, batch, context)
     assert fit.exact
     assert fit.efficiency == pytest.approx(efficiency, rel=1e-9)
@@ -129,18 +128,18 @@ def test_fit_roofline_recovers_the_efficiency_and_overhead_that_made_the_times(e
     # The fitted roofline gives both measured times, and every width as the truth does.
     widths = np.arange(1, 65)
     for model in (LLAMA_8B, LLAMA_1B):
-        fitted = sm.roofline(model, fit.gpu, batch, context, fit.overhead_s)
+        fitted = sm.Roofline(model, fit.gpu, batch, context, fit.overhead_s)
         np.testing.assert_allclose(
-            fitted(widths), sm.roofline(model, truth, batch, context, overhead_s)(widths), rtol=1e-9
+            fitted(widths), sm.Roofline(model, truth, batch, context, overhead_s)(widths), rtol=1e-9
         )
-        assert fitted.ridge_width == pytest.approx(sm.roofline(model, H100, batch, context).ridge_width, rel=1e-12)
+        assert fitted.ridge_width == pytest.approx(sm.Roofline(model, H100, batch, context).ridge_width, rel=1e-12)
 
 
 def _relative_error(fitted, measured):
     return float(sum(((f - t) / t) ** 2 for f, t in zip(fitted, measured, strict=True)))
 
 
-R_TARGET, R_DRAFT = float(sm.roofline(LLAMA_8B, H100)(1)), float(sm.roofline(LLAMA_1B, H100)(1))
+R_TARGET, R_DRAFT = float(sm.Roofline(LLAMA_8B, H100)(1)), float(sm.Roofline(LLAMA_1B, H100)(1))
 #: Step times from half to eight times the datasheet roofline's, the draft's and the target's apart.
 TIME_GRID = [(R_TARGET * x, R_DRAFT * y) for x in (0.5, 0.9, 1.0, 1.3, 2.0, 5.0) for y in (0.5, 1.0, 1.2, 3.0, 8.0)]
 
@@ -153,7 +152,7 @@ def test_fit_roofline_stays_within_physical_bounds_and_is_the_closest_there(t_ta
     assert 0.0 < fit.efficiency <= 1.0 and fit.overhead_s >= 0.0
     assert fit.too_fast == (t_target < R_TARGET or t_draft < R_DRAFT)
     for model, fitted in zip((LLAMA_8B, LLAMA_1B), fit.fitted_s, strict=True):
-        assert float(sm.roofline(model, fit.gpu, overhead_s=fit.overhead_s)(1)) == pytest.approx(fitted, rel=1e-12)
+        assert float(sm.Roofline(model, fit.gpu, overhead_s=fit.overhead_s)(1)) == pytest.approx(fitted, rel=1e-12)
     measured = (t_target, t_draft)
     if fit.exact:
         np.testing.assert_allclose(fit.fitted_s, measured, rtol=1e-9)
@@ -208,11 +207,6 @@ def test_fit_roofline_refuses_bad_arguments_by_name(args, message):
         sm.fit_roofline(*args)
 
 
-def test_the_docstring_examples_hold():
-    result = doctest.testmod(specmath.calibration)
-    assert result.attempted >= 3 and result.failed == 0
-
-
 @pytest.mark.parametrize(
     ("target", "draft", "tp", "draft_tp", "batch"),
     [
@@ -229,14 +223,14 @@ def test_fit_roofline_recovers_moe_and_tensor_parallel_kernels(target, draft, tp
     specs = sm.MODEL_PRESETS[target], sm.MODEL_PRESETS[draft]
     slow = dataclasses.replace(H100, memory_bandwidth=0.7 * H100.memory_bandwidth, peak_flops=0.7 * H100.peak_flops)
     times = [
-        float(sm.roofline(spec, slow, batch, 2048, 3e-4, degree, link)(1))
+        float(sm.Roofline(spec, slow, batch, 2048, 3e-4, degree, link)(1))
         for spec, degree in zip(specs, (tp, draft_tp), strict=True)
     ]
     fit = sm.fit_roofline(*times, *specs, H100, batch, 2048, tp=tp, draft_tp=draft_tp, interconnect=link)
     assert fit.exact and not fit.too_fast
     assert fit.efficiency == pytest.approx(0.7, rel=1e-9) and fit.overhead_s == pytest.approx(3e-4, rel=1e-7)
     for spec, degree, measured in zip(specs, (tp, draft_tp), times, strict=True):
-        fitted = sm.roofline(spec, fit.gpu, batch, 2048, fit.overhead_s, degree, link)
+        fitted = sm.Roofline(spec, fit.gpu, batch, 2048, fit.overhead_s, degree, link)
         assert float(fitted(1)) == pytest.approx(measured, rel=1e-12)
     # The datasheet's roofline, all-reduces included, is the fastest the GPUs allow.
     assert all(r < t for r, t in zip(fit.roofline_s, times, strict=True))

@@ -15,7 +15,7 @@ K = np.arange(0, 33)
 def test_parallel_drafter_closed_form(alpha, t_draft, t_target, beta):
     # One draft pass over k positions costing t_d (1 + beta (k - 1)), free verification:
     # S = E[N] t_t / (t_d (1 + beta (k - 1)) + t_t); k = 0 is plain decoding.
-    s = sm.general_speedup(alpha, K, sm.linear_overhead(t_draft, beta), t_target, drafter="parallel")
+    s = sm.general_speedup(alpha, K, sm.LinearOverhead(t_draft, beta), t_target, drafter="parallel")
     drafting = np.where(K > 0, t_draft * (1 + beta * (K - 1)), 0.0)
     expected = sm.expected_tokens(alpha, K) * t_target / (drafting + t_target)
     np.testing.assert_allclose(s, expected, rtol=1e-12)
@@ -25,8 +25,8 @@ def test_parallel_drafter_closed_form(alpha, t_draft, t_target, beta):
 def test_parallel_drafter_on_its_plateau_pays_one_pass():
     # A 1B draft at batch 1 is memory-bound up to hundreds of positions: drafting k tokens in one
     # pass costs one step, S = E[N] / (1/c + T_t(k + 1) / T_t(1)).
-    draft = sm.roofline(sm.MODEL_PRESETS["Llama-3.2-1B"], H100, 1, 1024)
-    target = sm.roofline(sm.MODEL_PRESETS["Llama-3.1-8B"], H100, 1, 1024)
+    draft = sm.Roofline(sm.MODEL_PRESETS["Llama-3.2-1B"], H100, 1, 1024)
+    target = sm.Roofline(sm.MODEL_PRESETS["Llama-3.1-8B"], H100, 1, 1024)
     c = float(target(1) / draft(1))
     k = np.arange(1, 33)
     s = sm.general_speedup(0.8, k, draft, target, drafter="parallel")
@@ -37,7 +37,7 @@ def test_parallel_drafter_on_its_plateau_pays_one_pass():
 
 @pytest.mark.parametrize("lookup", [0.0, 1e-4])
 def test_model_free_drafter_pays_its_lookup_once(lookup):
-    target = sm.roofline(sm.MODEL_PRESETS["Llama-3.1-8B"], H100, 64, 4096)
+    target = sm.Roofline(sm.MODEL_PRESETS["Llama-3.1-8B"], H100, 64, 4096)
     s = sm.general_speedup(0.6, K, lookup, target, drafter="model_free")
     drafting = np.where(K > 0, lookup, 0.0) / float(target(1))
     np.testing.assert_allclose(s, sm.expected_tokens(0.6, K) / (drafting + target(K + 1) / target(1)), rtol=1e-14)
@@ -45,8 +45,8 @@ def test_model_free_drafter_pays_its_lookup_once(lookup):
 
 @pytest.mark.parametrize("drafter", sm.DRAFTERS)
 def test_optimal_k_general_is_the_best_of_general_speedup(drafter):
-    draft = sm.roofline(sm.MODEL_PRESETS["Llama-3.2-1B"], H100, 32, 2048, 1e-4)
-    target = sm.roofline(sm.MODEL_PRESETS["Llama-3.1-8B"], H100, 32, 2048, 1e-4)
+    draft = sm.Roofline(sm.MODEL_PRESETS["Llama-3.2-1B"], H100, 32, 2048, 1e-4)
+    target = sm.Roofline(sm.MODEL_PRESETS["Llama-3.1-8B"], H100, 32, 2048, 1e-4)
     t_draft = 2e-4 if drafter == "model_free" else draft
     alpha = np.linspace(0, 1, 21)
     best_k, best = sm.optimal_k_general(alpha, t_draft, target, 24, drafter=drafter)
@@ -89,11 +89,11 @@ def test_batch_sweep_rows_are_one_roofline_and_optimal_k_general(
     kwargs = {"drafter": drafter, "tp": tp, "draft_tp": draft_tp, "interconnect": NVLINK}
     sweep = sm.roofline_batch_sweep(alpha, draft, target, H100, batches, context, overhead_s, 16, **kwargs)
     for row, b in enumerate(sweep.batch):
-        t_target = sm.roofline(target, H100, int(b), context, overhead_s, tp, NVLINK)
+        t_target = sm.Roofline(target, H100, int(b), context, overhead_s, tp, NVLINK)
         t_draft = (
             draft
             if drafter == "model_free"
-            else sm.roofline(draft, H100, int(b), context, overhead_s, draft_tp, NVLINK)
+            else sm.Roofline(draft, H100, int(b), context, overhead_s, draft_tp, NVLINK)
         )
         k, s = sm.optimal_k_general(alpha, t_draft, t_target, 16, drafter=drafter)
         assert (sweep.k[row], sweep.speedup[row]) == (k, s)

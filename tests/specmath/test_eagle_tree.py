@@ -4,14 +4,12 @@ The best tree to compare with is Sequoia's dynamic program (``specmath.trees``),
 against every small tree in ``test_trees.py``.
 """
 
-import doctest
 import itertools
 
 import numpy as np
 import pytest
 
 import specmath as sm
-import specmath.eagle
 from tests.specmath.test_trees import depth_of, random_vector, value_of
 
 
@@ -78,8 +76,3 @@ BAD_CALLS = [
 def test_bad_input_names_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
-
-
-def test_docstring_example_runs():
-    result = doctest.testmod(specmath.eagle, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted >= 1 and result.failed == 0

@@ -9,6 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import specmath as sm
+from specmath.costs import MAX_BATCH, MAX_CONTEXT, MAX_TABULATED_WIDTHS
+from specmath.schedule import MAX_SWEEP_POINTS
+from specmath.speedup import MAX_DRAFT_LENGTH
 
 # Leviathan, Kalman and Matias (2023), "Fast Inference from Transformers via Speculative
 # Decoding" (ICML 2023, arXiv:2211.17192), Table 1, as printed: "The total number of arithmetic
@@ -43,7 +46,7 @@ def test_leviathan_table_1(alpha, gamma, operations, speed):
     assert f"{sm.operations_factor(alpha, gamma, 0.0):.2f}X" == operations
     # Their c = 0 (a free draft) is c = inf here, in the chapter's formula and in the general one.
     assert f"{sm.speedup(alpha, gamma, np.inf):.2f}X" == speed
-    assert f"{sm.general_speedup(alpha, gamma, 0.0, sm.free_verification(1.0)):.2f}X" == speed
+    assert f"{sm.general_speedup(alpha, gamma, 0.0, sm.FreeVerification(1.0)):.2f}X" == speed
 
 
 def test_leviathan_table_1_in_one_broadcast_call():
@@ -94,8 +97,8 @@ def test_operations_factor_bad_c_hat(c_hat, problem):
 def test_free_verification_is_the_chapters_formula(alpha, k, t_target, t_draft):
     c = t_target / t_draft
     expected = sm.speedup(alpha, k, c)
-    assert sm.general_speedup(alpha, k, t_draft, sm.free_verification(t_target)) == expected
-    assert sm.general_speedup(alpha, k, sm.free_verification(t_draft), t_target) == expected  # numbers = free
+    assert sm.general_speedup(alpha, k, t_draft, sm.FreeVerification(t_target)) == expected
+    assert sm.general_speedup(alpha, k, sm.FreeVerification(t_draft), t_target) == expected  # numbers = free
 
 
 def test_free_verification_grid_bit_for_bit():
@@ -105,7 +108,7 @@ def test_free_verification_grid_bit_for_bit():
         c = t_target / t_draft if t_draft else np.inf
         got = sm.general_speedup(alpha, k, t_draft, sm.FreeVerification(t_target))
         np.testing.assert_array_equal(got, sm.speedup(alpha, k, c))
-    assert sm.general_speedup(0.7, 0, 0.01, sm.linear_overhead(0.1, 3.0)) == 1.0  # k = 0 is plain decoding
+    assert sm.general_speedup(0.7, 0, 0.01, sm.LinearOverhead(0.1, 3.0)) == 1.0  # k = 0 is plain decoding
 
 
 @pytest.mark.parametrize(("t_target", "t_draft"), [(20.0, 1.0), (0.3, 0.1), (1.0, 1.0), (0.05, 0.0), (0.0123, 0.0017)])
@@ -113,14 +116,14 @@ def test_optimal_k_general_equals_optimal_k_for_free_verification(t_target, t_dr
     alpha = np.linspace(0, 1, 201)
     c = t_target / t_draft if t_draft else np.inf
     for max_k in (1, 20, 64):
-        k_general, s_general = sm.optimal_k_general(alpha, t_draft, sm.free_verification(t_target), max_k)
+        k_general, s_general = sm.optimal_k_general(alpha, t_draft, sm.FreeVerification(t_target), max_k)
         k_chapter, s_chapter = sm.optimal_k(alpha, c, max_k)
         np.testing.assert_array_equal(k_general, k_chapter)  # ties too: alpha = 1, c = 1
         np.testing.assert_array_equal(s_general, s_chapter)
 
 
 def test_optimal_k_general_matches_its_speedup_and_shapes():
-    model = sm.linear_overhead(0.02, 0.1)
+    model = sm.LinearOverhead(0.02, 0.1)
     alpha = np.array([[0.5, 0.7], [0.8, 0.95]])
     k, s = sm.optimal_k_general(alpha, 0.002, model)
     assert k.shape == s.shape == (2, 2)
@@ -138,7 +141,7 @@ def test_optimal_k_general_matches_its_speedup_and_shapes():
 @given(alphas, st.integers(0, 100), times, times, st.floats(0.0, 2.0))
 def test_linear_overhead_closed_form(alpha, k, t_target, t_draft, beta):
     c = t_target / t_draft
-    s = sm.general_speedup(alpha, k, t_draft, sm.linear_overhead(t_target, beta))
+    s = sm.general_speedup(alpha, k, t_draft, sm.LinearOverhead(t_target, beta))
     assert s == pytest.approx(sm.expected_tokens(alpha, k) / (k / c + 1 + beta * k), rel=1e-12)
     assert s <= sm.speedup(alpha, k, c) * (1 + 1e-12)  # never better than free verification
 
@@ -146,20 +149,20 @@ def test_linear_overhead_closed_form(alpha, k, t_target, t_draft, beta):
 def test_linear_overhead_shrinks_the_best_k():
     betas = np.linspace(0, 1, 41)
     for alpha in (0.6, 0.8, 0.9, 0.97):
-        ks = [sm.optimal_k_general(alpha, 0.001, sm.linear_overhead(0.02, b))[0] for b in betas]
+        ks = [sm.optimal_k_general(alpha, 0.001, sm.LinearOverhead(0.02, b))[0] for b in betas]
         assert ks[0] == sm.optimal_k(alpha, 20)[0]
         assert all(a >= b for a, b in itertools.pairwise(ks))
     # beta = 1: a pass over k + 1 positions costs k + 1 steps; with a free draft S = E[N]/(k+1) <= 1.
     k = np.arange(0, 30)
-    s = sm.general_speedup(0.9, k, 0.0, sm.linear_overhead(0.02, 1.0))
+    s = sm.general_speedup(0.9, k, 0.0, sm.LinearOverhead(0.02, 1.0))
     np.testing.assert_allclose(s, sm.expected_tokens(0.9, k) / (k + 1), rtol=1e-14)
     assert (s <= 1).all()
 
 
 def test_tabulated_times():
-    table = sm.tabulated([0.020, 0.0205, 0.021, 0.022, 0.024])
-    lin = sm.linear_overhead(0.02, 0.05)
-    np.testing.assert_allclose(sm.tabulated(lin(np.arange(1, 9))).times, lin(np.arange(1, 9)))
+    table = sm.Tabulated([0.020, 0.0205, 0.021, 0.022, 0.024])
+    lin = sm.LinearOverhead(0.02, 0.05)
+    np.testing.assert_allclose(sm.Tabulated(lin(np.arange(1, 9))).times, lin(np.arange(1, 9)))
     assert table(3) == 0.021
     s = sm.general_speedup(0.8, np.arange(5), 0.002, table)
     expected = sm.expected_tokens(0.8, np.arange(5)) * 0.020 / (np.arange(5) * 0.002 + np.array(table.times))
@@ -178,7 +181,7 @@ def test_any_callable_is_a_cost_model():
 
     np.testing.assert_allclose(
         sm.general_speedup(0.8, np.arange(10), 0.002, measured),
-        sm.general_speedup(0.8, np.arange(10), 0.002, sm.linear_overhead(0.02, 0.05)),
+        sm.general_speedup(0.8, np.arange(10), 0.002, sm.LinearOverhead(0.02, 0.05)),
         rtol=1e-14,
     )
 
@@ -187,7 +190,7 @@ def test_any_callable_is_a_cost_model():
 
 
 def test_roofline_numbers_by_hand():
-    t = sm.roofline(LLAMA_8B, H100, batch=1, context=1024)
+    t = sm.Roofline(LLAMA_8B, H100, batch=1, context=1024)
     kv = 2 * 32 * 8 * 128 * 2  # K and V, layers, kv heads, head dim, BF16: 128 KiB a token
     assert LLAMA_8B.kv_bytes_per_token == kv == 131_072
     # The untied input embedding, 128,256 x 4,096, is gathered a row per token: neither read in
@@ -203,14 +206,14 @@ def test_roofline_numbers_by_hand():
     assert 280 < t.ridge_width < 300
     # Memory holds the whole table all the same.
     assert t.fits and t.memory_needed == 8_030_261_248 * 2 + 1024 * kv
-    assert not sm.roofline(sm.MODEL_PRESETS["Llama-3.1-70B"], H100).fits  # 141 GB of BF16 weights
+    assert not sm.Roofline(sm.MODEL_PRESETS["Llama-3.1-70B"], H100).fits  # 141 GB of BF16 weights
     assert sm.Roofline(LLAMA_8B, H100, 1, 1024)(3) == t(3)
     assert t(np.array([[1, 2], [3, 4]])).shape == (2, 2)
 
 
 def test_memory_bound_regime_is_free_verification():
-    target = sm.roofline(LLAMA_8B, H100, batch=1, context=1024, overhead_s=2e-4)
-    draft = sm.roofline(LLAMA_1B, H100, batch=1, context=1024, overhead_s=2e-4)
+    target = sm.Roofline(LLAMA_8B, H100, batch=1, context=1024, overhead_s=2e-4)
+    draft = sm.Roofline(LLAMA_1B, H100, batch=1, context=1024, overhead_s=2e-4)
     max_k = 20
     assert target.ridge_width > max_k + 1
     w = np.arange(1, max_k + 2)
@@ -226,12 +229,12 @@ def test_memory_bound_regime_is_free_verification():
 
 
 def test_compute_bound_regime_is_proportional_to_width():
-    target = sm.roofline(LLAMA_8B, L4, batch=4096, context=0)
-    draft = sm.roofline(LLAMA_1B, L4, batch=4096, context=0)
+    target = sm.Roofline(LLAMA_8B, L4, batch=4096, context=0)
+    draft = sm.Roofline(LLAMA_1B, L4, batch=4096, context=0)
     assert target.ridge_width < 1 and draft.ridge_width < 1
     w = np.arange(1, 65)
     np.testing.assert_allclose(target(w), w * target(1), rtol=1e-14)
-    with_overhead = sm.roofline(LLAMA_8B, L4, batch=4096, context=0, overhead_s=1e-3)
+    with_overhead = sm.Roofline(LLAMA_8B, L4, batch=4096, context=0, overhead_s=1e-3)
     np.testing.assert_allclose(with_overhead(w) - 1e-3, w * (with_overhead(1) - 1e-3), rtol=1e-12)
     # Both compute-bound: time is arithmetic, so the speedup is 1 / Leviathan's operations factor
     # with c_hat = T_d(1) / T_t(1) (here the parameter ratio), and never above 1.
@@ -261,7 +264,7 @@ def rooflines(draw, overhead=True):
         bytes_per_parameter=draw(st.sampled_from([0.5, 1.0, 2.0, 4.0])),
     )
     gpu = sm.GPUSpec("g", draw(st.floats(1e11, 1e13)), draw(st.floats(1e13, 1e16)), 1e12)
-    return sm.roofline(
+    return sm.Roofline(
         model,
         gpu,
         batch=draw(st.integers(1, 4096)),
@@ -408,7 +411,7 @@ def test_llama_68m_drafting_for_llama_2_7b_implies_c_152():
     assert draft.input_embedding_parameters / draft.parameters == pytest.approx(0.361, abs=1e-3)
     expected = (6_738_415_616 - 32_000 * 4096) / (68_030_208 - 32_000 * 768)  # 6,607,343,616 / 43,454,208
     for gpu in sm.GPU_PRESETS.values():
-        c = sm.roofline(target, gpu)(1) / sm.roofline(draft, gpu)(1)
+        c = sm.Roofline(target, gpu)(1) / sm.Roofline(draft, gpu)(1)
         assert c == pytest.approx(expected, rel=1e-14)
     assert f"{expected:.2f}" == "152.05"
 
@@ -416,13 +419,13 @@ def test_llama_68m_drafting_for_llama_2_7b_implies_c_152():
 def test_tied_or_unknown_embeddings_are_read_in_full():
     # Llama-3.2-1B ties its embedding to the head: one matrix, counted once, read every pass.
     assert LLAMA_1B.input_embedding_parameters == 0
-    assert sm.roofline(LLAMA_1B, H100).bytes_read == 1_235_814_400 * 2
+    assert sm.Roofline(LLAMA_1B, H100).bytes_read == 1_235_814_400 * 2
     # Without vocab_size (or with tying) a spec counts every parameter, as before.
     bare = sm.ModelSpec("m", parameters=1e9, layers=4, hidden=1024, kv_heads=8, head_dim=128)
     assert bare.matmul_parameters == 1e9 and bare.flops_per_position(0) == 2e9
     untied = dataclasses.replace(bare, vocab_size=50_000, tie_word_embeddings=False)
     assert untied.matmul_parameters == 1e9 - 50_000 * 1024
-    assert sm.roofline(untied, H100).memory_needed == sm.roofline(bare, H100).memory_needed == 2e9
+    assert sm.Roofline(untied, H100).memory_needed == sm.Roofline(bare, H100).memory_needed == 2e9
 
 
 def test_gpu_presets():
@@ -442,7 +445,7 @@ def test_presets_are_read_only_and_editable_by_copy():
     assert sm.MODEL_PRESETS["Llama-3.1-8B"].bytes_per_parameter == 2.0
     with pytest.raises(ValueError, match=r"^memory_bandwidth must be > 0"):
         dataclasses.replace(H100, memory_bandwidth=0)
-    t = sm.roofline(LLAMA_8B, H100, 1, 1024)
+    t = sm.Roofline(LLAMA_8B, H100, 1, 1024)
     assert dataclasses.replace(t, gpu=dataclasses.replace(H100, memory_bandwidth=6.7e12))(1) < t(1)
 
 
@@ -464,8 +467,8 @@ def test_batch_sweep_speculation_stops_paying():
     assert (sweep.k[0], sweep.speedup[0]) == (k, s)
     # Every row is optimal_k_general on the two rooflines.
     row = 5
-    target = sm.roofline(LLAMA_8B, H100, batches[row])
-    draft = sm.roofline(LLAMA_1B, H100, batches[row])
+    target = sm.Roofline(LLAMA_8B, H100, batches[row])
+    draft = sm.Roofline(LLAMA_1B, H100, batches[row])
     assert (sweep.k[row], sweep.speedup[row]) == sm.optimal_k_general(0.8, draft, target)
 
 
@@ -487,7 +490,7 @@ def test_batch_sweep_long_context_keeps_verification_cheap():
     context=st.sampled_from([0, 1, 1024, 32768]),
     overhead_s=st.sampled_from([0.0, 1e-5, 2e-3]),
     max_k=st.integers(1, 32),
-    batches=st.lists(st.integers(1, sm.MAX_BATCH), min_size=1, max_size=12),
+    batches=st.lists(st.integers(1, MAX_BATCH), min_size=1, max_size=12),
 )
 def test_batch_sweep_is_one_roofline_and_optimal_k_general_per_batch(
     alpha, pair, gpu, context, overhead_s, max_k, batches
@@ -498,8 +501,8 @@ def test_batch_sweep_is_one_roofline_and_optimal_k_general_per_batch(
     sweep = sm.roofline_batch_sweep(alpha, draft, target, device, batches, context, overhead_s, max_k)
     assert sweep.batch.tolist() == sorted(set(batches))
     for row, b in enumerate(sweep.batch):
-        t_target = sm.roofline(target, device, int(b), context, overhead_s)
-        t_draft = sm.roofline(draft, device, int(b), context, overhead_s)
+        t_target = sm.Roofline(target, device, int(b), context, overhead_s)
+        t_draft = sm.Roofline(draft, device, int(b), context, overhead_s)
         k, s = sm.optimal_k_general(alpha, t_draft, t_target, max_k)
         assert (sweep.k[row], sweep.speedup[row]) == (k, s)
         assert sweep.c[row] == float(t_target(1)) / float(t_draft(1))
@@ -519,15 +522,15 @@ def test_batch_sweep_sorts_and_deduplicates():
 @pytest.mark.parametrize(
     ("make", "pattern"),
     [
-        (lambda: sm.free_verification(0), "^t1 must be > 0"),
-        (lambda: sm.free_verification(np.nan), "^t1 must be finite"),
-        (lambda: sm.free_verification("1"), "^t1 must be numeric"),
-        (lambda: sm.free_verification([1.0, 2.0]), "^t1 must be a single number"),
-        (lambda: sm.linear_overhead(1.0, -0.1), "^beta must be >= 0"),
-        (lambda: sm.linear_overhead(-1.0, 0.1), "^t1 must be > 0"),
-        (lambda: sm.tabulated([]), "^times must be a non-empty"),
-        (lambda: sm.tabulated([0.1, -0.1]), "^times must all be finite and > 0"),
-        (lambda: sm.tabulated(np.ones(sm.MAX_TABULATED_WIDTHS + 1)), "^times must have at most"),
+        (lambda: sm.FreeVerification(0), "^t1 must be > 0"),
+        (lambda: sm.FreeVerification(np.nan), "^t1 must be finite"),
+        (lambda: sm.FreeVerification("1"), "^t1 must be numeric"),
+        (lambda: sm.FreeVerification([1.0, 2.0]), "^t1 must be a single number"),
+        (lambda: sm.LinearOverhead(1.0, -0.1), "^beta must be >= 0"),
+        (lambda: sm.LinearOverhead(-1.0, 0.1), "^t1 must be > 0"),
+        (lambda: sm.Tabulated([]), "^times must be a non-empty"),
+        (lambda: sm.Tabulated([0.1, -0.1]), "^times must all be finite and > 0"),
+        (lambda: sm.Tabulated(np.ones(MAX_TABULATED_WIDTHS + 1)), "^times must have at most"),
         (lambda: dataclasses.replace(LLAMA_8B, parameters=-1), "^parameters must be > 0"),
         (lambda: dataclasses.replace(LLAMA_8B, layers=0), "^layers must be >= 1"),
         (lambda: dataclasses.replace(LLAMA_8B, kv_heads=2.5), "^kv_heads must be an integer"),
@@ -543,16 +546,16 @@ def test_batch_sweep_sorts_and_deduplicates():
         (lambda: dataclasses.replace(LLAMA_8B, head_of="Llama-3.1-70B"), "^head_of must name the target of a head"),
         (lambda: dataclasses.replace(LLAMA_8B, head="MTP", head_of="x"), "^vocab_size must be 0 for a head"),
         (lambda: dataclasses.replace(H100, peak_flops=np.inf), "^peak_flops must be finite"),
-        (lambda: sm.roofline(LLAMA_8B, H100, batch=0), "^batch must be >= 1"),
-        (lambda: sm.roofline(LLAMA_8B, H100, batch=sm.MAX_BATCH + 1), "^batch must be <="),
-        (lambda: sm.roofline(LLAMA_8B, H100, context=-1), "^context must be >= 0"),
-        (lambda: sm.roofline(LLAMA_8B, H100, context=sm.MAX_CONTEXT + 1), "^context must be <="),
-        (lambda: sm.roofline(LLAMA_8B, H100, overhead_s=-1e-3), "^overhead_s must be >= 0"),
-        (lambda: sm.roofline("Llama-3.1-8B", H100), "^model must be a ModelSpec"),
-        (lambda: sm.roofline(LLAMA_8B, "H100 SXM"), "^gpu must be a GPUSpec"),
-        (lambda: sm.roofline(LLAMA_8B, H100)(0), "^w must be >= 1"),
-        (lambda: sm.roofline(LLAMA_8B, H100)(1.5), "^w must be an integer"),
-        (lambda: sm.free_verification(1.0)(np.array([1, -2])), "^w must be"),
+        (lambda: sm.Roofline(LLAMA_8B, H100, batch=0), "^batch must be >= 1"),
+        (lambda: sm.Roofline(LLAMA_8B, H100, batch=MAX_BATCH + 1), "^batch must be <="),
+        (lambda: sm.Roofline(LLAMA_8B, H100, context=-1), "^context must be >= 0"),
+        (lambda: sm.Roofline(LLAMA_8B, H100, context=MAX_CONTEXT + 1), "^context must be <="),
+        (lambda: sm.Roofline(LLAMA_8B, H100, overhead_s=-1e-3), "^overhead_s must be >= 0"),
+        (lambda: sm.Roofline("Llama-3.1-8B", H100), "^model must be a ModelSpec"),
+        (lambda: sm.Roofline(LLAMA_8B, "H100 SXM"), "^gpu must be a GPUSpec"),
+        (lambda: sm.Roofline(LLAMA_8B, H100)(0), "^w must be >= 1"),
+        (lambda: sm.Roofline(LLAMA_8B, H100)(1.5), "^w must be an integer"),
+        (lambda: sm.FreeVerification(1.0)(np.array([1, -2])), "^w must be"),
     ],
 )
 def test_bad_inputs_named(make, pattern):
@@ -572,7 +575,7 @@ def test_bad_inputs_named(make, pattern):
         (lambda: sm.general_speedup(1.5, 3, 0.1, 1.0), "^alpha must be within"),
         (lambda: sm.general_speedup(0.5, -1, 0.1, 1.0), "^k must be non-negative"),
         (lambda: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=0), "^max_k must be >= 1"),
-        (lambda: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=sm.MAX_DRAFT_LENGTH + 1), "^max_k must be <="),
+        (lambda: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=MAX_DRAFT_LENGTH + 1), "^max_k must be <="),
         (lambda: sm.roofline_batch_sweep([0.5, 0.6], LLAMA_1B, LLAMA_8B, H100, [1]), "^alpha must be a single"),
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, "8B", H100, [1]), "^target must be a ModelSpec"),
         (lambda: sm.roofline_batch_sweep(0.5, None, LLAMA_8B, H100, [1]), "^draft must be a ModelSpec"),
@@ -580,7 +583,7 @@ def test_bad_inputs_named(make, pattern):
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, [0, 4]), r"^batches must be within"),
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, [2.5]), "^batches must be an integer"),
         (
-            lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, np.ones(sm.MAX_SWEEP_POINTS + 1)),
+            lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, np.ones(MAX_SWEEP_POINTS + 1)),
             "^batches must have at most",
         ),
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, LLAMA_8B, H100, [1], context=-5), "^context must be >= 0"),

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import specmath as sm
+from specmath.costs import MAX_TP
 
 H100 = sm.GPU_PRESETS["H100 SXM"]
 
@@ -52,13 +53,13 @@ def test_dense_presets_unchanged_bit_for_bit(name):
         for batch in (1, 7, 64, 1024):
             for context in (0, 1000, 32768):
                 for overhead in (0.0, 2e-4):
-                    t = sm.roofline(model, gpu, batch, context, overhead)
+                    t = sm.Roofline(model, gpu, batch, context, overhead)
                     np.testing.assert_array_equal(t(w), old_roofline_times(model, gpu, batch, context, overhead, w))
                     assert t.ridge_width == t.memory_time / float(t.compute_time(1))
 
 
 def test_moe_bytes_and_flops_by_hand():
-    t = sm.roofline(MOE, H100, batch=1, context=0)
+    t = sm.Roofline(MOE, H100, batch=1, context=0)
     dense_part = 2_000_000_000
     # One position wakes its 8 experts; five positions wake 128 (1 - (15/16)^5) on average.
     assert t.bytes_read == (dense_part + 48 * 8 * EXPERT) * 2
@@ -75,7 +76,7 @@ def test_moe_verification_dearer_than_dense_of_same_active_size():
     dense = dense_like(MOE, MOE.active_parameters)
     ratios = {}
     for name, model in (("moe", MOE), ("dense", dense)):
-        t = sm.roofline(model, H100, batch=1, context=1024)
+        t = sm.Roofline(model, H100, batch=1, context=1024)
         ratios[name] = float(t(5) / t(1))
     assert ratios["dense"] == 1.0
     assert ratios["moe"] > 1.5
@@ -87,21 +88,21 @@ def test_moe_converges_to_dense_of_all_experts_as_all_experts_wake():
     # to the dense model's of every parameter (1 here), which k = E is bit for bit...
     ratios = []
     for k in (32, 64, 96, 120, 127, 128):
-        t = sm.roofline(dataclasses.replace(MOE, experts_per_token=k), H100, batch=1, context=0)
+        t = sm.Roofline(dataclasses.replace(MOE, experts_per_token=k), H100, batch=1, context=0)
         ratios.append(float(t(5) / t(1)))
     assert all(a > b for a, b in itertools.pairwise(ratios))
-    all_awake = sm.roofline(dataclasses.replace(MOE, experts_per_token=128), H100)
-    np.testing.assert_array_equal(all_awake(np.arange(1, 30)), sm.roofline(everything, H100)(np.arange(1, 30)))
+    all_awake = sm.Roofline(dataclasses.replace(MOE, experts_per_token=128), H100)
+    np.testing.assert_array_equal(all_awake(np.arange(1, 30)), sm.Roofline(everything, H100)(np.arange(1, 30)))
     # ... and so does it as the batch grows, where one position of every sequence wakes them all,
     # until compute binds (there the dense model's is below, its FLOPs those of all experts).
-    ratio = [float(t(5) / t(1)) for t in (sm.roofline(MOE, H100, b) for b in (4, 16, 64, 256))]
+    ratio = [float(t(5) / t(1)) for t in (sm.Roofline(MOE, H100, b) for b in (4, 16, 64, 256))]
     assert all(a > b for a, b in itertools.pairwise(ratio))
     assert ratio[-1] == pytest.approx(1.0, abs=1e-6)
 
 
 def test_moe_ridge_is_where_memory_meets_compute():
     for batch in (1, 8, 64, 512):
-        t = sm.roofline(MOE, H100, batch=batch, context=2048)
+        t = sm.Roofline(MOE, H100, batch=batch, context=2048)
         w = t.ridge_width
         memory = (MOE.matmul_parameters - MOE.routed_parameters) * 2 + batch * 2048 * MOE.kv_bytes_per_token
         memory += 48 * 128 * (1 - (1 - 8 / 128) ** (batch * w)) * EXPERT * 2
@@ -136,15 +137,15 @@ LLAMA_70B = sm.MODEL_PRESETS["Llama-3.1-70B"]
 def test_tp_1_is_one_gpu_bit_for_bit(model):
     w = np.arange(1, 34)
     for batch, context in ((1, 0), (32, 4096), (512, 1024)):
-        one = sm.roofline(model, H100, batch, context, 1e-4)
-        np.testing.assert_array_equal(sm.roofline(model, H100, batch, context, 1e-4, 1, NVLINK)(w), one(w))
+        one = sm.Roofline(model, H100, batch, context, 1e-4)
+        np.testing.assert_array_equal(sm.Roofline(model, H100, batch, context, 1e-4, 1, NVLINK)(w), one(w))
         assert (np.asarray(one.all_reduce_time(w)) == 0).all()
 
 
 @pytest.mark.parametrize("model", [LLAMA_70B, MOE])
 def test_tp_halves_the_weights_time_and_adds_two_all_reduces_a_layer(model):
-    one = sm.roofline(model, H100, batch=1, context=0)
-    two = sm.roofline(model, H100, batch=1, context=0, tp=2, interconnect=NVLINK)
+    one = sm.Roofline(model, H100, batch=1, context=0)
+    two = sm.Roofline(model, H100, batch=1, context=0, tp=2, interconnect=NVLINK)
     assert two.memory_time == one.memory_time / 2  # bit for bit: halving is exact
     w = np.arange(1, 9)
     # Two all-reduces per layer of w positions' hidden states in BF16; a ring over 2 GPUs moves
@@ -157,7 +158,7 @@ def test_tp_halves_the_weights_time_and_adds_two_all_reduces_a_layer(model):
     )
     # Memory held per GPU halves; the latency does not shrink with the batch.
     assert two.memory_needed == one.memory_needed / 2
-    big = sm.roofline(model, H100, batch=256, context=0, tp=2, interconnect=NVLINK)
+    big = sm.Roofline(model, H100, batch=256, context=0, tp=2, interconnect=NVLINK)
     assert float(big.all_reduce_time(1)) > 2 * model.layers * 6e-6
 
 
@@ -167,11 +168,11 @@ def test_tp_halves_the_weights_time_and_adds_two_all_reduces_a_layer(model):
 @pytest.mark.parametrize(
     ("make", "pattern"),
     [
-        (lambda: sm.roofline(LLAMA_70B, H100, tp=2), "^interconnect must be given when tp > 1"),
-        (lambda: sm.roofline(LLAMA_70B, H100, tp=0, interconnect=NVLINK), "^tp must be >= 1"),
-        (lambda: sm.roofline(LLAMA_70B, H100, tp=1.5, interconnect=NVLINK), "^tp must be an integer"),
-        (lambda: sm.roofline(LLAMA_70B, H100, tp=sm.MAX_TP + 1, interconnect=NVLINK), "^tp must be <="),
-        (lambda: sm.roofline(LLAMA_70B, H100, tp=2, interconnect="NVLink"), "^interconnect must be an Interconnect"),
+        (lambda: sm.Roofline(LLAMA_70B, H100, tp=2), "^interconnect must be given when tp > 1"),
+        (lambda: sm.Roofline(LLAMA_70B, H100, tp=0, interconnect=NVLINK), "^tp must be >= 1"),
+        (lambda: sm.Roofline(LLAMA_70B, H100, tp=1.5, interconnect=NVLINK), "^tp must be an integer"),
+        (lambda: sm.Roofline(LLAMA_70B, H100, tp=MAX_TP + 1, interconnect=NVLINK), "^tp must be <="),
+        (lambda: sm.Roofline(LLAMA_70B, H100, tp=2, interconnect="NVLink"), "^interconnect must be an Interconnect"),
         (lambda: sm.Interconnect("x", bandwidth=0, latency_s=1e-6), "^bandwidth must be > 0"),
         (lambda: sm.Interconnect("x", bandwidth=1e9, latency_s=-1), "^latency_s must be >= 0"),
     ],
@@ -188,7 +189,7 @@ def test_tp_splits_the_kv_cache_over_at_most_kv_heads_gpus():
     assert [sm.kv_shards(llama, tp) for tp in (1, 2, 8, 16)] == [1, 2, 8, 8]
     assert sm.kv_shards(deepseek, 8) == 1
     for model, tp in ((llama, 8), (llama, 16), (deepseek, 8)):
-        t = sm.roofline(model, H100, batch=64, context=8192, tp=tp, interconnect=NVLINK)
+        t = sm.Roofline(model, H100, batch=64, context=8192, tp=tp, interconnect=NVLINK)
         kv = 64 * 8192 * model.kv_bytes_per_token
         weights = model.weight_bytes_read_at(64) if model.is_moe else model.weight_bytes_read
         expected = weights / tp + kv / sm.kv_shards(model, tp)
@@ -215,7 +216,7 @@ def moe_rooflines(draw):
         expert_parameters=expert,
     )
     tp = draw(st.sampled_from([1, 2, 4, 8]))
-    return sm.roofline(
+    return sm.Roofline(
         model, H100, batch=draw(st.integers(1, 1024)), context=draw(st.integers(0, 65536)),
         overhead_s=draw(st.floats(0.0, 1e-3)), tp=tp, interconnect=NVLINK,
     )  # fmt: skip

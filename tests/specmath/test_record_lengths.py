@@ -1,13 +1,10 @@
 """draft_lengths and predicted_acceptance_rate: what an engine's counts say its drafts really were,
 and the share of their tokens an i.i.d. alpha accepts."""
 
-import doctest
-
 import numpy as np
 import pytest
 
 import specmath as sm
-import specmath.record_lengths
 from tests.specmath.test_alpha_fit import mixture_counts
 
 
@@ -126,8 +123,3 @@ def test_drafts_not_counted_are_the_whole_number_nearest_the_mean_among_those_th
 def test_bad_arguments_name_what_is_wrong(call, message):
     with pytest.raises(ValueError, match=message):
         call()
-
-
-def test_the_docstring_example_holds():
-    result = doctest.testmod(specmath.record_lengths)
-    assert result.attempted >= 1 and result.failed == 0

@@ -6,7 +6,7 @@ from scipy import stats
 
 import specmath as sm
 import specmath._kernels
-from specmath.sampling import _alias_table, _iid_categorical
+from specmath.sampling import SAMPLE_CHUNK, _alias_table, _iid_categorical
 from tests.helpers import CHAPTER_P, CHAPTER_Q, SIGNIFICANCE, assert_distributed_as, chi_square_pvalue
 
 N = 1_000_000
@@ -113,9 +113,9 @@ def test_counts_are_the_rounds_of_speculative_sample_for_one_chunk():
 
 
 def test_counts_beyond_a_chunk_are_chunks_drawn_from_one_generator():
-    n = sm.SAMPLE_CHUNK + 4321
+    n = SAMPLE_CHUNK + 4321
     rng = np.random.default_rng(3)
-    parts = [sm.speculative_sample(CHAPTER_P, CHAPTER_Q, size, rng) for size in (sm.SAMPLE_CHUNK, 4321)]
+    parts = [sm.speculative_sample(CHAPTER_P, CHAPTER_Q, size, rng) for size in (SAMPLE_CHUNK, 4321)]
     tokens, accepted = (np.concatenate(a) for a in zip(*parts, strict=True))
     kept, resampled = sm.speculative_sample_counts(CHAPTER_P, CHAPTER_Q, n, rng=3)
     np.testing.assert_array_equal(kept, np.bincount(tokens[accepted], minlength=10))
@@ -124,7 +124,7 @@ def test_counts_beyond_a_chunk_are_chunks_drawn_from_one_generator():
 
 def test_counts_follow_the_joint_multinomial_law():
     """The 2V cells (accepted x, resampled x) against n (min(p, q), max(0, p - q))."""
-    n = 2 * sm.SAMPLE_CHUNK + 99
+    n = 2 * SAMPLE_CHUNK + 99
     kept, resampled = sm.speculative_sample_counts(CHAPTER_P, CHAPTER_Q, n, rng=21)
     probs = np.concatenate([np.minimum(CHAPTER_P, CHAPTER_Q), np.maximum(CHAPTER_P - CHAPTER_Q, 0)])
     observed = np.concatenate([kept, resampled])
@@ -144,6 +144,6 @@ def test_counts_memory_does_not_grow_with_n():
         tracemalloc.stop()
         return top
 
-    one, three = peak(sm.SAMPLE_CHUNK), peak(3 * sm.SAMPLE_CHUNK)
+    one, three = peak(SAMPLE_CHUNK), peak(3 * SAMPLE_CHUNK)
     assert three < 1.2 * one, (one, three)
     assert one < 40e6, one

@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import specmath as sm
+from specmath.speedup import MAX_DRAFT_LENGTH
 
 # The chapter's "Optimal draft length for different configurations" table, as printed.
 CHAPTER_TABLE = [
@@ -180,7 +181,7 @@ def test_optimal_k_free_draft_takes_the_longest():
     # rise falls below the last digit of S (alpha = 0.1 from k = 16), where a scan stopped.
     assert sm.optimal_k(0.1, np.inf, 20) == (20, sm.expected_tokens(0.1, 20))
     alpha = np.array([1e-300, 1e-9, 0.01, 0.1, 0.5, 0.9, 1.0])
-    for max_k in (1, 2, 20, 64, sm.MAX_DRAFT_LENGTH):
+    for max_k in (1, 2, 20, 64, MAX_DRAFT_LENGTH):
         k, s = sm.optimal_k(alpha, np.inf, max_k)
         assert (k == max_k).all()
         np.testing.assert_array_equal(s, sm.expected_tokens(alpha, max_k))
@@ -191,13 +192,13 @@ def test_optimal_k_free_draft_takes_the_longest():
 def test_optimal_k_general_keeps_the_exact_search_under_free_verification():
     # t_draft = 1, t_target = 19: c = 19 and free verification, the audit's tie again.
     assert sm.optimal_k_general(0.25, 1.0, 19.0) == (1, 19 / 16)
-    assert sm.optimal_k_general(0.1, 0.0, sm.free_verification(1.0)) == (20, sm.expected_tokens(0.1, 20))
+    assert sm.optimal_k_general(0.1, 0.0, sm.FreeVerification(1.0)) == (20, sm.expected_tokens(0.1, 20))
 
 
 def test_optimal_k_general_finds_the_global_maximum_of_any_cost_model():
     # Measured times need not make S unimodal: here S dips at k = 2 (a slow width 3) and peaks at
     # k = 4, so stopping at the first fall (k = 1) would be wrong; the general search does not.
-    table = sm.tabulated([1.0, 1.0, 3.0, 1.0, 1.0, 5.0])
+    table = sm.Tabulated([1.0, 1.0, 3.0, 1.0, 1.0, 5.0])
     s = sm.general_speedup(0.9, np.arange(1, 6), 0.0, table)
     assert s[1] < s[0] < s[3] and int(np.argmax(s)) + 1 == 4
     assert sm.optimal_k_general(0.9, 0.0, table, max_k=5) == (4, s[3])

