@@ -7,7 +7,8 @@ from dashboard import charts, toy_language, ui
 from dashboard.features import verification_rules as vr
 from dashboard.params.verification import LOSSY_PARAMS
 from dashboard.presets import token_labels
-from specmath.verification import MAX_BLOCK_ENUMERATION, RULES
+from specmath.rules import RULES
+from specmath.verification import MAX_BLOCK_ENUMERATION
 
 ctx = ui.page()
 

@@ -13,7 +13,8 @@ from dashboard import pq_input, toy_language
 from dashboard.params import PARAMS
 from dashboard.params.verification import lossy_key
 from dashboard.ui import PageContext
-from specmath.verification import MAX_BLOCK_ENUMERATION, PROPOSALS, RULES
+from specmath.rules import PROPOSALS, RULES
+from specmath.verification import MAX_BLOCK_ENUMERATION
 
 #: Each preset's (target logits, draft logits); the binary one is Sun et al.'s pair at T = 1.
 LOGIT_PRESETS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
@@ -25,7 +26,7 @@ LOGIT_PRESETS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
 #: The rules the α charts compare: specmath's lossless rules, with the names the page shows.
 LOSSLESS = {name: rule.title for name, rule in RULES.items() if rule.lossless}
 
-#: For each way a draft proposes (``specmath.verification.PROPOSALS``), the first lossless rule that
+#: For each way a draft proposes (``specmath.rules.PROPOSALS``), the first lossless rule that
 #: checks such a draft: rejection sampling for a sampled draft, the greedy draft's rule for its argmax.
 PROPOSAL_RULES = {
     proposal: next(n for n, r in RULES.items() if r.lossless and r.acceptance and r.proposal == proposal)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dashboard import toy_language
 from dashboard.params.base import Param, format_count, format_number
-from specmath.verification import PROPOSALS, VERIFICATIONS
+from specmath.rules import PROPOSALS
+from specmath.verification import VERIFICATIONS
 
 TEMPERATURES = (0.25, 0.33, 0.5, 0.67, 0.8, 1.25, 1.5, 2, 3, 4)
 TOKEN_COUNTS = (10_000, 30_000, 100_000, 300_000, 1_000_000)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dashboard import toy_language
 from dashboard.params.base import Param, format_number
-from specmath.verification import RULES, RuleParam
+from specmath.rules import RULES, RuleParam
 
 #: Where the page's pair comes from: a preset pair of logits, typed logits, or a row of the toy language.
 VERIFICATION_PRESETS = ("binary", "close", "overconfident", "typed", "toy")
@@ -16,7 +16,7 @@ def lossy_key(setting: RuleParam) -> str:
 
 
 def _lossy_param(setting: RuleParam) -> Param:
-    """The widget of a lossy rule's setting, from ``specmath.verification.RULES``."""
+    """The widget of a lossy rule's setting, from ``specmath.rules.RULES``."""
     high, step = setting.shown
     return Param(
         lossy_key(setting),

@@ -17,7 +17,8 @@ from dashboard import limits
 from dashboard.features.verification_rules import LOGIT_PRESETS  # the page's preset pairs: data
 from dashboard.params import PARAMS
 from dashboard.toy_language import PERIOD, WORDS, target_chain  # the Step through page's language: data
-from specmath.verification import RULES, SUM_TOLERANCE  # the rules, their settings and names: data; p's tolerance
+from specmath.rules import RULES  # the rules, their settings and names: data
+from specmath.verification import SUM_TOLERANCE  # p's tolerance
 from tests.helpers import printed
 from tests.links import url_text
 
