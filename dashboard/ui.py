@@ -2,8 +2,10 @@
 
 The router (``app.py``, through :mod:`dashboard.navigation`) prepares each run: it reads the
 link, creates the widgets of the parameters several pages read, and leaves a
-:class:`PageContext` for the page, which takes it with :func:`page`. The page creates its own
-widgets with :meth:`PageContext.widget` and hands its interactive part to :func:`interactive`.
+:class:`PageContext` for the page, which takes it with :func:`page`. The page shows its own
+widgets section by section, as its ``dashboard.features`` module declares them, with
+:meth:`PageContext.show`, reads every parameter's value from :attr:`PageContext.values`, and hands
+its interactive part to :func:`interactive`.
 Widgets use Streamlit's own ``bind="query-params"``: the address bar is always a link to the
 current view.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import plotly.graph_objects as go
@@ -20,8 +22,10 @@ import streamlit as st
 
 from dashboard import charts, workarounds
 from dashboard.address import address_value, check_url_value, literal
-from dashboard.params import PARAMS, Param
-from dashboard.registry import PageInfo
+from dashboard.params import PARAMS, Param, Section
+
+if TYPE_CHECKING:  # a type only: the registry imports the pages' features, some of which import this module
+    from dashboard.registry import PageInfo
 
 #: Where an element goes: ``st``, ``st.sidebar``, a container or a column. Streamlit's class for
 #: them lives in a module of its own internals, which this project does not import.
@@ -44,7 +48,13 @@ def _display(param: Param, value: Any) -> str:
 
 @dataclass
 class PageContext:
-    """What a page needs: its registry entry, the link's raw values, where notices go, widget values."""
+    """What a page needs: its registry entry, the link's raw values, where notices go, widget values.
+
+    ``values`` holds every parameter of the page shown so far in this run, by key: the widget's
+    value, or the default of a parameter whose widget its condition (``Param.shown_when``) hides.
+    It is how a page reads its parameters; :meth:`raw_param` is only for the hand-encoded ones
+    beyond them (the typed p and q, logits).
+    """
 
     info: PageInfo
     raw_url: dict[str, list[str]]
@@ -52,8 +62,32 @@ class PageContext:
     pages: dict[str, Any]  # this run's st.Page of each page id
     values: dict[str, Any] = field(default_factory=dict)
 
+    def show(self, section: Section, container: Container | None = None) -> None:
+        """Show ``section``'s heading and widgets in ``container`` (the sidebar), in order, into :attr:`values`.
+
+        The router's (α, k, c, the seed) already exist; a widget whose condition does not hold is
+        not created, and its default is its value.
+        """
+        where = container if container is not None else st.sidebar
+        if section.title:
+            where.subheader(section.title)
+        for key in section.keys:
+            if key in self.info.app_params:
+                continue
+            if self._condition_holds(key):
+                self.widget(key, where)
+            else:
+                self.values[key] = PARAMS[key].default
+
+    def _condition_holds(self, key: str) -> bool:
+        condition = PARAMS[key].shown_when
+        if condition is None:
+            return True
+        other, value = condition
+        return self.values[other] == value and self._condition_holds(other)
+
     def widget(self, key: str, container: Container | None = None) -> Any:
-        """Create the widget of parameter ``key`` (bound to the URL) and return its value.
+        """Create the widget of parameter ``key`` (bound to the URL) and return its value (see :meth:`show`).
 
         A value in the link that the widget could not take is named in a warning at the top
         of the page, with the value used instead. A text box takes any text from the link, so
