@@ -18,7 +18,8 @@ The shell:
 - ``presets``, ``toy_language``, ``texts``: presets, the toy language, the pages' texts.
 
 A page is three files named alike: its script in ``app_pages/``, its module in ``features/``
-(cached calls, view helpers) and its figure builders in ``charts/`` (arrays in, plotly figures
+(its parameters, as the sections its sidebar shows them in, the registry's list of them; cached
+calls, view helpers) and its figure builders in ``charts/`` (arrays in, plotly figures
 out, no Streamlit). Only the shell's ``navigation``, ``ui`` and ``workarounds`` and the
 ``features`` modules use Streamlit; everything else is testable without it.
 """

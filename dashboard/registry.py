@@ -1,8 +1,9 @@
 """The page registry: the one list of the dashboard's pages.
 
 The router (``app.py``), the navigation, the home page's cards, the tests, the benches and the
-screenshot script all read :data:`PAGES`. A new page is one entry here and one script in
-``app_pages/``; everything else follows from the entry.
+screenshot script all read :data:`PAGES`. A new page is one entry here, one script in
+``app_pages/`` and its module in ``dashboard/features/``, which declares the page's parameters
+(``SECTIONS``, the entry's ``sections``); everything else follows from the entry.
 """
 
 from __future__ import annotations
