@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard import charts, navigation, texts, ui
+from dashboard import binding, charts, navigation, texts, ui
 from dashboard.address import literal
 from dashboard.features import calibrate, calibrate_examples, calibrate_schedule, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
@@ -64,7 +64,7 @@ def _sync_address(measurement: calibrate.Measurement, current: dict) -> None:
         return
     if st.session_state.get(SYNC_TRIED) != wanted:  # once: a value the widget refuses must not loop
         st.session_state[SYNC_TRIED] = wanted
-        ui.rerun_with(wanted)
+        binding.rerun_with(wanted)
 
 
 def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
