@@ -14,7 +14,7 @@ def view() -> None:
     k, c, target, vocab, draft, tokens, seed = (
         ctx.values[key] for key in ("k", "c", "target", "chain_vocab", "draft", "tokens", "seed")
     )
-    strength = ctx.values[{"merged": "contexts", "temperature": "temperature", "noise": "noise"}[draft]]
+    strength = ctx.shown_for(simulator.TOY_LANGUAGE, "draft")
     if draft == "merged" and strength > vocab:
         st.sidebar.caption(f"Only {vocab} contexts exist: the draft is the target itself.")
 

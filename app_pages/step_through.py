@@ -18,7 +18,6 @@ ctx = ui.page()
 
 #: st.session_state key of the step this page last wrote to the address (None for step 1).
 WRITTEN = "step_written"
-STRENGTH_KEYS = {"noise": "step_noise", "temperature": "step_temperature", "merged": "step_contexts"}
 
 #: The page starts higher than Streamlit's default, so that the chart fits a 720 px screen; the
 #: keys' script takes no room. Streamlit's main area takes the focus on a click (it is focusable,
@@ -116,7 +115,7 @@ def view() -> None:
     ctx.show(step_through.ITERATION)
     ctx.show(step_through.TOY_LANGUAGE)
     greedy, proposal, verification, kind = (ctx.values[key] for key in (*step_through.ITERATION.keys, "step_draft"))
-    strength = ctx.values[STRENGTH_KEYS[kind]]
+    strength = ctx.shown_for(step_through.TOY_LANGUAGE, "step_draft")
     if shared_k > STEP_MAX_K:
         st.info(
             f"The shared draft length is k = {shared_k}; this page steps through at most {STEP_MAX_K} "

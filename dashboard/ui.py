@@ -64,6 +64,11 @@ class PageContext:
             else:
                 self.values[key] = PARAMS[key].default
 
+    def shown_for(self, section: Section, key: str) -> Any:
+        """The value of the one widget of ``section`` shown for ``key``'s value (a draft's strength for its kind)."""
+        (value,) = (self.values[other] for other in section.keys if PARAMS[other].shown_when == (key, self.values[key]))
+        return value
+
     def _condition_holds(self, key: str) -> bool:
         condition = PARAMS[key].shown_when
         if condition is None:
