@@ -10,11 +10,8 @@ ctx = ui.page()
 
 
 def view() -> None:
-    st.sidebar.subheader("Experiment")
-    pairs = ctx.widget("pairs")
-    vocab = ctx.widget("kl_vocab")
-    seed = ctx.values["seed"]
-    log_x = ctx.widget("logx")
+    ctx.show(acceptance_vs_kl.EXPERIMENT)
+    pairs, vocab, seed, log_x = (ctx.values[key] for key in acceptance_vs_kl.EXPERIMENT.keys)
 
     capped = limits.kl_pairs(pairs, vocab, minimum=int(PARAMS["pairs"].low))
     if capped.note:

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard import charts, navigation, texts, ui
+from dashboard import binding, charts, navigation, texts, ui
 from dashboard.address import literal
 from dashboard.features import calibrate, calibrate_examples, calibrate_schedule, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
@@ -64,7 +64,7 @@ def _sync_address(measurement: calibrate.Measurement, current: dict) -> None:
         return
     if st.session_state.get(SYNC_TRIED) != wanted:  # once: a value the widget refuses must not loop
         st.session_state[SYNC_TRIED] = wanted
-        ui.rerun_with(wanted)
+        binding.rerun_with(wanted)
 
 
 def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
@@ -93,23 +93,17 @@ ctx = ui.page()
 
 
 def view() -> None:
-    slider_k, c = ctx.values["k"], ctx.values["c"]
-    st.sidebar.subheader("Step times (optional)")
-    target_ms = ctx.widget("target_ms")
-    draft_ms = ctx.widget("draft_ms")
+    ctx.show(calibrate.STEP_TIMES)
+    slider_k, c, target_ms, draft_ms = (ctx.values[key] for key in ("k", "c", *calibrate.STEP_TIMES.keys))
     if target_ms > 0 and draft_ms > 0:
         c = float(specmath.cost_ratio_from_times(target_ms, draft_ms))
         st.sidebar.caption(
             f"c = {target_ms:g} / {draft_ms:g} = {c:.3g} from your step times (the c slider is ignored)."
         )
-    st.sidebar.subheader("Schedule for your engine (optional)")
+    ctx.show(calibrate.SCHEDULE)
     chosen = None
-    if ctx.widget("cal_schedule"):
-        chosen = {}
-        for key in CALIBRATE_KEYS:
-            chosen[key] = ctx.widget(f"cal_{key}")
-            if key == "drafter_kind":  # its lookup time right below it, for a model-free drafter only
-                chosen["lookup_ms"] = ctx.widget("cal_lookup_ms") if chosen[key] == "model_free" else 0.0
+    if ctx.values["cal_schedule"]:  # the Hardware page's settings, under their names there
+        chosen = {key.removeprefix("cal_"): ctx.values[key] for key in CALIBRATE_KEYS}
     if chosen is None and target_ms > 0 and draft_ms > 0:
         st.sidebar.caption(texts.CALIBRATE_SCHEDULE_HINT)
 
@@ -134,8 +128,8 @@ def view() -> None:
         )
     with counts_column:
         st.markdown("**…or enter counts** (draft length: the k slider; while the paste box has text, the paste's)")
-        drafts = ctx.widget("drafts", counts_column)
-        accepted = ctx.widget("accepted", counts_column)
+        ctx.show(calibrate.COUNTS, counts_column)
+        drafts, accepted = (ctx.values[key] for key in calibrate.COUNTS.keys)
 
     pasted = bool(text) and not text.isspace()  # no copy of a long paste, as strip() would make
     if pasted:

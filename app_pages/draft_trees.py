@@ -16,13 +16,15 @@ TYPED_DEFAULT = "0.5, 0.2, 0.1, 0.05"
 
 def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
     """The page's p_1, p_2, … and a label saying where they come from."""
+    values = ctx.values
     if source == "chain":
-        alpha = ctx.values["alpha"]
+        alpha = values["alpha"]
         st.sidebar.caption(f"acceptance p₁ = α = {alpha:g}, one rank: every tree is a chain.")
         return np.array([alpha]), f"chain α = {alpha:g}"
     if source == "pair":
-        target, vocab, contexts = (ctx.widget(f"tree_{key}") for key in ("target", "chain_vocab", "contexts"))
-        merged, seed = min(contexts, vocab), ctx.values["seed"]
+        keys = ("tree_target", "tree_chain_vocab", "tree_contexts", "seed")
+        target, vocab, contexts, seed = (values[key] for key in keys)
+        merged = min(contexts, vocab)
         st.sidebar.caption("Greedy decoding; the draft merges the target's contexts (the Simulator's chains).")
         label = f"toy pair: {target} chain of {vocab} tokens, draft of {merged} contexts, seed {seed}"
         return np.array(draft_trees.pair_acceptance(target, contexts, vocab, seed)), label
@@ -43,13 +45,13 @@ def verification_cost(kind: str, c: float):
     roofline's seconds), and the line that says so under the speedup chart."""
     if kind == "free":
         return specmath.FreeVerification(1.0), f"free verification, T(m) = T(1), c = {c:g}"
+    values = ctx.values
     if kind == "linear":
-        beta = ctx.widget("tree_beta")
+        beta = values["tree_beta"]
         return specmath.LinearOverhead(1.0, beta), f"T(m) = T(1) (1 + {beta:g} (m − 1)), c = {c:g}"
-    model, gpu, precision, batch, context = (
-        ctx.widget(f"tree_{key}") for key in ("target_model", "gpu", "precision", "batch", "context")
+    model, gpu, precision, batch, context, tp, link, bandwidth, latency = (
+        values[f"tree_{key}"] for key in ("target_model", "gpu", "precision", "batch", "context", *TREE_SERVING_KEYS)
     )
-    tp, link, bandwidth, latency = (ctx.widget(f"tree_{key}") for key in TREE_SERVING_KEYS)
     # The Hardware page's serving of the target; the EAGLE head's step is the target's over c.
     serving = hardware.Serving(tp=tp, interconnect=link, link_bandwidth_gbs=bandwidth, link_latency_us=latency)
     setup = hardware.hardware_setup(
@@ -66,15 +68,12 @@ def verification_cost(kind: str, c: float):
 
 
 def view() -> None:
-    c = ctx.values["c"]
-    st.sidebar.subheader("Acceptance")
-    acceptance, label = acceptance_vector(ctx.widget("tree_source"))
-    st.sidebar.subheader("Tree")
-    budget, depth = ctx.widget("budget"), ctx.widget("depth")
-    st.sidebar.subheader("EAGLE in SGLang")
-    topk, steps = ctx.widget("topk"), ctx.widget("steps")
-    st.sidebar.subheader("Verification cost")
-    target, cost = verification_cost(ctx.widget("tree_cost"), c)
+    ctx.show(draft_trees.ACCEPTANCE)
+    acceptance, label = acceptance_vector(ctx.values["tree_source"])  # its captions under its widgets
+    for section in (draft_trees.TREE, draft_trees.EAGLE, draft_trees.COST):
+        ctx.show(section)
+    c, budget, depth, topk, steps = (ctx.values[key] for key in ("c", "budget", "depth", "topk", "steps"))
+    target, cost = verification_cost(ctx.values["tree_cost"], c)
     t_draft = float(target(1)) / c
 
     key = tuple(acceptance.tolist())

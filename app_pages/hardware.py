@@ -6,32 +6,30 @@ import streamlit as st
 import specmath
 from dashboard import charts, texts, ui
 from dashboard.features import engine_views, hardware
-from dashboard.params import AUTO_DRAFT_TP, PRECISIONS
+from dashboard.params import AUTO_DRAFT_TP, HARDWARE_SECTIONS, PRECISIONS
 
 ctx = ui.page()
 
 
 def view() -> None:
-    alpha, k = ctx.values["alpha"], ctx.values["k"]
-    st.sidebar.subheader("Models and GPU")
-    names = {key: ctx.widget(key) for key in ("target_model", "draft_model", "gpu", "precision")}
-    kind = ctx.widget("drafter_kind")
-    lookup_ms = ctx.widget("lookup_ms") if kind == "model_free" else 0.0
-    st.sidebar.subheader("Tensor parallelism")
-    served = {key: ctx.widget(key) for key in ("tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")}
+    models, parallelism, workload, own, engine = HARDWARE_SECTIONS
+    ctx.show(models)
+    ctx.show(parallelism)
+    values = ctx.values
+    alpha, k, kind, lookup_ms = values["alpha"], values["k"], values["drafter_kind"], values["lookup_ms"]
+    names = {key: values[key] for key in ("target_model", "draft_model", "gpu", "precision")}
+    served = {key: values[key] for key in parallelism.keys}
     tp, link = served["tp"], served["interconnect"]
     # "auto" puts the draft on the target's GPUs, as the engines do (hardware.draft_gpus).
     serving = hardware.serving(served | {"drafter_kind": kind, "lookup_ms": lookup_ms})
     draft_tp = serving.draft_tp
     if served["draft_tp"] == AUTO_DRAFT_TP and tp > 1 and kind != "model_free":
         st.sidebar.caption(hardware.draft_gpus_said(serving))
-    st.sidebar.subheader("Workload")
-    batch, context, overhead_ms = (ctx.widget(key) for key in ("batch", "context", "overhead_ms"))
-    st.sidebar.subheader("Your own numbers")
-    bandwidth, peak = ctx.widget("bandwidth"), ctx.widget("peak")
-    st.sidebar.subheader("Schedule for your engine")
-    max_batch, method, drafter = ctx.widget("max_batch"), ctx.widget("method"), ctx.widget("drafter")
-    data_parallel, n_predict = ctx.widget("data_parallel"), ctx.widget("n_predict")
+    for section in (workload, own, engine):
+        ctx.show(section)
+    batch, context, overhead_ms = (values[key] for key in workload.keys)
+    bandwidth, peak = (values[key] for key in own.keys)
+    max_batch, method, drafter, data_parallel, n_predict = (values[key] for key in engine.keys)
 
     deployment = hardware.Deployment(
         names["target_model"], names["draft_model"], names["gpu"], PRECISIONS[names["precision"]],

@@ -12,7 +12,8 @@ ctx = ui.page()
 # first (see ui.interactive). The view switch is the page's: it changes rarely, and redrawing it
 # on every move of a slider cost time.
 metrics_area = st.container()
-shown = ctx.widget("view", st)
+ctx.show(optimal_k.VIEW, st)
+shown = ctx.values["view"]
 map_area = st.container()
 st.latex(texts.FORMULAS["optimal_k"])
 st.markdown(texts.OPTIMAL_K_EXPLAINER)
@@ -20,8 +21,8 @@ table_area = st.container()
 
 
 def view() -> None:
-    alpha, c = ctx.values["alpha"], ctx.values["c"]
-    max_k = ctx.widget("max_k")
+    ctx.show(optimal_k.SIDEBAR)
+    alpha, c, max_k = (ctx.values[key] for key in optimal_k.SIDEBAR.keys)
 
     k_star, best = optimal_k.optimal_k_grid(max_k)
     current = tuple(v.item() for v in specmath.optimal_k(alpha, c, max_k=max_k))

@@ -12,10 +12,11 @@ ctx = ui.page()
 # drives rerun as a fragment, so moving n neither re-sends the editor's table nor makes the
 # browser lay it out again. Changing the preset, the vocabulary, the seed or a cell reruns the
 # whole page.
-st.sidebar.subheader("Sampling")
-preset = ctx.widget("preset")
+ctx.show(rejection_sampling.PRESET)
+preset = ctx.values["preset"]
 st.sidebar.caption(PRESET_LABELS[preset])
-vocab = ctx.widget("vocab") if preset == "random" else None
+ctx.show(rejection_sampling.VOCAB)
+vocab = ctx.values["vocab"] if preset == "random" else None
 n_area = st.sidebar.container()
 seed = ctx.values["seed"]
 
@@ -30,7 +31,8 @@ with left:
 
 
 def view() -> None:
-    n = ctx.widget("n", n_area)
+    ctx.show(rejection_sampling.COUNT, n_area)
+    n = ctx.values["n"]
     if checked is None:
         return
     p, q = checked

@@ -10,15 +10,11 @@ ctx = ui.page()
 
 
 def view() -> None:
-    k, c = ctx.values["k"], ctx.values["c"]
-    st.sidebar.subheader("Toy language")
-    target = ctx.widget("target")
-    vocab = ctx.widget("chain_vocab")
-    draft = ctx.widget("draft")
-    strength_key = {"merged": "contexts", "temperature": "temperature", "noise": "noise"}[draft]
-    strength = ctx.widget(strength_key)
-    tokens = ctx.widget("tokens")
-    seed = ctx.values["seed"]
+    ctx.show(simulator.TOY_LANGUAGE)
+    k, c, target, vocab, draft, tokens, seed = (
+        ctx.values[key] for key in ("k", "c", "target", "chain_vocab", "draft", "tokens", "seed")
+    )
+    strength = ctx.shown_for(simulator.TOY_LANGUAGE, "draft")
     if draft == "merged" and strength > vocab:
         st.sidebar.caption(f"Only {vocab} contexts exist: the draft is the target itself.")
 

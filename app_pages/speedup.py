@@ -42,9 +42,8 @@ def published_results() -> None:
 
 
 def view() -> None:
-    alpha, k, c = ctx.values["alpha"], ctx.values["k"], ctx.values["c"]
-    compare = ctx.widget("compare")
-    show_published = ctx.widget("published")
+    ctx.show(speedup.SIDEBAR)
+    alpha, k, c, compare, show_published = (ctx.values[key] for key in speedup.SIDEBAR.keys)
 
     alphas = tuple(sorted({*compare, alpha}))
     grid, optima = speedup.speedup_curves(alphas, float(c))

@@ -18,7 +18,6 @@ ctx = ui.page()
 
 #: st.session_state key of the step this page last wrote to the address (None for step 1).
 WRITTEN = "step_written"
-STRENGTH_KEYS = {"noise": "step_noise", "temperature": "step_temperature", "merged": "step_contexts"}
 
 #: The page starts higher than Streamlit's default, so that the chart fits a 720 px screen; the
 #: keys' script takes no room. Streamlit's main area takes the focus on a click (it is focusable,
@@ -109,15 +108,14 @@ def view() -> None:
     shared_k, c, seed = ctx.values["k"], ctx.values["c"], ctx.values["seed"]
     k = step_through.page_k(shared_k)
     total = step_through.total_steps(k)
-    st.sidebar.subheader("Iteration")
+    st.sidebar.subheader(step_through.STEP.title)
     number = _step(k, total)
-    greedy = ctx.widget("greedy")
-    # Sampling only: at temperature 0 the draft proposes its argmax and block keeps what token keeps.
-    proposal = "sampled" if greedy else ctx.widget("step_proposal")
-    verification = "token" if greedy else ctx.widget("step_verification")
-    st.sidebar.subheader("Toy language")
-    kind = ctx.widget("step_draft")
-    strength = ctx.widget(STRENGTH_KEYS[kind])
+    # The proposal and the verification are for sampling only, at their defaults under greedy decoding:
+    # at temperature 0 the draft proposes its argmax and block keeps what token keeps.
+    ctx.show(step_through.ITERATION)
+    ctx.show(step_through.TOY_LANGUAGE)
+    greedy, proposal, verification, kind = (ctx.values[key] for key in (*step_through.ITERATION.keys, "step_draft"))
+    strength = ctx.shown_for(step_through.TOY_LANGUAGE, "step_draft")
     if shared_k > STEP_MAX_K:
         st.info(
             f"The shared draft length is k = {shared_k}; this page steps through at most {STEP_MAX_K} "
@@ -184,7 +182,8 @@ def view() -> None:
 
 st.html(PAGE_CSS)
 st.html(step_through.key_script(), unsafe_allow_javascript=True)
-presenter = ctx.widget("presenter", st.container(key="step_presenter"))
+ctx.show(step_through.PRESENTER, st.container(key="step_presenter"))
+presenter = ctx.values["presenter"]
 if presenter:
     # Public API, called after the router's own call: the later call's sidebar state wins.
     st.set_page_config(initial_sidebar_state="collapsed")

@@ -5,7 +5,6 @@ import streamlit as st
 
 from dashboard import charts, toy_language, ui
 from dashboard.features import verification_rules as vr
-from dashboard.params.verification import LOSSY_PARAMS
 from dashboard.presets import token_labels
 from specmath.rules import RULES
 from specmath.verification import MAX_BLOCK_ENUMERATION
@@ -14,21 +13,19 @@ ctx = ui.page()
 
 
 def view() -> None:
-    st.sidebar.subheader("Pair")
-    preset = ctx.widget("vr_preset")
+    ctx.show(vr.PAIR)
+    preset = ctx.values["vr_preset"]
     if preset == "toy":
-        word = ctx.widget("vr_context")
+        word = ctx.values["vr_context"]
         logits, labels, source = vr.toy_logits(word), toy_language.WORDS, f"toy language after “{word}”"
         name = f"toy_{toy_language.WORDS.index(word)}"
     else:
         logits = vr.typed_logits(ctx) if preset == "typed" else vr.LOGIT_PRESETS[preset]
         labels, source, name = token_labels(len(logits[0])), f"preset {preset}", preset
-    temperature = ctx.widget("vr_temperature")
-    st.sidebar.subheader("Lossy rules")
-    # One widget per setting, however many rules share it.
-    lossy_values = {param.key: ctx.widget(param.key) for param in LOSSY_PARAMS}
-    lossy = vr.lossy_settings(lossy_values, len(labels))
-    k, c = ctx.values["k"], ctx.values["c"]
+    ctx.show(vr.TEMPERATURE)
+    ctx.show(vr.LOSSY)
+    lossy = vr.lossy_settings({key: ctx.values[key] for key in vr.LOSSY.keys}, len(labels))
+    temperature, k, c = ctx.values["vr_temperature"], ctx.values["k"], ctx.values["c"]
     p, q = vr.pair(logits, temperature)
     subtitle = f"{source}, T = {temperature:g}"
     if preset == "toy":

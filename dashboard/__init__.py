@@ -5,7 +5,8 @@ The shell:
 - ``registry``: the page registry, the one list of pages (router, navigation, cards, tests).
 - ``params``: every widget parameter (label, default, bounds, URL key, when shown) in one table.
 - ``navigation``: the router's work per run (sidebar, links, the widgets several pages read).
-- ``ui``: what page scripts use (their context, widgets bound to the URL, fragments, charts).
+- ``ui``: what page scripts use (their context, which shows their widgets, fragments, charts).
+- ``binding``: a parameter's widget bound to the URL, a link's values checked, values for the next run.
 - ``address``: what comes from outside (a link's values, a paste, a typed cell): the link
   checks and outside text shown literally.
 - ``workarounds``: fixes for bugs of the pinned Streamlit, each turned off on other versions.
@@ -18,7 +19,8 @@ The shell:
 - ``presets``, ``toy_language``, ``texts``: presets, the toy language, the pages' texts.
 
 A page is three files named alike: its script in ``app_pages/``, its module in ``features/``
-(cached calls, view helpers) and its figure builders in ``charts/`` (arrays in, plotly figures
-out, no Streamlit). Only the shell's ``navigation``, ``ui`` and ``workarounds`` and the
+(its parameters, as the sections its sidebar shows them in, the registry's list of them; cached
+calls, view helpers) and its figure builders in ``charts/`` (arrays in, plotly figures
+out, no Streamlit). Only the shell's ``navigation``, ``ui``, ``binding`` and ``workarounds`` and the
 ``features`` modules use Streamlit; everything else is testable without it.
 """

@@ -20,10 +20,11 @@ import streamlit as st
 
 from dashboard import workarounds
 from dashboard.address import literal
+from dashboard.binding import Container, apply_pending
 from dashboard.params import PARAMS, SHARED_KEYS
 from dashboard.registry import PAGES, PageInfo, by_url_path
 from dashboard.texts import APP_NAME
-from dashboard.ui import CONTEXT_KEY, Container, PageContext, apply_pending
+from dashboard.ui import CONTEXT_KEY, PageContext
 
 #: st.session_state key of the shared α, k, c last set on any page.
 SHARED_STORE = "shared_values"

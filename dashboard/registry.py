@@ -1,26 +1,40 @@
 """The page registry: the one list of the dashboard's pages.
 
 The router (``app.py``), the navigation, the home page's cards, the tests, the benches and the
-screenshot script all read :data:`PAGES`. A new page is one entry here and one script in
-``app_pages/``; everything else follows from the entry.
+screenshot script all read :data:`PAGES`. A new page is one entry here, one script in
+``app_pages/`` and its module in ``dashboard/features/``, which declares the page's parameters
+(``SECTIONS``, the entry's ``sections``); everything else follows from the entry.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from dashboard.params import SHARED_KEYS
-from dashboard.params.verification import LOSSY_PARAMS
+from dashboard.features import (
+    acceptance_vs_kl,
+    calibrate,
+    draft_trees,
+    hardware,
+    optimal_k,
+    rejection_sampling,
+    simulator,
+    speedup,
+    step_through,
+    verification_rules,
+)
+from dashboard.params import SHARED_KEYS, Section, section_keys
 
 
 @dataclass(frozen=True)
 class PageInfo:
     """A page: its script, title, icon and address, the parameters it reads, its home-page card.
 
-    ``params`` are the widget parameters (``dashboard.params.PARAMS``) in the order the page shows
-    them (a page may read one from the address itself, as the Step through page its step, whose
-    range depends on k); ``url_params`` the hand-encoded query parameters beyond them (the typed
-    p and q).
+    ``sections`` are the page's widget parameters (``dashboard.params.PARAMS``) as its
+    ``dashboard.features`` module declares them, the one list of them: the page shows its widgets
+    from the same sections (``PageContext.show``), and :attr:`params` are their keys in order (a
+    page may read one from the address itself, as the Step through page its step, whose range
+    depends on k). ``url_params`` are the hand-encoded query parameters beyond them (the typed p
+    and q).
     """
 
     id: str
@@ -28,7 +42,7 @@ class PageInfo:
     title: str
     icon: str
     url_path: str  # "" for the home page
-    params: tuple[str, ...] = ()
+    sections: tuple[Section, ...] = ()
     card: str = ""
     url_params: tuple[str, ...] = ()
     #: Other views of the page worth a picture, (name, query): the screenshots take them beside
@@ -38,6 +52,11 @@ class PageInfo:
     #: One of the chapter's own views (its formulas, table and experiment), which the home page
     #: puts first.
     chapter: bool = False
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The page's parameter keys, in the order of its sections."""
+        return section_keys(self.sections)
 
     @property
     def shared_params(self) -> tuple[str, ...]:
@@ -62,7 +81,7 @@ PAGES: dict[str, PageInfo] = {
             "Speedup vs draft length",
             ":material/trending_up:",
             "Speedup",
-            ("alpha", "k", "c", "compare", "published"),
+            speedup.SECTIONS,
             "How the speedup rises and falls with the draft length k, for your α and c and a set "
             "of comparison curves; the best k of each curve marked, published measurements beside them.",
             chapter=True,
@@ -73,7 +92,7 @@ PAGES: dict[str, PageInfo] = {
             "Optimal draft length map",
             ":material/grid_on:",
             "Optimal_k",
-            ("alpha", "c", "max_k", "view"),
+            optimal_k.SECTIONS,
             "The best k and the best speedup over every (α, c), with the chapter's table to download.",
             chapter=True,
         ),
@@ -83,7 +102,7 @@ PAGES: dict[str, PageInfo] = {
             "Rejection sampling",
             ":material/casino:",
             "Rejection_sampling",
-            ("preset", "vocab", "n", "seed"),
+            rejection_sampling.SECTIONS,
             "Type a target p and a draft q, run millions of rounds, and watch the output land exactly on p.",
             chapter=True,
             url_params=("p", "q"),
@@ -94,7 +113,7 @@ PAGES: dict[str, PageInfo] = {
             "Acceptance vs divergence",
             ":material/scatter_plot:",
             "Acceptance_vs_KL",
-            ("pairs", "kl_vocab", "seed", "logx"),
+            acceptance_vs_kl.SECTIONS,
             "α against KL(p‖q) for random pairs, with the Pinsker and Bretagnolle–Huber bounds.",
             chapter=True,
         ),
@@ -104,7 +123,7 @@ PAGES: dict[str, PageInfo] = {
             "Simulator",
             ":material/play_circle:",
             "Simulator",
-            ("k", "c", "target", "draft", "contexts", "temperature", "noise", "chain_vocab", "tokens", "seed"),
+            simulator.SECTIONS,
             "Run the whole algorithm on a toy language, token by token: where the closed form "
             "holds, where it does not, and what an engine's per-position counters mean.",
         ),
@@ -114,20 +133,7 @@ PAGES: dict[str, PageInfo] = {
             "Step through",
             ":material/skip_next:",
             "Step",
-            (
-                "step",
-                "k",
-                "c",
-                "step_draft",
-                "step_noise",
-                "step_temperature",
-                "step_contexts",
-                "greedy",
-                "step_proposal",
-                "step_verification",
-                "seed",
-                "presenter",
-            ),
+            step_through.SECTIONS,
             "Watch one iteration on words you can read, a step at a time: the draft proposes, the "
             "target scores every position at once, each word is checked, the last word is drawn.",
             # Each phase after the first (drafting, the default) at the longest draft, and a block check.
@@ -146,33 +152,7 @@ PAGES: dict[str, PageInfo] = {
             "Calibrate from your engine",
             ":material/tune:",
             "Calibrate",
-            (
-                "k",
-                "c",
-                "drafts",
-                "accepted",
-                "target_ms",
-                "draft_ms",
-                "cal_schedule",
-                "cal_target_model",
-                "cal_draft_model",
-                "cal_gpu",
-                "cal_precision",
-                "cal_drafter_kind",
-                "cal_lookup_ms",
-                "cal_tp",
-                "cal_draft_tp",
-                "cal_interconnect",
-                "cal_link_bandwidth",
-                "cal_link_latency_us",
-                "cal_batch",
-                "cal_context",
-                "cal_max_batch",
-                "cal_method",
-                "cal_drafter",
-                "cal_data_parallel",
-                "cal_n_predict",
-            ),
+            calibrate.SECTIONS,
             "Paste what vLLM, SGLang or llama.cpp printed: get your real α, the per-position "
             "profile, the draft length to use, and a batch-size schedule of it for your GPU.",
             # The schedule on the roofline scaled to measured step times.
@@ -186,31 +166,7 @@ PAGES: dict[str, PageInfo] = {
             "Hardware",
             ":material/memory:",
             "Hardware",
-            (
-                "alpha",
-                "k",
-                "target_model",
-                "draft_model",
-                "gpu",
-                "precision",
-                "drafter_kind",
-                "lookup_ms",
-                "tp",
-                "draft_tp",
-                "interconnect",
-                "link_bandwidth",
-                "link_latency_us",
-                "batch",
-                "context",
-                "overhead_ms",
-                "bandwidth",
-                "peak",
-                "max_batch",
-                "method",
-                "drafter",
-                "data_parallel",
-                "n_predict",
-            ),
+            hardware.SECTIONS,
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
             # Without a KV cache to read, speculation stops paying from batch 242 on: a k = 0 range.
@@ -231,30 +187,7 @@ PAGES: dict[str, PageInfo] = {
             "Draft trees",
             ":material/account_tree:",
             "Trees",
-            (
-                "tree_source",
-                "alpha",
-                "tree_target",
-                "tree_chain_vocab",
-                "tree_contexts",
-                "seed",
-                "budget",
-                "depth",
-                "topk",
-                "steps",
-                "c",
-                "tree_cost",
-                "tree_beta",
-                "tree_target_model",
-                "tree_gpu",
-                "tree_precision",
-                "tree_batch",
-                "tree_context",
-                "tree_tp",
-                "tree_interconnect",
-                "tree_link_bandwidth",
-                "tree_link_latency_us",
-            ),
+            draft_trees.SECTIONS,
             "Draft a tree instead of a chain: the best tree for a budget under positional acceptance, "
             "what SGLang's EAGLE settings build, and when verifying a bigger tree stops paying.",
             url_params=("acceptance",),
@@ -265,14 +198,7 @@ PAGES: dict[str, PageInfo] = {
             "Verification rules",
             ":material/rule:",
             "Verification_rules",
-            (
-                "vr_preset",
-                "vr_context",
-                "vr_temperature",
-                *(param.key for param in LOSSY_PARAMS),  # each lossy rule's settings, from specmath's RULES
-                "k",
-                "c",
-            ),
+            verification_rules.SECTIONS,
             "Rejection sampling against what engines run: greedy drafts, exact match, lossy "
             "thresholds and block verification, at any temperature.",
             url_params=("lp", "lq"),

@@ -2,49 +2,44 @@
 
 The router (``app.py``, through :mod:`dashboard.navigation`) prepares each run: it reads the
 link, creates the widgets of the parameters several pages read, and leaves a
-:class:`PageContext` for the page, which takes it with :func:`page`. The page creates its own
-widgets with :meth:`PageContext.widget` and hands its interactive part to :func:`interactive`.
-Widgets use Streamlit's own ``bind="query-params"``: the address bar is always a link to the
-current view.
+:class:`PageContext` for the page, which takes it with :func:`page`. The page shows its own
+widgets section by section, as its ``dashboard.features`` module declares them, with
+:meth:`PageContext.show`, reads every parameter's value from :attr:`PageContext.values`, and hands
+its interactive part to :func:`interactive`.
+Widgets use Streamlit's own ``bind="query-params"`` (:mod:`dashboard.binding`): the address bar
+is always a link to the current view.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import charts, workarounds
-from dashboard.address import address_value, check_url_value, literal
-from dashboard.params import PARAMS, Param
-from dashboard.registry import PageInfo
+from dashboard import charts
+from dashboard.binding import Container, bound_widget
+from dashboard.params import PARAMS, Section
 
-#: Where an element goes: ``st``, ``st.sidebar``, a container or a column. Streamlit's class for
-#: them lives in a module of its own internals, which this project does not import.
-Container = Any
+if TYPE_CHECKING:  # a type only: the registry imports the pages' features, some of which import this module
+    from dashboard.registry import PageInfo
 
 #: st.session_state key of the context the router leaves for the page of this run.
 CONTEXT_KEY = "page_context"
 
-#: st.session_state key of widget values a page asked for before its rerun (:func:`rerun_with`).
-PENDING_KEY = "pending_widget_values"
-
-
-def _display(param: Param, value: Any) -> str:
-    if param.kind == "multi":
-        return ", ".join(param.fmt(v) for v in value) or "none"
-    if param.kind == "text":  # from outside: literal text
-        return literal(value) if value else "no value (the default)"
-    return param.fmt(value)
-
 
 @dataclass
 class PageContext:
-    """What a page needs: its registry entry, the link's raw values, where notices go, widget values."""
+    """What a page needs: its registry entry, the link's raw values, where notices go, widget values.
+
+    ``values`` holds every parameter of the page shown so far in this run, by key: the widget's
+    value, or the default of a parameter whose widget its condition (``Param.shown_when``) hides.
+    It is how a page reads its parameters; :meth:`raw_param` is only for the hand-encoded ones
+    beyond them (the typed p and q, logits).
+    """
 
     info: PageInfo
     raw_url: dict[str, list[str]]
@@ -52,36 +47,39 @@ class PageContext:
     pages: dict[str, Any]  # this run's st.Page of each page id
     values: dict[str, Any] = field(default_factory=dict)
 
-    def widget(self, key: str, container: Container | None = None) -> Any:
-        """Create the widget of parameter ``key`` (bound to the URL) and return its value.
+    def show(self, section: Section, container: Container | None = None) -> None:
+        """Show ``section``'s heading and widgets in ``container`` (the sidebar), in order, into :attr:`values`.
 
-        A value in the link that the widget could not take is named in a warning at the top
-        of the page, with the value used instead. A text box takes any text from the link, so
-        a text the parameter does not allow is not used: its default is. What the user types
-        into the box is the page's to judge (it is in the address too, but not from a link).
+        The router's (α, k, c, the seed) already exist; a widget whose condition does not hold is
+        not created, and its default is its value.
         """
-        param = PARAMS[key]
-        raw = self.raw_url.get(key)
-        bound = key in st.session_state
-        # Before the widget binds the key, which would forbid writing it: a copied link must
-        # not carry on what the binding keeps (see address.address_value).
-        if raw is not None and not bound:
-            corrected = address_value(param, raw)
-            if corrected is not None:
-                try:
-                    st.query_params[key] = corrected
-                except st.errors.StreamlitAPIException:
-                    pass  # bound after all: the warning below still names the value in use
-        value = make_widget(param, container if container is not None else st.sidebar)
-        if isinstance(value, float):
-            value += 0.0  # a link's -0 is 0, not "α = -0"
-        typed = param.kind == "text" and bound and raw is not None and raw[-1] == value
-        problem = check_url_value(param, raw) if raw is not None and not typed else None
-        if problem and param.kind == "text" and not param.accepts(value):
-            # The address holds the default now (address.address_value).
-            value = param.default
-        if problem:
-            self.notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")
+        where = container if container is not None else st.sidebar
+        if section.title:
+            where.subheader(section.title)
+        for key in section.keys:
+            if key in self.info.app_params:
+                continue
+            if self._condition_holds(key):
+                self.widget(key, where)
+            else:
+                self.values[key] = PARAMS[key].default
+
+    def shown_for(self, section: Section, key: str) -> Any:
+        """The value of the one widget of ``section`` shown for ``key``'s value (a draft's strength for its kind)."""
+        (value,) = (self.values[other] for other in section.keys if PARAMS[other].shown_when == (key, self.values[key]))
+        return value
+
+    def _condition_holds(self, key: str) -> bool:
+        condition = PARAMS[key].shown_when
+        if condition is None:
+            return True
+        other, value = condition
+        return self.values[other] == value and self._condition_holds(other)
+
+    def widget(self, key: str, container: Container | None = None) -> Any:
+        """Create the widget of parameter ``key`` bound to the URL (:func:`~dashboard.binding.bound_widget`),
+        in ``container`` (the sidebar); its value, also in :attr:`values`. Pages use :meth:`show`."""
+        value = bound_widget(PARAMS[key], self.raw_url.get(key), self.notices, container or st.sidebar)
         self.values[key] = value
         return value
 
@@ -93,57 +91,6 @@ class PageContext:
         """The link's value of a hand-encoded parameter (such as ``p``), if it has one."""
         values = self.raw_url.get(key)
         return values[-1] if values else None
-
-
-def make_widget(param: Param, container: Container) -> Any:
-    """The Streamlit widget :class:`~dashboard.params.Param` describes, bound to the URL; its value."""
-    common = {"key": param.key, "help": param.help or None, "bind": "query-params"}
-    kind, widget = param.kind, param.widget_type
-    if kind == "int" and widget == "number_input":
-        return workarounds.whole_number_input(
-            container, param.label, value=param.default, low=param.low, high=param.high, **common
-        )
-    if kind in ("float", "int"):
-        cast = float if kind == "float" else int
-        bounds = {"min_value": cast(param.low), "max_value": cast(param.high), "step": cast(param.step)}
-        return getattr(container, widget)(param.label, value=cast(param.default), **bounds, **common)
-    options = list(param.options)
-    if widget == "select_slider":
-        return container.select_slider(
-            param.label, options=options, value=param.default, format_func=param.fmt, **common
-        )
-    if widget in ("selectbox", "radio"):
-        extra = {"horizontal": True} if widget == "radio" else {}
-        return getattr(container, widget)(
-            param.label, options, index=options.index(param.default), format_func=param.fmt, **extra, **common
-        )
-    if widget == "multiselect":
-        return container.multiselect(param.label, options, default=list(param.default), format_func=param.fmt, **common)
-    if widget == "toggle":
-        return container.toggle(param.label, value=param.default, **common)
-    if widget == "text_input":
-        # No max_chars: Streamlit would cut a longer link value to an allowed-looking prefix and
-        # use it; the page refuses a text over param.max_chars whole (Param.accepts).
-        return container.text_input(param.label, value=param.default, placeholder=param.placeholder or None, **common)
-    raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
-
-
-def rerun_with(values: dict[str, Any]) -> None:
-    """Rerun the app with the widgets of ``values`` (parameter keys) set to them, the address too.
-
-    A widget's value cannot be written once it exists in a run, and the router's exist before the
-    page runs: the router writes these at the start of the next run (:func:`apply_pending`).
-    """
-    # Whole numbers stay ints, though the whole-number box is a float box (workarounds.whole_number_input):
-    # Streamlit writes a float set here as "280.0" in the address, and an int as "280".
-    st.session_state[PENDING_KEY] = dict(values)
-    st.rerun()
-
-
-def apply_pending() -> None:
-    """Write the values :func:`rerun_with` left, before any widget of this run exists."""
-    for key, value in st.session_state.pop(PENDING_KEY, {}).items():
-        st.session_state[key] = value
 
 
 def page() -> PageContext:

@@ -6,6 +6,11 @@ import numpy as np
 import streamlit as st
 
 import specmath
+from dashboard.params import Section
+
+#: The page's parameters.
+EXPERIMENT = Section("Experiment", ("pairs", "kl_vocab", "seed", "logx"))
+SECTIONS = (EXPERIMENT,)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -18,9 +18,16 @@ import engines
 import specmath
 from dashboard import texts
 from dashboard.features import verification_rules
-from dashboard.params import PARAMS
+from dashboard.params import CALIBRATE_KEYS, PARAMS, Section
 from engines import definitions
 from specmath.speedup import MAX_DRAFT_LENGTH
+
+#: The page's parameters: the counts beside the paste box, the step times, and the schedule's
+#: copies of the Hardware page's settings (``dashboard.params.CALIBRATE_KEYS``).
+COUNTS = Section(None, ("drafts", "accepted"))
+STEP_TIMES = Section("Step times (optional)", ("target_ms", "draft_ms"))
+SCHEDULE = Section("Schedule for your engine (optional)", ("cal_schedule", *CALIBRATE_KEYS))
+SECTIONS = (Section(None, ("k", "c")), COUNTS, STEP_TIMES, SCHEDULE)
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
 #: itself takes any length: with Streamlit's ``max_chars`` the browser drops a longer paste whole,

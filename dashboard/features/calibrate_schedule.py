@@ -43,8 +43,8 @@ def schedule(
     chosen: Mapping[str, Any],
     step_times: tuple[float, float] | None,
 ) -> None:
-    """The page's schedule: on the roofline of ``chosen`` (:data:`dashboard.params.CALIBRATE_KEYS` and
-    ``lookup_ms``), from the measured profile if there is one, else the fitted α; scaled to
+    """The page's schedule: on the roofline of ``chosen`` (the settings of :data:`dashboard.params.CALIBRATE_KEYS`
+    under the Hardware page's names), from the measured profile if there is one, else the fitted α; scaled to
     ``step_times`` (target, draft in ms, measured at ``chosen["batch"]`` and the chosen tensor
     parallelism) when given and the drafter runs a model (:func:`specmath.fit_roofline`)."""
     st.subheader("A batch-size schedule of k for your engine")

@@ -119,7 +119,8 @@ def benchmark_batch(schedule: specmath.MeasuredSchedule, batch: int) -> tuple[in
 
 def show_engines(result: SweepResult, chosen: Mapping[str, Any] | None) -> None:
     """The measured schedule in every engine's terms and its synthetic-acceptance benchmark, for the
-    sidebar's schedule settings ``chosen`` (:data:`dashboard.params.CALIBRATE_KEYS`); a hint without them."""
+    sidebar's schedule settings ``chosen`` (as :func:`~dashboard.features.calibrate_schedule.schedule` takes
+    them); a hint without them."""
     if chosen is None:
         st.info(texts.SWEEP_ENGINES_HINT)
         return

@@ -18,10 +18,34 @@ import streamlit as st
 
 import specmath
 from dashboard import engine_config
-from dashboard.params import TREE_MAX_BUDGET, TREE_MAX_DEPTH, TREE_MAX_RANKS
+from dashboard.params import TREE_MAX_BUDGET, TREE_MAX_DEPTH, TREE_MAX_RANKS, Section
 from dashboard.pq_input import read_cell
 from dashboard.presets import toy_chains
 from specmath.verification import SUM_TOLERANCE
+
+#: The page's parameters. The acceptance's widgets depend on its source (a typed vector, the page's
+#: ``acceptance``, is encoded by hand: ``PageInfo.url_params``), the cost's on its model.
+ACCEPTANCE = Section("Acceptance", ("tree_source", "alpha", "tree_target", "tree_chain_vocab", "tree_contexts", "seed"))
+TREE = Section("Tree", ("budget", "depth"))
+EAGLE = Section("EAGLE in SGLang", ("topk", "steps"))
+COST = Section(
+    "Verification cost",
+    (
+        "c",
+        "tree_cost",
+        "tree_beta",
+        "tree_target_model",
+        "tree_gpu",
+        "tree_precision",
+        "tree_batch",
+        "tree_context",
+        "tree_tp",
+        "tree_interconnect",
+        "tree_link_bandwidth",
+        "tree_link_latency_us",
+    ),
+)
+SECTIONS = (ACCEPTANCE, TREE, EAGLE, COST)
 
 #: How typed numbers are separated: commas, semicolons, spaces (so a decimal point, not a comma).
 _SEPARATORS = re.compile(r"[,;\s]+")

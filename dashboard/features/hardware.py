@@ -22,7 +22,10 @@ import engines
 import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.features import engine_views
-from dashboard.params import AUTO_DRAFT_TP, BATCHES, CONTEXTS
+from dashboard.params import AUTO_DRAFT_TP, BATCHES, CONTEXTS, HARDWARE_SECTIONS, Section
+
+#: The page's parameters: the shared α and k, then its sidebar (``dashboard.params.HARDWARE_SECTIONS``).
+SECTIONS = (Section(None, ("alpha", "k")), *HARDWARE_SECTIONS)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,12 @@ import streamlit as st
 
 import specmath
 from dashboard import charts
+from dashboard.params import Section
+
+#: The page's parameters: the sidebar's, and the map's colour switch above the map.
+SIDEBAR = Section(None, ("alpha", "c", "max_k"))
+VIEW = Section(None, ("view",))
+SECTIONS = (SIDEBAR, VIEW)
 
 #: The optimal-k map's grid: 101 acceptance rates (every 0.01) by 101 log-spaced cost ratios.
 #: A finer grid made plotly.js's redraw of the map on each slider move several times slower.

@@ -16,8 +16,16 @@ from scipy import stats
 
 import specmath
 from dashboard import pq_input
+from dashboard.params import Section
 from dashboard.presets import preset_pair, token_labels
 from dashboard.ui import PageContext
+
+#: The page's parameters. The preset's description stands under its widget and the vocabulary's
+#: widget only for the random preset; the sample count reruns alone (the page's fragment).
+PRESET = Section("Sampling", ("preset",))
+VOCAB = Section(None, ("vocab",))
+COUNT = Section(None, ("n", "seed"))
+SECTIONS = (PRESET, VOCAB, COUNT)
 
 #: st.session_state key of the table's current starting point (see TableState).
 TABLE_STATE = "pq_table"

@@ -10,8 +10,14 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard.params import SIMULATOR_SEQUENCE
+from dashboard.params import SIMULATOR_SEQUENCE, Section
 from dashboard.presets import toy_chains
+
+#: The page's parameters: the draft's strength is the widget of the chosen kind of draft.
+TOY_LANGUAGE = Section(
+    "Toy language", ("target", "chain_vocab", "draft", "contexts", "temperature", "noise", "tokens", "seed")
+)
+SECTIONS = (Section(None, ("k", "c")), TOY_LANGUAGE)
 
 #: Streamlit Markdown colours per token kind, and the legend's words for them.
 KIND_STYLES = {

@@ -24,7 +24,11 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard.params import PARAMS
+from dashboard.params import PARAMS, Section
+
+#: The page's parameters: the shared ones, then the comparison curves and the published points.
+SIDEBAR = Section(None, ("alpha", "k", "c", "compare", "published"))
+SECTIONS = (SIDEBAR,)
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "published_results.csv"
 SOURCES_FILE = DATA_FILE.with_name("SOURCES.md")

@@ -32,7 +32,15 @@ import numpy as np
 import specmath
 from dashboard import toy_language
 from dashboard.address import check_url_value
-from dashboard.params import PARAMS, STEP_MAX_K
+from dashboard.params import PARAMS, STEP_MAX_K, Section
+
+#: The page's parameters. The step is read from the address by the page, not bound to a widget:
+#: its range depends on k (app_pages/step_through.py). Presenter mode is a toggle above the page.
+STEP = Section("Iteration", ("step",))
+ITERATION = Section(None, ("greedy", "step_proposal", "step_verification"))
+TOY_LANGUAGE = Section("Toy language", ("step_draft", "step_noise", "step_temperature", "step_contexts"))
+PRESENTER = Section(None, ("presenter",))
+SECTIONS = (STEP, Section(None, ("k", "c")), TOY_LANGUAGE, ITERATION, Section(None, ("seed",)), PRESENTER)
 
 DRAFT, SCORE, CHECK, FINISH, OUTCOME = "draft", "score", "check", "finish", "outcome"
 

@@ -10,11 +10,18 @@ import streamlit as st
 
 import specmath
 from dashboard import pq_input, toy_language
-from dashboard.params import PARAMS
-from dashboard.params.verification import lossy_key
+from dashboard.params import PARAMS, Section
+from dashboard.params.verification import LOSSY_PARAMS, lossy_key
 from dashboard.ui import PageContext
 from specmath.rules import PROPOSALS, RULES
 from specmath.verification import MAX_BLOCK_ENUMERATION
+
+#: The page's parameters. The typed logits (``lp``, ``lq``: ``PageInfo.url_params``) stand between the
+#: pair and the temperature; one widget per lossy setting, however many rules share it.
+PAIR = Section("Pair", ("vr_preset", "vr_context"))
+TEMPERATURE = Section(None, ("vr_temperature",))
+LOSSY = Section("Lossy rules", tuple(param.key for param in LOSSY_PARAMS))
+SECTIONS = (PAIR, TEMPERATURE, LOSSY, Section(None, ("k", "c")))
 
 #: Each preset's (target logits, draft logits); the binary one is Sun et al.'s pair at T = 1.
 LOGIT_PRESETS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {

@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from dashboard.params import chapter, serving, simulation, verification
-from dashboard.params.base import DEFAULT_WIDGETS, Param, format_count, format_number
+from dashboard.params.base import DEFAULT_WIDGETS, Param, Section, format_count, format_number, section_keys
 from dashboard.params.chapter import ALPHA_CHOICES, C_OPTIONS, SAMPLE_COUNTS
 from dashboard.params.serving import (
     AUTO_DRAFT_TP,
     BATCHES,
     CONTEXTS,
+    HARDWARE_SECTIONS,
     PRECISIONS,
+    ROOFLINE_OVERRIDES,
     TP_DEGREES,
     TREE_MAX_BUDGET,
     TREE_MAX_DEPTH,
@@ -52,8 +54,9 @@ PARAMS |= {
 }
 PARAMS["tree_batch"] = replace(PARAMS["batch"], key="tree_batch", default=16, shown_when=("tree_cost", "roofline"))
 
-# Calibrate's schedule has the Hardware page's settings under keys of their own (its widgets
-# appear only with cal_schedule on); its batch is also the one the step times were measured at.
+# Calibrate's schedule has the Hardware page's settings, but for its roofline overrides, under keys
+# of their own, in the Hardware page's order (its widgets appear only with cal_schedule on); its batch
+# is also the one the step times were measured at.
 CALIBRATE_SCHEDULE = ("cal_schedule", True)
 _CALIBRATE_LABELS = {
     "batch": {
@@ -61,25 +64,20 @@ _CALIBRATE_LABELS = {
         "help": "Sequences decoded together when you measured the step times; SGLang's flags are for this batch.",
     }
 }
-_MODEL_KEYS = ("target_model", "draft_model", "gpu", "precision")
-#: How the target is served and the draft drafts (the Hardware page's ``Serving``); the step times are theirs.
-_SERVING_KEYS = ("drafter_kind", "tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")
-_WORKLOAD_KEYS = ("batch", "context", "max_batch", "method", "drafter", "data_parallel", "n_predict")
-# In the Hardware page's order: models, how they are served, then the workload and the engine.
-for _key in (*_MODEL_KEYS, *_SERVING_KEYS, *_WORKLOAD_KEYS):
-    PARAMS[f"cal_{_key}"] = replace(
-        PARAMS[_key], key=f"cal_{_key}", shown_when=CALIBRATE_SCHEDULE, **_CALIBRATE_LABELS.get(_key, {})
-    )
-# Shown with a model-free drafter only; cal_drafter_kind itself only with cal_schedule on, so both hold.
-PARAMS["cal_lookup_ms"] = replace(
-    PARAMS["lookup_ms"], key="cal_lookup_ms", shown_when=("cal_drafter_kind", "model_free")
-)
+
+
+def _calibrate_copy(param: Param) -> Param:
+    # A condition on another Hardware setting becomes one on its copy (lookup_ms: a model-free
+    # drafter); cal_drafter_kind itself shows only with cal_schedule on, so both hold.
+    when = CALIBRATE_SCHEDULE if param.shown_when is None else (f"cal_{param.shown_when[0]}", param.shown_when[1])
+    return replace(param, key=f"cal_{param.key}", shown_when=when, **_CALIBRATE_LABELS.get(param.key, {}))
+
+
+#: Calibrate's copies of the Hardware page's settings, in its order.
+CALIBRATE_KEYS = tuple(f"cal_{key}" for key in section_keys(HARDWARE_SECTIONS) if key not in ROOFLINE_OVERRIDES)
+PARAMS |= {key: _calibrate_copy(PARAMS[key.removeprefix("cal_")]) for key in CALIBRATE_KEYS}
 
 SHARED_KEYS = tuple(key for key, p in PARAMS.items() if p.shared)
-
-#: Calibrate's schedule settings, the Hardware page's names without the ``cal_`` prefix (``lookup_ms``,
-#: read only for a model-free drafter, is not among them).
-CALIBRATE_KEYS = tuple(key.removeprefix("cal_") for key, p in PARAMS.items() if p.shown_when == CALIBRATE_SCHEDULE)
 
 __all__ = [
     "ALPHA_CHOICES",
@@ -89,6 +87,7 @@ __all__ = [
     "CONTEXTS",
     "C_OPTIONS",
     "DEFAULT_WIDGETS",
+    "HARDWARE_SECTIONS",
     "PARAMS",
     "PRECISIONS",
     "SAMPLE_COUNTS",
@@ -105,6 +104,8 @@ __all__ = [
     "TREE_MAX_TOPK",
     "TREE_SERVING_KEYS",
     "Param",
+    "Section",
     "format_count",
     "format_number",
+    "section_keys",
 ]

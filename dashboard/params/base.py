@@ -99,3 +99,22 @@ class Param:
             most = f"at most {self.max_chars} characters" if self.max_chars is not None else ""
             return ", ".join(part for part in (self.rule, most) if part) or "any text"
         return "true or false"
+
+
+@dataclass(frozen=True)
+class Section:
+    """Parameters a page shows together, in this order, under ``title`` (None: no heading).
+
+    A page declares its parameters once, as a tuple of sections in its ``dashboard.features``
+    module: the registry's list of the page's parameters is their keys in order, and the page
+    shows each section's widgets with ``PageContext.show``. Keys of ``registry.APP_KEYS`` stand
+    where the page reads them; the router creates their widgets.
+    """
+
+    title: str | None
+    keys: tuple[str, ...]
+
+
+def section_keys(sections: Sequence[Section]) -> tuple[str, ...]:
+    """The keys of ``sections``, in order: a page's parameters."""
+    return tuple(key for section in sections for key in section.keys)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import engines
 import specmath
 from dashboard import engine_config
-from dashboard.params.base import Param, format_count, format_number
+from dashboard.params.base import Param, Section, format_count, format_number
 
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072)
@@ -381,3 +381,16 @@ PARAMS: tuple[Param, ...] = (
         step=1,
     ),
 )
+
+#: The Hardware page's sidebar, section by section (``dashboard.features.hardware`` declares the page
+#: with it). Here rather than there: Calibrate's schedule copies these parameters (``dashboard.params``).
+HARDWARE_SECTIONS = (
+    Section("Models and GPU", ("target_model", "draft_model", "gpu", "precision", "drafter_kind", "lookup_ms")),
+    Section("Tensor parallelism", ("tp", "draft_tp", "interconnect", "link_bandwidth", "link_latency_us")),
+    Section("Workload", ("batch", "context", "overhead_ms")),
+    Section("Your own numbers", ("bandwidth", "peak")),
+    Section("Schedule for your engine", ("max_batch", "method", "drafter", "data_parallel", "n_predict")),
+)
+#: The Hardware page's roofline overrides, which Calibrate's schedule does not show: it fits them to
+#: the measured step times instead (``dashboard.features.calibrate_schedule``).
+ROOFLINE_OVERRIDES = ("overhead_ms", "bandwidth", "peak")

@@ -470,6 +470,9 @@ def test_a_model_free_drafter_costs_its_lookup_and_its_step_times_are_not_fitted
     # A sequential drafter reads no lookup time, whatever the link says.
     at = open_page(CALIBRATE, k="3", cal_schedule="true", cal_lookup_ms="0.5")
     assert "cal_lookup_ms" not in _keys(at) and not warnings(at)
+    # Nor does one with the schedule off: the lookup's condition needs its drafter kind's (Param.shown_when).
+    at = open_page(CALIBRATE, k="3", cal_drafter_kind="model_free", cal_lookup_ms="0.5")
+    assert "cal_lookup_ms" not in _keys(at) and not warnings(at)
 
 
 # The engines' configs and the synthetic-acceptance block (issue 33) ------------------------

@@ -1,0 +1,116 @@
+"""Widgets bound to the address: Streamlit's ``bind="query-params"``, a link's values checked.
+
+A :class:`~dashboard.params.Param` becomes its Streamlit widget (:func:`make_widget`) with the
+parameter's key as widget key and URL key, so the address bar is always a link to the view. What
+a link gives that the widget cannot take is named in a warning (:func:`bound_widget`). A page that
+sets widgets for its next run leaves their values with :func:`rerun_with`; the router writes them
+(:func:`apply_pending`) before any widget exists, the one time Streamlit allows it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from dashboard import workarounds
+from dashboard.address import address_value, check_url_value, literal
+from dashboard.params import Param
+
+#: Where a widget goes: ``st``, ``st.sidebar``, a container or a column. Streamlit's class for
+#: them lives in a module of its own internals, which this project does not import.
+Container = Any
+
+#: st.session_state key of widget values a page asked for before its rerun (:func:`rerun_with`).
+PENDING_KEY = "pending_widget_values"
+
+
+def _display(param: Param, value: Any) -> str:
+    if param.kind == "multi":
+        return ", ".join(param.fmt(v) for v in value) or "none"
+    if param.kind == "text":  # from outside: literal text
+        return literal(value) if value else "no value (the default)"
+    return param.fmt(value)
+
+
+def bound_widget(param: Param, raw: list[str] | None, notices: Container, container: Container) -> Any:
+    """Create ``param``'s widget in ``container``, bound to the URL; its value. ``raw``: the link's values of it.
+
+    A value in the link that the widget could not take is named in a warning in ``notices``, with
+    the value used instead. A text box takes any text from the link, so a text the parameter does
+    not allow is not used: its default is. What the user types into the box is the page's to judge
+    (it is in the address too, but not from a link).
+    """
+    key = param.key
+    bound = key in st.session_state
+    # Before the widget binds the key, which would forbid writing it: a copied link must
+    # not carry on what the binding keeps (see address.address_value).
+    if raw is not None and not bound:
+        corrected = address_value(param, raw)
+        if corrected is not None:
+            try:
+                st.query_params[key] = corrected
+            except st.errors.StreamlitAPIException:
+                pass  # bound after all: the warning below still names the value in use
+    value = make_widget(param, container)
+    if isinstance(value, float):
+        value += 0.0  # a link's -0 is 0, not "α = -0"
+    typed = param.kind == "text" and bound and raw is not None and raw[-1] == value
+    problem = check_url_value(param, raw) if raw is not None and not typed else None
+    if problem and param.kind == "text" and not param.accepts(value):
+        # The address holds the default now (address.address_value).
+        value = param.default
+    if problem:
+        notices.warning(f"{problem}; using {_display(param, value)}.", icon="⚠️")
+    return value
+
+
+def make_widget(param: Param, container: Container) -> Any:
+    """The Streamlit widget :class:`~dashboard.params.Param` describes, bound to the URL; its value."""
+    common = {"key": param.key, "help": param.help or None, "bind": "query-params"}
+    kind, widget = param.kind, param.widget_type
+    if kind == "int" and widget == "number_input":
+        return workarounds.whole_number_input(
+            container, param.label, value=param.default, low=param.low, high=param.high, **common
+        )
+    if kind in ("float", "int"):
+        cast = float if kind == "float" else int
+        bounds = {"min_value": cast(param.low), "max_value": cast(param.high), "step": cast(param.step)}
+        return getattr(container, widget)(param.label, value=cast(param.default), **bounds, **common)
+    options = list(param.options)
+    if widget == "select_slider":
+        return container.select_slider(
+            param.label, options=options, value=param.default, format_func=param.fmt, **common
+        )
+    if widget in ("selectbox", "radio"):
+        extra = {"horizontal": True} if widget == "radio" else {}
+        return getattr(container, widget)(
+            param.label, options, index=options.index(param.default), format_func=param.fmt, **extra, **common
+        )
+    if widget == "multiselect":
+        return container.multiselect(param.label, options, default=list(param.default), format_func=param.fmt, **common)
+    if widget == "toggle":
+        return container.toggle(param.label, value=param.default, **common)
+    if widget == "text_input":
+        # No max_chars: Streamlit would cut a longer link value to an allowed-looking prefix and
+        # use it; the page refuses a text over param.max_chars whole (Param.accepts).
+        return container.text_input(param.label, value=param.default, placeholder=param.placeholder or None, **common)
+    raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
+
+
+def rerun_with(values: dict[str, Any]) -> None:
+    """Rerun the app with the widgets of ``values`` (parameter keys) set to them, the address too.
+
+    A widget's value cannot be written once it exists in a run, and the router's exist before the
+    page runs: the router writes these at the start of the next run (:func:`apply_pending`).
+    """
+    # Whole numbers stay ints, though the whole-number box is a float box (workarounds.whole_number_input):
+    # Streamlit writes a float set here as "280.0" in the address, and an int as "280".
+    st.session_state[PENDING_KEY] = dict(values)
+    st.rerun()
+
+
+def apply_pending() -> None:
+    """Write the values :func:`rerun_with` left, before any widget of this run exists."""
+    for key, value in st.session_state.pop(PENDING_KEY, {}).items():
+        st.session_state[key] = value
