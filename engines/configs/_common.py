@@ -177,14 +177,6 @@ def check_schedule(schedule) -> tuple[tuple[int, int, int], ...]:
     return tuple(out)
 
 
-def k_at(schedule: Sequence[tuple[int, int, int]], batch: int) -> int:
-    """The scheduled k at ``batch``; past the last range, the last range's k."""
-    for lo, hi, k in schedule:
-        if lo <= batch <= hi:
-            return k
-    return schedule[-1][2]
-
-
 def flag_lines(flags: Sequence[tuple[str, object]]) -> str:
     """Flags one a line, joined by shell line continuations: ``--a 1 \\`` newline ``--b``.
 
