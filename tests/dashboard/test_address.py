@@ -7,7 +7,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from dashboard.address import MAX_SHOWN, WORD_JOINER, literal
-from dashboard.navigation import requested_page
 from tests.links import HOSTILE
 
 
@@ -55,19 +54,3 @@ def test_invisible_and_control_characters_are_shown_by_code_point_and_breaks_bec
     # A right-to-left mark before a number: the value refused is not "0.9" as far as a reader can see.
     assert read_back(literal("\u200f0.9")) == "⟨U+200F⟩0.9"
     assert read_back(literal("one\ntwo\tthree\r\nfour", limit=100)) == "one two three  four"
-
-
-@pytest.mark.parametrize(
-    ("url", "base", "page"),
-    [
-        ("http://h:8501/", "", ""),
-        ("http://h:8501/Nope", "", "Nope"),
-        ("http://h:8501/Speedup/", "", "Speedup"),
-        ("http://h/app/Nope", "/app/", "Nope"),
-        ("http://h/app", "app", ""),
-        ("http://h/No%20pe", "", "No pe"),
-        (None, "", ""),
-    ],
-)
-def test_the_page_an_address_asks_for_is_its_path_after_the_base(url, base, page):
-    assert requested_page(url, base) == page
