@@ -34,7 +34,7 @@ of at most 0.08 in AL. The others have three points each, so three parameters pa
 #905; random tokens distort acceptance), and Qwen3.8-27B's MTP head under llama.cpp, whose
 points are acceptance rates given as ranges, read at their midpoints (vLLM issue #47602). The
 fits differ by head: the short-trained EAGLE-3 head halves by about 8 k tokens and falls steeply
-(n about 3); the DSpark head holds to about 36 k and then drops to nothing by 128 k (n about 8);
+(n about 3); the DSpark head halves at about 36 k and has nothing left by 128 k (n about 8);
 the MTP head's rate falls by a third between 100 and 34 k tokens and little after, a shallow
 curve (n about 0.3) whose half-context means little. So no one default serves every head: fit
 the head at hand, or read :math:`C_{1/2}` as an assumption. vLLM's RFC #48627, which adds a
