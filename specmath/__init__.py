@@ -25,6 +25,7 @@ from .calibration import (
     profile_expected_tokens,
     profile_speedup,
 )
+from .context import ContextFalloff, ContextFit, fit_context_falloff
 from .costs import (
     FreeVerification,
     LinearOverhead,
@@ -67,11 +68,15 @@ from .markov import (
 )
 from .moe import expected_active_experts
 from .presets import (
+    ACCEPTANCE_PRESETS,
+    CONTEXT_MEASUREMENTS,
     GPU_PRESETS,
     INTERCONNECT_PRESETS,
     MODEL_PRESETS,
     SEQUOIA_ACCEPTANCE,
     SEQUOIA_ACCEPTANCE_SOURCE,
+    AcceptancePreset,
+    ContextMeasurement,
     GPUSpec,
     ModelSpec,
 )
@@ -109,8 +114,10 @@ from .verification import (
 )
 
 __all__ = [
+    "ACCEPTANCE_PRESETS",
     "ACCEPTED",
     "BONUS",
+    "CONTEXT_MEASUREMENTS",
     "DRAFTERS",
     "GPU_PRESETS",
     "INTERCONNECT_PRESETS",
@@ -120,8 +127,12 @@ __all__ = [
     "SEQUOIA_ACCEPTANCE_SOURCE",
     "START",
     "AcceptanceCurve",
+    "AcceptancePreset",
     "AlphaFit",
     "BatchSweep",
+    "ContextFalloff",
+    "ContextFit",
+    "ContextMeasurement",
     "DecodeRecords",
     "DecodeSummary",
     "Divergences",
@@ -160,6 +171,7 @@ __all__ = [
     "first_token_distribution",
     "fit_alpha",
     "fit_alpha_from_acceptance_length",
+    "fit_context_falloff",
     "fit_roofline",
     "from_leviathan_cost",
     "general_speedup",
