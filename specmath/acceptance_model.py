@@ -101,6 +101,18 @@ class Acceptance:
     adjusted: bool = False
     given: str = "per_position"
 
+    def __post_init__(self):
+        # Built by hand rather than by acceptance(): the same checks, so no value holds an impossible profile.
+        from .calibration import _as_profile
+
+        if self.given not in ("alpha", "per_position", "conditional", "lengths"):
+            raise ValueError(f"given must name acceptance()'s keyword, got {shown(self.given):.80}")
+        if not isinstance(self.per_position, tuple):
+            raise ValueError(f"per_position must be a tuple of rates, got {type(self.per_position).__name__}")
+        _as_profile(self.per_position)
+        if self.alpha is not None and self.per_position != (self.alpha,):
+            raise ValueError(f"per_position must be (alpha,) for an i.i.d. alpha, got {shown(self.per_position):.80}")
+
     @property
     def measured(self) -> int | None:
         """Positions the value states (a curve's largest k); None for an i.i.d. alpha, which states them all."""

@@ -250,3 +250,10 @@ def test_bad_input_is_refused_by_name(kwargs, message):
 def test_a_fit_at_an_unmeasured_k_is_refused():
     with pytest.raises(ValueError, match=r"^k must be among the measured draft lengths \[1, 2, 3, 4, 5, 6, 7, 8\]"):
         acceptance(lengths=MINIMAX_M3).fitted_alpha(k=9)
+
+
+def test_a_value_built_by_hand_is_checked_as_acceptance_checks_it():
+    with pytest.raises(ValueError, match=r"^per_position must not increase"):
+        specmath.Acceptance((0.5, 0.6))
+    with pytest.raises(ValueError, match=r"^per_position must be \(alpha,\)"):
+        specmath.Acceptance((0.5,), alpha=0.6, given="alpha")
