@@ -13,6 +13,7 @@ enforce it, named in their docstrings (``from specmath.speedup import MAX_DRAFT_
 (8, 3.09)
 """
 
+from .acceptance_model import Acceptance, IidFit, acceptance
 from .alpha_fit import fit_alpha
 from .calibration import (
     AlphaFit,
@@ -126,6 +127,7 @@ __all__ = [
     "SEQUOIA_ACCEPTANCE",
     "SEQUOIA_ACCEPTANCE_SOURCE",
     "START",
+    "Acceptance",
     "AcceptanceCurve",
     "AcceptancePreset",
     "AlphaFit",
@@ -139,6 +141,7 @@ __all__ = [
     "DraftLengths",
     "FreeVerification",
     "GPUSpec",
+    "IidFit",
     "Interconnect",
     "IterationTrace",
     "LinearOverhead",
@@ -147,6 +150,7 @@ __all__ = [
     "Roofline",
     "RooflineFit",
     "Tabulated",
+    "acceptance",
     "acceptance_curve",
     "acceptance_curve_from_counts",
     "acceptance_from_pair",

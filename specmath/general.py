@@ -14,7 +14,6 @@ import numpy as np
 
 from . import _kernels
 from ._validate import (
-    as_alpha,
     as_count,
     as_draft_length,
     as_float_array,
@@ -23,8 +22,9 @@ from ._validate import (
     shown,
     shown_first,
 )
+from .acceptance_model import split
 from .costs import MAX_CONTEXT
-from .speedup import MAX_DRAFT_LENGTH
+from .speedup import MAX_DRAFT_LENGTH, _tokens
 
 
 def _evaluate(model, w: np.ndarray, name: str, *, allow_zero: bool) -> np.ndarray:
@@ -120,8 +120,9 @@ def general_speedup(alpha, k, t_draft, t_target, drafter="sequential"):
 
     Parameters
     ----------
-    alpha : array_like of float
-        Acceptance rates in [0, 1].
+    alpha : array_like of float, or Acceptance
+        Acceptance rates in [0, 1], or one :func:`~specmath.acceptance` value (then
+        :math:`\mathbb{E}[N]` is its :meth:`~specmath.Acceptance.lengths`).
     k : array_like of int
         Draft lengths, 0 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`; broadcasts against ``alpha``.
     t_draft : cost model or float
@@ -139,13 +140,13 @@ def general_speedup(alpha, k, t_draft, t_target, drafter="sequential"):
     numpy.float64 or numpy.ndarray
         Shape ``broadcast(alpha, k)``. Below 1 means speculation is slower than plain decoding.
     """
-    alpha = as_alpha(alpha)
+    alpha, measured = split(alpha)
     k = as_draft_length(k)
     drafter = as_drafter(drafter)
     c, ratio, target1 = _costs(t_draft, t_target, k + 1)
     if drafter == "sequential":
-        return scalar_or_array(_kernels.expected_tokens(alpha, k) / (k / c + ratio))
-    return scalar_or_array(_kernels.expected_tokens(alpha, k) / (_draft_ratio(t_draft, target1, k, drafter) + ratio))
+        return scalar_or_array(_tokens(alpha, measured, k) / (k / c + ratio))
+    return scalar_or_array(_tokens(alpha, measured, k) / (_draft_ratio(t_draft, target1, k, drafter) + ratio))
 
 
 def optimal_k_general(alpha, t_draft, t_target, max_k=20, drafter="sequential"):
@@ -164,10 +165,13 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20, drafter="sequential"):
     ``k >= 1`` even where the best speedup is below 1 (speculation not worth it); compare with
     1 to decide.
 
+    An :class:`~specmath.Acceptance` holding a profile is searched as the tabulated speedups are,
+    by the first maximizer (its S has no closed-form comparison).
+
     Parameters
     ----------
-    alpha : array_like of float
-        Acceptance rates in [0, 1].
+    alpha : array_like of float, or Acceptance
+        Acceptance rates in [0, 1], or one :func:`~specmath.acceptance` value.
     t_draft, t_target : cost model or float
         As in :func:`general_speedup`. ``t_target`` is evaluated once, at widths
         ``1 … max_k + 1``.
@@ -183,12 +187,15 @@ def optimal_k_general(alpha, t_draft, t_target, max_k=20, drafter="sequential"):
     speedup : numpy.float64 or numpy.ndarray
         ``general_speedup(alpha, k, t_draft, t_target)`` at those k, bit for bit.
     """
-    alpha = as_alpha(alpha)
+    alpha, measured = split(alpha)
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
     drafter = as_drafter(drafter)
     ks = np.arange(1, max_k + 1)
     c, ratio, target1 = _costs(t_draft, t_target, ks + 1)
-    if drafter != "sequential":
+    if measured is not None:
+        drafting = ks / c if drafter == "sequential" else _draft_ratio(t_draft, target1, ks, drafter)
+        best_k, best_speedup = _kernels.best_over_k(measured._tokens(ks) / (drafting + ratio))
+    elif drafter != "sequential":
         drafting = _draft_ratio(t_draft, target1, ks, drafter)
         table = _kernels.expected_tokens(alpha[..., None], ks) / (drafting + ratio)
         best_k, best_speedup = _kernels.best_over_k(table)
@@ -218,8 +225,8 @@ def operations_factor(alpha, k, c_hat):
 
     Parameters
     ----------
-    alpha : array_like of float
-        Acceptance rates in [0, 1].
+    alpha : array_like of float, or Acceptance
+        Acceptance rates in [0, 1], or one :func:`~specmath.acceptance` value.
     k : array_like of int
         Draft lengths, 0 to :data:`~specmath.speedup.MAX_DRAFT_LENGTH`.
     c_hat : array_like of float
@@ -232,7 +239,7 @@ def operations_factor(alpha, k, c_hat):
     numpy.float64 or numpy.ndarray
         The broadcast of the three inputs; values >= 1.
     """
-    alpha = as_alpha(alpha)
+    alpha, measured = split(alpha)
     k = as_draft_length(k)
     given, c_hat = c_hat, as_float_array(c_hat, "c_hat")
     if np.isnan(c_hat).any():
@@ -241,7 +248,7 @@ def operations_factor(alpha, k, c_hat):
         raise ValueError("c_hat must be finite (arithmetic of a draft pass over a target pass)")
     if (c_hat < 0).any():
         raise ValueError(f"c_hat must be >= 0, got {shown_first(given, c_hat < 0)}")
-    return scalar_or_array((k * c_hat + k + 1.0) / _kernels.expected_tokens(alpha, k))
+    return scalar_or_array((k * c_hat + k + 1.0) / _tokens(alpha, measured, k))
 
 
 def tree_speedup(expected_tokens, budget, draft_steps, t_draft, t_target):

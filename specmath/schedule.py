@@ -1,7 +1,8 @@
 """The best draft length as the batch grows, and the batch-size schedule of it that servers take.
 
-:func:`roofline_batch_sweep` (one alpha) and :func:`profile_batch_sweep` (a measured
-per-position profile) find the best k at each batch size under the roofline of one GPU;
+:func:`roofline_batch_sweep` (one alpha, or an :class:`~specmath.Acceptance`: a measured
+per-position profile or curve) finds the best k at each batch size under the roofline of one GPU
+(:func:`profile_batch_sweep` is it for a bare profile);
 :func:`batch_k_schedule` turns such a sweep into batch-size ranges.
 
 vLLM's speculative config has ``num_speculative_tokens_per_batch_size``: a list of
@@ -22,7 +23,6 @@ import numpy as np
 from . import _kernels
 from ._validate import (
     MAX_DRAFT_LENGTH,
-    as_alpha,
     as_count,
     as_draft_length,
     as_float_array,
@@ -30,7 +30,7 @@ from ._validate import (
     shown,
     shown_first,
 )
-from .calibration import profile_expected_tokens
+from .acceptance_model import acceptance, split
 from .costs import MAX_BATCH, Roofline, _pass_times, _per_gpu
 from .general import as_drafter
 from .specs import ModelSpec
@@ -73,17 +73,26 @@ def roofline_batch_sweep(
     alpha, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20, *, drafter="sequential", tp=1,
     draft_tp=1, interconnect=None,
 ) -> BatchSweep:  # fmt: skip
-    """Best k and speedup as the batch grows, draft and target on one kind of GPU under the roofline.
+    r"""Best k and speedup as the batch grows, draft and target on one kind of GPU under the roofline.
 
     For each batch size ``b``, the target is ``Roofline(target, gpu, b, context, overhead_s, tp,
     interconnect)`` and the draft ``Roofline(draft, gpu, b, context, overhead_s, draft_tp,
     interconnect)`` (the draft decodes the same b sequences with the same context), and
-    :func:`optimal_k_general` picks k for the drafter kind.
+    :func:`optimal_k_general` picks k for the drafter kind:
+
+    .. math:: S_b(k) = \frac{\mathbb{E}[N_k]\, T^{(b)}_{\text{target}}(1)}
+                            {k\, T^{(b)}_{\text{draft}}(1) + T^{(b)}_{\text{target}}(k + 1)}
+
+    (a sequential drafter), with :math:`\mathbb{E}[N_k]` the chapter's closed form for one alpha
+    and :math:`1 + \sum_{i \le k} u_i` for an :class:`~specmath.Acceptance` holding a profile
+    (measured up to its positions, extrapolated past them as :func:`extend_profile` does). For one
+    alpha the memory-bound plateau is settled by :func:`optimal_k`'s closed-form comparison, exact
+    ties included; for a profile, ties go to the shorter draft as computed (:func:`optimal_k_general`'s rule).
 
     Parameters
     ----------
-    alpha : float
-        Acceptance rate in [0, 1] (a single value).
+    alpha : float or Acceptance
+        Acceptance rate in [0, 1] (a single value), or one :func:`~specmath.acceptance` value.
     draft : ModelSpec or float
         The draft model; for a model-free drafter, its lookup time per iteration in seconds (>= 0).
     target : ModelSpec
@@ -108,44 +117,26 @@ def roofline_batch_sweep(
     -------
     BatchSweep
     """
-    alpha = as_alpha(alpha)
-    if alpha.ndim != 0:
+    alpha, measured = split(alpha)
+    if alpha is not None and alpha.ndim != 0:
         raise ValueError(f"alpha must be a single value here, got shape {alpha.shape}")
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
-    return _sweep(
-        _kernels.expected_tokens(alpha, np.arange(1, max_k + 1)),
-        alpha,
-        draft,
-        target,
-        gpu,
-        batches,
-        context,
-        overhead_s,
-        (drafter, tp, draft_tp, interconnect),
-    )
+    ks = np.arange(1, max_k + 1)
+    tokens = _kernels.expected_tokens(alpha, ks) if measured is None else measured._tokens(ks)
+    serving = (drafter, tp, draft_tp, interconnect)
+    return _sweep(tokens, alpha, draft, target, gpu, batches, context, overhead_s, serving)
 
 
 def profile_batch_sweep(
     per_position, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20, *, drafter="sequential", tp=1,
     draft_tp=1, interconnect=None,
 ) -> BatchSweep:  # fmt: skip
-    r"""Best k and speedup as the batch grows, from a measured per-position acceptance profile.
-
-    As :func:`roofline_batch_sweep`, with the expected tokens per target call of a k-token draft
-    taken from the profile instead of one alpha (:func:`profile_expected_tokens`):
-
-    .. math:: S_b(k) = \frac{\bigl(1 + \sum_{i \le k} u_i\bigr)\, T^{(b)}_{\text{target}}(1)}
-                            {k\, T^{(b)}_{\text{draft}}(1) + T^{(b)}_{\text{target}}(k + 1)}
-
-    with :math:`u_i` = P(at least i draft tokens accepted), measured up to the engine's draft
-    length and extrapolated past it as :func:`extend_profile` does. Ties between draft lengths
-    go to the shorter one as computed (:func:`optimal_k_general`'s rule); on a memory-bound
-    plateau the speedup is :func:`profile_speedup` at that batch's c.
+    """:func:`roofline_batch_sweep` of ``acceptance(per_position=per_position)``: one sweep, kept under this name.
 
     Parameters
     ----------
     per_position : sequence of float
-        u_1 … u_m, non-increasing, in [0, 1] (an engine's per-position acceptance).
+        u_1 … u_m, non-increasing, in [0, 1] (an engine's unconditional per-position acceptance).
     draft, target, gpu, batches, context, overhead_s, max_k, drafter, tp, draft_tp, interconnect
         As :func:`roofline_batch_sweep`.
 
@@ -153,10 +144,10 @@ def profile_batch_sweep(
     -------
     BatchSweep
     """
-    max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
-    tokens = profile_expected_tokens(per_position, np.arange(1, max_k + 1))
-    serving = (drafter, tp, draft_tp, interconnect)
-    return _sweep(tokens, None, draft, target, gpu, batches, context, overhead_s, serving)
+    return roofline_batch_sweep(
+        acceptance(per_position=per_position), draft, target, gpu, batches, context, overhead_s, max_k,
+        drafter=drafter, tp=tp, draft_tp=draft_tp, interconnect=interconnect,
+    )  # fmt: skip
 
 
 def _check_draft(draft, drafter: str):

@@ -13,13 +13,13 @@ import numpy as np
 from . import _kernels
 from ._validate import (
     MAX_DRAFT_LENGTH,
-    as_alpha,
     as_cost_ratio,
     as_count,
     as_draft_length,
     as_float_array,
     scalar_or_array,
 )
+from .acceptance_model import split
 
 
 def expected_tokens(alpha, k):
@@ -32,10 +32,13 @@ def expected_tokens(alpha, k):
     position is accepted independently with probability ``alpha``. Exactly ``k + 1`` at
     ``alpha = 1``, exactly 1 at ``alpha = 0`` or ``k = 0``, and free of cancellation near 1.
 
+    With an :class:`~specmath.Acceptance` holding a profile, :math:`1 + \sum_{i \le k} u_i`
+    (:meth:`~specmath.Acceptance.lengths`).
+
     Parameters
     ----------
-    alpha : array_like of float
-        Acceptance rates in [0, 1].
+    alpha : array_like of float, or Acceptance
+        Acceptance rates in [0, 1], or one :func:`~specmath.acceptance` value.
     k : array_like of int
         Draft lengths, 0 to :data:`MAX_DRAFT_LENGTH`. Broadcasts against ``alpha``.
 
@@ -44,9 +47,14 @@ def expected_tokens(alpha, k):
     numpy.float64 or numpy.ndarray
         Values in [1, k + 1]; a scalar when both inputs are scalars.
     """
-    alpha = as_alpha(alpha)
+    alpha, measured = split(alpha)
     k = as_draft_length(k)
-    return scalar_or_array(_kernels.expected_tokens(alpha, k))
+    return scalar_or_array(_tokens(alpha, measured, k))
+
+
+def _tokens(alpha, measured, k: np.ndarray) -> np.ndarray:
+    """E[N_k]: the chapter's closed form for an i.i.d. alpha, a profile's sum for an Acceptance (:func:`split`)."""
+    return _kernels.expected_tokens(alpha, k) if measured is None else measured._tokens(k)
 
 
 def draft_acceptance_rate(alpha, k):
@@ -65,8 +73,8 @@ def draft_acceptance_rate(alpha, k):
 
     Parameters
     ----------
-    alpha : array_like of float
-        Per-token acceptance rates in [0, 1].
+    alpha : array_like of float, or Acceptance
+        Per-token acceptance rates in [0, 1], or one :func:`~specmath.acceptance` value.
     k : array_like of int
         Draft lengths, 1 to :data:`MAX_DRAFT_LENGTH` (no share without a draft). Broadcasts
         against ``alpha``.
@@ -82,15 +90,15 @@ def draft_acceptance_rate(alpha, k):
         If ``alpha`` is outside [0, 1] or NaN, or ``k`` is not a whole number in
         [1, :data:`MAX_DRAFT_LENGTH`].
     """
-    alpha = as_alpha(alpha)
+    alpha, measured = split(alpha)
     k = as_draft_length(k)
     if (k < 1).any():
         raise ValueError("k must be >= 1: with no draft token there is no share of draft tokens accepted")
-    return scalar_or_array(np.clip((_kernels.expected_tokens(alpha, k) - 1.0) / k, 0.0, 1.0))
+    return scalar_or_array(np.clip((_tokens(alpha, measured, k) - 1.0) / k, 0.0, 1.0))
 
 
-def _speedup(alpha: np.ndarray, k: np.ndarray, c: np.ndarray) -> np.ndarray:
-    return _kernels.expected_tokens(alpha, k) / (1.0 + k / c)
+def _speedup(alpha: np.ndarray, k: np.ndarray, c: np.ndarray, measured=None) -> np.ndarray:
+    return _tokens(alpha, measured, k) / (1.0 + k / c)
 
 
 def speedup(alpha, k, c):
@@ -102,10 +110,13 @@ def speedup(alpha, k, c):
     and yields :math:`\mathbb{E}[N]` tokens. ``k = 0`` is plain decoding: ``S = 1``. ``c = inf``
     (a draft that costs nothing) gives ``S = E[N]``.
 
+    With an :class:`~specmath.Acceptance`, :math:`\mathbb{E}[N]` is its
+    :meth:`~specmath.Acceptance.lengths`.
+
     Parameters
     ----------
-    alpha : array_like of float
-        Acceptance rates in [0, 1].
+    alpha : array_like of float, or Acceptance
+        Acceptance rates in [0, 1], or one :func:`~specmath.acceptance` value.
     k : array_like of int
         Draft lengths, 0 to :data:`MAX_DRAFT_LENGTH`.
     c : array_like of float
@@ -117,10 +128,10 @@ def speedup(alpha, k, c):
         The broadcast of the three inputs; a scalar when all are scalars. Values below 1 mean
         speculation is slower than plain decoding.
     """
-    alpha = as_alpha(alpha)
+    alpha, measured = split(alpha)
     k = as_draft_length(k)
     c = as_cost_ratio(c)
-    return scalar_or_array(_speedup(alpha, k, c))
+    return scalar_or_array(_speedup(alpha, k, c, measured))
 
 
 def optimal_k(alpha, c, max_k=20):
@@ -138,10 +149,15 @@ def optimal_k(alpha, c, max_k=20):
     call. Note that ``k >= 1`` even where no speculation would be better (``S(k*) < 1``);
     compare with 1 to decide.
 
+    With an :class:`~specmath.Acceptance` holding a profile, S need not be unimodal and has no
+    closed-form comparison: k* is the first maximizer of the speedups as computed
+    (:func:`numpy.argmax`) over ``1 … max_k``, positions past the profile's extrapolated
+    (:func:`~specmath.extend_profile`); pass ``max_k=acc.measured`` to search the measured ones only.
+
     Parameters
     ----------
-    alpha : array_like of float
-        Acceptance rates in [0, 1].
+    alpha : array_like of float, or Acceptance
+        Acceptance rates in [0, 1], or one :func:`~specmath.acceptance` value.
     c : array_like of float
         Cost ratios target/draft, > 0; ``inf`` allowed.
     max_k : int, default 20
@@ -154,9 +170,13 @@ def optimal_k(alpha, c, max_k=20):
     speedup : numpy.float64 or numpy.ndarray
         ``speedup(alpha, k, c)`` at those k, bit for bit.
     """
-    alpha = as_alpha(alpha)
+    alpha, measured = split(alpha)
     c = as_cost_ratio(c)
     max_k = as_count(max_k, "max_k", cap=MAX_DRAFT_LENGTH)
+    if measured is not None:
+        ks = np.arange(1, max_k + 1)
+        best_k, best = _kernels.best_over_k(measured._tokens(ks) / (1.0 + ks / c[..., None]))
+        return scalar_or_array(best_k), scalar_or_array(best)
     best_k = _kernels.shortest_best_k(alpha, c, max_k)
     return scalar_or_array(best_k), scalar_or_array(_speedup(alpha, best_k, c))
 

@@ -16,6 +16,12 @@ Tree conventions, shared by every function here:
 
 SGLang's EAGLE tree, scored under the same model, is in :mod:`specmath.eagle`.
 
+An :class:`~specmath.Acceptance` (an i.i.d. alpha, a chain's per-position profile or its
+acceptance-length curve) is refused here with that reason: a chain drafts only the first-ranked
+token at each depth, so its measurements hold :math:`p_1` at each depth and no :math:`p_2, p_3, \ldots`,
+while this model holds one :math:`p_r` per rank and none per depth. Mapping it to ``(alpha,)`` would
+allow chains only; inventing the lower ranks would be a guess.
+
 Work is bounded by :data:`MAX_TREE_BUDGET`, :data:`MAX_TREE_DEPTH`, :data:`MAX_TREE_RANKS` and
 :data:`MAX_TREE_NODES`, checked before anything is allocated.
 """
@@ -25,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import SUM_TOLERANCE, as_count, as_float_array, shown, shown_first
+from .acceptance_model import Acceptance
 from .markov import as_transition_matrix, stationary_distribution
 
 #: Largest budget (nodes, root included) :func:`optimal_tree_table`, :func:`optimal_tree` and
@@ -43,6 +50,12 @@ MAX_TREE_NODES = 4096
 
 def _as_acceptance(value, name: str = "acceptance") -> np.ndarray:
     """Check a positional acceptance vector: 1-D, non-empty, entries in [0, 1], sum at most 1."""
+    if isinstance(value, Acceptance):
+        raise ValueError(
+            f"{name} must be a tree's acceptance per sibling rank (p_1, p_2, …, such as SEQUOIA_ACCEPTANCE), "
+            f"not an Acceptance: a chain's {value.given} says how the first-ranked token fares at each depth "
+            "and nothing of ranks 2, 3, …, which a tree drafts"
+        )
     arr = as_float_array(value, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be a 1-D array of probabilities, got {arr.ndim}-D shape {arr.shape}")

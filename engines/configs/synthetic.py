@@ -2,10 +2,13 @@
 whatever the drafter proposes, so the system side of a predicted speedup (the draft's and the
 verification's cost on your GPU) can be measured before a drafter is trained.
 
-The acceptance is the prediction's: an i.i.d. α (u_i = α^i) or a measured per-position profile
+The acceptance is the prediction's: an i.i.d. α (u_i = α^i), a measured per-position profile
 u_1, u_2, … (extrapolated as :func:`specmath.extend_profile` does), u_i being P(at least i draft
-tokens accepted). At the benchmarked batch B with draft length k_B, the mean acceptance length
-is L_B = 1 + u_1 + … + u_{k_B}. Sources, engine by engine:
+tokens accepted), or a :class:`specmath.Acceptance` (its own profile: for a measured curve
+{k: AL}, u_i = AL(i) − AL(i − 1), so 1 + u_1 + … + u_k is the curve's AL at every k it measured).
+At the benchmarked batch B with draft length k_B, the mean acceptance length
+is L_B = 1 + u_1 + … + u_{k_B}: what SGLang's and TensorRT-LLM's settings force, while vLLM and
+llama.cpp take the u_i themselves (unconditional, as they print them). Sources, engine by engine:
 
 - vLLM 0.33.0, ``vllm/config/speculative.py``: ``rejection_sample_method: "synthetic"``
   (``RejectionSampleMethod``, lines 83 and 562) with exactly one of
@@ -65,6 +68,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from specmath import Acceptance
 from specmath.calibration import extend_profile
 
 from . import llamacpp, sglang, trtllm, vllm
@@ -86,7 +90,10 @@ class SyntheticRun:
 
 
 def acceptance_profile(acceptance, k_max: int) -> np.ndarray:
-    """u_1 … u_{k_max}: α^i for one α, else the profile extended as :func:`specmath.extend_profile` does."""
+    """u_1 … u_{k_max}: α^i for one α, an :class:`specmath.Acceptance`'s own :meth:`~specmath.Acceptance.profile`,
+    else the profile extended as :func:`specmath.extend_profile` does."""
+    if isinstance(acceptance, Acceptance):
+        return acceptance.profile(k_max)
     if np.ndim(acceptance) == 0:
         alpha = float(acceptance)
         if isinstance(acceptance, (bool, np.bool_)) or not 0.0 <= alpha <= 1.0:
@@ -127,9 +134,10 @@ def synthetic_runs(
 
     Parameters
     ----------
-    acceptance : float or sequence of float
-        α in [0, 1], or u_1 … u_m (non-increasing, in [0, 1]), extended past m by
-        :func:`specmath.extend_profile`.
+    acceptance : float, sequence of float or Acceptance
+        α in [0, 1]; u_1 … u_m (non-increasing, in [0, 1]), extended past m by
+        :func:`specmath.extend_profile`; or a :func:`specmath.acceptance` value (a measured curve's
+        L_B is its AL at k_B, and vLLM's and llama.cpp's rates are its u_i, differences of the curve).
     schedule, method, model, data_parallel_size, n_predict, tensor_parallel_size, draft_tensor_parallel_size
         As :func:`engines.engine_configs`; above one GPU the serve commands (and ``trtllm-bench``,
         which loads the model itself) carry the target's tensor-parallel flag.
@@ -159,6 +167,8 @@ def synthetic_runs(
         raise ValueError(f"predicted_speedup must be a finite number > 0, got {predicted_speedup!r}")
     if fixed_k == 0:
         return ()
+    if isinstance(acceptance, Acceptance) and acceptance.alpha is not None:
+        acceptance = acceptance.alpha  # an i.i.d. value writes what its float writes, to the digit
     compare = (
         f"Run the same benchmark against the server without speculation: the predicted speedup at "
         f"{batch} concurrent requests is **{predicted_speedup:.2f}×**, the plain run's {{metric}} over this one's."
@@ -167,7 +177,8 @@ def synthetic_runs(
     prompts = max(4 * batch, 64)
     u = acceptance_profile(acceptance, max(k for _, _, k in schedule) or fixed_k)
     u_b = acceptance_profile(acceptance, fixed_k)
-    length = 1.0 + float(u_b.sum())
+    # An Acceptance's own length at k_B: a curve's AL there (as adjusted), the figure every prediction uses.
+    length = float(acceptance.lengths(fixed_k)) if isinstance(acceptance, Acceptance) else 1.0 + float(u_b.sum())
     runs = []
 
     tp = check_parallel(tensor_parallel_size, draft_tensor_parallel_size)[0]

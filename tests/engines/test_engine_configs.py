@@ -828,3 +828,33 @@ def test_trtllm_says_once_which_ranges_its_first_key_caps():
     )
     table = engine_rules.trtllm_check_schedule(config.settings["draft_len_schedule"], 2)
     assert {engine_rules.trtllm_draft_len(table, b) for b in (9, 12, 15, 17, 23, 30, 32, 40)} == {2}  # as said
+
+
+def test_a_measured_curve_forces_its_own_lengths_and_vllm_gets_its_differences():
+    """A curve {k: AL} (issue 45): SGLang and TensorRT-LLM force its AL at the benchmarked k; vLLM and
+    llama.cpp take u_i = AL(i) − AL(i − 1), unconditional as they read them, 0 past the curve's last k."""
+    curve = {1: 1.8, 2: 2.4, 3: 2.85, 4: 3.15}  # rises 0.8, 0.6, 0.45, 0.3: no adjustment
+    acc = specmath.acceptance(lengths=curve)
+    schedule = [(1, 8, 6), (9, 64, 3)]
+    runs = {
+        run.engine: run
+        for run in engines.synthetic_runs(
+            acc, schedule, "eagle3", "org/head", 3, 16, target="org/target", context=512, predicted_speedup=1.5
+        )
+    }
+    config = vllm.read_flag(runs["vLLM"].blocks[0].text.removeprefix("vllm serve org/target "))
+    engine_rules.vllm_check_config(config)
+    assert config["synthetic_acceptance_rates"] == [0.8, 0.6, 0.45, 0.3, 0.0, 0.0]
+    assert "SGLANG_SIMULATE_ACC_LEN=2.8500 " in runs["SGLang"].blocks[0].text
+    assert "TLLM_SPEC_DECODE_FORCE_NUM_ACCEPTED_TOKENS=1.8500 " in runs["TensorRT-LLM"].blocks[0].text
+    assert runs["llama.cpp"].blocks[0].text.endswith("--spec-synth-rates 0.8,0.6,0.45")
+    assert all(run.mean_length == pytest.approx(2.85, abs=1e-12) for run in runs.values())
+
+
+def test_an_iid_acceptance_value_writes_what_its_float_writes():
+    args = ([(1, 8, 5), (9, 64, 3)], "eagle3", "org/head", 3, 16)
+    kwargs = {"target": "org/target", "context": 512, "predicted_speedup": 1.5}
+    for alpha in (0.0, 0.37, 0.8, 1.0):
+        assert engines.synthetic_runs(specmath.acceptance(alpha=alpha), *args, **kwargs) == engines.synthetic_runs(
+            alpha, *args, **kwargs
+        )
