@@ -66,6 +66,7 @@ from .markov import (
     two_regime_transition_matrix,
 )
 from .moe import expected_active_experts
+from .predict import predict_speedup
 from .presets import (
     GPU_PRESETS,
     INTERCONNECT_PRESETS,
@@ -172,6 +173,7 @@ __all__ = [
     "optimal_tree",
     "optimal_tree_table",
     "pinsker_bound",
+    "predict_speedup",
     "predicted_acceptance_rate",
     "profile_batch_sweep",
     "profile_expected_tokens",
