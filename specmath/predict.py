@@ -110,7 +110,8 @@ def _deployment(run: Mapping, drafter: str) -> tuple[Deployment, int]:
                 f"known for {', '.join(GPU_INTERCONNECTS)}"
             )
         link = GPU_INTERCONNECTS[gpu]
-    context = as_count(run.get("context", DEFAULT_CONTEXT), "context", cap=MAX_CONTEXT, minimum=0)
+    context = run.get("context")  # None or left out: not stated
+    context = DEFAULT_CONTEXT if context is None else as_count(context, "context", cap=MAX_CONTEXT, minimum=0)
     # Every engine runs a head, a DFlash draft and by default a draft model on the target's GPUs.
     serving = Serving(drafter, 0.0, tp, tp, link)
     batch = as_count(run["batch"], "batch", cap=MAX_BATCH)
@@ -211,7 +212,7 @@ def predict_speedup(run: Mapping) -> float:
         ``batch``, ``k`` (draft tokens per iteration, >= 1), ``tree`` (None, or a mapping with the
         verified ``tokens``, root included, and the draft ``steps``, default k: :data:`TREE_KEYS`),
         ``temperature`` (>= 0), ``mean_acceptance_length`` (in [1, w]); optionally
-        ``per_position`` (rates in [0, 1]) and ``context``. Other keys are ignored.
+        ``per_position`` (rates in [0, 1]) and ``context`` (None: not stated). Other keys are ignored.
 
     Returns
     -------
