@@ -16,6 +16,7 @@ from dashboard.features import (
     draft_trees,
     hardware,
     optimal_k,
+    predictions,
     rejection_sampling,
     simulator,
     speedup,
@@ -180,6 +181,16 @@ PAGES: dict[str, PageInfo] = {
                     "#experts-tensor-parallelism-and-long-contexts",
                 ),
             ),
+        ),
+        PageInfo(
+            "predictions",
+            "app_pages/predictions.py",
+            "Predictions vs measurements",
+            ":material/fact_check:",
+            "Predictions",
+            predictions.SECTIONS,
+            "Published runs with a measured acceptance length and speedup, beside the speedup the "
+            "roofline predicts for each: the errors, per source, and the iteration's priced parts.",
         ),
         PageInfo(
             "trees",

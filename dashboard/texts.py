@@ -560,3 +560,17 @@ CALIBRATE_BY_DRAFT_LENGTH = (
     "steps of that draft length, with the interval i.i.d. acceptance allows for their count. Points on the "
     "dotted i.i.d. line at the fitted α say the drafts of every length were accepted alike."
 )
+PREDICTIONS_INTRO = (
+    "Published runs that give both a measured acceptance length and a measured speedup on named hardware "
+    "(`dashboard/data/measured_runs.json`, each with its source), beside the speedup "
+    "`specmath.predict_speedup` gives the same run: the measured acceptance length over the roofline's price "
+    "of one iteration, the draft passes and the verify pass, with the experts a pass wakes and tensor "
+    "parallelism, as the Hardware page prices them. With the acceptance taken as measured, every error is the "
+    "cost side's."
+)
+PREDICTIONS_TABLE = (
+    "**error %** is (predicted − measured) / measured: above 0 the model promises more than the run gave. "
+    "The last columns are what the model priced for one iteration, so a reader can see which side is off: "
+    "the drafting, the plain step T_target(1) and the verify pass over w positions T_target(w); "
+    "predicted = accept length × T_target(1) / (T_draft + T_target(w))."
+)

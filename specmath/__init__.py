@@ -68,6 +68,7 @@ from .markov import (
     two_regime_transition_matrix,
 )
 from .moe import expected_active_experts
+from .predict import predict_speedup
 from .presets import (
     ACCEPTANCE_PRESETS,
     CONTEXT_MEASUREMENTS,
@@ -188,6 +189,7 @@ __all__ = [
     "optimal_tree",
     "optimal_tree_table",
     "pinsker_bound",
+    "predict_speedup",
     "predicted_acceptance_rate",
     "profile_batch_sweep",
     "profile_expected_tokens",

@@ -143,10 +143,17 @@ def general_speedup(alpha, k, t_draft, t_target, drafter="sequential"):
     alpha, measured = split(alpha)
     k = as_draft_length(k)
     drafter = as_drafter(drafter)
+    return scalar_or_array(_tokens(alpha, measured, k) / iteration_ratio(k, t_draft, t_target, drafter))
+
+
+def iteration_ratio(k: np.ndarray, t_draft, t_target, drafter: str) -> np.ndarray:
+    r"""One iteration's time in target steps, :math:`(D(k) + T_t(k+1)) / T_t(1)`, for draft lengths
+    ``k`` (an int array, checked) and a checked ``drafter``: the denominator of :func:`general_speedup`,
+    ``k / c + T_t(k+1) / T_t(1)`` for a sequential drafter."""
     c, ratio, target1 = _costs(t_draft, t_target, k + 1)
     if drafter == "sequential":
-        return scalar_or_array(_tokens(alpha, measured, k) / (k / c + ratio))
-    return scalar_or_array(_tokens(alpha, measured, k) / (_draft_ratio(t_draft, target1, k, drafter) + ratio))
+        return k / c + ratio
+    return _draft_ratio(t_draft, target1, k, drafter) + ratio
 
 
 def optimal_k_general(alpha, t_draft, t_target, max_k=20, drafter="sequential"):

@@ -25,6 +25,7 @@ from dashboard.charts.hardware import (
     verification_cost,
 )
 from dashboard.charts.optimal_k import C_TICKS, best_speedup_map, optimal_k_map
+from dashboard.charts.predictions import predicted_vs_measured
 from dashboard.charts.rejection_sampling import sampling_histogram
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
 from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
@@ -58,6 +59,7 @@ __all__ = [
     "optimal_k_map",
     "position_acceptance",
     "position_scores",
+    "predicted_vs_measured",
     "published_hover",
     "published_points",
     "rule_alphas",

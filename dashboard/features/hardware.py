@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -23,6 +23,9 @@ import specmath
 from dashboard import charts, engine_config, texts, ui
 from dashboard.features import engine_views
 from dashboard.params import AUTO_DRAFT_TP, BATCHES, CONTEXTS, HARDWARE_SECTIONS, Section
+
+# The deployment's cost models are built in specmath, one way for every page and for specmath.predict_speedup.
+from specmath.deployment import Deployment, Serving, hardware_setup
 
 #: The page's parameters: the shared α and k, then its sidebar (``dashboard.params.HARDWARE_SECTIONS``).
 SECTIONS = (Section(None, ("alpha", "k")), *HARDWARE_SECTIONS)
@@ -151,35 +154,6 @@ def gpus(gpu: str, tp: int) -> str:
     return f"{tp}×{gpu}" if tp > 1 else gpu
 
 
-class Serving(NamedTuple):
-    """How the target is served and the draft drafts: the Hardware page's sidebar, in a tuple
-    :func:`st.cache_data` can hash (``draft_tp`` resolved by :func:`draft_gpus`). The defaults
-    are one GPU and a draft model run k times."""
-
-    drafter: str = "sequential"  # specmath.DRAFTERS
-    lookup_ms: float = 0.0  # a model-free drafter's lookup per iteration
-    tp: int = 1
-    draft_tp: int = 1
-    interconnect: str = "NVLink (H100 SXM)"  # a key of specmath.INTERCONNECT_PRESETS
-    link_bandwidth_gbs: float = 0.0  # 0: the interconnect's
-    link_latency_us: float = 0.0  # 0: the interconnect's
-
-    @property
-    def link(self) -> specmath.Interconnect:
-        """The interconnect with the page's overrides applied."""
-        link = specmath.INTERCONNECT_PRESETS[self.interconnect]
-        return replace(
-            link,
-            bandwidth=self.link_bandwidth_gbs * 1e9 if self.link_bandwidth_gbs > 0 else link.bandwidth,
-            latency_s=self.link_latency_us * 1e-6 if self.link_latency_us > 0 else link.latency_s,
-        )
-
-
-#: One GPU for each model and a draft model run once per drafted token: the Hardware page's
-#: defaults (Calibrate's schedule's too).
-ONE_GPU = Serving()
-
-
 def draft_gpus(draft_tp: int | str, tp: int) -> int:
     """The draft's tensor-parallel degree: ``draft_tp`` where the user set one, else (``"auto"``,
     :data:`~dashboard.params.AUTO_DRAFT_TP`) the target's ``tp``, where every engine runs a draft by default.
@@ -212,69 +186,6 @@ def serving(chosen: Mapping[str, Any]) -> Serving:
     )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class HardwareSetup:
-    """The draft's and the target's cost models on one kind of GPU, and what they imply."""
-
-    target: specmath.Roofline
-    draft: specmath.Roofline | float  # a model-free drafter's lookup time, seconds
-    c: float  # T_target(1) / T_draft(1) (inf for a free lookup)
-    arithmetic_ratio: float  # draft FLOPs / target FLOPs per position: Leviathan's c-hat
-    drafter: str
-
-    @property
-    def draft_step(self) -> float:
-        """Seconds of one draft pass over one position (or one lookup)."""
-        return self.draft if isinstance(self.draft, float) else float(self.draft(1))
-
-
-def device(gpu: str, bytes_per_parameter: float, bandwidth_gbs: float, peak_tflops: float) -> specmath.GPUSpec:
-    """The GPU preset with the page's overrides; FP8 weights use its dense FP8 peak where known."""
-    base = specmath.GPU_PRESETS[gpu]
-    peak = base.peak_flops_fp8 if bytes_per_parameter == 1.0 and base.peak_flops_fp8 > 0 else base.peak_flops
-    return replace(
-        base,
-        memory_bandwidth=bandwidth_gbs * 1e9 if bandwidth_gbs > 0 else base.memory_bandwidth,
-        peak_flops=peak_tflops * 1e12 if peak_tflops > 0 else peak,
-    )
-
-
-class Deployment(NamedTuple):
-    """What the Hardware page costs: the two models, the GPU, the weights' precision, the workload and
-    the page's edits, and how they are served; a tuple :func:`st.cache_data` can hash. The batch is
-    not in it: the sweeps run over it."""
-
-    target: str
-    draft: str
-    gpu: str
-    bytes_per_parameter: float
-    context: int = 0
-    overhead_ms: float = 0.0  # a fixed time per forward pass
-    bandwidth_gbs: float = 0.0  # 0: the datasheet's
-    peak_tflops: float = 0.0  # 0: the datasheet's (its FP8 peak for FP8 weights)
-    serving: Serving = ONE_GPU
-
-
-def hardware_setup(deployment: Deployment, batch: int) -> HardwareSetup:
-    """Cost models from the presets with the page's edits (precision, overrides, serving) applied, at ``batch``."""
-    d = deployment
-    spec = device(d.gpu, d.bytes_per_parameter, d.bandwidth_gbs, d.peak_tflops)
-    specs = [
-        replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=d.bytes_per_parameter) for name in (d.target, d.draft)
-    ]
-    serving, overhead_s = d.serving, d.overhead_ms / 1e3
-    target_cost = specmath.Roofline(specs[0], spec, batch, d.context, overhead_s, serving.tp, serving.link)
-    if serving.drafter == "model_free":
-        draft_cost, ratio = serving.lookup_ms / 1e3, 0.0
-    else:
-        draft_cost = specmath.Roofline(specs[1], spec, batch, d.context, overhead_s, serving.draft_tp, serving.link)
-        ratio = specs[1].flops_per_position(d.context) / specs[0].flops_per_position(d.context)
-    step = draft_cost if isinstance(draft_cost, float) else float(draft_cost(1))
-    with np.errstate(divide="ignore"):
-        c = float(np.float64(target_cost(1)) / np.float64(step))
-    return HardwareSetup(target_cost, draft_cost, c, ratio, serving.drafter)
-
-
 def dense_twin(spec: specmath.ModelSpec) -> specmath.ModelSpec:
     """A dense model of ``spec``'s active size: its layers, width and embedding table, every expert but a
     token's gone, so that it reads and multiplies ``spec.active_parameters`` at every position."""
@@ -294,17 +205,13 @@ def dense_twin(spec: specmath.ModelSpec) -> specmath.ModelSpec:
 @st.cache_data(max_entries=32, show_spinner=False)
 def verification_by_batch(k: int, deployment: Deployment) -> dict[str, np.ndarray]:
     """``T(k + 1) / T(1)`` at every offered batch, for the target and a dense model of its active size."""
-    d = deployment
-    spec = replace(specmath.MODEL_PRESETS[d.target], bytes_per_parameter=d.bytes_per_parameter)
-    gpu_spec = device(d.gpu, d.bytes_per_parameter, d.bandwidth_gbs, d.peak_tflops)
     ratios = {}
-    for model in dict.fromkeys((spec, dense_twin(spec))):
-        costs = [
-            specmath.Roofline(model, gpu_spec, b, d.context, d.overhead_ms / 1e3, d.serving.tp, d.serving.link)
-            for b in BATCHES
-        ]
-        ratios[model.name] = np.array([float(t(k + 1)) / float(t(1)) for t in costs])
-    return ratios
+    for b in BATCHES:
+        target = hardware_setup(deployment, b).target
+        for model in dict.fromkeys((target.model, dense_twin(target.model))):
+            cost = replace(target, model=model)
+            ratios.setdefault(model.name, []).append(float(cost(k + 1)) / float(cost(1)))
+    return {name: np.array(values) for name, values in ratios.items()}
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -6,10 +6,10 @@ import engines
 import specmath
 from dashboard import engine_config
 from dashboard.params.base import Param, Section, format_count, format_number
+from specmath.deployment import PRECISIONS  # bytes per parameter
 
 BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 CONTEXTS = (0, 512, 1024, 2048, 4096, 8192, 16384, 32768, 131072)
-PRECISIONS = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}  # bytes per parameter
 #: Tensor-parallel degrees offered: one GPU to a full 8-GPU node.
 TP_DEGREES = (1, 2, 4, 8)
 #: The draft's GPUs when the user sets none: where the engines run it

@@ -1,39 +1,17 @@
 """Which drafter kind (:data:`specmath.DRAFTERS`) each speculative method drafts as, and what to
 say where a page costs one kind and configures a method of another.
 
-A method's kind is how the engine runs its drafter, read from vLLM 0.33.0 and 0.34.0 (PyPI
-wheels, commits 4ba787ec9 and 62d4bc3c7) and SGLang 0.5.23:
-
-- ``draft_model``, ``eagle``, ``eagle3`` and ``mtp`` draft one token a pass, k passes for k
-  tokens: sequential.
-- ``ngram`` and ``suffix`` look the tokens up in the prompt and earlier text, no model: model-free.
-- ``dflash`` drafts a block in one pass: parallel. vLLM: "dflash and dspark always draft in
-  parallel, and no other method supports it" (0.34.0 ``vllm/config/speculative.py`` lines
-  1688-1698); 0.33.0 sets ``parallel_drafting`` for them (``speculative.py`` lines 1581-1582).
-  SGLang: ``--speculative-algorithm DFLASH`` (``sglang/srt/arg_groups/fields/spec.py`` line 33).
-- Not written: vLLM's ``dspark`` (a DFlash draft with a Markov head; Qwen3-Omni's wants
-  ``num_speculative_tokens`` equal to its trained block size, 0.34.0 ``speculative.py`` lines
-  240-244), SGLang's ``DSPARK``, and PARD, which vLLM 0.33.0 ran as ``draft_model`` with
-  ``parallel_drafting: true`` (``speculative.py`` lines 511-515, 2085-2089), a key 0.34.0
-  deprecates to no effect. Their kind is parallel as well.
+A method's kind is how the engines run its drafter: :data:`specmath.deployment.METHOD_DRAFTERS`,
+with the engines' sources, kept in specmath because the cost side (:func:`specmath.predict_speedup`,
+the Hardware page) prices each kind.
 """
 
 from __future__ import annotations
 
 from specmath._validate import shown
+from specmath.deployment import METHOD_DRAFTERS
 
 from ._common import METHODS, check_method
-
-#: The drafter kind of each method of :data:`~engines.configs.METHODS`.
-METHOD_DRAFTERS = {
-    "draft_model": "sequential",
-    "eagle": "sequential",
-    "eagle3": "sequential",
-    "mtp": "sequential",
-    "ngram": "model_free",
-    "suffix": "model_free",
-    "dflash": "parallel",
-}
 
 #: What each kind does, for messages.
 _KINDS = {

@@ -1,4 +1,5 @@
-"""The docs hold: docs/pages.md's generated part is what scripts/pages_doc.py prints, every relative link in
+"""The docs hold: docs/pages.md's generated part is what scripts/pages_doc.py prints, docs/predictions.md what
+scripts/predictions_figure.py prints from the measured runs, every relative link in
 the README and docs/ leads to a file of the repository (and to a heading, where it names one), and the
 README's example is true."""
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scripts import pages_doc
+from scripts import pages_doc, predictions_figure
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -34,6 +35,11 @@ def test_the_generated_part_of_the_page_reference_is_the_scripts_output():
     text = pages_doc.DOC.read_text(encoding="utf-8")
     start, end = text.index(pages_doc.BEGIN), text.index(pages_doc.END) + len(pages_doc.END) + 1
     assert text[start:end] == pages_doc.generated(), "run: .venv/bin/python scripts/pages_doc.py --write"
+
+
+def test_the_predictions_page_reference_is_the_scripts_output_from_the_data_file():
+    text = predictions_figure.DOC.read_text(encoding="utf-8")
+    assert text == predictions_figure.generated(), "run: .venv/bin/python scripts/predictions_figure.py --write"
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda path: path.name)

@@ -91,6 +91,7 @@ PUBLIC_NAMES = [
     "optimal_tree",
     "optimal_tree_table",
     "pinsker_bound",
+    "predict_speedup",
     "predicted_acceptance_rate",
     "profile_batch_sweep",
     "profile_expected_tokens",

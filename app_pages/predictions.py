@@ -1,0 +1,46 @@
+"""Predictions vs measurements: each measured run beside the speedup specmath.predict_speedup gives it."""
+
+import streamlit as st
+
+from dashboard import charts, texts, ui
+from dashboard.address import literal
+from dashboard.features import predictions
+
+ui.page()
+st.markdown(texts.PREDICTIONS_INTRO)
+comparison = predictions.comparison()
+summary = predictions.summarize(comparison)
+overall = summary["all"]
+metrics_area = st.container()  # above the chart, filled after it
+priced = comparison.priced
+ui.chart(
+    charts.predicted_vs_measured(
+        [p.prediction.speedup for p in priced],
+        [p.run["speedup"] for p in priced],
+        [p.run["source"] for p in priced],
+        [predictions.marker(p) for p in priced],
+        [p.run["id"] for p in priced],
+    ),
+    "predicted_vs_measured",
+)
+row = ui.metric_row(metrics_area)
+row.metric("Runs priced", f"{overall.runs} of {overall.runs + len(comparison.unpriced)}")
+row.metric("Median |error|", f"{overall.median:.1f} %")
+row.metric("Worst |error|", f"{overall.worst:.1f} %")
+
+st.subheader("Errors per source")
+st.dataframe(predictions.error_table(summary), hide_index=True)
+st.subheader("Each run")
+st.markdown(texts.PREDICTIONS_TABLE)
+table = predictions.run_table(comparison)
+st.dataframe(table, hide_index=True)
+ui.csv_download(table, "predictions_vs_measurements.csv")
+if comparison.unpriced:
+    st.subheader("Runs the model cannot price")
+    for unpriced in comparison.unpriced:
+        st.markdown(f"{literal(unpriced.run['id'], limit=80)}: {literal(unpriced.message, limit=400)}")
+st.subheader("Sources")
+for key, source in comparison.sources.items():
+    st.markdown(
+        f"{literal(key, limit=80)}: {literal(source['citation'], limit=400)} {literal(source['url'], limit=200)}"
+    )

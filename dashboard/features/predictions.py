@@ -1,0 +1,152 @@
+"""The Predictions vs measurements page: each measured run (``dashboard/data/measured_runs.json``)
+beside the speedup :func:`specmath.predict_speedup` gives it, the errors, and the runs it cannot price.
+
+Pure computation here (:func:`compare`, :func:`summarize`, :func:`run_table`), cached for the page
+(:func:`comparison`); ``scripts/predictions_figure.py`` writes ``docs/predictions.md`` from the same
+functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from dashboard.measured import load_measured_runs
+from specmath.deployment import find_model
+from specmath.predict import Prediction, predict
+
+#: The page has no parameters: it shows the file.
+SECTIONS = ()
+
+#: The batch from which a run counts as served at a large batch (its own marker on the chart).
+LARGE_BATCH = 16
+
+
+class Priced(NamedTuple):
+    """A run :func:`specmath.predict_speedup` priced, with its prediction's parts."""
+
+    run: Mapping
+    prediction: Prediction
+    moe: bool  # the target is a mixture of experts
+
+    @property
+    def error_pct(self) -> float:
+        """(predicted − measured) / measured, in percent: above 0 the model promises too much."""
+        return (self.prediction.speedup - self.run["speedup"]) / self.run["speedup"] * 100.0
+
+
+class Unpriced(NamedTuple):
+    """A run :func:`specmath.predict_speedup` could not price, and its ValueError's message."""
+
+    run: Mapping
+    message: str
+
+
+class Comparison(NamedTuple):
+    """Every run of the file, priced or not, and the file's sources."""
+
+    priced: tuple[Priced, ...]
+    unpriced: tuple[Unpriced, ...]
+    sources: Mapping[str, Mapping]
+
+
+def compare(runs: Sequence[Mapping], sources: Mapping[str, Mapping]) -> Comparison:
+    """Price every run (:func:`specmath.predict.predict`); a run it cannot price keeps the message why."""
+    priced, unpriced = [], []
+    for run in runs:
+        try:
+            prediction = predict(run)
+        except ValueError as error:
+            unpriced.append(Unpriced(run, str(error)))
+            continue
+        priced.append(Priced(run, prediction, find_model(run["target"]).is_moe))
+    return Comparison(tuple(priced), tuple(unpriced), sources)
+
+
+class Errors(NamedTuple):
+    """The median and worst absolute percentage error of some runs."""
+
+    runs: int
+    median: float
+    worst: float
+
+
+def errors(priced: Sequence[Priced]) -> Errors:
+    """Median and worst of ``|predicted − measured| / measured`` over ``priced``, in percent (NaN if none)."""
+    absolute = np.abs([p.error_pct for p in priced])
+    if absolute.size == 0:
+        return Errors(0, float("nan"), float("nan"))
+    return Errors(int(absolute.size), float(np.median(absolute)), float(absolute.max()))
+
+
+def summarize(comparison: Comparison) -> dict[str, Errors]:
+    """The errors over every priced run (key ``"all"``) and per source, in the sources' order."""
+    by_source = {key: [p for p in comparison.priced if p.run["source"] == key] for key in comparison.sources}
+    return {"all": errors(comparison.priced)} | {key: errors(runs) for key, runs in by_source.items() if runs}
+
+
+def drafting(run: Mapping) -> str:
+    """The run's draft as a table cell: "k = 4", or a tree's tokens and steps."""
+    tree = run["tree"]
+    if not tree:
+        return f"k = {run['k']}"
+    return f"tree, {tree.get('tokens', tree.get('num_draft_tokens'))} tokens, k = {run['k']}"
+
+
+def run_table(comparison: Comparison) -> pd.DataFrame:
+    """One row a priced run: what it is, measured and predicted, the error, and the iteration's parts in ms."""
+    rows = []
+    for p in comparison.priced:
+        run, parts = p.run, p.prediction
+        rows.append(
+            {
+                "run": run["id"],
+                "source": run["source"],
+                "target": run["target"],
+                "method": run["method"],
+                "GPUs": f"{run['gpu_count']}×{run['gpu']}",
+                "batch": run["batch"],
+                "draft": drafting(run),
+                "accept length": run["mean_acceptance_length"],
+                "measured": run["speedup"],
+                "predicted": round(parts.speedup, 3),
+                "error %": round(p.error_pct, 1),
+                "T_draft per iteration (ms)": round(parts.draft_s * 1e3, 4),
+                "T_target(1) (ms)": round(parts.target_step_s * 1e3, 4),
+                "T_target(w) (ms)": round(parts.verify_s * 1e3, 4),
+                "w": parts.width,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def error_table(summary: Mapping[str, Errors]) -> pd.DataFrame:
+    """The summary as a table: runs, median and worst absolute error, overall then per source."""
+    return pd.DataFrame(
+        [
+            {
+                "runs of": key,
+                "priced": e.runs,
+                "median |error| %": round(e.median, 1),
+                "worst |error| %": round(e.worst, 1),
+            }
+            for key, e in summary.items()
+        ]
+    )
+
+
+def marker(priced: Priced) -> str:
+    """The chart's marker group of a run: MoE or dense, batch below or from :data:`LARGE_BATCH`."""
+    kind = "MoE" if priced.moe else "dense"
+    return f"{kind}, batch {'≥' if priced.run['batch'] >= LARGE_BATCH else '<'} {LARGE_BATCH}"
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def comparison() -> Comparison:
+    """The file's runs, priced by :func:`specmath.predict.predict`, :func:`specmath.predict_speedup` with
+    its parts (cached: the file changes only with the code)."""
+    return compare(*load_measured_runs())

@@ -1,0 +1,251 @@
+r"""The speedup the roofline predicts for a measured run, its acceptance taken as measured.
+
+A published run gives the acceptance side, its mean acceptance length (tokens per target pass,
+the bonus token included); :func:`predict_speedup` prices the cost side from the presets, the way
+the Hardware page does (:func:`specmath.deployment.hardware_setup`), so that comparing the two
+isolates the costs: the draft passes, the verify pass, mixtures of experts, tensor parallelism.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import NamedTuple
+
+import numpy as np
+
+from ._validate import as_count, as_draft_length, as_float_array, as_positive, shown
+from .costs import MAX_BATCH, MAX_CONTEXT, MAX_TP
+from .deployment import (
+    GPU_INTERCONNECTS,
+    METHOD_DRAFTERS,
+    PRECISIONS,
+    Deployment,
+    Serving,
+    find_gpu,
+    find_model,
+    hardware_setup,
+)
+from .general import iteration_ratio, tree_speedup
+from .speedup import MAX_DRAFT_LENGTH
+
+#: The keys a run must have (:func:`predict_speedup`); ``per_position`` and ``context`` may be left out.
+RUN_KEYS = (
+    "target", "draft", "method", "gpu", "gpu_count", "precision", "batch", "k", "tree", "temperature",
+    "mean_acceptance_length",
+)  # fmt: skip
+
+#: Cached tokens per sequence where a run does not say: the Hardware page's default context.
+DEFAULT_CONTEXT = 1024
+
+#: Other names of the precisions of :data:`~specmath.deployment.PRECISIONS`: 16-bit floats take 2 bytes either way.
+PRECISION_ALIASES = {"fp16": "bf16", "float16": "bf16", "bfloat16": "bf16"}
+
+#: A tree's settings: the nodes the target verifies in one pass (root included) and the draft passes
+#: per iteration, each under the names accepted for it, the first the one to write.
+TREE_KEYS = {
+    "tokens": ("tokens", "num_draft_tokens", "speculative_num_draft_tokens"),
+    "steps": ("steps", "num_steps", "speculative_num_steps", "depth"),
+}
+
+
+class Prediction(NamedTuple):
+    """What :func:`predict_speedup` priced: one iteration's parts, in seconds, and the speedup."""
+
+    speedup: float
+    draft_s: float  # drafting, one iteration: k T_d(1), T_d(k), a lookup, or steps x T_d(1) for a tree
+    target_step_s: float  # T_target(1), a plain decoding step
+    verify_s: float  # T_target(w), the verify pass
+    width: int  # w: k + 1, or the tree's tokens
+    drafter: str  # specmath.DRAFTERS
+
+
+def _required(run: Mapping, keys) -> None:
+    """Every key of ``keys`` is in ``run``, else a ValueError naming the missing ones."""
+    if not isinstance(run, Mapping):
+        raise ValueError(f"run must be a mapping with the keys {', '.join(RUN_KEYS)}, got {type(run).__name__}")
+    missing = [key for key in keys if key not in run]
+    if missing:
+        raise ValueError(f"run is missing {', '.join(missing)} (a run needs {', '.join(RUN_KEYS)})")
+
+
+def _choice(value, name: str, table: Mapping, aliases: Mapping | None = None) -> str:
+    """``value`` as a key of ``table`` (through ``aliases``), else a ValueError listing them."""
+    key = (aliases or {}).get(value, value) if isinstance(value, str) else value
+    if not isinstance(key, str) or key not in table:
+        raise ValueError(f"unknown {name} {shown(value):.80}: known are {', '.join(table)}")
+    return key
+
+
+def _tree(tree, k: int) -> tuple[int, int] | None:
+    """A tree's (tokens, steps); steps default to ``k``, a tree ``k`` draft tokens deep."""
+    if tree is None:
+        return None
+    if not isinstance(tree, Mapping):
+        raise ValueError(f"tree must be None or a mapping with {' and '.join(TREE_KEYS)}, got {shown(tree):.80}")
+    found = {}
+    for key, names in TREE_KEYS.items():
+        given = [name for name in names if name in tree]
+        if given:
+            found[key] = tree[given[0]]
+    if "tokens" not in found:
+        raise ValueError(f"tree must give its tokens (one of {', '.join(TREE_KEYS['tokens'])}), got {shown(tree):.80}")
+    tokens = as_count(found["tokens"], "tree tokens", cap=MAX_CONTEXT, minimum=2)
+    steps = as_count(found.get("steps", k), "tree steps", cap=MAX_DRAFT_LENGTH)
+    return tokens, steps
+
+
+def _deployment(run: Mapping, drafter: str) -> tuple[Deployment, int]:
+    """The run's deployment (presets found by name or Hugging Face id) and its batch."""
+    target = find_model(run["target"]).name
+    # A model-free drafter has no draft model: its cost is the lookup, priced at 0 as on the Hardware page.
+    draft = target if drafter == "model_free" else find_model(run["draft"]).name
+    gpu = find_gpu(run["gpu"]).name
+    precision = _choice(run["precision"], "precision", PRECISIONS, PRECISION_ALIASES)
+    tp = as_count(run["gpu_count"], "gpu_count", cap=MAX_TP)
+    link = Serving().interconnect
+    if tp > 1:
+        if gpu not in GPU_INTERCONNECTS:
+            raise ValueError(
+                f"no interconnect is known for {gpu} (gpu_count {tp} splits the target over a link): "
+                f"known for {', '.join(GPU_INTERCONNECTS)}"
+            )
+        link = GPU_INTERCONNECTS[gpu]
+    context = run.get("context")  # None or left out: not stated
+    context = DEFAULT_CONTEXT if context is None else as_count(context, "context", cap=MAX_CONTEXT, minimum=0)
+    # Every engine runs a head, a DFlash draft and by default a draft model on the target's GPUs.
+    serving = Serving(drafter, 0.0, tp, tp, link)
+    batch = as_count(run["batch"], "batch", cap=MAX_BATCH)
+    return Deployment(target, draft, gpu, PRECISIONS[precision], context, serving=serving), batch
+
+
+def predict(run: Mapping) -> Prediction:
+    """:func:`predict_speedup` with the iteration's parts it priced (:class:`Prediction`)."""
+    _required(run, RUN_KEYS)
+    drafter = METHOD_DRAFTERS[_choice(run["method"], "method", METHOD_DRAFTERS)]
+    k = int(as_draft_length(run["k"], "k"))
+    if k < 1:
+        raise ValueError(f"k must be >= 1 (draft tokens per iteration), got {shown(run['k'])}")
+    tree = _tree(run["tree"], k)
+    if tree is not None and drafter != "sequential":
+        raise ValueError(f"a tree is priced for a sequential drafter only, not method {run['method']!r} ({drafter})")
+    as_positive(run["temperature"], "temperature", allow_zero=True)
+    if run.get("per_position") is not None:
+        _per_position(run["per_position"])
+    length = as_positive(run["mean_acceptance_length"], "mean_acceptance_length")
+    width = tree[0] if tree else k + 1
+    if not 1 <= length <= width:
+        raise ValueError(
+            f"mean_acceptance_length must be within [1, {width}] (tokens per target pass over {width} positions, "
+            f"the bonus token included), got {shown(run['mean_acceptance_length'])}"
+        )
+    deployment, batch = _deployment(run, drafter)
+    setup = hardware_setup(deployment, batch)
+    step, verify = float(setup.target(1)), float(setup.target(width))
+    if tree:
+        speedup = float(tree_speedup(length, tree[0], tree[1], setup.draft, setup.target))
+        drafting = tree[1] * setup.draft_step
+    else:
+        speedup = float(length / iteration_ratio(np.int64(k), setup.draft, setup.target, drafter))
+        drafting = _drafting(setup.draft, k, drafter)
+    return Prediction(speedup, drafting, step, verify, width, drafter)
+
+
+def _per_position(values) -> None:
+    """A per-position acceptance profile: rates in [0, 1] (not used for the costs, checked all the same)."""
+    arr = as_float_array(values, "per_position")
+    if arr.ndim != 1 or not np.isfinite(arr).all() or ((arr < 0) | (arr > 1)).any():
+        raise ValueError(f"per_position must be a list of acceptance rates within [0, 1], got {shown(values):.80}")
+
+
+def _drafting(draft, k: int, drafter: str) -> float:
+    """One iteration's drafting time, seconds: ``k T_d(1)``, ``T_d(k)`` or the lookup."""
+    if isinstance(draft, float):
+        return draft
+    return float(k * draft(1) if drafter == "sequential" else draft(k if drafter == "parallel" else 1))
+
+
+def predict_speedup(run: Mapping) -> float:
+    r"""Predicted speedup of a speculative run over plain decoding on the same engine and hardware.
+
+    The run's measured acceptance fixes the tokens an iteration yields,
+    :math:`\mathbb{E}[N] = \bar L`, its ``mean_acceptance_length``; the roofline
+    (:class:`~specmath.Roofline`, built as the Hardware page builds it,
+    :func:`specmath.deployment.hardware_setup`) prices the iteration:
+
+    .. math::
+
+        S = \frac{\bar L\; T_t(1)}{D + T_t(w)},
+        \qquad D = \begin{cases} k\,T_d(1) & \text{sequential} \\
+                                  T_d(k) & \text{parallel} \\
+                                  T_d(1) = 0 & \text{model-free} \\
+                                  s\,T_d(1) & \text{a tree of } s \text{ steps} \end{cases}
+
+    with ``w = k + 1``, or the tree's tokens; :func:`~specmath.general_speedup` with
+    :math:`\mathbb{E}[N]` measured rather than computed from an α (:func:`~specmath.tree_speedup`
+    for a tree). Plain decoding pays :math:`T_t(1)` per token at the same batch. What the cost side
+    knows, as the Hardware page does:
+
+    * *Models and GPU*: presets (:data:`~specmath.MODEL_PRESETS`, :data:`~specmath.GPU_PRESETS`) by
+      name or, for models, by Hugging Face id (:func:`specmath.deployment.find_model`); the weights'
+      ``precision`` sets the bytes per parameter of both (:data:`~specmath.deployment.PRECISIONS`:
+      bf16, fp8, int4; fp16 counts as bf16), fp8 the GPU's FP8 peak.
+    * *Mixtures of experts*: a pass over ``batch * w`` tokens reads the experts they wake
+      (uniform routing, :meth:`ModelSpec.weight_bytes_read_at`).
+    * *Tensor parallelism*: ``gpu_count`` GPUs split the target, and the draft, which every engine
+      runs on the target's GPUs unless told otherwise, over the GPU's link
+      (:data:`~specmath.deployment.GPU_INTERCONNECTS`); two all-reduces a layer.
+    * *Drafter kind*: the ``method``'s (:data:`~specmath.deployment.METHOD_DRAFTERS`): a draft
+      model, an EAGLE or EAGLE-3 head and MTP layers run once per drafted token (sequential), a
+      DFlash draft one pass over k positions (parallel), n-gram and suffix lookups cost nothing here
+      (model-free, :math:`c = \infty`).
+    * *Context*: ``context`` cached tokens per sequence, :data:`DEFAULT_CONTEXT` where the run does
+      not say. No fixed overhead per pass (the Hardware page's default, 0).
+
+    ``temperature`` and ``per_position`` are checked but do not enter the costs: the measured
+    acceptance length already carries them.
+
+    Parameters
+    ----------
+    run : mapping
+        The keys ``target``, ``draft`` (ignored for a model-free method), ``method`` (a key of
+        :data:`~specmath.deployment.METHOD_DRAFTERS`), ``gpu``, ``gpu_count``, ``precision``,
+        ``batch``, ``k`` (draft tokens per iteration, >= 1), ``tree`` (None, or a mapping with the
+        verified ``tokens``, root included, and the draft ``steps``, default k: :data:`TREE_KEYS`),
+        ``temperature`` (>= 0), ``mean_acceptance_length`` (in [1, w]); optionally
+        ``per_position`` (rates in [0, 1]) and ``context`` (None: not stated). Other keys are ignored.
+
+    Returns
+    -------
+    float
+        The predicted speedup; below 1 means slower than plain decoding.
+
+    Raises
+    ------
+    ValueError
+        Naming what it does not know: a missing key, an unknown model, GPU, method or precision,
+        a GPU without a known link under ``gpu_count > 1``, a value out of range.
+
+    See Also
+    --------
+    predict : the same, with the iteration's priced parts.
+
+    Notes
+    -----
+    Sources: the speedup of an iteration, Leviathan, Kalman and Matias (2023), "Fast Inference
+    from Transformers via Speculative Decoding" (arXiv 2211.17192), Theorem 3.8, there with
+    :math:`\mathbb{E}[N]` from α;
+    the roofline, Williams, Waterman and Patterson (2009), "Roofline: an insightful visual
+    performance model for multicore architectures"; each preset's numbers, their ``source``.
+
+    Examples
+    --------
+    Llama-3.1-8B (named by its Hugging Face id) on one H100, its 1B sibling drafting 4 tokens an
+    iteration, 3 tokens a target pass on average, the bonus token included.
+
+    >>> run = {"target": "meta-llama/Llama-3.1-8B", "draft": "Llama-3.2-1B", "method": "draft_model",
+    ...        "gpu": "H100 SXM", "gpu_count": 1, "precision": "bf16", "batch": 1, "k": 4, "tree": None,
+    ...        "temperature": 0.0, "mean_acceptance_length": 3.0}
+    >>> round(predict_speedup(run), 3)
+    1.805
+    """
+    return predict(run).speedup

@@ -1,0 +1,139 @@
+"""specmath.predict_speedup: a run's measured acceptance length over the roofline's price of an iteration."""
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import specmath as sm
+from specmath.deployment import GPU_INTERCONNECTS, find_model
+from specmath.predict import DEFAULT_CONTEXT, predict
+
+H100 = sm.GPU_PRESETS["H100 SXM"]
+
+#: A dense run on one H100: Llama-3.1-8B and its 1B sibling, 4 drafts, 3 tokens a pass.
+DENSE = {
+    "target": "Llama-3.1-8B", "draft": "Llama-3.2-1B", "method": "draft_model", "gpu": "H100 SXM", "gpu_count": 1,
+    "precision": "bf16", "batch": 1, "k": 4, "tree": None, "temperature": 0.0, "mean_acceptance_length": 3.0,
+}  # fmt: skip
+
+
+def roofline(name, gpu=H100, batch=1, context=DEFAULT_CONTEXT, tp=1, bytes_per_parameter=2.0):
+    """The roofline of a preset as specmath.Roofline builds it, not through specmath.deployment."""
+    model = replace(sm.MODEL_PRESETS[name], bytes_per_parameter=bytes_per_parameter)
+    link = sm.INTERCONNECT_PRESETS[GPU_INTERCONNECTS[gpu.name]] if tp > 1 else None
+    return sm.Roofline(model, gpu, batch, context, 0.0, tp, link)
+
+
+@pytest.mark.parametrize("batch", [1, 64])
+def test_a_sequential_run_is_the_closed_form(batch):
+    # S = L T_t(1) / (k T_d(1) + T_t(k + 1)), with the roofline's own times.
+    target, draft = roofline("Llama-3.1-8B", batch=batch), roofline("Llama-3.2-1B", batch=batch)
+    k, length = 4, 3.0
+    expected = length * target(1) / (k * draft(1) + target(k + 1))
+    assert sm.predict_speedup(DENSE | {"batch": batch}) == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_mixture_of_experts_under_tensor_parallelism_is_the_closed_form():
+    # Qwen3-30B-A3B and its EAGLE-3 head on 2 H100s over NVLink: the verify pass wakes more experts.
+    run = DENSE | {"target": "Qwen/Qwen3-30B-A3B", "draft": "Qwen3-30B-A3B-EAGLE-3", "method": "eagle3"}
+    run |= {"gpu_count": 2, "batch": 16, "k": 3, "mean_acceptance_length": 2.5}
+    target, draft = roofline("Qwen3-30B-A3B", batch=16, tp=2), roofline("Qwen3-30B-A3B-EAGLE-3", batch=16, tp=2)
+    expected = 2.5 * target(1) / (3 * draft(1) + target(4))
+    assert target(4) > target(1)  # the experts' share: not the plateau
+    assert sm.predict_speedup(run) == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_parallel_drafter_pays_one_pass_over_k_positions():
+    run = DENSE | {"method": "dflash", "k": 8, "mean_acceptance_length": 4.0, "batch": 32}
+    target, draft = roofline("Llama-3.1-8B", batch=32), roofline("Llama-3.2-1B", batch=32)
+    expected = 4.0 * target(1) / (draft(8) + target(9))
+    assert sm.predict_speedup(run) == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_model_free_drafter_pays_only_the_verify_pass():
+    # No draft model: the draft key is not read; the lookup is priced at 0.
+    run = DENSE | {"method": "ngram", "draft": None, "k": 5, "mean_acceptance_length": 2.0, "batch": 8}
+    target = roofline("Llama-3.1-8B", batch=8)
+    assert sm.predict_speedup(run) == pytest.approx(2.0 * target(1) / target(6), rel=1e-12)
+
+
+def test_a_tree_verifies_its_tokens_after_its_steps():
+    run = DENSE | {"method": "eagle3", "k": 6, "tree": {"tokens": 60, "steps": 6}, "mean_acceptance_length": 5.0}
+    target, draft = roofline("Llama-3.1-8B"), roofline("Llama-3.2-1B")
+    expected = 5.0 * target(1) / (6 * draft(1) + target(60))
+    parts = predict(run)
+    assert parts.speedup == pytest.approx(expected, rel=1e-12)
+    assert parts.width == 60 and parts.verify_s == float(target(60)) and parts.draft_s == 6 * float(draft(1))
+    # The steps default to k, under the SGLang flag's name too.
+    assert sm.predict_speedup(run | {"tree": {"num_draft_tokens": 60}}) == parts.speedup
+
+
+def test_fp8_weights_take_a_byte_and_the_fp8_peak():
+    run = DENSE | {"precision": "fp8", "batch": 256}
+    fp8 = replace(H100, peak_flops=H100.peak_flops_fp8)
+    target = roofline("Llama-3.1-8B", fp8, batch=256, bytes_per_parameter=1.0)
+    draft = roofline("Llama-3.2-1B", fp8, batch=256, bytes_per_parameter=1.0)
+    expected = 3.0 * target(1) / (4 * draft(1) + target(5))
+    assert sm.predict_speedup(run) == pytest.approx(expected, rel=1e-12)
+    assert sm.predict_speedup(DENSE | {"precision": "fp16"}) == sm.predict_speedup(DENSE)
+
+
+def test_a_hugging_face_id_is_its_preset():
+    by_id = DENSE | {"target": "meta-llama/Llama-3.1-8B", "draft": "meta-llama/Llama-3.2-1B"}
+    assert sm.predict_speedup(by_id) == sm.predict_speedup(DENSE)
+    for spec in sm.MODEL_PRESETS.values():
+        assert find_model(spec.name) is spec
+        if spec.hub_id:
+            assert find_model(spec.hub_id) is spec
+
+
+@pytest.mark.parametrize("batch", [1, 16, 256])
+def test_a_dense_run_is_the_hardware_sweep_at_its_best_k(batch):
+    # The Hardware page's sweep (roofline_batch_sweep) at an α: its best k and speedup are what
+    # predict_speedup gives for a run of that k whose acceptance length is E[N](α, k).
+    alpha = 0.8
+    target, draft = sm.MODEL_PRESETS["Llama-3.1-8B"], sm.MODEL_PRESETS["Llama-3.2-1B"]
+    sweep = sm.roofline_batch_sweep(alpha, draft, target, H100, [batch], DEFAULT_CONTEXT, max_k=32)
+    k = int(sweep.k[0])
+    run = DENSE | {"batch": batch, "k": k, "mean_acceptance_length": float(sm.expected_tokens(alpha, k))}
+    assert sm.predict_speedup(run) == pytest.approx(float(sweep.speedup[0]), rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({"target": "Llama-9B"}, "unknown model 'Llama-9B'"),
+        ({"draft": "org/no-such-draft"}, "unknown model 'org/no-such-draft'"),
+        ({"gpu": "H300"}, "unknown GPU 'H300'"),
+        ({"method": "medusa"}, "unknown method 'medusa'"),
+        ({"precision": "fp4"}, "unknown precision 'fp4'"),
+        ({"gpu": "L4", "gpu_count": 4}, "no interconnect is known for L4"),
+        ({"mean_acceptance_length": 5.5}, "mean_acceptance_length must be within [1, 5]"),
+        ({"k": 0}, "k must be >= 1"),
+        ({"batch": 0}, "batch must be >= 1"),
+        ({"temperature": -1.0}, "temperature must be >= 0"),
+        ({"tree": {"steps": 3}}, "tree must give its tokens"),
+        ({"method": "ngram", "tree": {"tokens": 8}}, "a tree is priced for a sequential drafter only"),
+        ({"per_position": [0.9, 1.2]}, "per_position must be a list of acceptance rates"),
+    ],
+)
+def test_what_it_does_not_know_is_named(change, named):
+    with pytest.raises(ValueError) as raised:
+        sm.predict_speedup(DENSE | change)
+    assert named in str(raised.value)
+
+
+def test_a_missing_key_is_named():
+    run = {key: value for key, value in DENSE.items() if key not in ("gpu", "k")}
+    with pytest.raises(ValueError, match="run is missing gpu, k"):
+        sm.predict_speedup(run)
+    with pytest.raises(ValueError, match="run must be a mapping"):
+        sm.predict_speedup([("target", "Llama-3.1-8B")])
+
+
+def test_context_is_read_where_given():
+    # A long context makes every pass read more KV cache: the same run is priced differently.
+    assert sm.predict_speedup(DENSE | {"context": 32768, "batch": 64}) != sm.predict_speedup(DENSE | {"batch": 64})
+    assert sm.predict_speedup(DENSE | {"context": DEFAULT_CONTEXT}) == sm.predict_speedup(DENSE)
+    assert np.isfinite(sm.predict_speedup(DENSE | {"context": 0}))
