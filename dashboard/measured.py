@@ -1,8 +1,10 @@
 """Published measured speculative-decoding runs, to score the dashboard's predictions against.
 
 The runs live in ``dashboard/data/measured_runs.json``: ``{"sources": {key: source}, "runs": [row, ...]}``.
-A source is ``{"citation", "url", "fixture"}``; its fixture (a path from the repository root) keeps the
-source's own text verbatim under ``# `` lines that say where it was read. A row has these keys:
+A source is ``{"citation", "url", "fixture", "publisher"}``; its fixture (a path from the repository root)
+keeps the source's own text verbatim under ``# `` lines that say where it was read, and ``publisher`` names
+who measured and published it (an author or a team), so that two sources by one publisher count as one
+independent source. A row has these keys:
 
 - ``id`` (unique slug), ``source`` (a key of ``sources``), ``where`` (table, row and column in the source);
 - ``engine`` (engine and version as the source gives them), ``task`` (data set);

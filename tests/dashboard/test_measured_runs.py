@@ -49,8 +49,9 @@ def by_id():
 def test_ids_are_unique_and_sources_are_whole():
     assert len({r["id"] for r in RUNS}) == len(RUNS)
     for key, source in SOURCES.items():
-        assert set(source) == {"citation", "url", "fixture"}, key
+        assert set(source) == {"citation", "url", "fixture", "publisher"}, key
         assert source["url"].startswith("https://"), key
+        assert isinstance(source["publisher"], str) and source["publisher"], key
         first = (ROOT / source["fixture"]).read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("# "), key
     assert {r["source"] for r in RUNS} == set(SOURCES)  # no source without a row
@@ -119,7 +120,8 @@ def is_moe(name: str) -> bool:
 
 COUNTS = {
     "runs": len(RUNS),
-    "sources": len(SOURCES),
+    # Sources published by one author or team count once: independent sources, as the issue asks.
+    "sources": len({s["publisher"] for s in SOURCES.values()}),
     "moe": sum(is_moe(r["target"]) for r in RUNS),
     "batch_16_or_more": sum(r["batch"] >= 16 for r in RUNS),
     "gpus": len({r["gpu"] for r in RUNS}),
