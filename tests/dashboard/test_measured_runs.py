@@ -34,7 +34,7 @@ NO_PRESET_MODELS = {
     "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
     "yuhuili/EAGLE-LLaMA3.1-Instruct-8B",
 }
-NO_PRESET_GPUS = {"A100 40GB"}
+NO_PRESET_GPUS: set[str] = set()
 MOE_WITHOUT_PRESET = {"meta-llama/Llama-4-Scout-17B-16E"}
 
 
