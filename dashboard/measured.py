@@ -1,11 +1,34 @@
-"""Measured runs of speculative decoding: ``dashboard/data/measured_runs.json``, read and checked.
+"""Published measured speculative-decoding runs, to score the dashboard's predictions against.
 
-The file is ``{"sources": {key: {"citation", "url", "fixture"}}, "runs": [run, ...]}``; each run
-has the keys :func:`specmath.predict_speedup` reads (:data:`specmath.predict.RUN_KEYS`, with
-``per_position`` and ``context``, null where not stated) and what the source says of it: ``id``,
-``source`` (a key of ``sources``), ``where`` (table, figure or line), ``engine``, ``task``, the
-measured ``speedup``, its ``baseline``, ``notes`` and the ``quote`` it was read from. Each
-source's fixture keeps the source's text verbatim.
+The runs live in ``dashboard/data/measured_runs.json``: ``{"sources": {key: source}, "runs": [row, ...]}``.
+A source is ``{"citation", "url", "fixture", "publisher"}``; its fixture (a path from the repository root)
+keeps the source's own text verbatim under ``# `` lines that say where it was read, and ``publisher`` names
+who measured and published it (an author or a team), so that two sources by one publisher count as one
+independent source. A row has these keys:
+
+- ``id`` (unique slug), ``source`` (a key of ``sources``), ``where`` (table, row and column in the source);
+- ``engine`` (engine and version as the source gives them), ``task`` (data set);
+- ``target``, ``draft``: :data:`specmath.MODEL_PRESETS` names, or Hugging Face ids where no preset exists
+  (``draft`` is ``None`` for draft-free methods such as n-gram lookup);
+- ``method``: a key of :data:`specmath.deployment.METHOD_DRAFTERS`, or ``"medusa"`` / ``"other"``, which
+  :func:`specmath.predict_speedup` does not price (``notes`` says which variant);
+- ``gpu`` (a :data:`specmath.GPU_PRESETS` name where one exists), ``gpu_count`` (tensor-parallel GPUs),
+  ``precision`` (``"bf16"``, ``"fp16"``, ``"fp8"`` or ``"not stated"``), ``batch`` (concurrent requests);
+- ``k`` (draft tokens per step; for trees the number of draft steps) and ``tree`` (``None`` or the
+  source's own tree settings under the source's own names);
+- ``temperature`` (``None`` where the source does not state it);
+- ``mean_acceptance_length``: tokens per target forward pass including the bonus token;
+- ``per_position`` (``None`` or the printed per-position rates), ``context`` (``None`` or the prompt length);
+- ``speedup``: measured, over plain decoding on the same engine and hardware, ``baseline`` (what it is
+  over) and ``notes``;
+- ``quote``: the lines of the fixture the row's numbers come from, each a substring of the fixture;
+- ``printed``: how the numbers were read. ``printed["speedup"]`` and ``printed["mean_acceptance_length"]``
+  are ``{"rule", "values"}``, ``values`` being strings as printed in the quote and ``rule`` one of
+  :data:`RULES`; ``printed["batch"]`` and ``printed["k"]``, where present, are the batch and ``k`` as
+  printed in the quote.
+
+tests/dashboard/test_measured_runs.py checks every row against its fixture; :func:`load_measured_runs`
+checks the file's shape.
 """
 
 from __future__ import annotations
@@ -13,20 +36,45 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from specmath.deployment import METHOD_DRAFTERS
 from specmath.predict import RUN_KEYS
 
-DATA_FILE = Path(__file__).parent / "data" / "measured_runs.json"
+#: Where the runs are kept.
+DATA_FILE = Path(__file__).resolve().parent / "data" / "measured_runs.json"
+
+#: The methods a row may name: those the prediction prices, and two it does not.
+METHODS = (*METHOD_DRAFTERS, "medusa", "other")
 
 #: What a run says of itself beyond what the prediction reads.
-RECORD_KEYS = ("id", "source", "where", "engine", "task", "speedup", "baseline", "notes", "quote")
+RECORD_KEYS = ("id", "source", "where", "engine", "task", "speedup", "baseline", "notes", "quote", "printed")
 #: Every key a run has, in the file's order.
 RUN_FIELDS = (*RECORD_KEYS[:5], *RUN_KEYS, "per_position", "context", *RECORD_KEYS[5:])
 #: Every key a source has.
-SOURCE_FIELDS = ("citation", "url", "fixture")
+SOURCE_FIELDS = ("citation", "url", "fixture", "publisher")
+
+#: How a printed value becomes a row's number: the value itself, a ratio of two printed values
+#: (speculative over baseline throughput), or a printed percentage gain ("96.13%" is 1.9613).
+RULES = {
+    "as_printed": lambda values: float(values[0]),
+    "ratio": lambda values: float(values[0]) / float(values[1]),
+    "percent_gain": lambda values: 1 + float(values[0].rstrip("%")) / 100,
+}
+
+
+def read_printed(printed: dict) -> float:
+    """The number a ``printed`` entry stands for, by its rule.
+
+    >>> read_printed({"rule": "percent_gain", "values": ["32.11%"]})
+    1.3211
+    """
+    rule = printed["rule"]
+    if rule not in RULES:
+        raise ValueError(f"unknown rule {rule!r}; rules are {sorted(RULES)}")
+    return RULES[rule](printed["values"])
 
 
 def _check(runs, sources) -> None:
-    """The file's shape: every field there, ids unique, sources named, speedups > 0."""
+    """The file's shape: every field there, ids unique, sources named, methods known, speedups > 0."""
     if not isinstance(sources, dict) or not isinstance(runs, list):
         raise ValueError(f"{DATA_FILE.name} must hold a 'sources' mapping and a 'runs' list")
     for key, source in sources.items():
@@ -44,18 +92,20 @@ def _check(runs, sources) -> None:
         seen.add(name)
         if run["source"] not in sources:
             raise ValueError(f"run {name!r} cites {run['source']!r}, which is not among the sources")
+        if run["method"] not in METHODS:
+            raise ValueError(f"run {name!r}: method {run['method']!r} is not one of {', '.join(METHODS)}")
         speedup = run["speedup"]
         if isinstance(speedup, bool) or not isinstance(speedup, (int, float)) or not speedup > 0:
             raise ValueError(f"run {name!r}: speedup must be a number > 0, got {speedup!r}")
 
 
-def load_measured_runs(path: Path = DATA_FILE) -> tuple[list[dict], dict]:
-    """The measured runs and their sources, checked: ``(runs, sources)``, fresh copies at every call.
+def load_measured_runs(path: Path = DATA_FILE) -> tuple[list[dict], dict[str, dict]]:
+    """The measured runs (one dict per row, in the file's order) and their sources by key, checked.
 
     Raises ``ValueError`` naming the run or source that lacks a field, cites an unknown source,
-    repeats an id or gives no positive speedup.
+    repeats an id, names an unknown method or gives no positive speedup.
     """
-    document = json.loads(path.read_text(encoding="utf-8"))
+    document = json.loads(Path(path).read_text(encoding="utf-8"))
     runs, sources = document.get("runs"), document.get("sources")
     _check(runs, sources)
     return runs, sources

@@ -40,11 +40,20 @@ DEFAULT_CONTEXT = 1024
 #: Other names of the precisions of :data:`~specmath.deployment.PRECISIONS`: 16-bit floats take 2 bytes either way.
 PRECISION_ALIASES = {"fp16": "bf16", "float16": "bf16", "bfloat16": "bf16"}
 
+#: What a run may say of a precision its source does not state: the target checkpoint's own is priced.
+UNSTATED = (None, "not stated")
+
 #: A tree's settings: the nodes the target verifies in one pass (root included) and the draft passes
 #: per iteration, each under the names accepted for it, the first the one to write.
 TREE_KEYS = {
-    "tokens": ("tokens", "num_draft_tokens", "speculative_num_draft_tokens"),
-    "steps": ("steps", "num_steps", "speculative_num_steps", "depth"),
+    "tokens": (
+        "tokens",
+        "num_draft_tokens",
+        "num_draft",
+        "speculative_num_draft_tokens",
+        "speculative-num-draft-tokens",
+    ),
+    "steps": ("steps", "num_steps", "speculative_num_steps", "speculative-num-steps", "depth"),
 }
 
 
@@ -100,7 +109,10 @@ def _deployment(run: Mapping, drafter: str) -> tuple[Deployment, int]:
     # A model-free drafter has no draft model: its cost is the lookup, priced at 0 as on the Hardware page.
     draft = target if drafter == "model_free" else find_model(run["draft"]).name
     gpu = find_gpu(run["gpu"]).name
-    precision = _choice(run["precision"], "precision", PRECISIONS, PRECISION_ALIASES)
+    if run["precision"] in UNSTATED:  # the checkpoint's own: what an engine loads unless told otherwise
+        bytes_per_parameter = find_model(run["target"]).bytes_per_parameter
+    else:
+        bytes_per_parameter = PRECISIONS[_choice(run["precision"], "precision", PRECISIONS, PRECISION_ALIASES)]
     tp = as_count(run["gpu_count"], "gpu_count", cap=MAX_TP)
     link = Serving().interconnect
     if tp > 1:
@@ -115,7 +127,7 @@ def _deployment(run: Mapping, drafter: str) -> tuple[Deployment, int]:
     # Every engine runs a head, a DFlash draft and by default a draft model on the target's GPUs.
     serving = Serving(drafter, 0.0, tp, tp, link)
     batch = as_count(run["batch"], "batch", cap=MAX_BATCH)
-    return Deployment(target, draft, gpu, PRECISIONS[precision], context, serving=serving), batch
+    return Deployment(target, draft, gpu, bytes_per_parameter, context, serving=serving), batch
 
 
 def predict(run: Mapping) -> Prediction:
@@ -128,7 +140,8 @@ def predict(run: Mapping) -> Prediction:
     tree = _tree(run["tree"], k)
     if tree is not None and drafter != "sequential":
         raise ValueError(f"a tree is priced for a sequential drafter only, not method {run['method']!r} ({drafter})")
-    as_positive(run["temperature"], "temperature", allow_zero=True)
+    if run["temperature"] is not None:  # None: not stated, as many sources leave it
+        as_positive(run["temperature"], "temperature", allow_zero=True)
     if run.get("per_position") is not None:
         _per_position(run["per_position"])
     length = as_positive(run["mean_acceptance_length"], "mean_acceptance_length")
@@ -188,7 +201,8 @@ def predict_speedup(run: Mapping) -> float:
     * *Models and GPU*: presets (:data:`~specmath.MODEL_PRESETS`, :data:`~specmath.GPU_PRESETS`) by
       name or, for models, by Hugging Face id (:func:`specmath.deployment.find_model`); the weights'
       ``precision`` sets the bytes per parameter of both (:data:`~specmath.deployment.PRECISIONS`:
-      bf16, fp8, int4; fp16 counts as bf16), fp8 the GPU's FP8 peak.
+      bf16, fp8, int4; fp16 counts as bf16), fp8 the GPU's FP8 peak; a precision not stated
+      (:data:`UNSTATED`) is the target checkpoint's own (its preset's ``bytes_per_parameter``).
     * *Mixtures of experts*: a pass over ``batch * w`` tokens reads the experts they wake
       (uniform routing, :meth:`ModelSpec.weight_bytes_read_at`).
     * *Tensor parallelism*: ``gpu_count`` GPUs split the target, and the draft, which every engine
@@ -211,7 +225,7 @@ def predict_speedup(run: Mapping) -> float:
         :data:`~specmath.deployment.METHOD_DRAFTERS`), ``gpu``, ``gpu_count``, ``precision``,
         ``batch``, ``k`` (draft tokens per iteration, >= 1), ``tree`` (None, or a mapping with the
         verified ``tokens``, root included, and the draft ``steps``, default k: :data:`TREE_KEYS`),
-        ``temperature`` (>= 0), ``mean_acceptance_length`` (in [1, w]); optionally
+        ``temperature`` (>= 0, or None where not stated), ``mean_acceptance_length`` (in [1, w]); optionally
         ``per_position`` (rates in [0, 1]) and ``context`` (None: not stated). Other keys are ignored.
 
     Returns

@@ -27,6 +27,20 @@ GPUS = [
         source="NVIDIA A100 datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf)",
     ),
     GPUSpec(
+        "A100 40GB",
+        # The datasheet's table as copied in the fixture: "Memory Bandwidth | 1,555GB/s" for both the PCIe
+        # and the SXM 40GB parts (the 80GB parts print 1,935 and 2,039), "A100 VRAM | 40GB HBM2".
+        memory_bandwidth=1_555e9,
+        # "312 TFLOPS / 624 TFLOPS*", * = with sparsity: the same dense BF16 peak as the 80GB part.
+        peak_flops=312e12,
+        memory_bytes=40e9,
+        source=(
+            "NVIDIA A100 datasheet figures for the 40GB parts as copied at"
+            " https://www.thundercompute.com/blog/nvidia-a100-specs-full-guide (its specification table) and"
+            " https://upb-pc2.atlassian.net/wiki/spaces/PC2DOK/pages/1900609/NVIDIA+A100+40GB+with+NVLINK (BF16)"
+        ),
+    ),
+    GPUSpec(
         "H100 SXM",
         # NVIDIA H100 datasheet's table, H100 SXM column, as the page below copies it: "GPU メモリ帯域幅
         # | 3,350 GB/sec" (memory bandwidth).
