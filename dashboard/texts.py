@@ -568,6 +568,13 @@ PREDICTIONS_INTRO = (
     "parallelism, as the Hardware page prices them. With the acceptance taken as measured, every error is the "
     "cost side's."
 )
+PREDICTIONS_OVERHEADS = (
+    "Two times the roofline leaves out, one pair for every run: per layer of every forward pass (kernel "
+    "launches, small kernels) and per speculative iteration beyond its passes (sampling, acceptance, "
+    "bookkeeping). The pair is the one with the least median error on these runs; each source left out of "
+    "the fit and priced with the others' pair shows how far it carries. docs/predictions.md says where the "
+    "data are thin."
+)
 PREDICTIONS_TABLE = (
     "**error %** is (predicted − measured) / measured: above 0 the model promises more than the run gave. "
     "The last columns are what the model priced for one iteration, so a reader can see which side is off: "

@@ -130,6 +130,10 @@ class Deployment(NamedTuple):
     bandwidth_gbs: float = 0.0  # 0: the datasheet's
     peak_tflops: float = 0.0  # 0: the datasheet's (its FP8 peak for FP8 weights)
     serving: Serving = ONE_GPU
+    #: A time per layer of every forward pass, microseconds, beyond its roofline: kernel launches and
+    #: the floor of small kernels (:data:`specmath.predict.FITTED_OVERHEADS`), so a one-layer head pays
+    #: little of what a deep target pays.
+    overhead_per_layer_us: float = 0.0
 
 
 def hardware_setup(deployment: Deployment, batch: int) -> HardwareSetup:
@@ -138,16 +142,26 @@ def hardware_setup(deployment: Deployment, batch: int) -> HardwareSetup:
     spec = device(d.gpu, d.bytes_per_parameter, d.bandwidth_gbs, d.peak_tflops)
     specs = [replace(MODEL_PRESETS[name], bytes_per_parameter=d.bytes_per_parameter) for name in (d.target, d.draft)]
     serving, overhead_s = d.serving, d.overhead_ms / 1e3
-    target_cost = Roofline(specs[0], spec, batch, d.context, overhead_s, serving.tp, serving.link)
+    target_cost = Roofline(
+        specs[0], spec, batch, d.context, _overhead(overhead_s, specs[0], d), serving.tp, serving.link
+    )
     if serving.drafter == "model_free":
         draft_cost, ratio = serving.lookup_ms / 1e3, 0.0
     else:
-        draft_cost = Roofline(specs[1], spec, batch, d.context, overhead_s, serving.draft_tp, serving.link)
+        draft_overhead = _overhead(overhead_s, specs[1], d)
+        draft_cost = Roofline(specs[1], spec, batch, d.context, draft_overhead, serving.draft_tp, serving.link)
         ratio = specs[1].flops_per_position(d.context) / specs[0].flops_per_position(d.context)
     step = draft_cost if isinstance(draft_cost, float) else float(draft_cost(1))
     with np.errstate(divide="ignore"):
         c = float(np.float64(target_cost(1)) / np.float64(step))
     return HardwareSetup(target_cost, draft_cost, c, ratio, serving.drafter)
+
+
+def _overhead(per_pass_s: float, model: ModelSpec, deployment: Deployment) -> float:
+    """A pass's fixed time, seconds: the deployment's per pass and, where set, per layer times ``model``'s layers."""
+    if deployment.overhead_per_layer_us == 0:
+        return per_pass_s  # bit for bit what it was before the per-layer time existed
+    return per_pass_s + model.layers * deployment.overhead_per_layer_us / 1e6
 
 
 def find_model(name) -> ModelSpec:

@@ -17,7 +17,7 @@ import streamlit as st
 
 from dashboard.measured import load_measured_runs
 from specmath.deployment import find_model
-from specmath.predict import Prediction, predict
+from specmath.predict import NO_OVERHEADS, Overheads, Prediction, fit_overheads, predict
 
 #: The page has no parameters: it shows the file.
 SECTIONS = ()
@@ -150,3 +150,51 @@ def comparison() -> Comparison:
     """The file's runs, priced by :func:`specmath.predict.predict`, :func:`specmath.predict_speedup` with
     its parts (cached: the file changes only with the code)."""
     return compare(*load_measured_runs())
+
+
+def overhead_fits(comparison: Comparison) -> pd.DataFrame:
+    """The overheads :func:`specmath.predict.fit_overheads` finds on the priced runs, and how well they
+    hold: in sample, and for each source left out of the fit and priced with the others' overheads.
+
+    Beside them the roofline alone (:data:`specmath.predict.NO_OVERHEADS`). Errors in percent.
+    """
+    runs = [p.run for p in comparison.priced]
+    measured = np.array([run["speedup"] for run in runs], dtype=float)
+    sources = np.array([run["source"] for run in runs])
+
+    def scored(overheads: Overheads, chosen: np.ndarray) -> np.ndarray:
+        """The errors of the ``chosen`` runs priced with ``overheads``."""
+        picked = [run for run, keep in zip(runs, chosen, strict=True) if keep]
+        return fit_overheads(picked, measured[chosen], [overheads.per_layer_s], [overheads.per_iteration_s]).errors
+
+    def row(what: str, overheads: Overheads | None, errors: np.ndarray) -> dict:
+        return {
+            "fit": what,
+            "per layer (µs)": "" if overheads is None else f"{overheads.per_layer_s * 1e6:.0f}",
+            "per iteration (ms)": "" if overheads is None else f"{overheads.per_iteration_s * 1e3:.2f}",
+            "runs scored": len(errors),
+            "median |error| %": f"{np.median(np.abs(errors)) * 100:.1f}",
+            "worst |error| %": f"{np.abs(errors).max() * 100:.1f}",
+        }
+
+    everything = np.ones(len(runs), dtype=bool)
+    fitted = fit_overheads(runs, measured).overheads
+    rows = [
+        row("roofline alone", NO_OVERHEADS, scored(NO_OVERHEADS, everything)),
+        row("all runs, in sample", fitted, scored(fitted, everything)),
+    ]
+    pooled = []
+    for source in dict.fromkeys(sources):
+        kept = sources != source
+        others = fit_overheads([r for r, k in zip(runs, kept, strict=True) if k], measured[kept]).overheads
+        errors = scored(others, ~kept)
+        pooled.append(errors)
+        rows.append(row(f"fitted without {source}, scored on it", others, errors))
+    rows.append(row("leave one source out, every held-out run", None, np.concatenate(pooled)))
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=1, show_spinner=False)
+def overhead_table() -> pd.DataFrame:
+    """:func:`overhead_fits` of the file's runs, cached as :func:`comparison` is."""
+    return overhead_fits(comparison())

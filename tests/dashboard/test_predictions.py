@@ -9,6 +9,7 @@ from dashboard import charts
 from dashboard.charts.predictions import SYMBOLS
 from dashboard.features import predictions
 from dashboard.measured import DATA_FILE, load_measured_runs
+from specmath.predict import FITTED_OVERHEADS, fit_overheads
 
 
 @pytest.mark.parametrize(
@@ -56,3 +57,11 @@ def test_the_chart_draws_each_run_by_source_and_group_with_the_diagonal():
     diagonal = by_name["y = x: prediction right"]
     assert list(diagonal.x) == list(diagonal.y) and diagonal.x[-1] >= 2.0
     assert {"dense, batch < 16", "MoE, batch ≥ 16", "MoE, batch < 16"} <= set(by_name)
+
+
+def test_the_default_overheads_are_the_fit_on_the_measured_runs():
+    # FITTED_OVERHEADS is no typed guess: refit on the file's priced runs, the grid gives the same pair.
+    comparison = predictions.compare(*load_measured_runs())
+    runs = [p.run for p in comparison.priced]
+    fit = fit_overheads(runs, [run["speedup"] for run in runs])
+    assert fit.overheads == FITTED_OVERHEADS

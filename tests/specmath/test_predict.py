@@ -7,7 +7,10 @@ import pytest
 
 import specmath as sm
 from specmath.deployment import GPU_INTERCONNECTS, find_model
-from specmath.predict import DEFAULT_CONTEXT, predict
+from specmath.predict import DEFAULT_CONTEXT, FITTED_OVERHEADS, NO_OVERHEADS, predict
+
+#: The overheads a prediction adds by default: per layer of every pass, and per iteration.
+TAU, PER_ITERATION = FITTED_OVERHEADS
 
 H100 = sm.GPU_PRESETS["H100 SXM"]
 
@@ -18,19 +21,20 @@ DENSE = {
 }  # fmt: skip
 
 
-def roofline(name, gpu=H100, batch=1, context=DEFAULT_CONTEXT, tp=1, bytes_per_parameter=2.0):
-    """The roofline of a preset as specmath.Roofline builds it, not through specmath.deployment."""
+def roofline(name, gpu=H100, batch=1, context=DEFAULT_CONTEXT, tp=1, bytes_per_parameter=2.0, tau=TAU):
+    """The roofline of a preset as specmath.Roofline builds it, not through specmath.deployment, each
+    pass paying ``tau`` seconds a layer."""
     model = replace(sm.MODEL_PRESETS[name], bytes_per_parameter=bytes_per_parameter)
     link = sm.INTERCONNECT_PRESETS[GPU_INTERCONNECTS[gpu.name]] if tp > 1 else None
-    return sm.Roofline(model, gpu, batch, context, 0.0, tp, link)
+    return sm.Roofline(model, gpu, batch, context, model.layers * tau, tp, link)
 
 
 @pytest.mark.parametrize("batch", [1, 64])
 def test_a_sequential_run_is_the_closed_form(batch):
-    # S = L T_t(1) / (k T_d(1) + T_t(k + 1)), with the roofline's own times.
+    # S = L T_t(1) / (k T_d(1) + T_t(k + 1) + o), with the roofline's own times plus tau a layer of each pass.
     target, draft = roofline("Llama-3.1-8B", batch=batch), roofline("Llama-3.2-1B", batch=batch)
     k, length = 4, 3.0
-    expected = length * target(1) / (k * draft(1) + target(k + 1))
+    expected = length * target(1) / (k * draft(1) + target(k + 1) + PER_ITERATION)
     assert sm.predict_speedup(DENSE | {"batch": batch}) == pytest.approx(expected, rel=1e-12)
 
 
@@ -39,7 +43,7 @@ def test_a_mixture_of_experts_under_tensor_parallelism_is_the_closed_form():
     run = DENSE | {"target": "Qwen/Qwen3-30B-A3B", "draft": "Qwen3-30B-A3B-EAGLE-3", "method": "eagle3"}
     run |= {"gpu_count": 2, "batch": 16, "k": 3, "mean_acceptance_length": 2.5}
     target, draft = roofline("Qwen3-30B-A3B", batch=16, tp=2), roofline("Qwen3-30B-A3B-EAGLE-3", batch=16, tp=2)
-    expected = 2.5 * target(1) / (3 * draft(1) + target(4))
+    expected = 2.5 * target(1) / (3 * draft(1) + target(4) + PER_ITERATION)
     assert target(4) > target(1)  # the experts' share: not the plateau
     assert sm.predict_speedup(run) == pytest.approx(expected, rel=1e-12)
 
@@ -47,7 +51,7 @@ def test_a_mixture_of_experts_under_tensor_parallelism_is_the_closed_form():
 def test_a_parallel_drafter_pays_one_pass_over_k_positions():
     run = DENSE | {"method": "dflash", "k": 8, "mean_acceptance_length": 4.0, "batch": 32}
     target, draft = roofline("Llama-3.1-8B", batch=32), roofline("Llama-3.2-1B", batch=32)
-    expected = 4.0 * target(1) / (draft(8) + target(9))
+    expected = 4.0 * target(1) / (draft(8) + target(9) + PER_ITERATION)
     assert sm.predict_speedup(run) == pytest.approx(expected, rel=1e-12)
 
 
@@ -55,13 +59,13 @@ def test_a_model_free_drafter_pays_only_the_verify_pass():
     # No draft model: the draft key is not read; the lookup is priced at 0.
     run = DENSE | {"method": "ngram", "draft": None, "k": 5, "mean_acceptance_length": 2.0, "batch": 8}
     target = roofline("Llama-3.1-8B", batch=8)
-    assert sm.predict_speedup(run) == pytest.approx(2.0 * target(1) / target(6), rel=1e-12)
+    assert sm.predict_speedup(run) == pytest.approx(2.0 * target(1) / (target(6) + PER_ITERATION), rel=1e-12)
 
 
 def test_a_tree_verifies_its_tokens_after_its_steps():
     run = DENSE | {"method": "eagle3", "k": 6, "tree": {"tokens": 60, "steps": 6}, "mean_acceptance_length": 5.0}
     target, draft = roofline("Llama-3.1-8B"), roofline("Llama-3.2-1B")
-    expected = 5.0 * target(1) / (6 * draft(1) + target(60))
+    expected = 5.0 * target(1) / (6 * draft(1) + target(60) + PER_ITERATION)
     parts = predict(run)
     assert parts.speedup == pytest.approx(expected, rel=1e-12)
     assert parts.width == 60 and parts.verify_s == float(target(60)) and parts.draft_s == 6 * float(draft(1))
@@ -74,7 +78,7 @@ def test_fp8_weights_take_a_byte_and_the_fp8_peak():
     fp8 = replace(H100, peak_flops=H100.peak_flops_fp8)
     target = roofline("Llama-3.1-8B", fp8, batch=256, bytes_per_parameter=1.0)
     draft = roofline("Llama-3.2-1B", fp8, batch=256, bytes_per_parameter=1.0)
-    expected = 3.0 * target(1) / (4 * draft(1) + target(5))
+    expected = 3.0 * target(1) / (4 * draft(1) + target(5) + PER_ITERATION)
     assert sm.predict_speedup(run) == pytest.approx(expected, rel=1e-12)
     assert sm.predict_speedup(DENSE | {"precision": "fp16"}) == sm.predict_speedup(DENSE)
 
@@ -91,13 +95,13 @@ def test_a_hugging_face_id_is_its_preset():
 @pytest.mark.parametrize("batch", [1, 16, 256])
 def test_a_dense_run_is_the_hardware_sweep_at_its_best_k(batch):
     # The Hardware page's sweep (roofline_batch_sweep) at an α: its best k and speedup are what
-    # predict_speedup gives for a run of that k whose acceptance length is E[N](α, k).
+    # predict_speedup gives, the roofline alone, for a run of that k whose acceptance length is E[N](α, k).
     alpha = 0.8
     target, draft = sm.MODEL_PRESETS["Llama-3.1-8B"], sm.MODEL_PRESETS["Llama-3.2-1B"]
     sweep = sm.roofline_batch_sweep(alpha, draft, target, H100, [batch], DEFAULT_CONTEXT, max_k=32)
     k = int(sweep.k[0])
     run = DENSE | {"batch": batch, "k": k, "mean_acceptance_length": float(sm.expected_tokens(alpha, k))}
-    assert sm.predict_speedup(run) == pytest.approx(float(sweep.speedup[0]), rel=1e-12)
+    assert sm.predict_speedup(run, NO_OVERHEADS) == float(sweep.speedup[0])  # the same arithmetic, bit for bit
 
 
 @pytest.mark.parametrize(
