@@ -2,14 +2,16 @@
 
 A :class:`~dashboard.params.Param` becomes its Streamlit widget (:func:`make_widget`) with the
 parameter's key as widget key and URL key, so the address bar is always a link to the view. What
-a link gives that the widget cannot take is named in a warning (:func:`bound_widget`). A page that
-sets widgets for its next run leaves their values with :func:`rerun_with`; the router writes them
-(:func:`apply_pending`) before any widget exists, the one time Streamlit allows it.
+a link gives that the widget cannot take (:func:`check_url_value`) is named in a warning
+(:func:`bound_widget`). A page that sets widgets from another's change does it in that widget's
+callback (``Section.on_change``), the one place Streamlit lets a widget's value be written: the
+binding then writes it to the address too.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -22,8 +24,8 @@ from dashboard.params import Param
 #: them lives in a module of its own internals, which this project does not import.
 Container = Any
 
-#: st.session_state key of widget values a page asked for before its rerun (:func:`rerun_with`).
-PENDING_KEY = "pending_widget_values"
+#: A widget's ``on_change``: run before the rerun its change starts, or None.
+Callback = Callable[[], None] | None
 
 
 def _display(param: Param, value: Any) -> str:
@@ -34,7 +36,9 @@ def _display(param: Param, value: Any) -> str:
     return param.fmt(value)
 
 
-def bound_widget(param: Param, raw: list[str] | None, notices: Container, container: Container) -> Any:
+def bound_widget(
+    param: Param, raw: list[str] | None, notices: Container, container: Container, on_change: Callback = None
+) -> Any:
     """Create ``param``'s widget in ``container``, bound to the URL; its value. ``raw``: the link's values of it.
 
     A value in the link that the widget could not take is named in a warning in ``notices``, with
@@ -53,7 +57,7 @@ def bound_widget(param: Param, raw: list[str] | None, notices: Container, contai
                 st.query_params[key] = corrected
             except st.errors.StreamlitAPIException:
                 pass  # bound after all: the warning below still names the value in use
-    value = make_widget(param, container)
+    value = make_widget(param, container, on_change)
     if isinstance(value, float):
         value += 0.0  # a link's -0 is 0, not "α = -0"
     typed = param.kind == "text" and bound and raw is not None and raw[-1] == value
@@ -66,9 +70,12 @@ def bound_widget(param: Param, raw: list[str] | None, notices: Container, contai
     return value
 
 
-def make_widget(param: Param, container: Container) -> Any:
-    """The Streamlit widget :class:`~dashboard.params.Param` describes, bound to the URL; its value."""
-    common = {"key": param.key, "help": param.help or None, "bind": "query-params"}
+def make_widget(param: Param, container: Container, on_change: Callback = None) -> Any:
+    """The Streamlit widget :class:`~dashboard.params.Param` describes, bound to the URL; its value.
+
+    ``on_change`` is the widget's Streamlit callback, if any.
+    """
+    common = {"key": param.key, "help": param.help or None, "bind": "query-params", "on_change": on_change}
     kind, widget = param.kind, param.widget_type
     if kind == "int" and widget == "number_input":
         return workarounds.whole_number_input(
@@ -97,24 +104,6 @@ def make_widget(param: Param, container: Container) -> Any:
         # use it; the page refuses a text over param.max_chars whole (Param.accepts).
         return container.text_input(param.label, value=param.default, placeholder=param.placeholder or None, **common)
     raise ValueError(f"no widget {widget!r} for parameter {param.key} of kind {kind!r}")
-
-
-def rerun_with(values: dict[str, Any]) -> None:
-    """Rerun the app with the widgets of ``values`` (parameter keys) set to them, the address too.
-
-    A widget's value cannot be written once it exists in a run, and the router's exist before the
-    page runs: the router writes these at the start of the next run (:func:`apply_pending`).
-    """
-    # Whole numbers stay ints, though the whole-number box is a float box (workarounds.whole_number_input):
-    # Streamlit writes a float set here as "280.0" in the address, and an int as "280".
-    st.session_state[PENDING_KEY] = dict(values)
-    st.rerun()
-
-
-def apply_pending() -> None:
-    """Write the values :func:`rerun_with` left, before any widget of this run exists."""
-    for key, value in st.session_state.pop(PENDING_KEY, {}).items():
-        st.session_state[key] = value
 
 
 def _single(raw: str | list[str]) -> str:

@@ -78,8 +78,10 @@ class PageContext:
 
     def widget(self, key: str, container: Container | None = None) -> Any:
         """Create the widget of parameter ``key`` bound to the URL (:func:`~dashboard.binding.bound_widget`),
-        in ``container`` (the sidebar); its value, also in :attr:`values`. Pages use :meth:`show`."""
-        value = bound_widget(PARAMS[key], self.raw_url.get(key), self.notices, container or st.sidebar)
+        in ``container`` (the sidebar), with its section's callback; its value, also in :attr:`values`.
+        Pages use :meth:`show`."""
+        on_change = next((section.on_change for section in self.info.sections if key in section.keys), None)
+        value = bound_widget(PARAMS[key], self.raw_url.get(key), self.notices, container or st.sidebar, on_change)
         self.values[key] = value
         return value
 
