@@ -201,7 +201,6 @@ PAGES: dict[str, PageInfo] = {
             verification_rules.SECTIONS,
             "Rejection sampling against what engines run: greedy drafts, exact match, lossy "
             "thresholds and block verification, at any temperature.",
-            url_params=("lp", "lq"),
         ),
         PageInfo(
             "exercises",
