@@ -190,7 +190,6 @@ PAGES: dict[str, PageInfo] = {
             draft_trees.SECTIONS,
             "Draft a tree instead of a chain: the best tree for a budget under positional acceptance, "
             "what SGLang's EAGLE settings build, and when verifying a bigger tree stops paying.",
-            url_params=("acceptance",),
         ),
         PageInfo(
             "verification",

@@ -45,6 +45,15 @@ PARAMS |= {
     f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}", shown_when=("tree_source", "pair"))
     for key in ("target", "chain_vocab", "contexts")
 }
+#: Its typed acceptance vector: any text reaches the box, and the page says what it cannot read.
+PARAMS["acceptance"] = Param(
+    "acceptance",
+    "p₁, p₂, … (commas or spaces)",
+    "text",
+    "0.5, 0.2, 0.1, 0.05",
+    "The rate at which the draft's r-th choice is accepted, p₁ first.",
+    shown_when=("tree_source", "typed"),
+)
 # Its target is served as on the Hardware page: tensor parallelism over the same links (its draft's
 # cost is the target's step over c, so it needs no draft GPUs).
 TREE_SERVING_KEYS = ("tp", "interconnect", "link_bandwidth", "link_latency_us")
