@@ -2,8 +2,8 @@
 
 The URL key is the widget key (Streamlit's ``bind="query-params"`` uses the key as the query
 parameter name), so a parameter's name in the address bar, in ``st.session_state`` and here is
-the same string. This module is pure Python: ``dashboard.ui`` turns a :class:`Param` into a
-Streamlit widget, and ``dashboard.address`` explains a link value a widget cannot take.
+the same string. This module is pure Python: ``dashboard.binding`` turns a :class:`Param` into a
+Streamlit widget and explains a link value a widget cannot take.
 """
 
 from __future__ import annotations
