@@ -4,8 +4,8 @@ A :class:`~dashboard.params.Param` becomes its Streamlit widget (:func:`make_wid
 parameter's key as widget key and URL key, so the address bar is always a link to the view. What
 a link gives that the widget cannot take (:func:`check_url_value`) is named in a warning
 (:func:`bound_widget`). A page that sets widgets from another's change does it in that widget's
-callback (``Section.on_change``), the one place Streamlit lets a widget's value be written: the
-binding then writes it to the address too.
+callback (``Section.on_change``), which Streamlit runs before any widget of the rerun exists, so
+it may write their values in ``st.session_state``; the binding then writes them to the address.
 """
 
 from __future__ import annotations
