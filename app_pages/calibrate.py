@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard import binding, charts, navigation, texts, ui
+from dashboard import charts, navigation, texts, ui
 from dashboard.address import literal
 from dashboard.features import calibrate, calibrate_examples, calibrate_schedule, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
@@ -12,13 +12,12 @@ from dashboard.params import CALIBRATE_KEYS, PARAMS
 #: Characters shown of a parser's message or note (they are sentences, with quoted bits of the paste).
 MESSAGE_LIMIT = 600
 
-PASTE = "engine_paste"  # st.session_state key of the text area
-ASK_K = "paste_k"  # st.session_state key of the draft length asked for a paste that does not print it
-SYNC_TRIED = "calibrate_link_synced"  # the counts last written to the address for a paste
+PASTE, ASK_K = calibrate.PASTE, calibrate.ASK_K
 
 
 def _new_paste() -> None:
     st.session_state[ASK_K] = None  # a k given for another paste is not this one's
+    calibrate.hold_paste_counts()
 
 
 def _load_example(name: str) -> None:
@@ -52,19 +51,8 @@ def _ask_k(unknown: calibrate.KUnknown, container) -> int | None:
     top = int(PARAMS["k"].high)
     return container.number_input(
         "Draft length k of this run", min_value=1, max_value=top, value=None, step=1, key=ASK_K,
-        placeholder="the k your engine ran with",
+        placeholder="the k your engine ran with", on_change=calibrate.hold_paste_counts,
     )  # fmt: skip
-
-
-def _sync_address(measurement: calibrate.Measurement, current: dict) -> None:
-    """Put the counts ``measurement`` reduced to into the widgets and the address (rerunning once)."""
-    wanted = calibrate.link_counts(measurement)
-    if all(current[key] == value for key, value in wanted.items()):
-        st.session_state.pop(SYNC_TRIED, None)
-        return
-    if st.session_state.get(SYNC_TRIED) != wanted:  # once: a value the widget refuses must not loop
-        st.session_state[SYNC_TRIED] = wanted
-        binding.rerun_with(wanted)
 
 
 def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
@@ -156,8 +144,6 @@ def view() -> None:
         # A parser's message may quote the paste: shown as its characters, never as Markdown.
         st.error(literal(measurement, limit=MESSAGE_LIMIT))
         return
-    if pasted:
-        _sync_address(measurement, {"k": slider_k, "drafts": drafts, "accepted": accepted})
 
     result = calibrate.calibration(measurement, c)
     st.success(f"Measured from the {measurement.source}: k = {measurement.k}.")

@@ -11,7 +11,6 @@ from dashboard.params import PRECISIONS, TREE_MAX_BUDGET, TREE_MAX_DEPTH, TREE_S
 
 ctx = ui.page()
 BUDGETS = np.arange(1, TREE_MAX_BUDGET + 1)
-TYPED_DEFAULT = "0.5, 0.2, 0.1, 0.05"
 
 
 def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
@@ -29,10 +28,7 @@ def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
         label = f"toy pair: {target} chain of {vocab} tokens, draft of {merged} contexts, seed {seed}"
         return np.array(draft_trees.pair_acceptance(target, contexts, vocab, seed)), label
     if source == "typed":
-        text = st.sidebar.text_input(
-            "p₁, p₂, … (commas or spaces)", TYPED_DEFAULT, key="acceptance", bind="query-params"
-        )
-        values, problem = draft_trees.parse_acceptance(text)
+        values, problem = draft_trees.parse_acceptance(ctx.values["acceptance"])
         if problem is None:
             return values, "typed vector (" + ", ".join(f"{v:g}" for v in values[:4]) + ", …)" * (values.size > 4)
         st.warning(f"The typed acceptance vector {problem}. Using the Sequoia vector instead.", icon="⚠️")

@@ -20,7 +20,7 @@ import streamlit as st
 
 from dashboard import workarounds
 from dashboard.address import literal
-from dashboard.binding import Container, apply_pending
+from dashboard.binding import Container
 from dashboard.params import PARAMS, SHARED_KEYS
 from dashboard.registry import PAGES, PageInfo, by_url_path
 from dashboard.texts import APP_NAME
@@ -170,7 +170,6 @@ def prepare(page, pages: dict[str, Any]) -> PageContext:
         st.title(f"{info.icon} {info.title}")
     ctx = PageContext(info, {}, st.container(), pages)
     st.session_state[CONTEXT_KEY] = ctx
-    apply_pending()  # what the page asked for before its rerun, before the widgets exist
     # Read before any widget exists: binding corrects or drops bad values once widgets register.
     ctx.read_address()
     if info.id == "home":

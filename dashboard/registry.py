@@ -201,7 +201,6 @@ PAGES: dict[str, PageInfo] = {
             draft_trees.SECTIONS,
             "Draft a tree instead of a chain: the best tree for a budget under positional acceptance, "
             "what SGLang's EAGLE settings build, and when verifying a bigger tree stops paying.",
-            url_params=("acceptance",),
         ),
         PageInfo(
             "verification",
@@ -212,7 +211,6 @@ PAGES: dict[str, PageInfo] = {
             verification_rules.SECTIONS,
             "Rejection sampling against what engines run: greedy drafts, exact match, lossy "
             "thresholds and block verification, at any temperature.",
-            url_params=("lp", "lq"),
         ),
         PageInfo(
             "exercises",

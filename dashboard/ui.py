@@ -8,6 +8,10 @@ widgets section by section, as its ``dashboard.features`` module declares them, 
 its interactive part to :func:`interactive`.
 Widgets use Streamlit's own ``bind="query-params"`` (:mod:`dashboard.binding`): the address bar
 is always a link to the current view.
+
+The context travels in ``st.session_state`` (:data:`CONTEXT_KEY`) because Streamlit runs the page
+(``page.run()``) with no arguments and session state is its documented per-session store, where a
+module global would be shared by every session's thread.
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ class PageContext:
     ``values`` holds every parameter of the page shown so far in this run, by key: the widget's
     value, or the default of a parameter whose widget its condition (``Param.shown_when``) hides.
     It is how a page reads its parameters; :meth:`raw_param` is only for the hand-encoded ones
-    beyond them (the typed p and q, logits).
+    beyond them (the typed p and q, which a table holds: ``st.data_editor`` cannot be bound).
     """
 
     info: PageInfo
@@ -78,8 +82,10 @@ class PageContext:
 
     def widget(self, key: str, container: Container | None = None) -> Any:
         """Create the widget of parameter ``key`` bound to the URL (:func:`~dashboard.binding.bound_widget`),
-        in ``container`` (the sidebar); its value, also in :attr:`values`. Pages use :meth:`show`."""
-        value = bound_widget(PARAMS[key], self.raw_url.get(key), self.notices, container or st.sidebar)
+        in ``container`` (the sidebar), with its section's callback; its value, also in :attr:`values`.
+        Pages use :meth:`show`."""
+        on_change = next((section.on_change for section in self.info.sections if key in section.keys), None)
+        value = bound_widget(PARAMS[key], self.raw_url.get(key), self.notices, container or st.sidebar, on_change)
         self.values[key] = value
         return value
 

@@ -41,8 +41,9 @@ def page_link_script() -> str | None:
     (Back does not return to the view left) and appends the bound parameters of the page being
     left to the link's own, so the address repeats them. ``js/page_links.js`` pushes the link's
     own address once and lets Streamlit draw it as it draws Back and Forward. Upstream: the two
-    entries were noted in streamlit/streamlit#9049 and are not fixed in 1.67; #16998 (open)
-    reworks Back and Forward for bound widgets.
+    entries were noted in pull request streamlit/streamlit#9049 (closed unmerged in 2024; the
+    links' query parameters came with #13093), and no issue about them was found; pull request
+    #16998 (open) reworks Back and Forward for bound widgets (issue #13853).
     """
     return _script("sde-page-links", "page_links.js")
 

@@ -106,6 +106,8 @@ def bad_value(param: Param, category: str, below: bool = False) -> str | None:
     Numbers out of range are above the range, or below it with ``below``.
     """
     numeric = param.kind in ("float", "int")
+    if param.kind == "text" and param.allowed is None and param.max_chars is None:
+        return None  # any text is a value the box takes; the page judges it (the typed logits)
     if param.kind == "text" and category in BAD_TEXT:
         return BAD_TEXT[category]  # a number or a word would be text the parameter allows
     if category == "out_of_range":

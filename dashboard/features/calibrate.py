@@ -18,16 +18,47 @@ import engines
 import specmath
 from dashboard import texts
 from dashboard.features import verification_rules
+from dashboard.features.calibrate_sweep import is_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS, Section
 from engines import definitions
 from specmath.speedup import MAX_DRAFT_LENGTH
 
+#: st.session_state keys of the paste box and of the draft length asked for a paste that does not print it.
+PASTE = "engine_paste"
+ASK_K = "paste_k"
+
+
+def hold_paste_counts() -> None:
+    """Set the k, drafts and accepted widgets to the counts the paste reduces to (:func:`link_counts`).
+
+    A widget callback (the paste box's, the examples', the asked k's, and the count widgets'
+    through their sections): Streamlit runs it before the rerun, when a widget's value may still
+    be written, and the binding writes it to the address. While the box holds a paste, the counts
+    the view uses are the paste's, so a count moved by hand returns to them. A sweep or a paste
+    that gives no measurement leaves the widgets as they are.
+    """
+    text = st.session_state.get(PASTE) or ""
+    if not text or text.isspace() or is_sweep(paste_tail(text)[0]):
+        return
+    measurement = from_paste(text, st.session_state.get(ASK_K))
+    if not isinstance(measurement, Measurement):
+        return
+    counts = link_counts(measurement)
+    k_moves = "k" in counts and st.session_state.get("k") != counts["k"]
+    st.session_state.update(counts)
+    if k_moves:
+        # k's widget is the router's, outside the page's fragment: only a whole rerun redraws it and
+        # the links that carry it (Streamlit 1.67 runs a callback's st.rerun() as one).
+        st.rerun()
+
+
 #: The page's parameters: the counts beside the paste box, the step times, and the schedule's
-#: copies of the Hardware page's settings (``dashboard.params.CALIBRATE_KEYS``).
-COUNTS = Section(None, ("drafts", "accepted"))
+#: copies of the Hardware page's settings (``dashboard.params.CALIBRATE_KEYS``). A paste holds
+#: k and the counts (:func:`hold_paste_counts`).
+COUNTS = Section(None, ("drafts", "accepted"), on_change=hold_paste_counts)
 STEP_TIMES = Section("Step times (optional)", ("target_ms", "draft_ms"))
 SCHEDULE = Section("Schedule for your engine (optional)", ("cal_schedule", *CALIBRATE_KEYS))
-SECTIONS = (Section(None, ("k", "c")), COUNTS, STEP_TIMES, SCHEDULE)
+SECTIONS = (Section(None, ("k", "c"), on_change=hold_paste_counts), COUNTS, STEP_TIMES, SCHEDULE)
 
 #: Characters of a paste read at most: its end, where an engine's latest reports are. The box
 #: itself takes any length: with Streamlit's ``max_chars`` the browser drops a longer paste whole,

@@ -23,9 +23,10 @@ from dashboard.pq_input import read_cell
 from dashboard.presets import toy_chains
 from specmath.verification import SUM_TOLERANCE
 
-#: The page's parameters. The acceptance's widgets depend on its source (a typed vector, the page's
-#: ``acceptance``, is encoded by hand: ``PageInfo.url_params``), the cost's on its model.
-ACCEPTANCE = Section("Acceptance", ("tree_source", "alpha", "tree_target", "tree_chain_vocab", "tree_contexts", "seed"))
+#: The page's parameters. The acceptance's widgets depend on its source, the cost's on its model.
+ACCEPTANCE = Section(
+    "Acceptance", ("tree_source", "alpha", "tree_target", "tree_chain_vocab", "tree_contexts", "seed", "acceptance")
+)
 TREE = Section("Tree", ("budget", "depth"))
 EAGLE = Section("EAGLE in SGLang", ("topk", "steps"))
 COST = Section(

@@ -22,7 +22,7 @@ import streamlit as st
 
 import specmath
 from dashboard import presets
-from dashboard.address import check_url_value
+from dashboard.binding import check_url_value
 from dashboard.features import verification_rules
 from dashboard.params import PARAMS, format_number
 from dashboard.registry import PAGES, PageInfo

@@ -31,7 +31,7 @@ import numpy as np
 
 import specmath
 from dashboard import toy_language
-from dashboard.address import check_url_value
+from dashboard.binding import check_url_value
 from dashboard.params import PARAMS, STEP_MAX_K, Section
 
 #: The page's parameters. The step is read from the address by the page, not bound to a widget:
@@ -168,7 +168,7 @@ def read_step(raw: list[str] | None, total: int) -> tuple[int, str | None]:
 
     The last value counts (a repeated ``step`` is named in the reason); a number outside the range
     gives the nearest step, a fraction its whole part, anything else step 1. The reason shows the
-    link's text as literal text (:func:`dashboard.address.check_url_value`).
+    link's text as literal text (:func:`dashboard.binding.check_url_value`).
     """
     if raw is None:
         return 1, None

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -11,24 +9,17 @@ import streamlit as st
 import specmath
 from dashboard import pq_input, toy_language
 from dashboard.params import PARAMS, Section
-from dashboard.params.verification import LOSSY_PARAMS, lossy_key
+from dashboard.params.verification import LOGIT_PRESETS, LOSSY_PARAMS, lossy_key
 from dashboard.ui import PageContext
 from specmath.rules import PROPOSALS, RULES
 from specmath.verification import MAX_BLOCK_ENUMERATION
 
-#: The page's parameters. The typed logits (``lp``, ``lq``: ``PageInfo.url_params``) stand between the
-#: pair and the temperature; one widget per lossy setting, however many rules share it.
-PAIR = Section("Pair", ("vr_preset", "vr_context"))
+#: The page's parameters: the pair (a preset, a toy-language row or typed logits), the temperature,
+#: one widget per lossy setting, however many rules share it.
+PAIR = Section("Pair", ("vr_preset", "vr_context", "lp", "lq"))
 TEMPERATURE = Section(None, ("vr_temperature",))
 LOSSY = Section("Lossy rules", tuple(param.key for param in LOSSY_PARAMS))
 SECTIONS = (PAIR, TEMPERATURE, LOSSY, Section(None, ("k", "c")))
-
-#: Each preset's (target logits, draft logits); the binary one is Sun et al.'s pair at T = 1.
-LOGIT_PRESETS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
-    "binary": ((math.log(1 / 3), math.log(2 / 3)), (math.log(2 / 3), math.log(1 / 3))),
-    "close": ((2.0, 1.5, 1.0, 0.2, -0.5), (1.8, 1.6, 0.9, 0.3, -0.4)),
-    "overconfident": ((1.0, 0.8, 0.5, 0.0, -0.3), (3.0, 2.4, 1.5, 0.0, -0.9)),
-}
 
 #: The rules the α charts compare: specmath's lossless rules, with the names the page shows.
 LOSSLESS = {name: rule.title for name, rule in RULES.items() if rule.lossless}
@@ -69,13 +60,8 @@ def read_logits(text: str, name: str) -> tuple[tuple[float, ...] | None, str | N
 
 
 def typed_logits(ctx: PageContext) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Typed target and draft logits (in the link as ``lp`` and ``lq``); the binary pair where they are unusable."""
-    default = [pq_input.encode(v) for v in LOGIT_PRESETS["binary"]]
-    texts = []
-    for key, name, start in (("lp", "target logits", default[0]), ("lq", "draft logits", default[1])):
-        text = st.sidebar.text_input(f"{name} (comma separated)", value=ctx.raw_param(key) or start, key=f"vr_{key}")
-        st.query_params[key] = text
-        texts.append((text, name))
+    """The typed target and draft logits (``lp``, ``lq``, in :data:`PAIR`); the binary pair where unusable."""
+    texts = [(ctx.values["lp"], "target logits"), (ctx.values["lq"], "draft logits")]
     read = [read_logits(text, name) for text, name in texts]
     problems = [problem for _, problem in read if problem]
     if not problems and len(read[0][0]) != len(read[1][0]):

@@ -2,8 +2,8 @@
 
 The URL key is the widget key (Streamlit's ``bind="query-params"`` uses the key as the query
 parameter name), so a parameter's name in the address bar, in ``st.session_state`` and here is
-the same string. This module is pure Python: ``dashboard.ui`` turns a :class:`Param` into a
-Streamlit widget, and ``dashboard.address`` explains a link value a widget cannot take.
+the same string. This module is pure Python: ``dashboard.binding`` turns a :class:`Param` into a
+Streamlit widget and explains a link value a widget cannot take.
 """
 
 from __future__ import annotations
@@ -45,6 +45,15 @@ PARAMS |= {
     f"tree_{key}": replace(PARAMS[key], key=f"tree_{key}", shown_when=("tree_source", "pair"))
     for key in ("target", "chain_vocab", "contexts")
 }
+#: Its typed acceptance vector: any text reaches the box, and the page says what it cannot read.
+PARAMS["acceptance"] = Param(
+    "acceptance",
+    "p₁, p₂, … (commas or spaces)",
+    "text",
+    "0.5, 0.2, 0.1, 0.05",
+    "The rate at which the draft's r-th choice is accepted, p₁ first.",
+    shown_when=("tree_source", "typed"),
+)
 # Its target is served as on the Hardware page: tensor parallelism over the same links (its draft's
 # cost is the target's step over c, so it needs no draft GPUs).
 TREE_SERVING_KEYS = ("tp", "interconnect", "link_bandwidth", "link_latency_us")

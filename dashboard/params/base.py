@@ -108,11 +108,14 @@ class Section:
     A page declares its parameters once, as a tuple of sections in its ``dashboard.features``
     module: the registry's list of the page's parameters is their keys in order, and the page
     shows each section's widgets with ``PageContext.show``. Keys of ``registry.APP_KEYS`` stand
-    where the page reads them; the router creates their widgets.
+    where the page reads them; the router creates their widgets. ``on_change`` is the widgets'
+    Streamlit callback, run before the rerun their change starts, when a widget's value (its own or
+    another's) may still be set in ``st.session_state``.
     """
 
     title: str | None
     keys: tuple[str, ...]
+    on_change: Callable[[], None] | None = None
 
 
 def section_keys(sections: Sequence[Section]) -> tuple[str, ...]:

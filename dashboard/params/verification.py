@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from dashboard import toy_language
+import math
+
+from dashboard import pq_input, toy_language
 from dashboard.params.base import Param, format_number
 from specmath.rules import RULES, RuleParam
 
 #: Where the page's pair comes from: a preset pair of logits, typed logits, or a row of the toy language.
 VERIFICATION_PRESETS = ("binary", "close", "overconfident", "typed", "toy")
+
+#: Each preset's (target logits, draft logits); the binary one is Sun et al.'s pair at T = 1.
+LOGIT_PRESETS: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
+    "binary": ((math.log(1 / 3), math.log(2 / 3)), (math.log(2 / 3), math.log(1 / 3))),
+    "close": ((2.0, 1.5, 1.0, 0.2, -0.5), (1.8, 1.6, 0.9, 0.3, -0.4)),
+    "overconfident": ((1.0, 0.8, 0.5, 0.0, -0.3), (3.0, 2.4, 1.5, 0.0, -0.9)),
+}
 
 
 def lossy_key(setting: RuleParam) -> str:
@@ -38,6 +47,21 @@ LOSSY_PARAMS = tuple(
 
 #: Shown only while the pair is the toy language's.
 TOY_SOURCE = ("vr_preset", "toy")
+#: Shown only while the pair is typed.
+TYPED_SOURCE = ("vr_preset", "typed")
+
+
+def _typed_logits(key: str, name: str, default: tuple[float, ...]) -> Param:
+    """A box for typed logits, the binary pair's to start with; the page reads and judges the text."""
+    return Param(
+        key,
+        f"{name} (comma separated)",
+        "text",
+        pq_input.encode(default),
+        f"The {name}, comma separated; the page says what it cannot read.",
+        shown_when=TYPED_SOURCE,
+    )
+
 
 PARAMS = (
     Param(
@@ -61,6 +85,8 @@ PARAMS = (
         widget="selectbox",
         shown_when=TOY_SOURCE,
     ),
+    _typed_logits("lp", "target logits", LOGIT_PRESETS["binary"][0]),
+    _typed_logits("lq", "draft logits", LOGIT_PRESETS["binary"][1]),
     Param(
         "vr_temperature",
         "Temperature T (both models)",

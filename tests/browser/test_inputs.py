@@ -6,6 +6,7 @@ import json
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from dashboard.features.calibrate_examples import EXAMPLES
 from dashboard.params import PARAMS
 from tests.browser import expected
 from tests.browser.helpers import PAGES, AppTab
@@ -29,6 +30,22 @@ def test_a_paste_of_over_a_million_characters_is_read_from_its_end(tab: AppTab):
     assert any(line.startswith("Read the last ") and "of 1,234,567 characters" in line for line in captions), captions
     shown = tab.page.locator('[data-testid="stMetric"]', has_text="Mean acceptance length").inner_text()
     assert shown.endswith("2.560"), shown  # the latest report's, not the earlier one's 3.00
+    assert tab.exceptions() == []
+
+
+def test_a_pastes_counts_reach_the_address_and_the_k_slider(tab: AppTab):
+    """The paste box is in the page's fragment, k's slider the router's: the paste's callback sets
+    both from the paste and the whole app redraws, so the slider and the address show its k = 3."""
+    example = EXAMPLES["llama.cpp"]  # n_draft = 3, n_drafted = 3000, n_accept = 1850
+    tab.open(PAGES["calibrate"], "k=8")
+    box = tab.page.locator('textarea[aria-label="Engine output"]')
+    box.fill(example)
+    before = tab.signature()
+    box.press("Control+Enter")
+    tab.settle(changed_from=before)
+    tab.page.wait_for_url(lambda url: "k=3" in url)
+    assert tab.params() == {"k": ["3"], "accepted": ["1850"]}  # 1,000 drafts is the default
+    assert tab.slider_values()[PARAMS["k"].label] == "3"
     assert tab.exceptions() == []
 
 

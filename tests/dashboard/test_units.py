@@ -9,7 +9,7 @@ import pytest
 
 import specmath
 from dashboard import pq_input
-from dashboard.address import address_value, check_url_value
+from dashboard.binding import address_value, check_url_value
 from dashboard.features.rejection_sampling import sampling_report
 from dashboard.params import PARAMS, SHARED_KEYS, format_count, format_number
 from dashboard.presets import PRESET_LABELS, preset_pair

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from dashboard import charts, navigation, workarounds
-from dashboard.address import check_url_value
+from dashboard.binding import check_url_value
 from dashboard.features.engine_views import RULE_ICON
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES
