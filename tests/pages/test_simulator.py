@@ -6,14 +6,27 @@ import pytest
 import specmath
 from dashboard import charts, limits
 from dashboard.features import simulator
-from dashboard.presets import toy_chains
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 SIMULATOR = "simulator"
 
 
+def _chains(target: str, draft: str, strength: float, vocab: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page's seeded target chain and its draft, from specmath's builders."""
+    if target == "regimes":
+        chain = specmath.two_regime_transition_matrix(vocab, rng=seed)
+    else:
+        chain = specmath.random_transition_matrix(vocab, 0.5, rng=seed)
+    builders = {
+        "merged": lambda: specmath.draft_by_merging(chain, min(int(strength), vocab)),
+        "temperature": lambda: specmath.draft_by_temperature(chain, strength),
+        "noise": lambda: specmath.draft_by_noise(chain, strength),
+    }
+    return chain, builders[draft]()
+
+
 def _run(target="regimes", draft="merged", strength=2.0, vocab=8, k=8, tokens=100_000, seed=42):
-    chain, draft_chain = toy_chains(target, draft, strength, vocab, seed)
+    chain, draft_chain = _chains(target, draft, strength, vocab, seed)
     records = specmath.speculative_decode(
         chain, draft_chain, k, simulator.SEQUENCE_LENGTH, rng=seed, n_sequences=tokens // simulator.SEQUENCE_LENGTH
     )
@@ -36,6 +49,9 @@ def test_simulator_defaults_show_the_run():
     np.testing.assert_allclose(law, specmath.tokens_per_iteration_pmf(summary.alpha_fit, 8))
     np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), summary.unconditional)
     np.testing.assert_allclose(values(trace(positions, "conditional P(i | i − 1)")["y"]), summary.conditional)
+    position = np.arange(1, 9)
+    np.testing.assert_allclose(values(trace(positions, "i.i.d.: α^i")["y"]), summary.alpha_fit**position)
+    np.testing.assert_allclose(values(trace(positions, "i.i.d.: α")["y"]), np.full(8, summary.alpha_fit))
 
 
 @pytest.mark.parametrize(
