@@ -9,8 +9,7 @@ import pytest
 
 from dashboard.params import PARAMS
 from scripts import live_app
-from tests.browser import expected
-from tests.browser.helpers import PAGES, AppTab, next_slider_value, query_params
+from tests.browser.helpers import PAGES, AppTab, assert_drawn_as_served, next_slider_value, query_params, served_charts
 from tests.links import deep_link, widget_type
 
 LINKED_PAGES = [page_id for page_id, spec in PAGES.items() if spec.params]
@@ -21,7 +20,8 @@ def _query(params: dict[str, list[str]]) -> str:
 
 
 def check_linked_view(tab, params: dict[str, list[str]]) -> None:
-    """The tab shows exactly the view ``params`` describe, and says nothing is wrong with it.
+    """The tab shows exactly the view ``params`` describe (the figures the server builds for them),
+    and says nothing is wrong with it.
 
     An engine's rule message (vLLM dropping the schedule under the link's data parallelism) is
     the page at work on the linked settings, not a fault of the link: it is not counted."""
@@ -41,8 +41,7 @@ def check_linked_view(tab, params: dict[str, list[str]]) -> None:
     charts = tab.charts()
     if spec.charts is not None:
         assert len(charts) == spec.charts
-    if spec.id in expected.CHECKS:
-        expected.CHECKS[spec.id](charts, params)
+    assert_drawn_as_served(charts, served_charts(spec.id, params))
 
 
 #: The page whose link is the first script run of the first-visitor server.
