@@ -10,7 +10,6 @@ import yaml
 
 import engines
 import specmath
-from dashboard import charts
 from dashboard.address import literal
 from dashboard.params import BATCHES, CONTEXTS, PARAMS
 from engines.configs import drafter_mismatch, llamacpp, vllm
@@ -166,16 +165,6 @@ def test_bad_links_warn(key, raw):
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
     assert titles(at) == list(CHARTS)
-
-
-def test_hardware_figures_hold_their_numbers():
-    k = np.arange(1, 6)
-    fig = charts.hardware_speedup(k, k * 1.0, k * 0.5, {"roofline": (2, 1.0)}, 0.8, 3, "label")
-    np.testing.assert_array_equal(fig.data[0].y, k * 1.0)
-    np.testing.assert_array_equal(fig.data[1].y, k * 0.5)
-    fig = charts.batch_sweep(np.array([1, 2, 4]), np.array([5, 3, 1]), np.array([2.0, 1.2, 0.9]), 4, 0.8, "label")
-    np.testing.assert_array_equal(fig.data[0].y, [2.0, 1.2, 0.9])
-    assert any("batch 4" in a.text for a in fig.layout.annotations)
 
 
 # The batch-size k schedule (issue 22) -------------------------------------------------------

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import charts, limits
+from dashboard import limits
 from dashboard.features import simulator
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
@@ -107,16 +107,6 @@ def test_coloured_sample_marks_every_kind():
     kinds = np.array([specmath.START, specmath.ACCEPTED, specmath.RESAMPLED, specmath.ACCEPTED, specmath.BONUS])
     text = simulator.coloured_sample(tokens, kinds, simulator.token_letters(3))
     assert text == (":gray[**a**] :gray[|] :blue[**b**] :orange[**c**] :gray[|] :blue[**b**] :green[**a**] :gray[|]")
-
-
-def test_simulator_figures_hold_their_numbers():
-    pmf = specmath.tokens_per_iteration_pmf(0.7, 3)
-    fig = charts.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
-    np.testing.assert_array_equal(fig.data[0].y, [0.3, 0.2, 0.1, 0.4])
-    np.testing.assert_array_equal(fig.data[1].y, pmf)
-    fig = charts.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
-    np.testing.assert_allclose(fig.data[2].y, [0.7, 0.49])
-    np.testing.assert_array_equal(fig.data[3].y, [0.7, 0.7])
 
 
 def test_a_link_past_the_work_cap_runs_the_capped_amount_and_says_so():
