@@ -15,7 +15,7 @@ from dashboard.features.engine_views import CONFIGS_KEY, METHOD_KEY, SYNTHETIC_K
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES as REGISTRY
 from scripts import live_app
-from tests.app_helpers import open_page, page_charts
+from tests.app_helpers import codes, open_page, page_charts
 from tests.links import CONDITIONS, url_text, widget_type
 
 #: Charts each page draws at its defaults; a page not listed must draw at least one.
@@ -253,21 +253,37 @@ TRACE_LABELS = ("type", "name", "mode")
 TRACE_ARRAYS = ("x", "y", "z", "customdata")
 
 
+@dataclass(frozen=True)
+class Served:
+    """What the server builds for an address: the figures (as the JSON sent), the code blocks' text
+    and the warnings (Markdown)."""
+
+    charts: tuple[str, ...]
+    codes: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
 @functools.lru_cache(maxsize=128)
-def _served(page_id: str, query: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[str, ...]:
+def _served(page_id: str, query: tuple[tuple[str, tuple[str, ...]], ...]) -> Served:
     at = open_page(page_id, **{key: values[0] if len(values) == 1 else list(values) for key, values in query})
     assert not at.exception, f"{page_id} at {dict(query)} raised under AppTest: {at.exception}"
-    return tuple(json.dumps(figure) for figure in page_charts(at))
+    return Served(
+        tuple(json.dumps(figure) for figure in page_charts(at)), tuple(codes(at)), tuple(w.value for w in at.warning)
+    )
+
+
+def served(page_id: str, params: dict[str, list[str]]) -> Served:
+    """What the app builds for page ``page_id`` at the address ``params`` (as ``parse_qs`` gives
+    them): the page run under AppTest with those query parameters.
+
+    Whether that holds the right numbers is the page tests' business (``tests/pages``); here it
+    is what the browser must show for the same address."""
+    return _served(page_id, tuple(sorted((key, tuple(values)) for key, values in params.items())))
 
 
 def served_charts(page_id: str, params: dict[str, list[str]]) -> list[dict]:
-    """The figures the app builds for page ``page_id`` at the address ``params`` (as ``parse_qs``
-    gives them): the page run under AppTest with those query parameters, the JSON the server sends.
-
-    Whether those figures hold the right numbers is the page tests' business (``tests/pages``);
-    here they are what the browser must hold for the same address."""
-    query = tuple(sorted((key, tuple(values)) for key, values in params.items()))
-    return [json.loads(text) for text in _served(page_id, query)]
+    """The figures the server sends for page ``page_id`` at the address ``params``, as JSON."""
+    return [json.loads(text) for text in served(page_id, params).charts]
 
 
 def _numbers(value) -> np.ndarray | None:
