@@ -57,12 +57,6 @@ def assert_distributed_as(tokens, probs, level=SIGNIFICANCE):
     assert pvalue > level, f"chi-square rejects the law at level {level} (p-value {pvalue:.3g})"
 
 
-def printed(values, spec: str | None) -> np.ndarray:
-    """Values as a hover prints them with format ``spec`` (".3f", ".3g"); ``None``: the values."""
-    values = np.asarray(values, dtype=float)
-    return values if spec is None else np.char.mod(f"%{spec}", values)
-
-
 #: For a test that shows a bug of the pinned Streamlit: on another version it skips, asking for
 #: the bug to be checked again there.
 ON_PINNED_STREAMLIT = pytest.mark.skipif(

@@ -1,15 +1,21 @@
-"""The pages under test, a recorded browser tab, and what the console and network may show."""
+"""The pages under test, a recorded browser tab, what the console and network may show, and the
+figures the server builds for an address, to compare with what plotly.js holds."""
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
 
 from dashboard.features.engine_views import CONFIGS_KEY, METHOD_KEY, SYNTHETIC_KEY
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES as REGISTRY
 from scripts import live_app
+from tests.app_helpers import codes, open_page, page_charts
 from tests.links import CONDITIONS, url_text, widget_type
 
 #: Charts each page draws at its defaults; a page not listed must draw at least one.
@@ -237,3 +243,92 @@ class AppTab:
         and a failed request is never cached, so each attempt shows up here)."""
         local = self.base_url + "/"
         return sorted({url for url in self.requests if not url.startswith((local, "data:", "blob:"))})
+
+
+# --- What the server built for an address ----------------------------------------------------
+
+#: The trace fields the page reader takes from plotly.js (``scripts/js/page_helpers.js``): the
+#: labels compared as they are, the arrays as numbers (or, where not numbers, as they are).
+TRACE_LABELS = ("type", "name", "mode")
+TRACE_ARRAYS = ("x", "y", "z", "customdata")
+
+
+@dataclass(frozen=True)
+class Served:
+    """What the server builds for an address: the figures (as the JSON sent), the code blocks' text
+    and the warnings (Markdown)."""
+
+    charts: tuple[str, ...]
+    codes: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=128)
+def _served(page_id: str, query: tuple[tuple[str, tuple[str, ...]], ...]) -> Served:
+    at = open_page(page_id, **{key: values[0] if len(values) == 1 else list(values) for key, values in query})
+    assert not at.exception, f"{page_id} at {dict(query)} raised under AppTest: {at.exception}"
+    return Served(
+        tuple(json.dumps(figure) for figure in page_charts(at)), tuple(codes(at)), tuple(w.value for w in at.warning)
+    )
+
+
+def served(page_id: str, params: dict[str, list[str]]) -> Served:
+    """What the app builds for page ``page_id`` at the address ``params`` (as ``parse_qs`` gives
+    them): the page run under AppTest with those query parameters.
+
+    Whether that holds the right numbers is the page tests' business (``tests/pages``); here it
+    is what the browser must show for the same address."""
+    return _served(page_id, tuple(sorted((key, tuple(values)) for key, values in params.items())))
+
+
+def served_charts(page_id: str, params: dict[str, list[str]]) -> list[dict]:
+    """The figures the server sends for page ``page_id`` at the address ``params``, as JSON."""
+    return [json.loads(text) for text in served(page_id, params).charts]
+
+
+def _numbers(value) -> np.ndarray | None:
+    """``value`` as floats (null as NaN), or None where it holds text."""
+    try:
+        return np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        return None
+
+
+def _plain(value):
+    return value.tolist() if isinstance(value, np.ndarray) else value
+
+
+def assert_drawn_as_served(charts: list[dict], served: list[dict]) -> None:
+    """plotly.js holds, chart by chart and trace by trace, what the server sent: the same traces
+    with the same labels and arrays (typed arrays arrive as raw float64 bytes, so the numbers are
+    the same bits), and the same titles."""
+    assert len(charts) == len(served), f"{len(charts)} charts drawn, {len(served)} sent"
+    for number, (chart, figure) in enumerate(zip(charts, served, strict=True)):
+        title = (figure["layout"].get("title") or {}).get("text")
+        where = f"chart {number} ({title})"
+        if title is not None:
+            assert chart["layout"]["title"] == title, where
+        drawn, sent = chart["data"], figure["data"]
+        names = [t.get("name") for t in drawn], [t.get("name") for t in sent]
+        assert len(drawn) == len(sent), f"{where}: traces {names[0]} drawn, {names[1]} sent"
+        for shown, trace in zip(drawn, sent, strict=True):
+            what = f"{where}, trace {trace.get('name')!r}"
+            for key in TRACE_LABELS:
+                if key in trace:
+                    assert shown.get(key) == trace[key], f"{what}: {key}"
+            for key in TRACE_ARRAYS:
+                if key not in trace:
+                    continue
+                assert key in shown, f"{what}: no {key} drawn"
+                held, given = shown[key], live_app.decode_array(trace[key])
+                numbers = _numbers(held), _numbers(given)
+                if numbers[0] is None or numbers[1] is None:
+                    assert _plain(held) == _plain(given), f"{what}: {key}"
+                else:
+                    assert numbers[0].shape == numbers[1].shape, f"{what}: {key} shape"
+                    np.testing.assert_array_equal(numbers[0], numbers[1], err_msg=f"{what}: {key}")
+
+
+def assert_shows_its_address(tab: AppTab) -> None:
+    """The tab's charts are those the server builds for the address the tab shows."""
+    assert_drawn_as_served(tab.charts(), served_charts(tab.spec.id, tab.params()))

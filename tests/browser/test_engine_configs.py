@@ -1,24 +1,20 @@
-"""The engine configurations the pages print, as Chromium shows them: Hardware's k schedule in
-each engine's tab (vLLM's ``--speculative-config``, SGLang's flags, TensorRT-LLM's YAML,
-llama.cpp's flags), the synthetic-acceptance tabs, and Calibrate's draft acceptance rate."""
+"""The engine configurations the pages print, as Chromium shows them: Hardware's configs in each
+engine's tab (vLLM's ``--speculative-config``, SGLang's flags, TensorRT-LLM's YAML, llama.cpp's
+flags) and the synthetic-acceptance tabs, each the text the server built for the address (what
+the configs hold is the page tests', ``tests/pages/test_hardware.py``), the download, and
+Calibrate's draft acceptance rate."""
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
 
-import numpy as np
-import yaml
-
-import engines
-import specmath
 from dashboard import texts
-from dashboard.features import hardware
 from dashboard.features.calibrate_examples import EXAMPLES
-from dashboard.params import PARAMS, PRECISIONS
-from engines.configs import drafter_mismatch, sglang, vllm
-from tests.browser.helpers import PAGES, AppTab
+from dashboard.params import PARAMS
+from engines.configs import sglang, vllm
+from tests.app_helpers import shown
+from tests.browser.helpers import PAGES, AppTab, served
 
 #: How the configs' own vLLM command starts (the synthetic run's adds "rejection_sample_method").
 SERVE = "vllm serve "
@@ -26,31 +22,6 @@ SERVE = "vllm serve "
 
 def default(key: str):
     return PARAMS[key].default
-
-
-def hardware_at_defaults() -> tuple[list[list[int]], int]:
-    """specmath's k schedule over batches 1 … the largest and SGLang's best chain at the chosen
-    batch, for the Hardware page's default models, GPU, precision, context and α."""
-    assert default("bandwidth") == 0 and default("peak") == 0  # 0: the GPU preset's own figures
-    gpu = specmath.GPU_PRESETS[default("gpu")]
-    target, draft = (
-        replace(specmath.MODEL_PRESETS[default(key)], bytes_per_parameter=PRECISIONS[default("precision")])
-        for key in ("target_model", "draft_model")
-    )
-    alpha, context, overhead_s = default("alpha"), default("context"), default("overhead_ms") / 1e3
-    max_k = int(hardware.HARDWARE_K[-1])
-    sweep = specmath.roofline_batch_sweep(
-        alpha, draft, target, gpu, np.arange(1, default("max_batch") + 1), context, overhead_s, max_k=max_k
-    )
-    schedule = [list(entry) for entry in specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)]
-    batch = default("batch")
-    k, speedup = specmath.optimal_k_general(
-        alpha,
-        specmath.Roofline(draft, gpu, batch, context, overhead_s),
-        specmath.Roofline(target, gpu, batch, context, overhead_s),
-        max_k=max_k,
-    )
-    return schedule, k if speedup > 1 else 0
 
 
 def code_blocks(tab: AppTab) -> list[str]:
@@ -92,52 +63,40 @@ def sglang_flags(tab: AppTab) -> dict[str, str]:
     return dict(line.split(" ", 1) for line in lines if line.startswith("--speculative"))
 
 
-def test_hardware_defaults_show_specmaths_schedule_as_vllm_and_sglang_configs(tab: AppTab):
-    schedule, sglang_k = hardware_at_defaults()
-    assert len(schedule) > 1 and sglang_k > 0  # a schedule that changes k, and a chain that pays
+def assert_codes_as_served(tab: AppTab) -> None:
+    """Every code block holds, character for character, the text the server built for the address."""
+    assert [text.strip() for text in code_blocks(tab)] == [
+        text.strip() for text in served("hardware", tab.params()).codes
+    ]
+
+
+def test_hardware_shows_the_configs_the_server_built_and_downloads_them(tab: AppTab):
     tab.open(PAGES["hardware"])
     assert tab.exceptions() == []
+    assert_codes_as_served(tab)
     config = vllm_config(tab)
     assert config["method"] == default("method")
-    assert config["num_speculative_tokens"] == max(k for _, _, k in schedule)
-    assert config["num_speculative_tokens_per_batch_size"] == schedule
-    flags = sglang_flags(tab)
+    flags = sglang_flags(tab)  # one flag a line, joined by " \\", as a shell reads them
     assert flags["--speculative-algorithm"] == sglang.ALGORITHMS[default("method")]
-    assert flags["--speculative-num-steps"] == str(sglang_k)
-    assert flags["--speculative-eagle-topk"] == "1"
-    assert flags["--speculative-num-draft-tokens"] == str(sglang_k + 1)  # SGLang counts the root
+    assert int(flags["--speculative-num-draft-tokens"]) == int(flags["--speculative-num-steps"]) + 1  # with the root
     button = tab.page.locator('[data-testid="stDownloadButton"]', has_text="Download the schedule as JSON")
     assert button.count() == 1 and button.is_visible()
     with tab.page.expect_download() as download:
         button.click()
     document = json.loads(download.value.path().read_text(encoding="utf-8"))
-    assert document["num_speculative_tokens_per_batch_size"] == schedule
-    assert document["vllm_speculative_config"] == config
+    assert document["vllm_speculative_config"] == config  # the file holds the config shown
+    assert document["num_speculative_tokens_per_batch_size"] == config["num_speculative_tokens_per_batch_size"]
 
 
-def test_a_link_with_method_ngram_puts_ngram_in_the_config(tab: AppTab):
+def test_a_link_with_method_ngram_shows_the_servers_configs_and_rule_messages(tab: AppTab):
     assert "ngram" in PARAMS["method"].options and default("method") != "ngram"
-    schedule, sglang_k = hardware_at_defaults()
     tab.open(PAGES["hardware"], "method=ngram")
     assert tab.exceptions() == []
-    # The engines' rules about n-grams (TensorRT-LLM, llama.cpp), as specmath writes them, and nothing else.
-    configs = engines.engine_configs([tuple(e) for e in schedule], "ngram", None, sglang_k, default("batch"))
-    rules = [w for c in configs for w in c.warnings]
-    rules += [w for run in engines.synthetic_runs(
-        default("alpha"), schedule, "ngram", None, sglang_k, default("batch"), target="t", context=1,
-        predicted_speedup=2.0) for w in run.warnings]  # fmt: skip
-    # First that the page costs a draft model run k times (its default kind) but configures a lookup.
-    rules.insert(0, drafter_mismatch(default("drafter_kind"), "ngram"))
+    assert_codes_as_served(tab)
     # Each warning's text follows its icon's name, "rule" (blank while the icon font loads).
-    shown = [re.sub(r"^\s*(rule)?\s*", "", w) for w in tab.warnings()]
-    assert shown == [rule.replace("`", "") for rule in rules]
-    config = vllm_config(tab)
-    assert config["method"] == "ngram"
-    assert "model" not in config  # n-grams come from the prompt: no draft model to load
-    assert config["num_speculative_tokens_per_batch_size"] == schedule  # the method changes no cost
-    flags = sglang_flags(tab)
-    assert flags["--speculative-algorithm"] == "NGRAM"
-    assert flags["--speculative-num-draft-tokens"] == str(sglang_k + 1)
+    messages = [re.sub(r"^\s*(rule)?\s*", "", w) for w in tab.warnings()]
+    assert messages == [shown(w) for w in served("hardware", tab.params()).warnings]
+    assert vllm_config(tab)["method"] == "ngram"
 
 
 def test_calibrate_example_with_vllms_acceptance_rate_explains_it(tab: AppTab):
@@ -160,23 +119,24 @@ def test_calibrate_example_with_vllms_acceptance_rate_explains_it(tab: AppTab):
 
 
 def test_each_engines_tab_shows_its_config_and_its_synthetic_run(tab: AppTab):
-    schedule, sglang_k = hardware_at_defaults()
+    """A person sees one engine's blocks at a time, each the server's text for the address."""
     tab.open(PAGES["hardware"])
     assert tab.exceptions() == []
-    shown = visible_codes(tab)  # the first tab of each group: vLLM's config and its synthetic run
-    assert any(text.startswith(SERVE) and "rejection_sample_method" not in text for text in shown)
-    assert any(text.startswith("vllm serve ") and '"rejection_sample_method": "synthetic"' in text for text in shown)
-    assert not any(text.startswith("speculative_config:") for text in shown)
-    select_tab(tab, "TensorRT-LLM", 0)
-    (yaml_file,) = [text for text in visible_codes(tab) if text.startswith("speculative_config:")]
-    config = yaml.safe_load(yaml_file)["speculative_config"]
-    assert config["draft_len_schedule"] == {hi: k for _, hi, k in schedule if k}
-    assert config["max_draft_len"] == schedule[0][2]
-    select_tab(tab, "llama.cpp", 0)
-    (flags,) = [text for text in visible_codes(tab) if text.startswith("llama-server -m ")]
-    assert f"--spec-draft-n-max {sglang_k}" in flags
-    select_tab(tab, "SGLang", 1)
-    assert any(text.startswith("SGLANG_SIMULATE_ACC_LEN=") for text in visible_codes(tab))
+    sent = {text.strip() for text in served("hardware", {}).codes}
+    visible = visible_codes(tab)  # the first tab of each group: vLLM's config and its synthetic run
+    assert any(text.startswith(SERVE) and "rejection_sample_method" not in text for text in visible)
+    assert any(text.startswith("vllm serve ") and '"rejection_sample_method": "synthetic"' in text for text in visible)
+    assert not any(text.startswith("speculative_config:") for text in visible)
+    assert set(visible) <= sent
+    for label, group, start in (
+        ("TensorRT-LLM", 0, "speculative_config:"),
+        ("llama.cpp", 0, "llama-server -m "),
+        ("SGLang", 1, "SGLANG_SIMULATE_ACC_LEN="),
+    ):
+        select_tab(tab, label, group)
+        visible = visible_codes(tab)
+        assert any(text.startswith(start) for text in visible), (label, visible)
+        assert set(visible) <= sent, label
     assert tab.exceptions() == []
 
 

@@ -17,8 +17,7 @@ import pytest
 
 from dashboard.features.exercises import EXERCISES
 from dashboard.params import PARAMS
-from tests.browser import expected
-from tests.browser.helpers import PAGES
+from tests.browser.helpers import PAGES, assert_drawn_as_served, served_charts
 from tests.links import url_text, widget_type
 
 MAIN_LINKS = '[data-testid="stMain"] a[data-testid="stPageLink-NavLink"]'
@@ -64,8 +63,7 @@ def test_a_click_opens_the_exercises_view(exercise, tab):
                 assert float(sliders[param.label]) == pytest.approx(float(want)), key
             else:
                 assert sliders[param.label] == param.fmt(want), key
-    if spec.id in expected.CHECKS:
-        expected.CHECKS[spec.id](tab.charts(), shown)
+    assert_drawn_as_served(tab.charts(), served_charts(spec.id, shown))
 
     tab.page.go_back()
     tab.page.wait_for_url(re.compile(rf"^{re.escape(tab.base_url)}/{PAGES['exercises'].path}$"))

@@ -25,8 +25,7 @@ from dashboard.features import home
 from dashboard.features.optimal_k import GRID_ALPHA, GRID_C
 from dashboard.params import PARAMS, SHARED_KEYS
 from dashboard.registry import PAGES as REGISTRY
-from tests.browser import expected
-from tests.browser.helpers import NAVIGATION, PAGES, AppTab, query_params
+from tests.browser.helpers import NAVIGATION, PAGES, AppTab, assert_shows_its_address
 
 FIRST_SCREEN_JS = (Path(__file__).with_name("js") / "first_screen.js").read_text(encoding="utf-8")
 
@@ -100,7 +99,7 @@ def test_the_list_of_pages_once_opened_stays_open(tab):
 @pytest.mark.parametrize("query", ["", "published=true"], ids=["curves", "published"])
 def test_the_speedup_chart_and_its_plot_area_are_on_the_first_screen(query, tab):
     fit = first_screen(tab, "speedup", query)
-    expected.CHECKS["speedup"](tab.charts(), query_params("?" + query))  # the points are drawn, or not
+    assert_shows_its_address(tab)  # the points are drawn, or not, as the server built them
     (chart,) = fit["charts"]
     assert chart["box"]["top"] < SIZE["height"]
     assert inside(chart["plot"], SCREEN), chart["plot"]

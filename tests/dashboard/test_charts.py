@@ -294,6 +294,16 @@ def test_sampling_histogram_stacks_the_two_ways_to_emit_a_token():
     assert "1k rounds, seed 7, 3 tokens" in fig.layout.title.text
 
 
+def test_simulator_figures_hold_their_numbers():
+    pmf = specmath.tokens_per_iteration_pmf(0.7, 3)
+    fig = charts.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
+    np.testing.assert_array_equal(fig.data[0].y, [0.3, 0.2, 0.1, 0.4])
+    np.testing.assert_array_equal(fig.data[1].y, pmf)
+    fig = charts.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
+    np.testing.assert_allclose(fig.data[2].y, [0.7, 0.49])
+    np.testing.assert_array_equal(fig.data[3].y, [0.7, 0.7])
+
+
 @pytest.mark.parametrize("log_x", [False, True])
 def test_alpha_vs_kl_scatter_and_bounds(log_x):
     d = specmath.divergences(*specmath.random_distribution_pairs(30, 8, rng=1))

@@ -1,10 +1,19 @@
-"""The Hardware page's builders for experts, tensor parallelism and long contexts hold their numbers."""
+"""The Hardware page's builders (speedup curves; experts, tensor parallelism and long contexts) hold their numbers."""
 
 import numpy as np
 
 from dashboard import charts
 
 BATCHES = np.array([1, 2, 4, 8, 16])
+
+
+def test_hardware_speedup_holds_both_curves_and_the_stars_given():
+    k = np.arange(1, 6)
+    fig = charts.hardware_speedup(k, k * 1.0, k * 0.5, {"roofline": (2, 1.0)}, 0.8, 3, "label")
+    assert [t.name for t in fig.data] == ["free verification", "roofline", "best k"]
+    np.testing.assert_array_equal(fig.data[0].y, k * 1.0)
+    np.testing.assert_array_equal(fig.data[1].y, k * 0.5)
+    assert (list(fig.data[2].x), list(fig.data[2].y), list(fig.data[2].customdata)) == ([2], [1.0], ["roofline"])
 
 
 def test_verification_by_batch_draws_one_line_per_model_over_a_log_batch_axis():

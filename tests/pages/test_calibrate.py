@@ -45,14 +45,25 @@ def test_counts_from_the_link():
     best = int(np.argmax(specmath.speedup(fit.alpha, np.arange(1, 65), 20))) + 1
     assert m["Recommended k"].startswith(f"{best} → ")
     (figure,) = page_charts(at)
+    ks = np.arange(1, 65)
     iid = trace(figure, f"i.i.d. at fitted α = {fit.alpha:.3f}")
-    np.testing.assert_array_equal(values(iid["y"]), specmath.speedup(fit.alpha, np.arange(1, 65), 20))
+    np.testing.assert_array_equal(values(iid["x"]), ks)
+    np.testing.assert_array_equal(values(iid["y"]), specmath.speedup(fit.alpha, ks, 20))
+    # The band: one closed outline, out along the speedup at the interval's top, back along its bottom.
+    band = trace(figure, f"α interval {fit.low:.3f} … {fit.high:.3f}")
+    np.testing.assert_array_equal(values(band["x"]), np.concatenate([ks, ks[::-1]]))
+    upper, lower = (specmath.speedup(a, ks, 20) for a in (fit.high, fit.low))
+    np.testing.assert_array_equal(values(band["y"]), np.concatenate([upper, lower[::-1]]))
+    assert len(figure["data"]) == 2
 
 
 def test_step_times_set_the_cost_ratio():
     at = open_page(CALIBRATE, k="3", drafts="1000", accepted="1850", target_ms="30", draft_ms="3")
     assert "Speedup now (k = 3, c = 10)" in metrics(at)
     assert metrics(at)["Speedup now (k = 3, c = 10)"] == f"{2.85 / 1.3:.2f}×"
+    alpha = specmath.alpha_interval(1850, 1000, 3).alpha
+    iid = trace(page_charts(at)[0], f"i.i.d. at fitted α = {alpha:.3f}")  # the curves at c = 30 / 3 too
+    np.testing.assert_array_equal(values(iid["y"]), specmath.speedup(alpha, np.arange(1, 65), 10.0))
     assert any("turn on the schedule" in c.value for c in at.sidebar.caption)
     at = open_page(CALIBRATE, k="3", target_ms="30", draft_ms="3", cal_schedule="true")
     assert not any("turn on the schedule" in c.value for c in at.sidebar.caption)
@@ -62,6 +73,7 @@ def test_impossible_counts_are_explained():
     at = open_page(CALIBRATE, k="2", drafts="10", accepted="50")
     assert not at.exception
     assert any("is impossible" in e.value for e in at.error)
+    assert page_charts(at) == []
 
 
 @pytest.mark.parametrize(("key", "raw"), [("drafts", "0"), ("accepted", "-5"), ("target_ms", "abc")])
@@ -331,7 +343,11 @@ def test_the_schedule_from_counts_is_the_fitted_alphas_on_the_datasheet_roofline
     assert config["num_speculative_tokens"] == max(k for _, _, k in _schedule(sweep))
     assert sglang_flags(at)["--speculative-num-steps"] == str(sweep.k[0])
     assert any("datasheet, with no fixed overhead" in c.value for c in at.caption)
-    assert page_charts(at)[-1]["layout"]["title"]["text"].endswith(f"α = {alpha:.3f}")
+    schedule = page_charts(at)[-1]
+    assert schedule["layout"]["title"]["text"].endswith(f"α = {alpha:.3f}")
+    steps = trace(schedule, "k in the schedule")
+    np.testing.assert_array_equal(values(steps["x"]), np.arange(1, 257))
+    np.testing.assert_array_equal(values(steps["y"]), np.where(sweep.speedup > 1, sweep.k, 0))
     # The serving settings' defaults are one GPU and a sequential draft model: no TP flag, no other kind.
     assert not [text for text in codes(at) if "--tensor-parallel-size" in text or "--tp" in text]
 

@@ -10,10 +10,8 @@ import yaml
 
 import engines
 import specmath
-from dashboard import charts
 from dashboard.address import literal
-from dashboard.features import hardware
-from dashboard.params import PARAMS
+from dashboard.params import BATCHES, CONTEXTS, PARAMS
 from engines.configs import drafter_mismatch, llamacpp, vllm
 from tests.app_helpers import (
     codes,
@@ -44,6 +42,10 @@ CHARTS = (
 )
 
 
+NVLINK = specmath.INTERCONNECT_PRESETS["NVLink (H100 SXM)"]
+H100 = specmath.GPU_PRESETS["H100 SXM"]
+
+
 def chart(at, title: str) -> dict:
     """The page's one chart whose title starts with ``title``."""
     (found,) = [f for f in page_charts(at) if f["layout"]["title"]["text"].startswith(title)]
@@ -55,10 +57,23 @@ def titles(at) -> list[str]:
 
 
 def _setup(batch=1, context=1024, precision=2.0, overhead_ms=0.0, bandwidth=0.0, peak=0.0, target="Llama-3.1-8B"):
-    deployment = hardware.Deployment(
-        target, "Llama-3.2-1B", "H100 SXM", precision, context, overhead_ms, bandwidth, peak
+    """The deployment's costs built from specmath and the presets, as a notebook would: the GPU's
+    datasheet (its FP8 peak for FP8 weights, where it has one; a typed bandwidth in GB/s or peak in
+    TFLOP/s instead, where above 0), both models' weights at ``precision`` bytes, one roofline each."""
+    gpu = specmath.GPU_PRESETS["H100 SXM"]
+    fp8 = precision == 1.0 and gpu.peak_flops_fp8 > 0
+    gpu = dataclasses.replace(
+        gpu,
+        memory_bandwidth=bandwidth * 1e9 if bandwidth > 0 else gpu.memory_bandwidth,
+        peak_flops=peak * 1e12 if peak > 0 else gpu.peak_flops_fp8 if fp8 else gpu.peak_flops,
     )
-    return hardware.hardware_setup(deployment, batch)
+    target_spec, draft_spec = (
+        dataclasses.replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=precision)
+        for name in (target, "Llama-3.2-1B")
+    )
+    target_cost = specmath.Roofline(target_spec, gpu, batch, context, overhead_ms / 1e3)
+    draft_cost = specmath.Roofline(draft_spec, gpu, batch, context, overhead_ms / 1e3)
+    return types.SimpleNamespace(target=target_cost, draft=draft_cost, c=float(target_cost(1)) / float(draft_cost(1)))
 
 
 def test_defaults_show_the_roofline_of_the_presets():
@@ -74,15 +89,28 @@ def test_defaults_show_the_roofline_of_the_presets():
     assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
     assert titles(at) == list(CHARTS)
     speedup_figure, cost_figure, sweep_figure = (chart(at, title) for title in CHARTS[:3])
+    ks = np.arange(1, 33)
+    step = float(setup.target(1))  # free verification: a pass over k + 1 positions costs one step
+    np.testing.assert_array_equal(values(trace(speedup_figure, "roofline")["x"]), ks)
     np.testing.assert_array_equal(
-        values(trace(speedup_figure, "roofline")["y"]),
-        specmath.general_speedup(0.8, np.arange(1, 33), setup.draft, setup.target),
+        values(trace(speedup_figure, "roofline")["y"]), specmath.general_speedup(0.8, ks, setup.draft, setup.target)
     )
+    np.testing.assert_array_equal(
+        values(trace(speedup_figure, "free verification")["y"]), specmath.general_speedup(0.8, ks, setup.draft, step)
+    )
+    stars = trace(speedup_figure, "best k")
+    best = {
+        "free verification": specmath.optimal_k_general(0.8, setup.draft, step, max_k=32),
+        "roofline": specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32),
+    }
+    assert sorted(stars["customdata"]) == sorted(best)
+    np.testing.assert_array_equal(values(stars["x"]), [best[name][0] for name in stars["customdata"]])
+    np.testing.assert_array_equal(values(stars["y"]), [best[name][1] for name in stars["customdata"]])
     np.testing.assert_allclose(
         values(trace(cost_figure, "target pass over w positions")["y"]), setup.target(np.arange(2, 34)) * 1e3
     )
     sweep = specmath.roofline_batch_sweep(
-        0.8, setup.draft.model, setup.target.model, setup.target.gpu, hardware.BATCHES, 1024, 0.0, max_k=32
+        0.8, setup.draft.model, setup.target.model, setup.target.gpu, BATCHES, 1024, 0.0, max_k=32
     )
     np.testing.assert_array_equal(values(trace(sweep_figure, "best speedup")["y"]), sweep.speedup)
     np.testing.assert_array_equal(values(trace(sweep_figure, "best k")["y"]), sweep.k)
@@ -137,16 +165,6 @@ def test_bad_links_warn(key, raw):
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
     assert titles(at) == list(CHARTS)
-
-
-def test_hardware_figures_hold_their_numbers():
-    k = np.arange(1, 6)
-    fig = charts.hardware_speedup(k, k * 1.0, k * 0.5, {"roofline": (2, 1.0)}, 0.8, 3, "label")
-    np.testing.assert_array_equal(fig.data[0].y, k * 1.0)
-    np.testing.assert_array_equal(fig.data[1].y, k * 0.5)
-    fig = charts.batch_sweep(np.array([1, 2, 4]), np.array([5, 3, 1]), np.array([2.0, 1.2, 0.9]), 4, 0.8, "label")
-    np.testing.assert_array_equal(fig.data[0].y, [2.0, 1.2, 0.9])
-    assert any("batch 4" in a.text for a in fig.layout.annotations)
 
 
 # The batch-size k schedule (issue 22) -------------------------------------------------------
@@ -479,8 +497,6 @@ def test_a_typed_draft_model_is_told_the_vocabulary_it_needs():
 
 # --- experts, tensor parallelism, drafter kinds, long contexts ------------------------------
 
-NVLINK = specmath.INTERCONNECT_PRESETS["NVLink (H100 SXM)"]
-H100 = specmath.GPU_PRESETS["H100 SXM"]
 QWEN_MOE = "Qwen3-30B-A3B"
 
 
@@ -493,10 +509,14 @@ def test_a_moe_target_with_tp_has_the_roofline_of_specmath():
     assert m["Target over k + 1 = 9 positions"] == f"{target(9) * 1e3:.3f} ms"
     # The verify pass against the batch: the target's, and a dense model of its active size.
     figure = chart(at, "Verification cost against the batch")
-    dense = hardware.dense_twin(specmath.MODEL_PRESETS[QWEN_MOE])
-    assert dense.matmul_parameters == specmath.MODEL_PRESETS[QWEN_MOE].active_parameters and not dense.is_moe
+    # Every expert but a token's gone, its embedding table kept: a dense model of the active size.
+    moe = specmath.MODEL_PRESETS[QWEN_MOE]
+    experts = ("routed_experts", "experts_per_token", "shared_experts", "expert_parameters", "moe_layers")
+    kept = moe.parameters - moe.skipped_parameters
+    dense = dataclasses.replace(moe, name=f"dense {moe.name}", parameters=kept, **dict.fromkeys(experts, 0))
+    assert dense.matmul_parameters == moe.active_parameters and not dense.is_moe
     for name, model in ((QWEN_MOE, specmath.MODEL_PRESETS[QWEN_MOE]), (dense.name, dense)):
-        costs = [specmath.Roofline(model, H100, b, 1024, 0.0, 2, NVLINK) for b in hardware.BATCHES]
+        costs = [specmath.Roofline(model, H100, b, 1024, 0.0, 2, NVLINK) for b in BATCHES]
         expected = [float(t(9)) / float(t(1)) for t in costs]
         np.testing.assert_array_equal(values(trace(figure, name)["y"]), expected)
     # At batch 1 verifying 9 positions wakes more experts: dearer than the dense model's pass.
@@ -550,17 +570,17 @@ def test_the_map_is_one_batch_sweep_per_context_with_the_pages_settings():
     at = open_page(HARDWARE, drafter_kind="parallel", tp="4", draft_tp="1", interconnect="PCIe 5.0 x16")
     (heat,) = chart(at, "Best k and speedup over batch and context")["data"]
     pcie = specmath.INTERCONNECT_PRESETS["PCIe 5.0 x16"]
-    for row, context in enumerate(hardware.CONTEXTS):
+    for row, context in enumerate(CONTEXTS):
         sweep = specmath.roofline_batch_sweep(
             0.8, specmath.MODEL_PRESETS["Llama-3.2-1B"], specmath.MODEL_PRESETS["Llama-3.1-8B"], H100,
-            hardware.BATCHES, context, 0.0, 32, drafter="parallel", tp=4, draft_tp=1, interconnect=pcie,
+            BATCHES, context, 0.0, 32, drafter="parallel", tp=4, draft_tp=1, interconnect=pcie,
         )  # fmt: skip
         np.testing.assert_array_equal(values(heat["z"])[row], sweep.speedup)
         np.testing.assert_array_equal(values(heat["customdata"])[row], sweep.k)
     # MagicDec: at a long context the KV cache keeps large batches memory-bound, and speculation
     # pays at batch 1024 where at no context it does not.
     z = values(heat["z"])
-    assert z[0, -1] < 1 < z[list(hardware.CONTEXTS).index(32768), -1]
+    assert z[0, -1] < 1 < z[list(CONTEXTS).index(32768), -1]
     # The schedule takes the same settings.
     schedule = chart(at, "Draft length schedule")
     sweep = specmath.roofline_batch_sweep(
@@ -598,12 +618,15 @@ def test_the_link_overrides_reach_the_all_reduces():
 def test_fp8_weights_use_the_gpus_fp8_peak():
     setup = _setup(precision=1.0, batch=256)
     assert setup.target.gpu.peak_flops == H100.peak_flops_fp8
-    assert (
-        hardware.hardware_setup(
-            hardware.Deployment("Llama-3.1-8B", "Llama-3.2-1B", "A100 80GB SXM", 1.0), 1
-        ).target.gpu.peak_flops
-        == specmath.GPU_PRESETS["A100 80GB SXM"].peak_flops
-    )  # no FP8 tensor cores
+    at = open_page(HARDWARE, precision="fp8", batch="256")
+    assert metrics(at)["Target step T_target(1)"] == f"{setup.target(1) * 1e3:.3f} ms"
+    # An A100 has no FP8 tensor cores: FP8 weights there run at its BF16 peak.
+    a100 = specmath.GPU_PRESETS["A100 80GB SXM"]
+    assert a100.peak_flops_fp8 == 0
+    spec = dataclasses.replace(specmath.MODEL_PRESETS["Llama-3.1-8B"], bytes_per_parameter=1.0)
+    target = specmath.Roofline(spec, a100, 256, 1024)
+    at = open_page(HARDWARE, precision="fp8", batch="256", gpu="A100 80GB SXM")
+    assert metrics(at)["Target step T_target(1)"] == f"{target(1) * 1e3:.3f} ms"
 
 
 @pytest.mark.parametrize(
@@ -680,12 +703,13 @@ def test_a_method_vllm_v1_does_not_schedule_and_mtp_multiples_are_said():
 def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
     at = open_page(HARDWARE, tp="4", draft_tp="1", batch="16")
     assert not at.exception
-    deployment = hardware.Deployment(
-        "Llama-3.1-8B", "Llama-3.2-1B", "H100 SXM", 2.0, 1024, serving=hardware.Serving(tp=4)
-    )
-    sweep = hardware.schedule_sweep(0.8, deployment, 256)
+    setup = _setup()
+    sweep = specmath.roofline_batch_sweep(
+        0.8, setup.draft.model, setup.target.model, H100, np.arange(1, 257), 1024, 0.0, max_k=32,
+        tp=4, draft_tp=1, interconnect=NVLINK,
+    )  # fmt: skip
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
-    chosen, _ = hardware.best_at(sweep, 16)
+    chosen = int(sweep.k[15]) if sweep.speedup[15] > 1 else 0  # the best k at batch 16, 0 where it does not pay
     configs = engines.engine_configs(
         schedule, "draft_model", "meta-llama/Llama-3.2-1B", chosen, 16, target="meta-llama/Llama-3.1-8B",
         tensor_parallel_size=4, draft_tensor_parallel_size=1,

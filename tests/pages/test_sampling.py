@@ -14,6 +14,7 @@ from tests.app_helpers import (
     values,
     warnings,
 )
+from tests.helpers import CHAPTER_P, CHAPTER_Q
 
 
 def test_sampling_defaults_match_theory():
@@ -192,3 +193,32 @@ def test_sampling_link_that_does_not_sum_to_one_is_normalized_with_a_warning():
     at = open_page(SAMPLING, p="1,3", q="1,1")
     assert any("p sums to 4, not 1: normalized" in w for w in warnings(at))
     assert metrics(at)["α = Σ min(p, q)"] == "0.7500"
+
+
+@pytest.mark.parametrize(
+    ("query", "pair", "n", "seed"),
+    [
+        ({}, (CHAPTER_P, CHAPTER_Q), 100_000, 42),
+        ({"p": "1,3", "q": "1,1", "n": "1k", "seed": "3"}, ([0.25, 0.75], [0.5, 0.5]), 1_000, 3),
+        ({"preset": "random", "vocab": "5", "seed": "7", "n": "10k"}, None, 10_000, 7),
+    ],
+    ids=["chapter", "typed-normalized", "random"],
+)
+def test_sampling_bars_are_specmaths_seeded_rounds(query, pair, n, seed):
+    """Each bar is the share of ``speculative_sample_counts(p, q, n, rng=seed)`` rounds: for the
+    chapter's pair, a linked pair normalized to sum to 1, and a seeded random pair."""
+    at = open_page(SAMPLING, **query)
+    assert not at.exception
+    p, q = (row[0] for row in specmath.random_distribution_pairs(1, 5, rng=seed)) if pair is None else pair
+    p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    accepted, resampled = specmath.speculative_sample_counts(p, q, n, rng=seed)
+    figure = page_charts(at)[0]
+    # The random pair passes through the table's cells: its last digit may differ.
+    for name, expected in (
+        ("target p", p),
+        ("draft q", q),
+        ("accepted draft", accepted / n),
+        ("resampled from residual", resampled / n),
+        ("residual r", specmath.residual_distribution(p, q)),
+    ):
+        np.testing.assert_allclose(values(trace(figure, name)["y"]), expected, rtol=1e-12, atol=0, err_msg=name)

@@ -4,16 +4,29 @@ import numpy as np
 import pytest
 
 import specmath
-from dashboard import charts, limits
+from dashboard import limits
 from dashboard.features import simulator
-from dashboard.presets import toy_chains
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 SIMULATOR = "simulator"
 
 
+def _chains(target: str, draft: str, strength: float, vocab: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page's seeded target chain and its draft, from specmath's builders."""
+    if target == "regimes":
+        chain = specmath.two_regime_transition_matrix(vocab, rng=seed)
+    else:
+        chain = specmath.random_transition_matrix(vocab, 0.5, rng=seed)
+    builders = {
+        "merged": lambda: specmath.draft_by_merging(chain, min(int(strength), vocab)),
+        "temperature": lambda: specmath.draft_by_temperature(chain, strength),
+        "noise": lambda: specmath.draft_by_noise(chain, strength),
+    }
+    return chain, builders[draft]()
+
+
 def _run(target="regimes", draft="merged", strength=2.0, vocab=8, k=8, tokens=100_000, seed=42):
-    chain, draft_chain = toy_chains(target, draft, strength, vocab, seed)
+    chain, draft_chain = _chains(target, draft, strength, vocab, seed)
     records = specmath.speculative_decode(
         chain, draft_chain, k, simulator.SEQUENCE_LENGTH, rng=seed, n_sequences=tokens // simulator.SEQUENCE_LENGTH
     )
@@ -36,6 +49,9 @@ def test_simulator_defaults_show_the_run():
     np.testing.assert_allclose(law, specmath.tokens_per_iteration_pmf(summary.alpha_fit, 8))
     np.testing.assert_allclose(values(trace(positions, "unconditional P(≥ i accepted)")["y"]), summary.unconditional)
     np.testing.assert_allclose(values(trace(positions, "conditional P(i | i − 1)")["y"]), summary.conditional)
+    position = np.arange(1, 9)
+    np.testing.assert_allclose(values(trace(positions, "i.i.d.: α^i")["y"]), summary.alpha_fit**position)
+    np.testing.assert_allclose(values(trace(positions, "i.i.d.: α")["y"]), np.full(8, summary.alpha_fit))
 
 
 @pytest.mark.parametrize(
@@ -91,16 +107,6 @@ def test_coloured_sample_marks_every_kind():
     kinds = np.array([specmath.START, specmath.ACCEPTED, specmath.RESAMPLED, specmath.ACCEPTED, specmath.BONUS])
     text = simulator.coloured_sample(tokens, kinds, simulator.token_letters(3))
     assert text == (":gray[**a**] :gray[|] :blue[**b**] :orange[**c**] :gray[|] :blue[**b**] :green[**a**] :gray[|]")
-
-
-def test_simulator_figures_hold_their_numbers():
-    pmf = specmath.tokens_per_iteration_pmf(0.7, 3)
-    fig = charts.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
-    np.testing.assert_array_equal(fig.data[0].y, [0.3, 0.2, 0.1, 0.4])
-    np.testing.assert_array_equal(fig.data[1].y, pmf)
-    fig = charts.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
-    np.testing.assert_allclose(fig.data[2].y, [0.7, 0.49])
-    np.testing.assert_array_equal(fig.data[3].y, [0.7, 0.7])
 
 
 def test_a_link_past_the_work_cap_runs_the_capped_amount_and_says_so():

@@ -7,7 +7,6 @@ import pytest
 
 import specmath
 from dashboard.params import PRECISIONS
-from dashboard.presets import toy_chains
 from engines.configs import sglang
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
@@ -72,9 +71,28 @@ def test_sequoia_numbers_are_specmaths(budget, depth):
     assert m[f"Best (m, depth ≤ {depth})"] == f"({-best[1]}, {-best[2]}) → {best[0]:.2f}×"
 
     tokens, speed, tree = page_charts(at)
-    np.testing.assert_array_equal(values(trace(tokens, f"best tree, depth ≤ {depth}")["y"]), table[1:, depth])
+    best_name, eagle_name = f"best tree, depth ≤ {depth}", "EAGLE tree, topk 8, 5 steps"
+    np.testing.assert_array_equal(values(trace(tokens, best_name)["y"]), table[1:, depth])
+    chain_f = specmath.expected_tokens(a[0], BUDGETS - 1)
+    np.testing.assert_allclose(values(trace(tokens, "chain of m − 1 drafts")["y"]), chain_f, rtol=1e-14)
+    # The EAGLE tree at every num_draft_tokens SGLang takes at topk 8 and 5 steps; none elsewhere.
+    eagle_f = [specmath.eagle_tree(a, 5, 8, int(n))[0] if n <= 1 + 8 + 4 * 64 else np.nan for n in BUDGETS]
+    np.testing.assert_allclose(values(trace(tokens, eagle_name)["y"]).astype(float), eagle_f, rtol=1e-14)
     chain = values(trace(speed, "chain of m − 1 drafts")["y"])
     np.testing.assert_allclose(chain, specmath.general_speedup(a[0], BUDGETS - 1, t_draft, target), rtol=1e-14)
+    eagle = values(trace(speed, eagle_name)["y"]).astype(float)
+    np.testing.assert_allclose(eagle, _eagle_speedups(5, 8), rtol=1e-14)
+    # Each budget's best tree speedup: the best over the depths up to the limit, by a loop.
+    by_budget = [
+        max(
+            (specmath.tree_speedup(table[mm, d], mm, d, t_draft, target) for d in range(depth + 1)),
+            key=lambda v: v if np.isfinite(v) else -np.inf,
+        )
+        for mm in range(1, 129)
+    ]
+    np.testing.assert_allclose(values(trace(speed, best_name)["y"]).astype(float), by_budget, rtol=1e-14)
+    star = trace(speed, "best (m, depth)")
+    assert (values(star["x"])[0], values(star["y"])[0]) == (-best[1], pytest.approx(best[0], rel=1e-14))
     nodes = trace(tree, "nodes")
     assert len(values(nodes["x"])) == budget
     assert values(nodes["customdata"])[:, 1].sum() == pytest.approx(value, rel=1e-12)
@@ -186,7 +204,8 @@ def test_under_free_verification_the_placeholder_names_no_target():
 def test_a_toy_pair_is_the_simulators_chains_under_greedy_decoding():
     at = open_page(TREES, tree_source="pair", tree_target="random", tree_chain_vocab="6", tree_contexts="2", seed="7")
     assert not at.exception and not warnings(at)
-    chain, draft = toy_chains("random", "merged", 2, 6, 7)
+    chain = specmath.random_transition_matrix(6, 0.5, rng=7)  # the simulator's random target, seeded
+    draft = specmath.draft_by_merging(chain, 2)  # its draft of 2 merged contexts
     a = specmath.acceptance_from_pair(chain, draft)
     assert metrics(at)["p₁, first choice accepted"] == f"{a[0]:.3f}"
     value, _ = specmath.optimal_tree(a, 32, 5)

@@ -3,8 +3,11 @@
 import numpy as np
 import pytest
 
+import specmath
 from dashboard import toy_language
 from dashboard.features.verification_rules import LOGIT_PRESETS
+from dashboard.params import PARAMS
+from specmath.rules import RULES
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
 PAGE = "verification"
@@ -117,7 +120,8 @@ def test_bad_typed_logits_warn_with_the_literal_text_and_fall_back():
     messages = warnings(at)
     # In a code span, so the Markdown shows the stars instead of bold text.
     assert any("` **bold** ` is not a number" in w and "binary preset instead" in w for w in messages), messages
-    assert at.dataframe  # the page still runs, on the binary pair
+    binary = page_charts(open_page(PAGE, vr_preset="binary"))
+    assert [f["data"] for f in page_charts(at)] == [f["data"] for f in binary]  # the page runs on the binary pair
 
 
 def test_typed_logits_are_used():
@@ -126,3 +130,58 @@ def test_typed_logits_are_used():
     bars = trace(page_charts(at)[0], "α")
     alpha = dict(zip(bars["x"], values(bars["y"]), strict=True))
     assert alpha["greedy draft"] == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize(
+    ("query", "preset", "temperature", "k", "lossy"),
+    [
+        ({}, "binary", float(PARAMS["vr_temperature"].default), int(PARAMS["k"].default), {}),
+        (
+            {"vr_preset": "close", "vr_temperature": "0.7", "k": "3", "vr_relaxed_topk": "3", "vr_epsilon": "0.2"},
+            "close",
+            0.7,
+            3,
+            {"relaxed_topk": 3, "epsilon": 0.2},
+        ),
+    ],
+    ids=["defaults", "close-pair"],
+)
+def test_every_chart_is_specmaths_for_the_links_pair(query, preset, temperature, k, lossy):
+    """α of each lossless rule; α of each against T over 0 … 2 in steps of 0.05; the first token's
+    law under every rule beside p (the lossy ones at the link's settings, their defaults else); the
+    accepted tokens of block and token verification over k."""
+    at = open_page(PAGE, **query)
+    assert not at.exception and not warnings(at)
+    lossless = {name: rule for name, rule in RULES.items() if rule.lossless}
+    logits = LOGIT_PRESETS[preset]
+    p, q = (specmath.with_temperature(row, temperature) for row in logits)
+    bars, lines, laws, block = page_charts(at)
+
+    alphas = trace(bars, "α")
+    assert list(alphas["x"]) == [rule.title for rule in lossless.values()]
+    np.testing.assert_allclose(
+        values(alphas["y"]), [specmath.acceptance_probability(p, q, name) for name in lossless], rtol=1e-12
+    )
+
+    grid = np.round(np.linspace(0.0, 2.0, 41), 2)
+    P = np.stack([specmath.with_temperature(logits[0], t) for t in grid])
+    Q = np.stack([specmath.with_temperature(logits[1], t) for t in grid])
+    for name, rule in lossless.items():
+        np.testing.assert_allclose(values(trace(lines, rule.title)["x"]), grid)
+        np.testing.assert_allclose(values(trace(lines, rule.title)["y"]), specmath.acceptance_probability(P, Q, name))
+
+    np.testing.assert_allclose(values(trace(laws, "target p")["y"]), p, rtol=1e-12)
+    for name, rule in RULES.items():
+        # A whole-number setting (a top-K) is cut to the vocabulary size, as the page says.
+        settings = {s.name: lossy.get(s.name, s.default) for s in rule.params}
+        settings = {s.name: min(int(settings[s.name]), p.size) if s.integer else settings[s.name] for s in rule.params}
+        title = rule.titled(settings) if rule.params else rule.title
+        law = specmath.first_token_distribution(p, q, name, **settings)
+        np.testing.assert_allclose(values(trace(laws, title)["y"]), law, rtol=1e-12, atol=1e-15, err_msg=title)
+
+    longest = max(n for n in range(k + 1) if p.size**n <= 10**6)  # blocks enumerated exactly
+    for verification in ("token", "block"):
+        drawn = trace(block, f"{verification} verification")
+        np.testing.assert_array_equal(values(drawn["x"]), np.arange(1, longest + 1))
+        accepted = [specmath.expected_accepted_tokens(p, q, n, verification) for n in range(1, longest + 1)]
+        np.testing.assert_allclose(values(drawn["y"]), accepted, rtol=1e-12)
