@@ -32,7 +32,7 @@ FALLOFFS = (NO_FALLOFF, *specmath.CONTEXT_MEASUREMENTS)
 
 #: Longest typed profile: a curve's k or a profile's positions (the Hardware page searches k ≤ 32).
 MAX_POSITIONS = 32
-PROFILE_CHARS = 400
+PROFILE_CHARS = 800
 PROFILE_RULE = "per-position rates u₁, u₂, … (0.73, 0.52, 0.35) or a curve of k:AL pairs (1:1.84, 2:2.52)"
 
 _NUMBER = r"[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?"
@@ -83,16 +83,24 @@ def valid_profile(text: str) -> bool:
 
 
 def profile_text(value: specmath.Acceptance) -> str:
-    """The ``acc_profile`` text that :func:`parse_profile` reads back as ``value``: its curve's k:AL pairs
-    if it has one, else its per-position rates (both at 4 significant digits, what a link needs)."""
+    """The ``acc_profile`` text that :func:`parse_profile` reads back as ``value`` exactly: its curve's k:AL
+    pairs if it has one, else its per-position rates, each number in Python's shortest round-trip form."""
     if value.curve:
-        return ",".join(f"{k}:{length:.4g}" for k, length in value.curve)
-    return ",".join(f"{u:.4g}" for u in value.per_position)
+        return ",".join(f"{k}:{length!r}" for k, length in value.curve)
+    return ",".join(repr(u) for u in value.per_position)
+
+
+def carried(value: specmath.Acceptance) -> specmath.Acceptance:
+    """``value`` as a link can carry it: a curve's first :data:`MAX_POSITIONS` k, a profile's first positions
+    (the pages search k ≤ 32, so nothing they use is lost)."""
+    if value.curve:
+        return specmath.acceptance(lengths=dict(value.curve[:MAX_POSITIONS]))
+    return specmath.acceptance(per_position=value.per_position[:MAX_POSITIONS])
 
 
 def link_query(value: specmath.Acceptance) -> dict[str, str]:
-    """A link's query parameters that give a page ``value`` as its acceptance (a typed profile)."""
-    return {"acc": PROFILE, "acc_profile": profile_text(value)}
+    """A link's query parameters that give a page ``value`` (:func:`carried`) as its acceptance, a typed profile."""
+    return {"acc": PROFILE, "acc_profile": profile_text(carried(value))}
 
 
 @functools.cache
