@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard import charts, navigation, texts, ui
+from dashboard import acceptance, charts, navigation, texts, ui
 from dashboard.address import literal
 from dashboard.features import calibrate, calibrate_examples, calibrate_schedule, calibrate_sweep
 from dashboard.params import CALIBRATE_KEYS, PARAMS
@@ -80,6 +80,16 @@ def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
 ctx = ui.page()
 
 
+def _carry(value: specmath.Acceptance | None, what: str) -> None:
+    """Links that open Hardware and Draft trees with ``value`` as their acceptance (a typed profile)."""
+    if value is None:
+        return
+    query = acceptance.link_query(value)
+    links = st.container(horizontal=True, wrap=True)
+    navigation.page_link("hardware", links, label=f"Open Hardware with this {what}", query_params=query)
+    navigation.page_link("trees", links, label=f"Open Draft trees with this {what}", query_params=query)
+
+
 def view() -> None:
     ctx.show(calibrate.STEP_TIMES)
     slider_k, c, target_ms, draft_ms = (ctx.values[key] for key in ("k", "c", *calibrate.STEP_TIMES.keys))
@@ -129,6 +139,7 @@ def view() -> None:
             if isinstance(result, str):
                 st.error(literal(result, limit=MESSAGE_LIMIT))
             else:
+                _carry(calibrate.curve_acceptance(result.curve), "curve")
                 calibrate_sweep.show(result, chosen)
             return
         measurement = calibrate.from_paste(text)
@@ -174,6 +185,8 @@ def view() -> None:
     caveat = calibrate.recommendation_caveat(measurement, result)
     if caveat:
         st.caption(caveat)
+    carried = calibrate.carried_acceptance(measurement)
+    _carry(carried, "profile" if carried is None or not carried.curve else "curve")
 
     if measurement.tree_topk is not None and measurement.tree_topk > 1:
         st.warning(texts.TREE_WARNING.format(topk=measurement.tree_topk))

@@ -5,7 +5,7 @@ import streamlit as st
 
 import engines
 import specmath
-from dashboard import charts, engine_config, texts, ui
+from dashboard import acceptance, charts, engine_config, texts, ui
 from dashboard.features import draft_trees, engine_views, hardware
 from dashboard.params import PRECISIONS, TREE_MAX_BUDGET, TREE_MAX_DEPTH, TREE_SERVING_KEYS
 
@@ -16,10 +16,20 @@ BUDGETS = np.arange(1, TREE_MAX_BUDGET + 1)
 def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
     """The page's p_1, p_2, … and a label saying where they come from."""
     values = ctx.values
+    choice = acceptance.chosen(values)
     if source == "chain":
+        if choice.problem is not None:
+            note = acceptance.sidebar_note(choice)
+            getattr(st.sidebar, note[0])(note[1])
+        if choice.measured:
+            alpha, said = draft_trees.chain_alpha(choice.value)
+            st.sidebar.caption(said)
+            return np.array([alpha]), f"chain, α = {alpha:.3f} fitted to {choice.label}"
         alpha = values["alpha"]
         st.sidebar.caption(f"acceptance p₁ = α = {alpha:g}, one rank: every tree is a chain.")
         return np.array([alpha]), f"chain α = {alpha:g}"
+    if choice.measured:
+        st.sidebar.caption(f"The acceptance chosen above ({choice.label}) is used by the chain source only.")
     if source == "pair":
         keys = ("tree_target", "tree_chain_vocab", "tree_contexts", "seed")
         target, vocab, contexts, seed = (values[key] for key in keys)

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import specmath
-from dashboard import charts, texts, ui
+from dashboard import acceptance, charts, texts, ui
 from dashboard.features import engine_views, hardware
 from dashboard.params import AUTO_DRAFT_TP, HARDWARE_SECTIONS, PRECISIONS
 
@@ -17,6 +17,9 @@ def view() -> None:
     ctx.show(parallelism)
     values = ctx.values
     alpha, k, kind, lookup_ms = values["alpha"], values["k"], values["drafter_kind"], values["lookup_ms"]
+    choice = acceptance.chosen(values)
+    if (note := acceptance.sidebar_note(choice)) is not None:
+        getattr(st.sidebar, note[0])(note[1])
     names = {key: values[key] for key in ("target_model", "draft_model", "gpu", "precision")}
     served = {key: values[key] for key in parallelism.keys}
     tp, link = served["tp"], served["interconnect"]
@@ -25,9 +28,17 @@ def view() -> None:
     draft_tp = serving.draft_tp
     if served["draft_tp"] == AUTO_DRAFT_TP and tp > 1 and kind != "model_free":
         st.sidebar.caption(hardware.draft_gpus_said(serving))
-    for section in (workload, own, engine):
+    for section in (workload, hardware.FALLOFF, own, engine):
         ctx.show(section)
     batch, context, overhead_ms = (values[key] for key in workload.keys)
+    # The acceptance at the page's context: the chosen one itself (the slider's float by default) unless
+    # a fall-off with context is chosen.
+    falloff = values["acc_falloff"]
+    accepted = acceptance.at_context(choice.value, falloff, context)
+    shown = alpha if accepted is choice.value and not choice.measured else choice.label
+    if falloff != acceptance.NO_FALLOFF:
+        shown = f"{choice.label}, at {context:,} tokens of context"
+        st.sidebar.caption(acceptance.falloff_note(falloff))
     bandwidth, peak = (values[key] for key in own.keys)
     max_batch, method, drafter, data_parallel, n_predict = (values[key] for key in engine.keys)
 
@@ -49,11 +60,11 @@ def view() -> None:
     max_k = int(hardware.HARDWARE_K[-1])
     # Free verification: the target's pass over k + 1 positions costs one step, whatever the drafter.
     step = float(setup.target(1))
-    free = specmath.general_speedup(alpha, hardware.HARDWARE_K, setup.draft, step, drafter=kind)
-    roof = specmath.general_speedup(alpha, hardware.HARDWARE_K, setup.draft, setup.target, drafter=kind)
-    best_free = specmath.optimal_k_general(alpha, setup.draft, step, max_k=max_k, drafter=kind)
-    best_roof = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=max_k, drafter=kind)
-    extra_ops = specmath.operations_factor(alpha, best_roof[0], setup.arithmetic_ratio)
+    free = specmath.general_speedup(accepted, hardware.HARDWARE_K, setup.draft, step, drafter=kind)
+    roof = specmath.general_speedup(accepted, hardware.HARDWARE_K, setup.draft, setup.target, drafter=kind)
+    best_free = specmath.optimal_k_general(accepted, setup.draft, step, max_k=max_k, drafter=kind)
+    best_roof = specmath.optimal_k_general(accepted, setup.draft, setup.target, max_k=max_k, drafter=kind)
+    extra_ops = specmath.operations_factor(accepted, best_roof[0], setup.arithmetic_ratio)
 
     row = ui.metric_row()
     draft_label = "Draft lookup" if kind == "model_free" else "Draft step T_draft(1)"
@@ -64,7 +75,7 @@ def view() -> None:
     row = ui.metric_row()  # a row of its own: what the step times above make of speculation
     row.metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
     row.metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
-    at_k = specmath.general_speedup(alpha, k, setup.draft, setup.target, drafter=kind)
+    at_k = specmath.general_speedup(accepted, k, setup.draft, setup.target, drafter=kind)
     row.metric(f"Speedup at k = {k}, roofline", f"{at_k:.2f}×")
     row.metric(
         "Arithmetic spent at the best k",
@@ -89,11 +100,11 @@ def view() -> None:
                 free,
                 roof,
                 {"free verification": tuple(v.item() for v in best_free), "roofline": best_roof},
-                alpha,
+                shown,
                 k,
                 label,
             ),
-            f"hardware_speedup_alpha{alpha:.2f}_batch{batch}_ctx{context}",
+            f"hardware_speedup_{choice.slug}_batch{batch}_ctx{context}",
         )
     with right:
         ui.chart(
@@ -102,18 +113,18 @@ def view() -> None:
             ),
             f"verification_cost_batch{batch}_ctx{context}",
         )
-    sweep = hardware.batch_sweep(alpha, deployment)
+    sweep = hardware.batch_sweep(accepted, deployment)
     ui.chart(
         charts.batch_sweep(
             sweep.batch,
             sweep.k,
             sweep.speedup,
             sweep.crossover_batch,
-            alpha,
+            shown,
             label.split(", batch")[0],
             fits=sweep.target_fits,
         ),
-        f"batch_sweep_alpha{alpha:.2f}_ctx{context}",
+        f"batch_sweep_{choice.slug}_ctx{context}",
     )
     st.subheader("Experts, tensor parallelism and long contexts")
     st.markdown(texts.HARDWARE_MOE)
@@ -126,19 +137,24 @@ def view() -> None:
             f"verification_by_batch_k{k}_ctx{context}",
         )
     with right:
-        best_k, best, fits = hardware.context_map(alpha, deployment)
+        best_k, best, fits = hardware.context_map(choice.value, deployment, falloff)
+        map_label = alpha if not choice.measured else choice.label
+        if falloff != acceptance.NO_FALLOFF:
+            map_label = f"{choice.label}, falling with context"
         ui.chart(
             charts.batch_context_map(
-                np.array(hardware.BATCHES), np.array(hardware.CONTEXTS), best_k, best, fits, alpha,
+                np.array(hardware.BATCHES), np.array(hardware.CONTEXTS), best_k, best, fits, map_label,
                 label.split(", batch")[0],
             ),
-            f"batch_context_map_alpha{alpha:.2f}",
+            f"batch_context_map_{choice.slug}",
         )  # fmt: skip
+        if falloff != acceptance.NO_FALLOFF:
+            st.caption(acceptance.falloff_note(falloff))
     st.subheader("A batch-size schedule of k for your engine")
     st.markdown(texts.SCHEDULE_INTRO)
-    schedule_sweep = hardware.schedule_sweep(alpha, deployment, max_batch)
+    schedule_sweep = hardware.schedule_sweep(accepted, deployment, max_batch)
     setting = hardware.Setting(
-        acceptance=f"α = {alpha:g}",
+        acceptance=shown if isinstance(shown, str) else f"α = {alpha:g}",
         target_model=names["target_model"],
         draft_model=names["draft_model"],
         gpu=names["gpu"],
@@ -151,11 +167,11 @@ def view() -> None:
         n_predict=n_predict,
         tp=tp,
         draft_tp=draft_tp,
-        chart_file=f"k_schedule_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}",
-        json_file=f"k_schedule_{method}_alpha{alpha:.2f}_ctx{context}_maxbatch{max_batch}.json",
+        chart_file=f"k_schedule_{choice.slug}_ctx{context}_maxbatch{max_batch}",
+        json_file=f"k_schedule_{method}_{choice.slug}_ctx{context}_maxbatch{max_batch}.json",
     )
     inputs = {
-        "alpha": alpha,
+        **acceptance.document(choice, falloff),
         "precision": names["precision"],
         "overhead_ms_per_pass": overhead_ms,
         "drafter_kind": kind,
@@ -166,7 +182,7 @@ def view() -> None:
     }
     chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
     engine_views.show_drafter_mismatch(kind, method)
-    hardware.show(schedule_sweep, setting, chosen, alpha, inputs)
+    hardware.show(schedule_sweep, setting, chosen, accepted, inputs)
 
 
 ui.interactive(ctx, view)

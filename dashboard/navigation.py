@@ -180,6 +180,9 @@ def prepare(page, pages: dict[str, Any]) -> PageContext:
         st.sidebar.subheader("Configuration")
     shared = shared_values()
     for key in info.app_params:
+        if not ctx.shows(key):  # a conditional one (acc_profile) while its condition does not hold
+            ctx.values[key] = PARAMS[key].default
+            continue
         value = ctx.widget(key)
         if key in SHARED_KEYS:
             shared[key] = value

@@ -225,12 +225,13 @@ PAGES: dict[str, PageInfo] = {
     )
 }
 
-#: Parameters whose widgets the router creates, not the page: the shared α, k, c and the seed,
-#: which several pages read. Streamlit drops from the next page's address every parameter bound
-#: to a widget of the page being left, so a page's own seed widget would lose the seed of the page
+#: Parameters whose widgets the router creates, not the page: the shared α, k, c, the seed and the
+#: acceptance family (``acc``, ``acc_profile``: :mod:`dashboard.acceptance`), which several pages
+#: read. Streamlit drops from the next page's address every parameter bound to a widget of the page
+#: being left, so a page's own seed widget would lose the seed of the page
 #: Back returns to; widgets of the entry script are the app's and are exempt. A parameter that a
 #: second page starts to read belongs here (``tests/dashboard/test_units.py`` says so).
-APP_KEYS = frozenset({*SHARED_KEYS, "seed"})
+APP_KEYS = frozenset({*SHARED_KEYS, "seed", "acc", "acc_profile"})
 
 _BY_URL_PATH = {page.url_path: page for page in PAGES.values()}
 

@@ -73,6 +73,10 @@ class PageContext:
         (value,) = (self.values[other] for other in section.keys if PARAMS[other].shown_when == (key, self.values[key]))
         return value
 
+    def shows(self, key: str) -> bool:
+        """Whether parameter ``key``'s widget is shown: its condition (``Param.shown_when``) holds, if it has one."""
+        return self._condition_holds(key)
+
     def _condition_holds(self, key: str) -> bool:
         condition = PARAMS[key].shown_when
         if condition is None:

@@ -20,6 +20,8 @@ ENORMOUS = "9" * 400
 
 #: A text value a link may carry: a Hugging Face repo id, as the drafter's name.
 TEXT_VALUE = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
+#: Text parameters that take another kind of text, and a value each takes: per-position rates.
+TEXT_VALUES = {"acc_profile": "0.73, 0.52, 0.35"}
 #: Text a name cannot hold, by category: a space, a quote (both would change a shell command).
 BAD_TEXT = {"out_of_range": "two words", "non_numeric": "it's"}
 
@@ -58,8 +60,9 @@ def valid_value(param: Param, prefer=None) -> list[str]:
     if param.kind == "bool":
         return [url_text(param, not param.default)]
     if param.kind == "text":
-        assert param.accepts(TEXT_VALUE) and TEXT_VALUE != param.default, param.key
-        return [TEXT_VALUE]
+        text = TEXT_VALUES.get(param.key, TEXT_VALUE)
+        assert param.accepts(text) and text != param.default, param.key
+        return [text]
     raise ValueError(param.kind)
 
 

@@ -28,7 +28,13 @@ from dashboard.charts.optimal_k import C_TICKS, best_speedup_map, optimal_k_map
 from dashboard.charts.predictions import predicted_vs_measured
 from dashboard.charts.rejection_sampling import sampling_histogram
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
-from dashboard.charts.speedup import calibrated_speedup, published_hover, published_points, speedup_curves
+from dashboard.charts.speedup import (
+    calibrated_speedup,
+    measured_against_iid,
+    published_hover,
+    published_points,
+    speedup_curves,
+)
 from dashboard.charts.step_through import ROLE_COLOURS, acceptance_checks, position_scores, timeline, word_bars
 from dashboard.charts.style import TRACE_TYPES, chart_config
 from dashboard.charts.verification_rules import (
@@ -55,6 +61,7 @@ __all__ = [
     "first_token_laws",
     "hardware_speedup",
     "k_schedule",
+    "measured_against_iid",
     "monotone_contours",
     "optimal_k_map",
     "position_acceptance",

@@ -22,12 +22,17 @@ from dashboard.charts.style import (
 from dashboard.params import format_count, format_number
 
 
+def acceptance_label(alpha: float | str) -> str:
+    """A title's acceptance: "α = 0.8" for a number, else the text given (a preset's name, "typed profile")."""
+    return alpha if isinstance(alpha, str) else f"α = {format_number(alpha)}"
+
+
 def hardware_speedup(
     k: np.ndarray,
     free: np.ndarray,
     roofline: np.ndarray,
     optima: Mapping[str, tuple[int, float]],
-    alpha: float,
+    alpha: float | str,
     chosen_k: int,
     setup_label: str,
 ) -> go.Figure:
@@ -53,7 +58,7 @@ def hardware_speedup(
     traces.append(
         best_k_stars(optima, list(optima), "best k", "%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>")
     )
-    title = f"Speedup vs draft length · α = {format_number(alpha)}"
+    title = f"Speedup vs draft length · {acceptance_label(alpha)}"
     return speedup_vs_k(traces, chosen_k, f"k = {chosen_k}", title, subtitle=setup_label)
 
 
@@ -62,7 +67,7 @@ def batch_sweep(
     best_k: np.ndarray,
     best: np.ndarray,
     crossover: int | None,
-    alpha: float,
+    alpha: float | str,
     setup_label: str,
     fits: np.ndarray | None = None,
 ) -> go.Figure:
@@ -120,7 +125,7 @@ def batch_sweep(
             | {"font": {"color": "#333333", "size": FONT_SIZE - 3}}
         )
     layout = base_layout(
-        f"Best k and speedup as the batch grows · α = {format_number(alpha)}",
+        f"Best k and speedup as the batch grows · {acceptance_label(alpha)}",
         height=500,
         subtitle=setup_label,
         legend="below",
@@ -295,7 +300,7 @@ def batch_context_map(
     best_k: np.ndarray,
     best: np.ndarray,
     fits: np.ndarray,
-    alpha: float,
+    alpha: float | str,
     setup_label: str,
 ) -> go.Figure:
     """The best speedup over (batch, context) as a heatmap, each cell labelled with its best k.
@@ -324,7 +329,7 @@ def batch_context_map(
         "name": "best speedup by batch and context",
     }
     layout = base_layout(
-        f"Best k and speedup over batch and context · α = {format_number(alpha)}",
+        f"Best k and speedup over batch and context · {acceptance_label(alpha)}",
         height=520,
         subtitle=setup_label,
         legend="none",

@@ -343,3 +343,46 @@ def calibrated_speedup(
         )
     title = f"Predicted speedup vs draft length at c = {format_number(round(c, 3))}"
     return speedup_vs_k(traces, draft_length, mark, title)
+
+
+def measured_against_iid(
+    k: np.ndarray,
+    measured: np.ndarray,
+    iid_k: np.ndarray,
+    iid: np.ndarray,
+    optima: Mapping[str, tuple[int, float]],
+    parts_at: int | None,
+    names: tuple[str, str],
+    c: float,
+    subtitle: str,
+) -> go.Figure:
+    """A measured acceptance's speedup (markers at its measured k) beside the i.i.d. curve of its fitted α.
+
+    ``names`` are the two curves' legend names, measured first; ``optima`` maps each name to its best
+    (k, speedup); ``parts_at`` is the first k where they part (marked), or None.
+    """
+    measured_name, iid_name = names
+    traces = [
+        {
+            "type": "scatter",
+            "x": iid_k,
+            "y": iid,
+            "mode": "lines",
+            "name": iid_name,
+            "line": {"color": PALETTE[0], "width": 3, "dash": "dot"},
+            "hovertemplate": f"{html.escape(iid_name)}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
+        },
+        {
+            "type": "scatter",
+            "x": k,
+            "y": measured,
+            "mode": "lines+markers",
+            "name": measured_name,
+            "line": {"color": "#000000", "width": 4},
+            "hovertemplate": f"{html.escape(measured_name)}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
+        },
+        best_k_stars(optima, list(optima), "best k", "%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>"),
+    ]
+    mark = f"they part at k = {parts_at}" if parts_at is not None else "they never part"
+    title = f"Measured acceptance against the i.i.d. model · c = {format_number(c)}"
+    return speedup_vs_k(traces, parts_at if parts_at is not None else int(k[-1]), mark, title, subtitle=subtitle)

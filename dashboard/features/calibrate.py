@@ -489,3 +489,23 @@ def calibration(measurement: Measurement, c: float) -> Calibration:
     """:func:`calibrate`, kept: the interval's two bisections (120 evaluations of the i.i.d. model)
     were a third of the page's rerun."""
     return calibrate(measurement, c)
+
+
+def carried_acceptance(measurement: Measurement) -> specmath.Acceptance | None:
+    """What a link to Hardware and Draft trees carries of a measurement: its per-position rates, else its
+    acceptance length by draft length (vLLM's detailed metrics); None when it has neither, or when its
+    rates conflict with its counts (:attr:`Measurement.profile_conflict`) or do not form a profile."""
+    try:
+        if measurement.per_position is not None and measurement.profile_conflict is None:
+            return specmath.acceptance(per_position=measurement.per_position)
+        curve = measurement.by_draft_length
+        if curve is not None:
+            return curve_acceptance(curve)
+    except ValueError:
+        return None
+    return None
+
+
+def curve_acceptance(curve: specmath.AcceptanceCurve) -> specmath.Acceptance:
+    """A measured curve L(k) (a sweep's, or vLLM's by draft length) as an acceptance value."""
+    return specmath.acceptance(lengths=dict(zip(curve.k.tolist(), curve.mean_length.tolist(), strict=True)))

@@ -25,7 +25,18 @@ from specmath.verification import SUM_TOLERANCE
 
 #: The page's parameters. The acceptance's widgets depend on its source, the cost's on its model.
 ACCEPTANCE = Section(
-    "Acceptance", ("tree_source", "alpha", "tree_target", "tree_chain_vocab", "tree_contexts", "seed", "acceptance")
+    "Acceptance",
+    (
+        "tree_source",
+        "alpha",
+        "acc",
+        "acc_profile",
+        "tree_target",
+        "tree_chain_vocab",
+        "tree_contexts",
+        "seed",
+        "acceptance",
+    ),
 )
 TREE = Section("Tree", ("budget", "depth"))
 EAGLE = Section("EAGLE in SGLang", ("topk", "steps"))
@@ -241,3 +252,20 @@ def eagle_curve(acceptance: tuple[float, ...], steps: int, topk: int) -> np.ndar
     for tokens in eagle_budgets(steps, topk, TREE_MAX_BUDGET):
         out[tokens] = specmath.eagle_tree(np.array(acceptance), steps, topk, int(tokens))[0]
     return out
+
+
+def chain_alpha(value: specmath.Acceptance) -> tuple[float, str]:
+    """The one rank's p₁ a chain takes from a measured curve or profile, and the caption saying which.
+
+    specmath's trees refuse an Acceptance: a tree's acceptance is one probability per sibling rank, and
+    a chain's measurements say how rank 1 fares at each depth, nothing of ranks 2, 3, …. So the chain
+    takes the i.i.d. α fitted by least squares over every measured k: the AL(1) fit (u₁) would
+    promise every deeper position u₁'s chance, which a falling profile does not keep.
+    """
+    fit, first = value.fitted_alpha(), value.per_position[0]
+    ks = ", ".join(str(k) for k in fit.fitted_k)
+    return fit.alpha, (
+        f"Trees take one probability per sibling rank, and a chain's measurements say nothing of ranks 2, 3, …: "
+        f"the chain uses the i.i.d. α fitted by least squares over k = {ks}, p₁ = {fit.alpha:.3f} "
+        f"(AL(1) alone gives {first:.3f}, which the deeper positions do not keep)."
+    )

@@ -27,6 +27,9 @@ from dashboard.features import verification_rules
 from dashboard.params import PARAMS, format_number
 from dashboard.registry import PAGES, PageInfo
 
+#: The measured curve of the exercise on long drafts: the issue's example (issue 45).
+MINIMAX_EAGLE = "MiniMax-M3 EAGLE-3 (thinking off)"
+
 #: Draft lengths the Speedup page draws and searches for its best k (the k slider's range).
 K_MAX = int(PARAMS["k"].high)
 
@@ -321,6 +324,39 @@ def block_against_token(v: Mapping[str, Any]) -> str:
     )
 
 
+def long_draft_disappoints(v: Mapping[str, Any]) -> str:
+    """A measured curve against the i.i.d. α fitted on its AL(1): equal at k = 1, apart at k = 8, and their best k."""
+    preset = specmath.ACCEPTANCE_PRESETS[v["acc"]]
+    measured = specmath.acceptance(lengths=dict(preset.lengths))
+    fit = measured.fitted_alpha(k=1)
+    k, c, last = v["k"], v["c"], int(measured.measured)
+    at = {name: float(specmath.speedup(value, k, c)) for name, value in (("measured", measured), ("iid", fit.alpha))}
+    one = float(specmath.speedup(measured, 1, c))
+    best_k, best = (x.item() for x in specmath.optimal_k(measured, c, max_k=last))
+    iid_k, iid_best = (x.item() for x in specmath.optimal_k(fit.alpha, c, max_k=K_MAX))
+    at_best = float(specmath.speedup(measured, iid_k, c)) if iid_k <= last else None
+    # What positions 2 … last add per position, measured and under the fitted alpha (u_i = alpha^i).
+    added = (fit.lengths[-1] - fit.lengths[0]) / (last - 1)
+    promised = (fit.predicted[-1] - fit.predicted[0]) / (last - 1)
+    followed = (
+        f" Drafting the i.i.d. model's k = {iid_k} would give {at_best:.2f}× on this head."
+        if at_best is not None
+        else f" Its k = {iid_k} is past what the curve measures (k ≤ {last})."
+    )
+    return (
+        f"**At k = 1 the two agree: AL(1) = {fit.lengths[0]:.2f}, so α = {fit.alpha:.2f} and {one:.2f}× either way. "
+        f"At k = {k} the head gives {at['measured']:.2f}×, the i.i.d. α promises {at['iid']:.2f}×.** "
+        f"An i.i.d. α = {fit.alpha:.2f} accepts every position with the first one's chance, so it promises "
+        f"AL({last}) = {fit.predicted[-1]:.2f}; the head measures {fit.lengths[-1]:.2f}, and the promise is "
+        f"{100 * fit.error[-1]:.0f} % too high. Positions 2 to {last} add {added:.2f} accepted tokens each on "
+        f"average, where α², …, α^{last} would add {promised:.2f}: a head's later positions are accepted less "
+        f"often once the earlier ones were. So the tokens a longer draft adds are worth less than α says, "
+        f"and the best k moves down: **k = {best_k} → {best:.2f}× on the measured curve, against k = {iid_k} → "
+        f"{iid_best:.2f}× for the fitted α**, at the same c = {format_number(c)}.{followed} Fit α on one k and "
+        f"you learn that k; measure the curve (or the per-position rates your engine prints) before drafting long."
+    )
+
+
 # --- The exercises ---------------------------------------------------------------------------
 
 EXERCISES: tuple[Exercise, ...] = (
@@ -401,6 +437,17 @@ EXERCISES: tuple[Exercise, ...] = (
         "verification",
         {"vr_preset": "binary", "k": 2},
         block_against_token,
+    ),
+    Exercise(
+        "long_draft_disappoints",
+        "Why does k = 8 disappoint on a head whose k = 1 looks great?",
+        "The **{acc}** curve (InferenceX's measurement on SPEED-Bench's coding prompts): at k = 1 it "
+        "accepts the draft's token most of the time, so the i.i.d. α fitted on k = 1 is high and promises a "
+        "long draft a lot. At **c = {c}**, why does **k = {k}** give less than that α promises, and which k "
+        "should you draft instead?",
+        "speedup",
+        {"acc": MINIMAX_EAGLE, "k": 8, "c": 10},
+        long_draft_disappoints,
     ),
 )
 

@@ -21,14 +21,21 @@ import streamlit as st
 import engines
 import specmath
 from dashboard import charts, engine_config, texts, ui
+from dashboard.acceptance import NO_FALLOFF, at_context
 from dashboard.features import engine_views
 from dashboard.params import AUTO_DRAFT_TP, BATCHES, CONTEXTS, HARDWARE_SECTIONS, Section
 
 # The deployment's cost models are built in specmath, one way for every page and for specmath.predict_speedup.
 from specmath.deployment import Deployment, Serving, hardware_setup
 
-#: The page's parameters: the shared α and k, then its sidebar (``dashboard.params.HARDWARE_SECTIONS``).
-SECTIONS = (Section(None, ("alpha", "k")), *HARDWARE_SECTIONS)
+#: What the sweeps take as acceptance: one α, a per-position profile (a tuple), or a specmath.acceptance value.
+Accepted = float | tuple[float, ...] | specmath.Acceptance
+
+#: How acceptance falls with context (``dashboard.acceptance.at_context``): the Hardware page's own.
+FALLOFF = Section("Acceptance against context", ("acc_falloff",))
+#: The page's parameters: the shared α, the acceptance family and k, then its sidebar
+#: (``dashboard.params.HARDWARE_SECTIONS``) and the fall-off with context.
+SECTIONS = (Section(None, ("alpha", "acc", "acc_profile", "k")), *HARDWARE_SECTIONS, FALLOFF)
 
 
 @dataclass(frozen=True)
@@ -65,7 +72,7 @@ def show(
     sweep: specmath.BatchSweep,
     setting: Setting,
     chosen: tuple[int, float],
-    acceptance: float | tuple[float, ...],
+    acceptance: Accepted,
     inputs: Mapping[str, Any],
 ) -> None:
     """The schedule's chart and table, the engines' configs, the synthetic block and the JSON download.
@@ -215,22 +222,29 @@ def verification_by_batch(k: int, deployment: Deployment) -> dict[str, np.ndarra
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def batch_sweep(acceptance: float | tuple[float, ...], deployment: Deployment) -> specmath.BatchSweep:
-    """Best k and speedup at every offered batch size, for the page's other settings (α or a profile)."""
+def batch_sweep(acceptance: Accepted, deployment: Deployment) -> specmath.BatchSweep:
+    """Best k and speedup at every offered batch size, for the page's other settings (α, a profile or an Acceptance)."""
     return _roofline_sweep(acceptance, deployment, BATCHES)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def context_map(alpha: float, deployment: Deployment) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def context_map(
+    alpha: Accepted, deployment: Deployment, falloff: str = NO_FALLOFF
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Best k, its speedup and whether the target fits, over (context, batch): rows are
-    :data:`CONTEXTS` (``deployment``'s own context is not used), columns :data:`BATCHES`."""
-    sweeps = [_roofline_sweep(alpha, deployment._replace(context=context), BATCHES) for context in CONTEXTS]
+    :data:`CONTEXTS` (``deployment``'s own context is not used), columns :data:`BATCHES`; at each
+    context the acceptance that ``falloff`` leaves of ``alpha`` there (:func:`dashboard.acceptance.at_context`)."""
+    sweeps = [
+        _roofline_sweep(at_context(alpha, falloff, context), deployment._replace(context=context), BATCHES)
+        for context in CONTEXTS
+    ]
     return tuple(np.array([getattr(s, name) for s in sweeps]) for name in ("k", "speedup", "target_fits"))
 
 
-def _roofline_sweep(acceptance: float | tuple[float, ...], deployment: Deployment, batches) -> specmath.BatchSweep:
+def _roofline_sweep(acceptance: Accepted, deployment: Deployment, batches) -> specmath.BatchSweep:
     """The roofline sweep of ``deployment`` over ``batches``, at one α
-    (:func:`specmath.roofline_batch_sweep`) or a profile (a tuple: :func:`specmath.profile_batch_sweep`)."""
+    (:func:`specmath.roofline_batch_sweep`, which takes an Acceptance too) or a profile (a tuple:
+    :func:`specmath.profile_batch_sweep`)."""
     setup = hardware_setup(deployment, 1)
     serving = deployment.serving
     sweep = specmath.profile_batch_sweep if isinstance(acceptance, tuple) else specmath.roofline_batch_sweep
@@ -252,9 +266,7 @@ def _roofline_sweep(acceptance: float | tuple[float, ...], deployment: Deploymen
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def schedule_sweep(
-    acceptance: float | tuple[float, ...], deployment: Deployment, max_batch: int
-) -> specmath.BatchSweep:
+def schedule_sweep(acceptance: Accepted, deployment: Deployment, max_batch: int) -> specmath.BatchSweep:
     """Best k and speedup at every batch size 1 … ``max_batch``: the sweep the k schedule is made from,
     at one α or (a tuple) a measured per-position profile.
 

@@ -19,6 +19,7 @@ import math
 import re
 from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import streamlit as st
@@ -27,7 +28,7 @@ import specmath
 from dashboard.params import PARAMS, Section
 
 #: The page's parameters: the shared ones, then the comparison curves and the published points.
-SIDEBAR = Section(None, ("alpha", "k", "c", "compare", "published"))
+SIDEBAR = Section(None, ("alpha", "acc", "acc_profile", "k", "c", "compare", "published"))
 SECTIONS = (SIDEBAR,)
 
 DATA_FILE = Path(__file__).resolve().parent.parent / "data" / "published_results.csv"
@@ -259,3 +260,71 @@ def speedup_curves(alphas: tuple[float, ...], c: float) -> tuple[np.ndarray, dic
     best_k, best = specmath.optimal_k(np.array(alphas), c, max_k=int(K_AXIS[-1]))
     optima = {a: (int(k), float(s)) for a, k, s in zip(alphas, best_k, best, strict=True)}
     return grid, optima
+
+
+#: How far apart (relative) the measured and the i.i.d. speedups must be to be said to part:
+#: at the same k and c the ratio of the speedups is the ratio of the acceptance lengths.
+PART_TOLERANCE = 0.05
+
+
+class MeasuredAgainstIid(NamedTuple):
+    """A measured acceptance's speedup beside the i.i.d. curve of its fitted α (the Speedup page's second chart).
+
+    Attributes
+    ----------
+    k : numpy.ndarray
+        The measured draft lengths 1 … m (a curve's largest k, a profile's positions).
+    measured : numpy.ndarray
+        :func:`specmath.speedup` of the Acceptance at each of ``k``.
+    iid_k, iid : numpy.ndarray
+        Draft lengths 1 … past the fitted α's best k, and the i.i.d. speedup there.
+    fit : specmath.IidFit
+        The fitted α: on AL(1) where the value measures k = 1, else least squares over its k.
+    fitted_on : str
+        Which fit, in words: "AL(1)" or "least squares over k = 2, 4".
+    parts_at : int or None
+        The first measured k where the two speedups differ by more than :data:`PART_TOLERANCE`
+        of the i.i.d. one; None where they never do.
+    best_measured, best_iid : tuple of (int, float)
+        Each curve's best k and speedup (the measured one searched over its measured k only).
+    """
+
+    k: np.ndarray
+    measured: np.ndarray
+    iid_k: np.ndarray
+    iid: np.ndarray
+    fit: specmath.IidFit
+    fitted_on: str
+    parts_at: int | None
+    best_measured: tuple[int, float]
+    best_iid: tuple[int, float]
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def measured_against_iid(acceptance: specmath.Acceptance, c: float) -> MeasuredAgainstIid:
+    """The measured value's speedup over its measured k and the i.i.d. speedup of its fitted α, at cost ratio c."""
+    m = int(acceptance.measured)
+    k = np.arange(1, m + 1)
+    measured_k = acceptance.fitted_alpha().k
+    if 1 in measured_k:
+        fit, fitted_on = acceptance.fitted_alpha(k=1), "AL(1)"
+    else:
+        fit = acceptance.fitted_alpha()
+        fitted_on = "least squares over k = " + ", ".join(str(x) for x in measured_k)
+    measured = np.asarray(specmath.speedup(acceptance, k, c))
+    iid_at_k = np.asarray(specmath.speedup(fit.alpha, k, c))
+    apart = np.flatnonzero(np.abs(measured / iid_at_k - 1.0) > PART_TOLERANCE)
+    best_k, best = specmath.optimal_k(acceptance, c, max_k=m)
+    iid_best_k, iid_best = specmath.optimal_k(fit.alpha, c, max_k=int(K_AXIS[-1]))
+    iid_k = np.arange(1, min(max(m, int(iid_best_k) + 2), int(K_AXIS[-1])) + 1)
+    return MeasuredAgainstIid(
+        k,
+        measured,
+        iid_k,
+        np.asarray(specmath.speedup(fit.alpha, iid_k, c)),
+        fit,
+        fitted_on,
+        int(k[apart[0]]) if apart.size else None,
+        (int(best_k), float(best)),
+        (int(iid_best_k), float(iid_best)),
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dashboard import acceptance
 from dashboard.params.base import Param, format_count, format_number
 from dashboard.presets import PRESET_LABELS
 
@@ -30,6 +31,31 @@ PARAMS: tuple[Param, ...] = (
         high=1.0,
         step=0.01,
         shared=True,
+    ),
+    Param(
+        "acc",
+        "Acceptance from",
+        "choice",
+        acceptance.ALPHA,
+        "α: the slider, the chapter's i.i.d. acceptance (every position accepted with probability α). "
+        "A published curve: a draft head's measured acceptance length at each k (specmath.ACCEPTANCE_PRESETS, "
+        "each with its source). profile: rates or a curve you type, or that Calibrate's link carries.",
+        options=acceptance.OPTIONS,
+        widget="selectbox",
+    ),
+    Param(
+        "acc_profile",
+        "Per-position rates or k:AL pairs",
+        "text",
+        "",
+        "Unconditional rates u_i = P(at least i accepted), position 1 first, as vLLM and llama.cpp print "
+        "them (0.73, 0.52, 0.35); or a measured curve of mean acceptance lengths, bonus token included "
+        "(1:1.84, 2:2.52, 3:2.93).",
+        max_chars=acceptance.PROFILE_CHARS,
+        allowed=acceptance.valid_profile,
+        rule=acceptance.PROFILE_RULE,
+        placeholder="0.73, 0.52, 0.35  or  1:1.84, 2:2.52",
+        shown_when=("acc", acceptance.PROFILE),
     ),
     Param(
         "k",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import engines
 import specmath
-from dashboard import engine_config
+from dashboard import acceptance, engine_config
 from dashboard.params.base import Param, Section, format_count, format_number
 from specmath.deployment import PRECISIONS  # bytes per parameter
 
@@ -205,6 +205,17 @@ PARAMS: tuple[Param, ...] = (
         "KV-cache tokens each sequence reads per step.",
         options=CONTEXTS,
         fmt=format_count,
+    ),
+    Param(
+        "acc_falloff",
+        "Acceptance against context",
+        "choice",
+        acceptance.NO_FALLOFF,
+        "none: acceptance does not change with context. A head: its measured fall-off of accepted tokens "
+        "with context, fitted (specmath.fit_context_falloff to specmath.CONTEXT_MEASUREMENTS), applied to "
+        "the acceptance chosen above, taken as that at no context.",
+        options=acceptance.FALLOFFS,
+        widget="selectbox",
     ),
     Param(
         "overhead_ms",

@@ -24,8 +24,8 @@ def _answer(exercise_id: str) -> str:
     return BY_ID[exercise_id].answer_text()
 
 
-def test_eight_exercises_each_with_a_good_link():
-    assert len(EXERCISES) == 8
+def test_nine_exercises_each_with_a_good_link():
+    assert len(EXERCISES) == 9
     assert len({e.id for e in EXERCISES}) == len(EXERCISES)
     for exercise in EXERCISES:
         assert problems(exercise) == []
@@ -51,7 +51,15 @@ def test_link_queries_are_what_the_address_carries():
 
 def test_values_fill_in_the_pages_defaults():
     values = BY_ID["long_draft"].values()
-    assert values == {"alpha": 0.95, "k": 10, "c": 5, "compare": PARAMS["compare"].default, "published": False}
+    assert values == {
+        "alpha": 0.95,
+        "acc": PARAMS["acc"].default,
+        "acc_profile": "",
+        "k": 10,
+        "c": 5,
+        "compare": PARAMS["compare"].default,
+        "published": False,
+    }
     assert BY_ID["kl_floor"].values()["kl"] == 0.1
 
 
@@ -234,3 +242,25 @@ def test_the_ideal_verifiers_bound_is_the_overlap_of_the_prefix_laws():
         for k in (1, 2, 3):
             block = specmath.expected_accepted_tokens(p, q, k, verification="block")
             assert exercises._ideal_accepted(p, q, k) >= block - 1e-12
+
+
+def test_long_draft_disappoints_answer():
+    """The MiniMax-M3 EAGLE-3 curve (issue 45's example) against the α fitted on its AL(1), from specmath alone."""
+    text = _answer("long_draft_disappoints")
+    curve = {1: 1.84, 2: 2.52, 3: 2.93, 4: 3.41, 5: 3.59, 6: 3.57, 7: 3.85, 8: 4.06}  # the issue's numbers
+    assert dict(specmath.ACCEPTANCE_PRESETS["MiniMax-M3 EAGLE-3 (thinking off)"].lengths) == curve
+    measured = specmath.acceptance(lengths=curve)
+    alpha = 0.84  # AL(1) = 1 + α: the exact inversion at k = 1
+    assert measured.fitted_alpha(k=1).alpha == pytest.approx(alpha, abs=1e-12)
+    promised = float(specmath.expected_tokens(alpha, 8))
+    assert f"AL(8) = {promised:.2f}" in text and "4.95" in text and "22 % too high" in text
+    c = 10
+    at_8, iid_at_8 = specmath.speedup(measured, 8, c), specmath.speedup(alpha, 8, c)
+    assert f"{at_8:.2f}×, the i.i.d. α promises {iid_at_8:.2f}×" in text
+    best_k, best = specmath.optimal_k(measured, c, max_k=8)
+    iid_k, iid_best = specmath.optimal_k(alpha, c, max_k=K_MAX)
+    assert best_k < iid_k  # the issue's test: the curve's best k below its fitted α's at the same costs
+    assert f"**k = {best_k} → {best:.2f}× on the measured curve, against k = {iid_k} → {iid_best:.2f}×" in text
+    # Positions 2 to 8: (AL(8) - AL(1)) / 7 measured, (E[N_8] - E[N_1]) / 7 under α.
+    assert f"add {(4.06 - 1.84) / 7:.2f} accepted tokens each" in text
+    assert f"would add {(promised - 1.84) / 7:.2f}" in text
