@@ -82,6 +82,7 @@ def predicted_vs_measured(
         "Predicted vs measured speedup",
         subtitle=f"{predicted.size} measured runs, acceptance as measured; above the line the model underestimates",
         legend="below",
+        margin={"b": 200},  # the sources and the groups wrap to three rows under the plot at 1600 px
         xaxis=axis("predicted speedup (specmath.predict_speedup)", range=[0, top]),
         yaxis=axis("measured speedup", range=[0, top]),
     )
