@@ -32,11 +32,13 @@ st.subheader("Errors per source")
 st.dataframe(predictions.error_table(summary), hide_index=True)
 st.subheader("What the roofline leaves out")
 st.markdown(texts.PREDICTIONS_OVERHEADS)
-st.dataframe(predictions.overhead_table(), hide_index=True)
+st.dataframe(
+    predictions.overhead_table(), hide_index=True, column_config={"fit": st.column_config.TextColumn(width="large")}
+)
 st.subheader("Each run")
 st.markdown(texts.PREDICTIONS_TABLE)
 table = predictions.run_table(comparison)
-st.dataframe(table, hide_index=True)
+st.dataframe(table[list(predictions.SHOWN_COLUMNS)], hide_index=True, column_config=predictions.NARROW)
 ui.csv_download(table, "predictions_vs_measurements.csv")
 if comparison.unpriced:
     st.subheader("Runs the model cannot price")

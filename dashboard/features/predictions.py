@@ -22,6 +22,21 @@ from specmath.predict import NO_OVERHEADS, Overheads, Prediction, fit_overheads,
 #: The page has no parameters: it shows the file.
 SECTIONS = ()
 
+#: The run table's columns the page shows, narrow enough for a 1024 px projector; the CSV has them all.
+SHOWN_COLUMNS = ("run", "accept length", "measured", "predicted", "error %")
+
+#: Column widths that keep the page's tables within a 1024 px projector's page: names cut short
+#: (the whole name on hover and in the download), numbers narrow.
+NARROW = {
+    "run": st.column_config.TextColumn(width="medium"),
+    "fit": st.column_config.TextColumn(width="medium"),
+    **{
+        name: st.column_config.Column(width="small")
+        for name in ("batch", "accept length", "measured", "predicted", "error %", "µs a layer",
+                     "ms an iteration", "runs", "median %", "worst %")
+    },
+}  # fmt: skip
+
 #: The batch from which a run counts as served at a large batch (its own marker on the chart).
 LARGE_BATCH = 16
 
@@ -131,8 +146,8 @@ def error_table(summary: Mapping[str, Errors]) -> pd.DataFrame:
             {
                 "runs of": key,
                 "priced": e.runs,
-                "median |error| %": round(e.median, 1),
-                "worst |error| %": round(e.worst, 1),
+                "median %": round(e.median, 1),
+                "worst %": round(e.worst, 1),
             }
             for key, e in summary.items()
         ]
@@ -170,18 +185,18 @@ def overhead_fits(comparison: Comparison) -> pd.DataFrame:
     def row(what: str, overheads: Overheads | None, errors: np.ndarray) -> dict:
         return {
             "fit": what,
-            "per layer (µs)": "" if overheads is None else f"{overheads.per_layer_s * 1e6:.0f}",
-            "per iteration (ms)": "" if overheads is None else f"{overheads.per_iteration_s * 1e3:.2f}",
-            "runs scored": len(errors),
-            "median |error| %": f"{np.median(np.abs(errors)) * 100:.1f}",
-            "worst |error| %": f"{np.abs(errors).max() * 100:.1f}",
+            "µs a layer": "" if overheads is None else f"{overheads.per_layer_s * 1e6:.0f}",
+            "ms an iteration": "" if overheads is None else f"{overheads.per_iteration_s * 1e3:.2f}",
+            "runs": len(errors),
+            "median %": f"{np.median(np.abs(errors)) * 100:.1f}",
+            "worst %": f"{np.abs(errors).max() * 100:.1f}",
         }
 
     everything = np.ones(len(runs), dtype=bool)
     fitted = fit_overheads(runs, measured).overheads
     rows = [
         row("roofline alone", NO_OVERHEADS, scored(NO_OVERHEADS, everything)),
-        row("all runs, in sample", fitted, scored(fitted, everything)),
+        row("in sample", fitted, scored(fitted, everything)),
     ]
     pooled = []
     for source in dict.fromkeys(sources):
@@ -189,8 +204,8 @@ def overhead_fits(comparison: Comparison) -> pd.DataFrame:
         others = fit_overheads([r for r, k in zip(runs, kept, strict=True) if k], measured[kept]).overheads
         errors = scored(others, ~kept)
         pooled.append(errors)
-        rows.append(row(f"fitted without {source}, scored on it", others, errors))
-    rows.append(row("leave one source out, every held-out run", None, np.concatenate(pooled)))
+        rows.append(row(f"without {source}", others, errors))
+    rows.append(row("each left out", None, np.concatenate(pooled)))
     return pd.DataFrame(rows)
 
 
