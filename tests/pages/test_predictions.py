@@ -53,8 +53,8 @@ def test_each_sources_errors_are_its_runs(page):
     for source in {run["source"] for run, _ in priced}:
         errors = absolute_errors([(run, p) for run, p in priced if run["source"] == source])
         assert table.loc[source, "priced"] == errors.size
-        assert table.loc[source, "median |error| %"] == round(float(np.median(errors)), 1)
-        assert table.loc[source, "worst |error| %"] == round(float(errors.max()), 1)
+        assert table.loc[source, "median %"] == round(float(np.median(errors)), 1)
+        assert table.loc[source, "worst %"] == round(float(errors.max()), 1)
 
 
 def test_the_chart_puts_each_run_at_predicted_measured(page):
