@@ -35,7 +35,9 @@
           }
         }
       }
-      if (typeof chartAt === 'number' && doneAt !== null) {
+      if (chartAt === null && doneAt !== null && now - doneAt > 5000) {
+        resolve(null);  // the run ended and no chart changed (a step of Step through may show the same chart)
+      } else if (typeof chartAt === 'number' && doneAt !== null) {
         const received = window.__socketTimes.filter((t) => t >= keyAt && t <= doneAt);
         resolve({
           chart: chartAt - keyAt,
