@@ -7,9 +7,9 @@
   const fresh = new WeakSet();  // charts holding new data, maybe still hidden
   window.__watch = new Promise((resolve) => {
     let keyAt = null, runAt = null, doneAt = null, chartAt = null;
-    const onKey = (event) => { if (keyAt === null) keyAt = event.timeStamp; };
-    window.addEventListener('keydown', onKey, { capture: true, once: true });
+    window.__keyAt = null;  // keys.js records the press
     const frame = (now) => {
+      if (keyAt === null) keyAt = window.__keyAt;
       if (keyAt !== null) {
         if (runAt === null && state() === 'running') runAt = now;
         // A run too short to be seen between two frames still ends (run_start unknown then).
@@ -35,7 +35,9 @@
           }
         }
       }
-      if (typeof chartAt === 'number' && doneAt !== null) {
+      if (chartAt === null && doneAt !== null && now - doneAt > 5000) {
+        resolve(null);  // the run ended and no chart changed (a step of Step through may show the same chart)
+      } else if (typeof chartAt === 'number' && doneAt !== null) {
         const received = window.__socketTimes.filter((t) => t >= keyAt && t <= doneAt);
         resolve({
           chart: chartAt - keyAt,
