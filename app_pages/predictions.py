@@ -29,16 +29,14 @@ row.metric("Median |error|", f"{overall.median:.1f} %")
 row.metric("Worst |error|", f"{overall.worst:.1f} %")
 
 st.subheader("Errors per source")
-st.dataframe(predictions.error_table(summary), hide_index=True)
+st.table(predictions.error_table(summary), hide_index=True)  # an HTML table: it wraps on a projector
 st.subheader("What the roofline leaves out")
 st.markdown(texts.PREDICTIONS_OVERHEADS)
-st.dataframe(
-    predictions.overhead_table(), hide_index=True, column_config={"fit": st.column_config.TextColumn(width="large")}
-)
+st.table(predictions.overhead_table(), hide_index=True)
 st.subheader("Each run")
 st.markdown(texts.PREDICTIONS_TABLE)
 table = predictions.run_table(comparison)
-st.dataframe(table[list(predictions.SHOWN_COLUMNS)], hide_index=True, column_config=predictions.NARROW)
+st.table(table[list(predictions.SHOWN_COLUMNS)], hide_index=True)
 ui.csv_download(table, "predictions_vs_measurements.csv")
 if comparison.unpriced:
     st.subheader("Runs the model cannot price")

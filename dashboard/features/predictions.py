@@ -25,18 +25,6 @@ SECTIONS = ()
 #: The run table's columns the page shows, narrow enough for a 1024 px projector; the CSV has them all.
 SHOWN_COLUMNS = ("run", "accept length", "measured", "predicted", "error %")
 
-#: Column widths that keep the page's tables within a 1024 px projector's page: names cut short
-#: (the whole name on hover and in the download), numbers narrow.
-NARROW = {
-    "run": st.column_config.TextColumn(width="medium"),
-    "fit": st.column_config.TextColumn(width="medium"),
-    **{
-        name: st.column_config.Column(width="small")
-        for name in ("batch", "accept length", "measured", "predicted", "error %", "µs a layer",
-                     "ms an iteration", "runs", "median %", "worst %")
-    },
-}  # fmt: skip
-
 #: The batch from which a run counts as served at a large batch (its own marker on the chart).
 LARGE_BATCH = 16
 

@@ -49,7 +49,7 @@ def test_the_median_and_worst_error_are_the_files(page):
 
 def test_each_sources_errors_are_its_runs(page):
     priced, _ = priced_runs()
-    table = page.dataframe[0].value.set_index("runs of")
+    table = page.table[0].value.set_index("runs of")
     for source in {run["source"] for run, _ in priced}:
         errors = absolute_errors([(run, p) for run, p in priced if run["source"] == source])
         assert table.loc[source, "priced"] == errors.size
