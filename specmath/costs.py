@@ -379,7 +379,7 @@ def _moe_ridge(roofline: Roofline, slope: float) -> float:
 
     def memory(w: float) -> float:
         active = float(_active(model.routed_experts, model.experts_per_token, roofline.batch * w))
-        weights = (dense + model.expert_layers * active * model.expert_parameters) * model.bytes_per_parameter
+        weights = model.bytes_of(dense, model.expert_layers * active * model.expert_parameters)
         return _per_gpu(weights, kv, model, roofline.tp) / roofline.gpu.memory_bandwidth
 
     low, high = memory(0.0) / slope, memory(np.inf) / slope  # M(w)/w = slope lies between

@@ -124,7 +124,7 @@ class Deployment(NamedTuple):
     target: str
     draft: str
     gpu: str
-    bytes_per_parameter: float
+    bytes_per_parameter: float | None  # None: each checkpoint's own (its preset's)
     context: int = 0
     overhead_ms: float = 0.0  # a fixed time per forward pass
     bandwidth_gbs: float = 0.0  # 0: the datasheet's
@@ -139,8 +139,14 @@ class Deployment(NamedTuple):
 def hardware_setup(deployment: Deployment, batch: int) -> HardwareSetup:
     """Cost models from the presets with the deployment's edits (precision, overrides, serving) applied at ``batch``."""
     d = deployment
-    spec = device(d.gpu, d.bytes_per_parameter, d.bandwidth_gbs, d.peak_tflops)
-    specs = [replace(MODEL_PRESETS[name], bytes_per_parameter=d.bytes_per_parameter) for name in (d.target, d.draft)]
+    if d.bytes_per_parameter is None:  # the checkpoints as stored (gpt-oss: MXFP4 experts, the rest BF16)
+        specs = [MODEL_PRESETS[name] for name in (d.target, d.draft)]
+    else:  # one precision for every weight
+        specs = [
+            replace(MODEL_PRESETS[name], bytes_per_parameter=d.bytes_per_parameter, expert_bytes_per_parameter=None)
+            for name in (d.target, d.draft)
+        ]
+    spec = device(d.gpu, specs[0].bytes_per_parameter, d.bandwidth_gbs, d.peak_tflops)
     serving, overhead_s = d.serving, d.overhead_ms / 1e3
     target_cost = Roofline(
         specs[0], spec, batch, d.context, _overhead(overhead_s, specs[0], d), serving.tp, serving.link

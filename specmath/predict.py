@@ -40,8 +40,8 @@ DEFAULT_CONTEXT = 1024
 #: Other names of the precisions of :data:`~specmath.deployment.PRECISIONS`: 16-bit floats take 2 bytes either way.
 PRECISION_ALIASES = {"fp16": "bf16", "float16": "bf16", "bfloat16": "bf16"}
 
-#: What a run may say of a precision its source does not state: the target checkpoint's own is priced.
-UNSTATED = (None, "not stated")
+#: What a run says of weights priced as each checkpoint stores them: left unstated, or said so.
+UNSTATED = (None, "not stated", "as stored")
 
 #: A tree's settings: the nodes the target verifies in one pass (root included) and the draft passes
 #: per iteration, each under the names accepted for it, the first the one to write.
@@ -135,8 +135,8 @@ def _deployment(run: Mapping, drafter: str) -> tuple[Deployment, int]:
     # A model-free drafter has no draft model: its cost is the lookup, priced at 0 as on the Hardware page.
     draft = target if drafter == "model_free" else find_model(run["draft"]).name
     gpu = find_gpu(run["gpu"]).name
-    if run["precision"] in UNSTATED:  # the checkpoint's own: what an engine loads unless told otherwise
-        bytes_per_parameter = find_model(run["target"]).bytes_per_parameter
+    if run["precision"] in UNSTATED:  # the checkpoints' own: what an engine loads unless told otherwise
+        bytes_per_parameter = None
     else:
         bytes_per_parameter = PRECISIONS[_choice(run["precision"], "precision", PRECISIONS, PRECISION_ALIASES)]
     tp = as_count(run["gpu_count"], "gpu_count", cap=MAX_TP)
@@ -238,7 +238,7 @@ def predict_speedup(run: Mapping, overheads: Overheads = FITTED_OVERHEADS) -> fl
       name or, for models, by Hugging Face id (:func:`specmath.deployment.find_model`); the weights'
       ``precision`` sets the bytes per parameter of both (:data:`~specmath.deployment.PRECISIONS`:
       bf16, fp8, int4; fp16 counts as bf16), fp8 the GPU's FP8 peak; a precision not stated
-      (:data:`UNSTATED`) is the target checkpoint's own (its preset's ``bytes_per_parameter``).
+      (:data:`UNSTATED`) is each checkpoint's own, as its preset stores it.
     * *Mixtures of experts*: a pass over ``batch * w`` tokens reads the experts they wake
       (uniform routing, :meth:`ModelSpec.weight_bytes_read_at`).
     * *Tensor parallelism*: ``gpu_count`` GPUs split the target, and the draft, which every engine

@@ -41,6 +41,10 @@ class ModelSpec:
         2 for BF16/FP16 weights, 1 for FP8/INT8, 0.5 for 4-bit.
     kv_bytes_per_element : float, default 2.0
         Bytes of one cached key or value element (2 for a BF16 cache, 1 for FP8).
+    expert_bytes_per_parameter : float or None, default None
+        Bytes per parameter of the routed experts where the checkpoint stores them apart from the
+        rest (gpt-oss: MXFP4, 32 four-bit values in 16 bytes plus one byte of scale, 17/32 bytes);
+        None: ``bytes_per_parameter``.
     source : str
         Where the numbers come from.
     vocab_size : int, default 0
@@ -103,6 +107,7 @@ class ModelSpec:
     head: str = ""
     head_of: str = ""
     hub_id: str = field(default="", compare=False)
+    expert_bytes_per_parameter: float | None = None
 
     def __post_init__(self):
         object.__setattr__(self, "parameters", as_positive(self.parameters, "parameters"))
@@ -110,6 +115,9 @@ class ModelSpec:
             object.__setattr__(self, name, as_count(getattr(self, name), name, cap=10**7))
         for name in ("bytes_per_parameter", "kv_bytes_per_element"):
             object.__setattr__(self, name, as_positive(getattr(self, name), name))
+        if self.expert_bytes_per_parameter is not None:
+            value = as_positive(self.expert_bytes_per_parameter, "expert_bytes_per_parameter")
+            object.__setattr__(self, "expert_bytes_per_parameter", value)
         object.__setattr__(self, "vocab_size", as_count(self.vocab_size, "vocab_size", cap=10**7, minimum=0))
         if not isinstance(self.tie_word_embeddings, (bool, np.bool_)):
             raise ValueError(f"tie_word_embeddings must be True or False, got {shown(self.tie_word_embeddings)}")
@@ -203,9 +211,23 @@ class ModelSpec:
         return self.matmul_parameters - self.skipped_parameters
 
     @property
+    def expert_bytes(self) -> float:
+        """Bytes per parameter of the routed experts: :attr:`expert_bytes_per_parameter`, else the rest's."""
+        return self.bytes_per_parameter if self.expert_bytes_per_parameter is None else self.expert_bytes_per_parameter
+
+    def bytes_of(self, dense, experts):
+        """Bytes of ``dense`` parameters and ``experts`` routed-expert parameters (one product when they agree)."""
+        if self.expert_bytes_per_parameter is None:
+            return (dense + experts) * self.bytes_per_parameter  # as before experts could differ, bit for bit
+        return dense * self.bytes_per_parameter + experts * self.expert_bytes
+
+    @property
     def weight_bytes(self) -> float:
-        """Bytes of the weights held in memory: ``parameters * bytes_per_parameter``."""
-        return self.parameters * self.bytes_per_parameter
+        """Bytes of the weights held in memory: ``parameters * bytes_per_parameter`` (the routed experts
+        at :attr:`expert_bytes`)."""
+        if self.expert_bytes_per_parameter is None:
+            return self.parameters * self.bytes_per_parameter
+        return self.bytes_of(self.parameters - self.routed_parameters, self.routed_parameters)
 
     @property
     def input_embedding_parameters(self) -> int:
@@ -230,7 +252,9 @@ class ModelSpec:
         ``batch * w * hidden * bytes_per_parameter`` for ``w`` positions of ``batch`` sequences,
         are left out, as small as the activations.
         """
-        return self.matmul_parameters * self.bytes_per_parameter
+        if self.expert_bytes_per_parameter is None:
+            return self.matmul_parameters * self.bytes_per_parameter
+        return self.bytes_of(self.matmul_parameters - self.routed_parameters, self.routed_parameters)
 
     def weight_bytes_read_at(self, tokens):
         r"""Expected bytes of weights a pass over ``tokens`` tokens reads (batch times positions).
@@ -247,7 +271,7 @@ class ModelSpec:
             return np.full(tokens.shape, self.weight_bytes_read)
         active = expected_active_experts(self.routed_experts, self.experts_per_token, tokens)
         dense = self.matmul_parameters - self.routed_parameters
-        return (dense + self.expert_layers * active * self.expert_parameters) * self.bytes_per_parameter
+        return self.bytes_of(dense, self.expert_layers * active * self.expert_parameters)
 
     @property
     def kv_bytes_per_token(self) -> float:

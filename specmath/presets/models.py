@@ -8,8 +8,8 @@ count recomputed from the config. Numbers are read off each model's config (copi
 public GitHub repositories at a commit, as the Hub itself is not reachable from where these were
 written), with the parameter count computed from that config (embeddings + layers x (attention +
 MLP + norms) + final norm + LM head unless tied). Weights and KV cache in BF16 (2 bytes) except
-DeepSeek-V3, whose checkpoint is FP8 (``"dtype": "fp8"``); the page's precision setting replaces
-either.
+DeepSeek-V3, whose checkpoint is FP8 (``"dtype": "fp8"``), and gpt-oss's routed experts, stored in
+MXFP4 (``expert_bytes_per_parameter``); the page's precision setting replaces each.
 
 Tokenizer families (``ModelSpec.tokenizer``), by the special-token ids of config.json: "Llama 3"
 (bos_token_id 128000, eos_token_id 128001), "Llama 2" (the LLaMA SentencePiece vocabulary of
@@ -313,10 +313,16 @@ MODELS += [
         experts_per_token=4,
         expert_parameters=3 * 2880 * 2880 + 2 * 2880 + 2880,  # mlp1 (2 x inter) and mlp2, with biases
         attention_dim=64 * 64,
+        # The README: MXFP4 "for the linear projection weights in the MoE layer", "All other tensors will
+        # be in BF16"; weights.py: "32 FP4 numbers packed in 16 bytes", and a uint8 scale a block (its
+        # exponent, read less its bias 127: the OCP MX format's E8M0). 17 bytes a block of 32; the
+        # experts' biases, stored in BF16, are 0.03 % of them and counted at the same rate.
+        expert_bytes_per_parameter=(16 + 1) / 32,
         hub_id="openai/gpt-oss-120b",
         source=(
             "openai/gpt-oss at 7b583341fe16729127f6d5b94a7b09ccae97e1a1, gpt_oss/torch/model.py lines 12-28 "
-            "(ModelConfig, the 120b's defaults)"
+            "(ModelConfig, the 120b's defaults); README.md lines 567-572 and gpt_oss/torch/weights.py lines 8-9 "
+            "and 84 (the experts in MXFP4)"
         ),
     ),
 ]

@@ -296,3 +296,15 @@ def test_all_reduce_time_is_nccl_tests_ring_time():
             for formula in formulas:
                 best = eval(formula, {"__builtins__": {}}, {"S": message, "B": link.bandwidth, "n": n})
                 np.testing.assert_allclose(link.all_reduce_time(message, n), link.latency_s + best, rtol=1e-14)
+
+
+def test_gpt_oss_experts_take_what_an_mxfp4_block_takes():
+    # 32 four-bit values in 16 bytes and one byte of scale (a uint8 read less its bias 127), the rest BF16.
+    spec = sm.MODEL_PRESETS["gpt-oss-120b"]
+    text = fixture_path("models", spec.name).read_text(encoding="utf-8")
+    assert "32 FP4 numbers packed in 16 bytes" in text and ".to(torch.int32) - 127" in text
+    assert "All other tensors will be in BF16" in text and spec.bytes_per_parameter == 2.0
+    assert spec.expert_bytes_per_parameter == 17 / 32
+    dense = spec.parameters - spec.routed_parameters
+    assert spec.weight_bytes == dense * 2.0 + spec.routed_parameters * 17 / 32
+    assert spec.weight_bytes / 1e9 < 80  # the README: it runs on a single 80GB GPU

@@ -84,8 +84,9 @@ def test_gpt_oss_counts_against_openai_figures():
     with_embedding = spec.parameters - spec.skipped_parameters
     assert with_embedding - spec.active_parameters == spec.vocab_size * spec.hidden == 201088 * 2880
     assert round(with_embedding / 1e9, 2) == 5.71
-    # What the roofline reads and multiplies for one position.
-    assert spec.weight_bytes_read_at(1) == spec.active_parameters * spec.bytes_per_parameter
+    # What the roofline reads and multiplies for one position: its experts in MXFP4, 17 bytes a block of 32.
+    experts = spec.expert_layers * spec.experts_per_token * spec.expert_parameters
+    assert spec.weight_bytes_read_at(1) == (spec.active_parameters - experts) * 2.0 + experts * 17 / 32
     assert spec.flops_per_position(0) == 2 * spec.active_parameters
 
 
