@@ -6,7 +6,9 @@ a change to review on purpose.
 """
 
 import ast
+import importlib
 import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -137,3 +139,14 @@ def test_no_module_imports_beyond_numpy_and_the_standard_library():
                 if top not in sys.stdlib_module_names and top not in ("numpy", "specmath"):
                     outside.setdefault(path.relative_to(ROOT).as_posix(), []).append(name)
     assert outside == {}
+
+
+def test_every_type_a_returns_section_names_by_module_is_there():
+    """A return type outside ``__all__`` is named ``specmath.<module>.<Type>`` in its function's Returns section."""
+    named = set()
+    for path in sorted((ROOT / "specmath").rglob("*.py")):
+        named |= set(re.findall(r"\n\s+Returns\n\s+-+\n\s+(specmath(?:\.\w+)+)\n", path.read_text(encoding="utf-8")))
+    assert len(named) >= 11, sorted(named)
+    for dotted in sorted(named):
+        module, _, name = dotted.rpartition(".")
+        assert inspect.isclass(getattr(importlib.import_module(module), name)), dotted
