@@ -198,8 +198,7 @@ class Acceptance:
 
         Returns
         -------
-        IidFit
-            :class:`specmath.acceptance_model.IidFit`.
+        specmath.acceptance_model.IidFit
 
         Examples
         --------
