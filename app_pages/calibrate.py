@@ -30,7 +30,7 @@ def _ask_k(unknown: calibrate.KUnknown, container) -> int | None:
     mean = unknown.mean_length
     if mean is not None and mean >= 1.0:
         small, large = max(1, int(mean)), max(8, int(mean) + 5)
-        alphas = [float(specmath.fit_alpha_from_acceptance_length(mean, k)) for k in (small, large)]
+        alphas = [specmath.acceptance(lengths={k: mean}).fitted_alpha().alpha for k in (small, large)]
         container.warning(
             texts.CALIBRATE_ASK_K.format(
                 source=unknown.source,
@@ -68,7 +68,7 @@ def _acceptance_rate(measurement: calibrate.Measurement, alpha: float) -> None:
     if converted:
         st.caption(converted)
     if measurement.per_position is not None:
-        conditional = specmath.conditional_acceptance(measurement.per_position)
+        conditional = specmath.acceptance(per_position=measurement.per_position).conditional
         shown = ", ".join(f"{x:.2f}" for x in conditional)
         st.caption(f"Conditional per-position rates P(token i accepted | tokens before it accepted): {shown}")
     st.markdown(texts.ACCEPT_RATE_EXPLAINER)
@@ -214,7 +214,9 @@ def view() -> None:
         with right:
             ui.chart(
                 charts.position_acceptance(
-                    measurement.per_position, specmath.conditional_acceptance(measurement.per_position), fit.alpha
+                    measurement.per_position,
+                    np.array(specmath.acceptance(per_position=measurement.per_position).conditional),
+                    fit.alpha,
                 ),
                 f"engine_position_acceptance_k{measurement.k}",
             )

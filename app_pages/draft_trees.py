@@ -42,7 +42,7 @@ def acceptance_vector(source: str) -> tuple[np.ndarray, str]:
         if problem is None:
             return values, "typed vector (" + ", ".join(f"{v:g}" for v in values[:4]) + ", …)" * (values.size > 4)
         st.warning(f"The typed acceptance vector {problem}. Using the Sequoia vector instead.", icon="⚠️")
-    st.sidebar.caption(specmath.SEQUOIA_ACCEPTANCE_SOURCE)
+    st.sidebar.caption(specmath.presets.SEQUOIA_ACCEPTANCE_SOURCE)
     return np.array(specmath.SEQUOIA_ACCEPTANCE), "Sequoia's vector, JF68M draft for Llama-2-7B"
 
 

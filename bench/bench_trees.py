@@ -27,7 +27,7 @@ def main():
     table_time = median_seconds(lambda: sm.optimal_tree_table(p, 128, 16), repeats=REPEATS)
     print(f"optimal_tree_table, {p.size} ranks, budget 128, depth 16: {table_time * 1e3:.1f} ms (median of {REPEATS})")
 
-    print(f"Sequoia vector ({sm.SEQUOIA_ACCEPTANCE_SOURCE})")
+    print(f"Sequoia vector ({sm.presets.SEQUOIA_ACCEPTANCE_SOURCE})")
     print(f"  {'budget':>6} {'depth':>5} {'best tree':>9} {'chain':>6} {f'EAGLE top-{EAGLE_TOPK}':>11}")
     table = sm.optimal_tree_table(p, 128, 16)
     for budget, depth in [(32, 9), (4, 3), (8, 5), (16, 7), (64, 10), (128, 12), (128, 16)]:

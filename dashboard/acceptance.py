@@ -7,7 +7,7 @@ per-position rates ``u₁, u₂, …`` as vLLM and llama.cpp print them, or a cu
 as a sweep measures it. :func:`chosen` turns the values into what ``specmath`` takes in place of
 α; on the default path it is the slider's float itself, so every page computes exactly what it did.
 ``acc_falloff`` (the Hardware page) names a fitted fall-off of acceptance with context
-(:data:`specmath.CONTEXT_MEASUREMENTS`), which :func:`at_context` applies.
+(:data:`specmath.presets.CONTEXT_MEASUREMENTS`), which :func:`at_context` applies.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ PROFILE = "profile"
 OPTIONS = (ALPHA, *specmath.ACCEPTANCE_PRESETS, PROFILE)
 #: The ``acc_falloff`` value of no fall-off; the others are fitted heads.
 NO_FALLOFF = "none"
-FALLOFFS = (NO_FALLOFF, *specmath.CONTEXT_MEASUREMENTS)
+FALLOFFS = (NO_FALLOFF, *specmath.presets.CONTEXT_MEASUREMENTS)
 
 #: Longest typed profile: a curve's k or a profile's positions (the Hardware page searches k ≤ 32).
 MAX_POSITIONS = 32
@@ -127,7 +127,7 @@ class Chosen:
         float path runs bit for bit), else an Acceptance.
     label : str
         How charts and captions name it: "α = 0.8", the preset's name, "typed profile".
-    preset : specmath.AcceptancePreset or None
+    preset : specmath.presets.AcceptancePreset or None
         The preset chosen, for its source line.
     problem : str or None
         Why a typed profile was not used (then ``value`` is the slider's α).
@@ -183,15 +183,15 @@ def describe(choice: Chosen) -> str:
 
 
 @functools.cache
-def falloff_fit(name: str) -> specmath.ContextFit:
+def falloff_fit(name: str) -> specmath.context.ContextFit:
     """The fall-off fitted to the named measurement's points (:func:`specmath.fit_context_falloff`)."""
-    m = specmath.CONTEXT_MEASUREMENTS[name]
+    m = specmath.presets.CONTEXT_MEASUREMENTS[name]
     return specmath.fit_context_falloff(m.contexts, m.values, baseline=m.baseline, ceiling=m.ceiling)
 
 
 def falloff_note(name: str) -> str:
     """One line on how much the named fall-off rests on: its points, its head, its worst residual."""
-    m, fit = specmath.CONTEXT_MEASUREMENTS[name], falloff_fit(name)
+    m, fit = specmath.presets.CONTEXT_MEASUREMENTS[name], falloff_fit(name)
     g = fit.falloff
     head = f"Fall-off fitted to {m.name}: C½ = {g.half_context:,.0f} tokens, n = {g.steepness:.2f}"
     head += f", from {len(m.points)} points"

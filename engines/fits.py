@@ -51,17 +51,17 @@ def record_counts(metrics) -> dict:
     }
 
 
-def draft_lengths(metrics) -> specmath.DraftLengths:
+def draft_lengths(metrics) -> specmath.record_lengths.DraftLengths:
     """:func:`specmath.draft_lengths` of one record (:func:`record_counts`)."""
     return specmath.draft_lengths(**record_counts(metrics))
 
 
-def fit_alpha(metrics, confidence=0.95) -> specmath.AlphaFit:
+def fit_alpha(metrics, confidence=0.95) -> specmath.calibration.AlphaFit:
     """:func:`specmath.fit_alpha` of one record (:func:`record_counts`)."""
     return specmath.fit_alpha(**record_counts(metrics), confidence=confidence)
 
 
-def acceptance_curve(measured, confidence=0.95) -> specmath.AcceptanceCurve:
+def acceptance_curve(measured, confidence=0.95) -> specmath.sweep.AcceptanceCurve:
     """The mean acceptance length at each draft length a sweep ran or a record's engine drafted.
 
     A sweep: :func:`specmath.acceptance_curve` of its runs. A record whose engine said each
@@ -88,7 +88,7 @@ def acceptance_curve(measured, confidence=0.95) -> specmath.AcceptanceCurve:
     )
 
 
-def measured_schedule(sweep, curve: specmath.AcceptanceCurve) -> specmath.MeasuredSchedule:
+def measured_schedule(sweep, curve: specmath.sweep.AcceptanceCurve) -> specmath.sweep.MeasuredSchedule:
     """:func:`specmath.measured_schedule` of a sweep's runs and ``curve`` (:func:`acceptance_curve` of it)."""
     if not isinstance(sweep, EngineSweep):
         raise ValueError(f"sweep must be an EngineSweep, got {type(sweep).__name__}")

@@ -7,26 +7,39 @@ argument and what is wrong. The caps those checks enforce (``MAX_DRAFT_LENGTH``,
 and the tolerances are not exported here: each is a constant of the module whose functions
 enforce it, named in their docstrings (``from specmath.speedup import MAX_DRAFT_LENGTH``).
 
+What is here is what a notebook calls, one way for each thing:
+
+- functions, and :func:`acceptance`, the one acceptance value every ``alpha`` argument takes (an
+  i.i.d. alpha, a per-position profile, conditional rates or a measured curve), so a profile has
+  no functions of its own: ``speedup(acceptance(per_position=u), k, c)``;
+- the classes a user builds: :class:`Acceptance` (the type :func:`acceptance` returns, for
+  ``isinstance`` and annotations), the cost models :class:`Roofline`, :class:`FreeVerification`,
+  :class:`LinearOverhead` and :class:`Tabulated` (a ``target_cost`` is one of them),
+  :class:`ModelSpec`, :class:`GPUSpec` and :class:`Interconnect` (a model or a GPU of one's own,
+  or a preset edited with :func:`dataclasses.replace`) and :class:`ContextFalloff` (a fall-off
+  with context, fitted or guessed);
+- the registries a notebook starts from: ``MODEL_PRESETS``, ``GPU_PRESETS``,
+  ``INTERCONNECT_PRESETS``, ``ACCEPTANCE_PRESETS`` and ``SEQUOIA_ACCEPTANCE`` (the tree
+  functions' per-rank acceptance).
+
+Not here, and importable from their modules, each named in the Returns section of the function
+that gives it: the types functions return (``specmath.calibration.AlphaFit``, ``BatchSweep`` in
+:mod:`specmath.schedule`, …), the presets' record types (:mod:`specmath.presets`), the decode
+outcome codes and the drafter kinds (:mod:`specmath.decode`, :mod:`specmath.general`), and the
+building blocks :class:`Acceptance` is made of (``extend_profile`` and ``conditional_acceptance``
+in :mod:`specmath.calibration`, ``profile_from_curve`` in :mod:`specmath.sweep`, the vectorized
+``fit_alpha_from_acceptance_length`` in :mod:`specmath.iid_blocks`).
+
 >>> import specmath
 >>> k, s = specmath.optimal_k(0.8, 20)
 >>> int(k), round(float(s), 2)
 (8, 3.09)
 """
 
-from .acceptance_model import Acceptance, IidFit, acceptance
+from .acceptance_model import Acceptance, acceptance
 from .alpha_fit import fit_alpha
-from .calibration import (
-    AlphaFit,
-    RooflineFit,
-    alpha_interval,
-    conditional_acceptance,
-    cost_ratio_from_times,
-    extend_profile,
-    fit_roofline,
-    profile_expected_tokens,
-    profile_speedup,
-)
-from .context import ContextFalloff, ContextFit, fit_context_falloff
+from .calibration import alpha_interval, cost_ratio_from_times, fit_roofline
+from .context import ContextFalloff, fit_context_falloff
 from .costs import (
     FreeVerification,
     LinearOverhead,
@@ -34,18 +47,8 @@ from .costs import (
     Tabulated,
     kv_shards,
 )
-from .decode import (
-    ACCEPTED,
-    BONUS,
-    RESAMPLED,
-    START,
-    DecodeRecords,
-    DecodeSummary,
-    decode_summary,
-    speculative_decode,
-)
+from .decode import decode_summary, speculative_decode
 from .distributions import (
-    Divergences,
     bretagnolle_huber_bound,
     divergences,
     kl_divergence,
@@ -55,9 +58,9 @@ from .distributions import (
     tv_distance,
 )
 from .eagle import eagle_tree
-from .general import DRAFTERS, general_speedup, operations_factor, optimal_k_general, tree_speedup
-from .iid_blocks import fit_alpha_from_acceptance_length, simulate_iid_blocks, tokens_per_iteration_pmf
-from .iteration import IterationTrace, speculative_iteration
+from .general import general_speedup, operations_factor, optimal_k_general, tree_speedup
+from .iid_blocks import simulate_iid_blocks, tokens_per_iteration_pmf
+from .iteration import speculative_iteration
 from .markov import (
     draft_by_merging,
     draft_by_noise,
@@ -71,20 +74,16 @@ from .moe import expected_active_experts
 from .predict import predict_speedup
 from .presets import (
     ACCEPTANCE_PRESETS,
-    CONTEXT_MEASUREMENTS,
     GPU_PRESETS,
     INTERCONNECT_PRESETS,
     MODEL_PRESETS,
     SEQUOIA_ACCEPTANCE,
-    SEQUOIA_ACCEPTANCE_SOURCE,
-    AcceptancePreset,
-    ContextMeasurement,
     GPUSpec,
     ModelSpec,
 )
-from .record_lengths import DraftLengths, draft_lengths, predicted_acceptance_rate
+from .record_lengths import draft_lengths, predicted_acceptance_rate
 from .sampling import speculative_sample, speculative_sample_counts
-from .schedule import BatchSweep, batch_k_schedule, profile_batch_sweep, roofline_batch_sweep
+from .schedule import batch_k_schedule, roofline_batch_sweep
 from .specs import Interconnect
 from .speedup import (
     draft_acceptance_rate,
@@ -94,14 +93,7 @@ from .speedup import (
     speedup,
     to_leviathan_cost,
 )
-from .sweep import (
-    AcceptanceCurve,
-    MeasuredSchedule,
-    acceptance_curve,
-    acceptance_curve_from_counts,
-    measured_schedule,
-    profile_from_curve,
-)
+from .sweep import acceptance_curve, acceptance_curve_from_counts, measured_schedule
 from .trees import (
     acceptance_from_pair,
     optimal_tree,
@@ -117,39 +109,18 @@ from .verification import (
 
 __all__ = [
     "ACCEPTANCE_PRESETS",
-    "ACCEPTED",
-    "BONUS",
-    "CONTEXT_MEASUREMENTS",
-    "DRAFTERS",
     "GPU_PRESETS",
     "INTERCONNECT_PRESETS",
     "MODEL_PRESETS",
-    "RESAMPLED",
     "SEQUOIA_ACCEPTANCE",
-    "SEQUOIA_ACCEPTANCE_SOURCE",
-    "START",
     "Acceptance",
-    "AcceptanceCurve",
-    "AcceptancePreset",
-    "AlphaFit",
-    "BatchSweep",
     "ContextFalloff",
-    "ContextFit",
-    "ContextMeasurement",
-    "DecodeRecords",
-    "DecodeSummary",
-    "Divergences",
-    "DraftLengths",
     "FreeVerification",
     "GPUSpec",
-    "IidFit",
     "Interconnect",
-    "IterationTrace",
     "LinearOverhead",
-    "MeasuredSchedule",
     "ModelSpec",
     "Roofline",
-    "RooflineFit",
     "Tabulated",
     "acceptance",
     "acceptance_curve",
@@ -159,7 +130,6 @@ __all__ = [
     "alpha_interval",
     "batch_k_schedule",
     "bretagnolle_huber_bound",
-    "conditional_acceptance",
     "cost_ratio_from_times",
     "decode_summary",
     "divergences",
@@ -172,10 +142,8 @@ __all__ = [
     "expected_accepted_tokens",
     "expected_active_experts",
     "expected_tokens",
-    "extend_profile",
     "first_token_distribution",
     "fit_alpha",
-    "fit_alpha_from_acceptance_length",
     "fit_context_falloff",
     "fit_roofline",
     "from_leviathan_cost",
@@ -191,10 +159,6 @@ __all__ = [
     "pinsker_bound",
     "predict_speedup",
     "predicted_acceptance_rate",
-    "profile_batch_sweep",
-    "profile_expected_tokens",
-    "profile_from_curve",
-    "profile_speedup",
     "random_distribution_pairs",
     "random_transition_matrix",
     "residual_distribution",

@@ -18,13 +18,13 @@ engines print the evidence in three forms, which :func:`acceptance` takes:
   is accepted once position i − 1 was, :math:`u_i = \prod_{j \le i} c_j`;
 - ``lengths=``: a measured mean acceptance-length curve :math:`\{k: L(k)\}` (tokens per
   verification step, bonus token included), such as InferenceX's golden curves, turned into a
-  profile by :func:`~specmath.profile_from_curve`, :math:`u_i = L(i) - L(i - 1)`, made to lie in
+  profile by :func:`~specmath.sweep.profile_from_curve`, :math:`u_i = L(i) - L(i - 1)`, made to lie in
   [0, 1] and not increase; :attr:`Acceptance.adjusted` says whether that changed anything.
 
 Whichever form, the value holds the profile :math:`u_1 \ldots u_m` it implies, and a draft of k
 tokens emits :math:`\mathbb{E}[N_k] = 1 + \sum_{i \le k} u_i` tokens a step
-(:func:`~specmath.profile_expected_tokens`), positions past m following
-:func:`~specmath.extend_profile` for a profile and counting 0 for a curve
+(:meth:`Acceptance.lengths`: the accepted prefix of a k-token draft is min(A, k)), positions past m following
+:func:`~specmath.calibration.extend_profile` for a profile and counting 0 for a curve
 (:meth:`Acceptance.profile`). An ``alpha=`` value computes with the chapter's closed form itself,
 so every function gives for it exactly what it gives for the float, bit for bit.
 
@@ -82,14 +82,14 @@ class Acceptance:
     per_position : tuple of float
         The unconditional profile :math:`u_1 \\ldots u_m`, :math:`u_i = P(A \\ge i)`, position 1
         first, non-increasing in [0, 1]. For an i.i.d. alpha it is ``(alpha,)``, which
-        :func:`~specmath.extend_profile` extends to :math:`\\alpha^i`.
+        :func:`~specmath.calibration.extend_profile` extends to :math:`\\alpha^i`.
     alpha : float or None
         The i.i.d. alpha when the value was built from one; None for a profile or a curve.
     curve : tuple of (int, float)
         The measured :math:`(k, L(k))` pairs when built from ``lengths=``, ascending in k; else empty.
     adjusted : bool
         Whether the curve's rises had to be clipped to [0, 1] or pooled to stop them rising
-        (:func:`~specmath.profile_from_curve`): then :meth:`lengths` differs from the curve
+        (:func:`~specmath.sweep.profile_from_curve`): then :meth:`lengths` differs from the curve
         where the adjustment reached.
     given : str
         The keyword it was built from: ``"alpha"``, ``"per_position"``, ``"conditional"`` or ``"lengths"``.
@@ -130,9 +130,9 @@ class Acceptance:
         r"""The unconditional profile :math:`u_1 \ldots u_{k_{\max}}`, extended past the stated positions.
 
         :math:`\alpha^i` for an i.i.d. alpha; a profile's positions, then
-        :func:`~specmath.extend_profile`'s extrapolation (the last conditional rate, on and on); a
+        :func:`~specmath.calibration.extend_profile`'s extrapolation (the last conditional rate, on and on); a
         curve's positions, then 0: a curve says nothing past its largest k, and pooling its noisy
-        rises (:func:`~specmath.profile_from_curve`) often ends it in a flat block, whose
+        rises (:func:`~specmath.sweep.profile_from_curve`) often ends it in a flat block, whose
         conditional rate of 1 would promise every later token. So a curve's :meth:`lengths` stay at
         :math:`L(k_{\max})` past it, a lower bound, and no search picks a k it did not measure
         for the tokens it cannot vouch for.
@@ -152,7 +152,8 @@ class Acceptance:
         r"""The mean acceptance length :math:`L(k) = \mathbb{E}[N_k]` at draft length k: the curve the value implies.
 
         :func:`~specmath.expected_tokens` of the float for an i.i.d. alpha (bit for bit), else
-        :math:`1 + \sum_{i \le k} u_i` (:func:`~specmath.profile_expected_tokens`).
+        :math:`1 + \sum_{i \le k} u_i`, since the accepted prefix A of a k-token draft is
+        :math:`\min(A, k)` and :math:`\mathbb{E}[\min(A, k)] = \sum_{i \le k} P(A \ge i)`.
 
         Parameters
         ----------
@@ -169,14 +170,11 @@ class Acceptance:
 
     def _tokens(self, k: np.ndarray) -> np.ndarray:
         """E[N_k] as a float array of k's shape, k already checked."""
-        from .calibration import profile_expected_tokens
-
         if self.alpha is not None:
             return np.asarray(_kernels.expected_tokens(as_alpha(self.alpha), k), dtype=float)
-        if self.curve:
-            cumulative = np.concatenate(([0.0], np.cumsum(self.profile(max(int(k.max(initial=0)), 1)))))
-            return 1.0 + cumulative[k]
-        return np.asarray(profile_expected_tokens(self.per_position, k), dtype=float)
+        # E[min(A, k)] = sum_{i <= k} P(A >= i): the accepted prefix of a k-token draft is min(A, k).
+        cumulative = np.concatenate(([0.0], np.cumsum(self.profile(max(int(k.max(initial=0)), 1)))))
+        return 1.0 + cumulative[k]
 
     def fitted_alpha(self, k=None) -> IidFit:
         r"""The i.i.d. alpha whose lengths come closest to this value's, and its error at every measured k.
@@ -188,7 +186,7 @@ class Acceptance:
 
         :math:`L(k)` being the curve's measured values (not the adjusted ones) or a profile's
         :math:`1 + \sum_{i \le k} u_i`. With one k it is the exact inversion of
-        :func:`~specmath.fit_alpha_from_acceptance_length` (a length past k + 1 fits alpha = 1);
+        :func:`~specmath.iid_blocks.fit_alpha_from_acceptance_length` (a length past k + 1 fits alpha = 1);
         with several, a grid of 4,097 alphas finds the basin and bisection on the derivative
         finishes it. An i.i.d. value returns its own alpha.
 
@@ -200,7 +198,7 @@ class Acceptance:
 
         Returns
         -------
-        IidFit
+        specmath.acceptance_model.IidFit
 
         Examples
         --------
@@ -301,7 +299,7 @@ def acceptance(*, alpha=None, per_position=None, conditional=None, lengths=None)
     .. math:: u_i = \alpha^i, \qquad u_i = \textstyle\prod_{j \le i} c_j, \qquad u_i = L(i) - L(i - 1)
 
     (the last spread evenly between measured lengths, clipped and pooled as
-    :func:`~specmath.profile_from_curve` does), and :math:`\mathbb{E}[N_k] = 1 + \sum_{i \le k} u_i`.
+    :func:`~specmath.sweep.profile_from_curve` does), and :math:`\mathbb{E}[N_k] = 1 + \sum_{i \le k} u_i`.
     The module docstring cites which engine prints which form.
 
     Parameters

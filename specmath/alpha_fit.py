@@ -122,7 +122,7 @@ position_drafts, by_draft_length
 
     Returns
     -------
-    AlphaFit
+    specmath.calibration.AlphaFit
         ``k`` is the draft length fitted at (m for shorter drafts); ``notes`` say how.
 
     Examples

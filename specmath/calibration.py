@@ -19,7 +19,6 @@ import numpy as np
 from . import _kernels
 from ._validate import (
     as_alpha,
-    as_cost_ratio,
     as_count,
     as_draft_length,
     as_float_array,
@@ -74,7 +73,7 @@ def alpha_interval(accepted, drafts, k, confidence=0.95) -> AlphaFit:
     r"""The i.i.d. alpha behind ``accepted`` tokens in ``drafts`` iterations of draft length k.
 
     The point estimate inverts :math:`\mathbb{E}[N] = 1 + \text{accepted}/\text{drafts}`
-    (:func:`fit_alpha_from_acceptance_length`). The interval is every alpha the measured mean
+    (:func:`~specmath.iid_blocks.fit_alpha_from_acceptance_length`). The interval is every alpha the measured mean
     is compatible with at the given confidence, under the i.i.d. model:
 
     .. math:: \bigl(\mathbb{E}_\alpha[N] - \bar N\bigr)^2 \le z^2 \, \mathrm{Var}_\alpha(N) / \text{drafts}
@@ -96,7 +95,7 @@ def alpha_interval(accepted, drafts, k, confidence=0.95) -> AlphaFit:
 
     Returns
     -------
-    AlphaFit
+    specmath.calibration.AlphaFit
         ``(alpha, low, high)`` with ``low <= alpha <= high``.
     """
     drafts = as_count(drafts, "drafts", cap=10**15)
@@ -185,37 +184,6 @@ def extend_profile(per_position, k_max) -> np.ndarray:
     last_conditional = u[-1] / previous if previous > 0 else 0.0
     extra = u[-1] * last_conditional ** np.arange(1, k_max - u.size + 1)
     return np.concatenate((u, extra))
-
-
-def profile_expected_tokens(per_position, k) -> np.ndarray:
-    r"""Expected tokens per iteration at draft length k from a per-position profile.
-
-    .. math:: \mathbb{E}[N_k] = 1 + \sum_{i=1}^{k} u_i
-
-    since the accepted prefix of a k-token draft is min(A, k) and
-    :math:`\mathbb{E}[\min(A, k)] = \sum_{i \le k} P(A \ge i)`. Positions beyond the measured
-    ones follow :func:`extend_profile`.
-
-    Parameters
-    ----------
-    per_position : sequence of float
-        u_1 … u_m, non-increasing, in [0, 1].
-    k : array_like of int
-        Draft lengths, 0 to :data:`MAX_DRAFT_LENGTH`.
-    """
-    k = as_draft_length(k)
-    k_max = int(k.max()) if k.size else 0
-    cumulative = np.concatenate(([0.0], np.cumsum(extend_profile(per_position, max(k_max, 1)))))
-    result = 1.0 + cumulative[k]
-    return result[()] if result.ndim == 0 else result
-
-
-def profile_speedup(per_position, k, c):
-    """Speedup at draft length k and cost ratio c from a per-position profile: E[N_k] / (1 + k/c)."""
-    k = as_draft_length(k)
-    c = as_cost_ratio(c)
-    result = profile_expected_tokens(per_position, k) / (1.0 + k / c)
-    return result[()] if np.ndim(result) == 0 else result
 
 
 def cost_ratio_from_times(target_ms, draft_ms):
@@ -309,7 +277,7 @@ def fit_roofline(
 
     Returns
     -------
-    RooflineFit
+    specmath.calibration.RooflineFit
         Its ``roofline_s`` and ``fitted_s`` include the all-reduces.
 
     Examples

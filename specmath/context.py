@@ -24,7 +24,7 @@ measure one k each, so they cannot tell this apart from a fall in every position
 
 :func:`fit_context_falloff` fits :math:`\mathrm{AL}_0` (or the rate at no context),
 :math:`C_{1/2}` and :math:`n` to measured points by least squares; the measured points are
-:data:`specmath.CONTEXT_MEASUREMENTS`, each with its source.
+:data:`specmath.presets.CONTEXT_MEASUREMENTS`, each with its source.
 
 **Where the data are thin.** Only one source measures more than three contexts with one head
 and one setup: PR #684's ten points (Qwen3-8B + its EAGLE-3 head, LongBench-v2 truncated to each
@@ -42,7 +42,7 @@ context axis to the k schedule, motivates it by cost (verification under memory-
 after MagicDec) and gives no acceptance points.
 
 >>> import specmath
->>> m = specmath.CONTEXT_MEASUREMENTS["Qwen3-8B EAGLE-3, LongBench-v2"]
+>>> m = specmath.presets.CONTEXT_MEASUREMENTS["Qwen3-8B EAGLE-3, LongBench-v2"]
 >>> fit = specmath.fit_context_falloff(m.contexts, m.values, baseline=m.baseline, ceiling=m.ceiling)
 >>> round(fit.falloff.half_context, -1), round(fit.falloff.steepness, 2), round(fit.reference, 2)
 (7810.0, 2.95, 2.27)
@@ -200,7 +200,7 @@ def fit_context_falloff(contexts, values, *, baseline: float = 1.0, ceiling: flo
 
     Returns
     -------
-    ContextFit
+    specmath.context.ContextFit
         The fall-off, :math:`v_0` and the residual at each point. With three points the three
         parameters pass through them: the residuals then say nothing about the form.
 

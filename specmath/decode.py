@@ -276,7 +276,7 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1, veri
 
     Returns
     -------
-    DecodeRecords
+    specmath.decode.DecodeRecords
     """
     target, draft = _as_chain_pair(target, draft)
     k = _as_decode_draft(k)
@@ -387,7 +387,12 @@ class DecodeSummary:
 
 
 def decode_summary(records: DecodeRecords) -> DecodeSummary:
-    """Summarize :func:`speculative_decode` records (see :class:`DecodeSummary`)."""
+    """Summarize :func:`speculative_decode` records.
+
+    Returns
+    -------
+    specmath.decode.DecodeSummary
+    """
     k = records.k
     accepted = records.accepted
     at_least = (accepted[:, None] >= np.arange(k + 1)).sum(axis=0)  # iterations with A >= i

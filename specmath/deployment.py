@@ -24,7 +24,7 @@ from .specs import GPUSpec, Interconnect, ModelSpec
 #: Bytes per parameter of the weights' precisions the pages offer (the KV cache stays 16-bit).
 PRECISIONS = {"bf16": 2.0, "fp8": 1.0, "int4": 0.5}
 
-#: The drafter kind (:data:`specmath.DRAFTERS`) of each speculative method, as the engines run it,
+#: The drafter kind (:data:`specmath.general.DRAFTERS`) of each speculative method, as the engines run it,
 #: read from vLLM 0.33.0 and 0.34.0 (PyPI wheels, commits 4ba787ec9 and 62d4bc3c7) and SGLang 0.5.23:
 #:
 #: - ``draft_model``, ``eagle``, ``eagle3`` and ``mtp`` draft one token a pass, k passes for k
@@ -65,7 +65,7 @@ class Serving(NamedTuple):
     """How the target is served and the draft drafts, in a tuple a cache can hash. The defaults
     are one GPU and a draft model run k times."""
 
-    drafter: str = "sequential"  # specmath.DRAFTERS
+    drafter: str = "sequential"  # specmath.general.DRAFTERS
     lookup_ms: float = 0.0  # a model-free drafter's lookup per iteration
     tp: int = 1
     draft_tp: int = 1

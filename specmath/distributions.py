@@ -173,7 +173,7 @@ def divergences(P, Q) -> Divergences:
 
     Returns
     -------
-    Divergences
+    specmath.distributions.Divergences
         ``(alpha, tv, kl)``, each of shape (n_pairs,), the same numbers as calling
         :func:`~specmath.acceptance_probability`, :func:`tv_distance` and :func:`kl_divergence` per row.
     """

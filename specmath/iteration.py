@@ -182,7 +182,7 @@ def speculative_iteration(target, draft, context, k, rng=None, greedy=False, ver
 
     Returns
     -------
-    IterationTrace
+    specmath.iteration.IterationTrace
         The drafted tokens, both models' rows, the ratios, uniforms and accept flags, the
         first rejection, the residual or bonus row and its token, and the emitted tokens.
     """

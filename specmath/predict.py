@@ -88,7 +88,7 @@ class Prediction(NamedTuple):
     target_step_s: float  # T_target(1), a plain decoding step
     verify_s: float  # T_target(w), the verify pass
     width: int  # w: k + 1, or the tree's tokens
-    drafter: str  # specmath.DRAFTERS
+    drafter: str  # specmath.general.DRAFTERS
     iteration_s: float = 0.0  # the overhead per iteration beyond the passes
     target_layers: int = 0  # layers of a target pass, each paying Overheads.per_layer_s
     draft_layers: int = 0  # layers of all of an iteration's draft passes together

@@ -274,7 +274,7 @@ def draft_lengths(
 
     Returns
     -------
-    DraftLengths
+    specmath.record_lengths.DraftLengths
 
     Raises
     ------

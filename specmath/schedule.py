@@ -1,8 +1,7 @@
 """The best draft length as the batch grows, and the batch-size schedule of it that servers take.
 
 :func:`roofline_batch_sweep` (one alpha, or an :class:`~specmath.Acceptance`: a measured
-per-position profile or curve) finds the best k at each batch size under the roofline of one GPU
-(:func:`profile_batch_sweep` is it for a bare profile);
+per-position profile or curve) finds the best k at each batch size under the roofline of one GPU;
 :func:`batch_k_schedule` turns such a sweep into batch-size ranges.
 
 vLLM's speculative config has ``num_speculative_tokens_per_batch_size``: a list of
@@ -30,7 +29,7 @@ from ._validate import (
     shown,
     shown_first,
 )
-from .acceptance_model import acceptance, split
+from .acceptance_model import split
 from .costs import MAX_BATCH, Roofline, _pass_times, _per_gpu
 from .general import as_drafter
 from .specs import ModelSpec
@@ -85,7 +84,7 @@ def roofline_batch_sweep(
 
     (a sequential drafter), with :math:`\mathbb{E}[N_k]` the chapter's closed form for one alpha
     and :math:`1 + \sum_{i \le k} u_i` for an :class:`~specmath.Acceptance` holding a profile
-    (measured up to its positions, extrapolated past them as :func:`extend_profile` does). For one
+    (measured up to its positions, extrapolated past them as :func:`~specmath.calibration.extend_profile` does). For one
     alpha the memory-bound plateau is settled by :func:`optimal_k`'s closed-form comparison, exact
     ties included; for a profile, ties go to the shorter draft as computed (:func:`optimal_k_general`'s rule).
 
@@ -106,7 +105,7 @@ def roofline_batch_sweep(
     max_k : int, default 20
         Longest draft considered.
     drafter : {"sequential", "parallel", "model_free"}, default "sequential"
-        How the draft proposes (:data:`~specmath.DRAFTERS`, :func:`general_speedup`).
+        How the draft proposes (:data:`~specmath.general.DRAFTERS`, :func:`general_speedup`).
     tp, draft_tp : int, default 1
         Tensor-parallel degrees of the target and of the draft (servers often keep a small
         draft at 1: its all-reduces would cost more than its weights).
@@ -115,7 +114,7 @@ def roofline_batch_sweep(
 
     Returns
     -------
-    BatchSweep
+    specmath.schedule.BatchSweep
     """
     alpha, measured = split(alpha)
     if alpha is not None and alpha.ndim != 0:
@@ -125,29 +124,6 @@ def roofline_batch_sweep(
     tokens = _kernels.expected_tokens(alpha, ks) if measured is None else measured._tokens(ks)
     serving = (drafter, tp, draft_tp, interconnect)
     return _sweep(tokens, alpha, draft, target, gpu, batches, context, overhead_s, serving)
-
-
-def profile_batch_sweep(
-    per_position, draft, target, gpu, batches, context=0, overhead_s=0.0, max_k=20, *, drafter="sequential", tp=1,
-    draft_tp=1, interconnect=None,
-) -> BatchSweep:  # fmt: skip
-    """:func:`roofline_batch_sweep` of ``acceptance(per_position=per_position)``: one sweep, kept under this name.
-
-    Parameters
-    ----------
-    per_position : sequence of float
-        u_1 … u_m, non-increasing, in [0, 1] (an engine's unconditional per-position acceptance).
-    draft, target, gpu, batches, context, overhead_s, max_k, drafter, tp, draft_tp, interconnect
-        As :func:`roofline_batch_sweep`.
-
-    Returns
-    -------
-    BatchSweep
-    """
-    return roofline_batch_sweep(
-        acceptance(per_position=per_position), draft, target, gpu, batches, context, overhead_s, max_k,
-        drafter=drafter, tp=tp, draft_tp=draft_tp, interconnect=interconnect,
-    )  # fmt: skip
 
 
 def _check_draft(draft, drafter: str):
@@ -162,7 +138,7 @@ def _check_draft(draft, drafter: str):
 
 
 def _sweep(tokens: np.ndarray, alpha, draft, target, gpu, batches, context, overhead_s, serving) -> BatchSweep:
-    """The sweep of both functions above, ``tokens`` being E[N_k] for k = 1 … max_k; ``alpha``,
+    """The sweep of :func:`roofline_batch_sweep`, ``tokens`` being E[N_k] for k = 1 … max_k; ``alpha``,
     when it is one, settles exact ties on the memory-bound plateau in closed form; ``serving``
     is (drafter, tp, draft_tp, interconnect)."""
     drafter, tp, draft_tp, interconnect = serving

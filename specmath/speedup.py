@@ -152,7 +152,7 @@ def optimal_k(alpha, c, max_k=20):
     With an :class:`~specmath.Acceptance` holding a profile, S need not be unimodal and has no
     closed-form comparison: k* is the first maximizer of the speedups as computed
     (:func:`numpy.argmax`) over ``1 … max_k``, positions past the profile's extrapolated
-    (:func:`~specmath.extend_profile`); pass ``max_k=acc.measured`` to search the measured ones only.
+    (:func:`~specmath.calibration.extend_profile`); pass ``max_k=acc.measured`` to search the measured ones only.
 
     Parameters
     ----------

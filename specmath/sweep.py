@@ -118,7 +118,7 @@ def acceptance_curve_from_counts(draft_length, steps, accepted, confidence=0.95)
 
     Returns
     -------
-    AcceptanceCurve
+    specmath.sweep.AcceptanceCurve
     """
     ks = _whole_runs("draft_length", draft_length, np.size(draft_length))
     made = _whole_runs("steps", steps, ks.size)
@@ -161,7 +161,7 @@ def acceptance_curve(
 
     Returns
     -------
-    AcceptanceCurve
+    specmath.sweep.AcceptanceCurve
         Empty (size 0) when no run is a chain with k >= 1.
     """
     k = _whole_runs("draft_length", draft_length, np.size(draft_length))
@@ -206,7 +206,7 @@ def profile_from_curve(k, mean_length) -> tuple[np.ndarray, bool]:
     r"""The per-position profile :math:`u_1 \ldots u_{k_{\max}}` a measured acceptance-length curve implies.
 
     A draft cut to k tokens emits :math:`\mathbb{E}[N_k] = 1 + \sum_{i \le k} u_i` tokens a step
-    (:func:`profile_expected_tokens`), so :math:`u_i = L(i) - L(i - 1)` with :math:`L(0) = 1`.
+    (:meth:`~specmath.Acceptance.lengths`), so :math:`u_i = L(i) - L(i - 1)` with :math:`L(0) = 1`.
     Between two measured lengths :math:`k_a < k_b` the rise :math:`L(k_b) - L(k_a)` is spread
     evenly over positions :math:`k_a + 1 \ldots k_b`. Measured points are noisy, and a profile
     must stay in [0, 1] and not increase (a position is reached only through the one before it):
@@ -266,7 +266,7 @@ def measured_schedule(batch, draft_length, step_time_s, curve: AcceptanceCurve, 
 
     Returns
     -------
-    MeasuredSchedule
+    specmath.sweep.MeasuredSchedule
     """
     if not isinstance(curve, AcceptanceCurve):
         raise ValueError(f"curve must be an AcceptanceCurve, got {type(curve).__name__}")

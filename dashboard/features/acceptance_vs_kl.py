@@ -14,7 +14,7 @@ SECTIONS = (EXPERIMENT,)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def kl_experiment(pairs: int, vocab: int, seed: int) -> specmath.Divergences:
+def kl_experiment(pairs: int, vocab: int, seed: int) -> specmath.distributions.Divergences:
     """alpha, TV and KL of the chapter's random pairs."""
     P, Q = specmath.random_distribution_pairs(pairs, vocab, rng=seed)
     return specmath.divergences(P, Q)

@@ -87,11 +87,11 @@ class Measurement:
     #: Whether k came from the user (the paste does not print it), not from the paste.
     k_given: bool = False
     #: The i.i.d. alpha (:func:`engines.fit_alpha`); None only for a measurement built by hand.
-    fit: specmath.AlphaFit | None = None
+    fit: specmath.calibration.AlphaFit | None = None
     #: L(d) for each draft length d the engine drafted, where it said each step's (vLLM's detailed metrics).
-    by_draft_length: specmath.AcceptanceCurve | None = None
+    by_draft_length: specmath.sweep.AcceptanceCurve | None = None
     #: What the paste says of its drafts' lengths (:func:`engines.draft_lengths`); None for typed counts.
-    lengths: specmath.DraftLengths | None = None
+    lengths: specmath.record_lengths.DraftLengths | None = None
     #: Why the per-position rates cannot be trusted beside the counts (:func:`profile_conflict`), or None.
     #: Then every answer comes from the counts' fit, and the profile is drawn for reference only.
     profile_conflict: str | None = None
@@ -242,7 +242,7 @@ def profile_conflict(per_position: np.ndarray, mean_length: float) -> str | None
 class Calibration:
     """Everything the page draws from one measurement at one cost ratio."""
 
-    fit: specmath.AlphaFit
+    fit: specmath.calibration.AlphaFit
     has_interval: bool
     k_axis: np.ndarray
     iid: np.ndarray
@@ -276,7 +276,7 @@ def calibrate(measurement: Measurement, c: float, max_k: int = MAX_K) -> Calibra
     band = (specmath.speedup(fit.low, k_axis, c), specmath.speedup(fit.high, k_axis, c))
     profile = None
     if measurement.per_position is not None:
-        profile = specmath.profile_speedup(measurement.per_position, k_axis, c)
+        profile = specmath.speedup(specmath.acceptance(per_position=measurement.per_position), k_axis, c)
     chooser = profile if profile is not None and measurement.profile_conflict is None else iid
     best = int(np.argmax(chooser))
     ends = tuple((int(np.argmax(curve)) + 1, float(curve.max())) for curve in band)
@@ -444,7 +444,7 @@ def link_counts(measurement: Measurement) -> dict[str, int]:
     """What the address carries of ``measurement``: k, and the counts when the paste has them and the
     widgets can hold them (opened as a link, these are the typed-counts mode of the same numbers).
 
-    The counts are the ones the fit used (:attr:`specmath.AlphaFit.accepted`, ``drafts``, ``k``):
+    The counts are the ones the fit used (:attr:`specmath.calibration.AlphaFit.accepted`, ``drafts``, ``k``):
     for drafts shorter than k, the drafts cut to the positions every draft reached, so that the
     link gives the same α and interval.
     """
@@ -506,6 +506,6 @@ def carried_acceptance(measurement: Measurement) -> specmath.Acceptance | None:
     return None
 
 
-def curve_acceptance(curve: specmath.AcceptanceCurve) -> specmath.Acceptance:
+def curve_acceptance(curve: specmath.sweep.AcceptanceCurve) -> specmath.Acceptance:
     """A measured curve L(k) (a sweep's, or vLLM's by draft length) as an acceptance value."""
     return specmath.acceptance(lengths=dict(zip(curve.k.tolist(), curve.mean_length.tolist(), strict=True)))

@@ -17,7 +17,7 @@ from dashboard.features.calibrate import Calibration, Measurement
 from dashboard.params import PRECISIONS
 
 
-def _fit_message(fit: specmath.RooflineFit, shown: Mapping[str, Any]) -> tuple[str, str]:
+def _fit_message(fit: specmath.calibration.RooflineFit, shown: Mapping[str, Any]) -> tuple[str, str]:
     """("markdown" or "warning", the sentence) saying what the step times imply (:func:`specmath.fit_roofline`)."""
     said = {
         **shown,

@@ -32,11 +32,11 @@ class SweepResult:
     """What the page draws from one sweep."""
 
     sweep: engines.EngineSweep
-    curve: specmath.AcceptanceCurve
+    curve: specmath.sweep.AcceptanceCurve
     profile: np.ndarray
     #: The i.i.d. alpha of the shortest measured k: the reference line of the profile chart.
     alpha: float
-    schedule: specmath.MeasuredSchedule | None
+    schedule: specmath.sweep.MeasuredSchedule | None
     #: Why there is no schedule, when there is none.
     no_schedule: str | None
     #: Plain step time (ms) at each of the schedule's batch sizes.
@@ -62,18 +62,19 @@ def from_sweep(text: str) -> SweepResult | str:
     if curve.k.size == 0:
         return "The sweep has no chain run (topk = 1, steps at least 1): there is no acceptance length against k."
     try:
-        profile, adjusted = specmath.profile_from_curve(curve.k, curve.mean_length)
+        measured = specmath.acceptance(lengths=list(zip(curve.k.tolist(), curve.mean_length.tolist(), strict=True)))
     except ValueError as exc:
         return f"The sweep's acceptance lengths give no profile: {exc}"
     notes = list(sweep.notes)
     trees = sum(1 for t in sweep.topk if t > 1)
     if trees:
         notes.append(texts.SWEEP_TREES.format(runs=trees))
-    if adjusted:
+    profile = np.array(measured.per_position)
+    if measured.adjusted:
         notes.append(texts.SWEEP_PROFILE_ADJUSTED)
     if np.isnan(curve.low).any():
         notes.append(texts.SWEEP_NO_INTERVAL)
-    alpha = float(specmath.fit_alpha_from_acceptance_length(curve.mean_length[0], int(curve.k[0])))
+    alpha = measured.fitted_alpha(k=int(curve.k[0])).alpha
     schedule, no_schedule, plain = None, None, ()
     try:
         schedule = engines.measured_schedule(sweep, curve)
@@ -103,7 +104,7 @@ def _speedup_table(result: SweepResult) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def benchmark_batch(schedule: specmath.MeasuredSchedule, batch: int) -> tuple[int, int, float]:
+def benchmark_batch(schedule: specmath.sweep.MeasuredSchedule, batch: int) -> tuple[int, int, float]:
     """The measured batch the engines' one-k settings and the synthetic benchmark are for, its best k
     (0 where no k beats plain decoding) and its measured speedup (1 there).
 
@@ -175,14 +176,15 @@ def show(result: SweepResult, chosen: Mapping[str, Any] | None = None) -> None:
     row.metric(f"i.i.d. α at k = {curve.k[0]}", f"{result.alpha:.3f}")
     row.metric("Profile positions", f"{result.profile.size}")
     left, right = ui.side_by_side()
-    tokens = specmath.profile_expected_tokens(result.profile, np.arange(1, result.profile.size + 1))
+    profile = specmath.acceptance(per_position=result.profile)
+    tokens = specmath.expected_tokens(profile, np.arange(1, result.profile.size + 1))
     with left:
         ui.chart(
             charts.acceptance_length_curve(curve.k, curve.mean_length, curve.low, curve.high, tokens),
             f"sweep_acceptance_length_k{curve.k[-1]}",
         )
     with right:
-        conditional = specmath.conditional_acceptance(result.profile)
+        conditional = np.array(profile.conditional)
         ui.chart(
             charts.position_acceptance(result.profile, conditional, result.alpha),
             f"sweep_position_acceptance_k{result.profile.size}",

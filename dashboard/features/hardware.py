@@ -1,8 +1,7 @@
 """The Hardware page's cost models and batch sweeps (cached), and the batch-size schedule of k
 as the Hardware and Calibrate pages show it.
 
-:func:`show` draws it from a per-batch sweep (:func:`specmath.roofline_batch_sweep` or
-:func:`specmath.profile_batch_sweep`): the step chart and the table of
+:func:`show` draws it from a per-batch sweep (:func:`specmath.roofline_batch_sweep`): the step chart and the table of
 :func:`specmath.batch_k_schedule`, every engine's config (:func:`engines.engine_configs`,
 shown by :mod:`dashboard.features.engine_views`), the synthetic-acceptance block, the JSON download
 and the caveat.
@@ -59,7 +58,7 @@ class Setting:
     draft_tp: int = 1  # the draft's
 
 
-def best_at(sweep: specmath.BatchSweep, batch: int) -> tuple[int, float]:
+def best_at(sweep: specmath.schedule.BatchSweep, batch: int) -> tuple[int, float]:
     """The scheduled k at ``batch`` and its speedup: (0, 1.0) where speculation does not pay or
     ``batch`` is not in the sweep."""
     where = sweep.batch == batch
@@ -69,7 +68,7 @@ def best_at(sweep: specmath.BatchSweep, batch: int) -> tuple[int, float]:
 
 
 def show(
-    sweep: specmath.BatchSweep,
+    sweep: specmath.schedule.BatchSweep,
     setting: Setting,
     chosen: tuple[int, float],
     acceptance: Accepted,
@@ -222,7 +221,7 @@ def verification_by_batch(k: int, deployment: Deployment) -> dict[str, np.ndarra
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def batch_sweep(acceptance: Accepted, deployment: Deployment) -> specmath.BatchSweep:
+def batch_sweep(acceptance: Accepted, deployment: Deployment) -> specmath.schedule.BatchSweep:
     """Best k and speedup at every offered batch size, for the page's other settings (α, a profile or an Acceptance)."""
     return _roofline_sweep(acceptance, deployment, BATCHES)
 
@@ -241,15 +240,15 @@ def context_map(
     return tuple(np.array([getattr(s, name) for s in sweeps]) for name in ("k", "speedup", "target_fits"))
 
 
-def _roofline_sweep(acceptance: Accepted, deployment: Deployment, batches) -> specmath.BatchSweep:
-    """The roofline sweep of ``deployment`` over ``batches``, at one α
-    (:func:`specmath.roofline_batch_sweep`, which takes an Acceptance too) or a profile (a tuple:
-    :func:`specmath.profile_batch_sweep`)."""
+def _roofline_sweep(acceptance: Accepted, deployment: Deployment, batches) -> specmath.schedule.BatchSweep:
+    """The roofline sweep of ``deployment`` over ``batches`` (:func:`specmath.roofline_batch_sweep`), at one α,
+    an Acceptance, or a profile (a tuple, taken as ``specmath.acceptance(per_position=...)``)."""
     setup = hardware_setup(deployment, 1)
     serving = deployment.serving
-    sweep = specmath.profile_batch_sweep if isinstance(acceptance, tuple) else specmath.roofline_batch_sweep
+    if isinstance(acceptance, tuple):
+        acceptance = specmath.acceptance(per_position=acceptance)
     drafting = setup.draft if isinstance(setup.draft, float) else setup.draft.model
-    return sweep(
+    return specmath.roofline_batch_sweep(
         acceptance,
         drafting,
         setup.target.model,
@@ -266,7 +265,7 @@ def _roofline_sweep(acceptance: Accepted, deployment: Deployment, batches) -> sp
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def schedule_sweep(acceptance: Accepted, deployment: Deployment, max_batch: int) -> specmath.BatchSweep:
+def schedule_sweep(acceptance: Accepted, deployment: Deployment, max_batch: int) -> specmath.schedule.BatchSweep:
     """Best k and speedup at every batch size 1 … ``max_batch``: the sweep the k schedule is made from,
     at one α or (a tuple) a measured per-position profile.
 

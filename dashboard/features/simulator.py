@@ -21,10 +21,10 @@ SECTIONS = (Section(None, ("k", "c")), TOY_LANGUAGE)
 
 #: Streamlit Markdown colours per token kind, and the legend's words for them.
 KIND_STYLES = {
-    specmath.START: ("gray", "start"),
-    specmath.ACCEPTED: ("blue", "accepted draft token"),
-    specmath.RESAMPLED: ("orange", "resampled at a rejection"),
-    specmath.BONUS: ("green", "bonus token from the target"),
+    specmath.decode.START: ("gray", "start"),
+    specmath.decode.ACCEPTED: ("blue", "accepted draft token"),
+    specmath.decode.RESAMPLED: ("orange", "resampled at a rejection"),
+    specmath.decode.BONUS: ("green", "bonus token from the target"),
 }
 
 
@@ -38,7 +38,7 @@ def coloured_sample(tokens: np.ndarray, kinds: np.ndarray, labels: Sequence[str]
     for token, kind in zip(tokens.tolist(), kinds.tolist(), strict=True):
         colour = KIND_STYLES[kind][0]
         parts.append(f":{colour}[**{labels[token]}**]")
-        if kind in (specmath.RESAMPLED, specmath.BONUS, specmath.START):
+        if kind in (specmath.decode.RESAMPLED, specmath.decode.BONUS, specmath.decode.START):
             parts.append(":gray[|]")
     return " ".join(parts)
 
@@ -57,7 +57,7 @@ SAMPLE_LENGTH = 160
 class SimulatorRun:
     """What the simulator page shows of one run (small: no full records)."""
 
-    summary: specmath.DecodeSummary
+    summary: specmath.decode.DecodeSummary
     emitted_counts: np.ndarray  # iterations that emitted n = 1 … k + 1 tokens
     sample_tokens: np.ndarray
     sample_kinds: np.ndarray

@@ -278,7 +278,7 @@ class MeasuredAgainstIid(NamedTuple):
         :func:`specmath.speedup` of the Acceptance at each of ``k``.
     iid_k, iid : numpy.ndarray
         Draft lengths 1 … past the fitted α's best k, and the i.i.d. speedup there.
-    fit : specmath.IidFit
+    fit : specmath.acceptance_model.IidFit
         The fitted α: on AL(1) where the value measures k = 1, else least squares over its k.
     fitted_on : str
         Which fit, in words: "AL(1)" or "least squares over k = 2, 4".
@@ -293,7 +293,7 @@ class MeasuredAgainstIid(NamedTuple):
     measured: np.ndarray
     iid_k: np.ndarray
     iid: np.ndarray
-    fit: specmath.IidFit
+    fit: specmath.acceptance_model.IidFit
     fitted_on: str
     parts_at: int | None
     best_measured: tuple[int, float]

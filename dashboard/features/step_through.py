@@ -103,13 +103,13 @@ def previous_step(number: int, k: int, last_checked: int) -> int | None:
     return None
 
 
-def is_block(trace: specmath.IterationTrace) -> bool:
+def is_block(trace: specmath.iteration.IterationTrace) -> bool:
     """Whether the page shows ``trace`` as block verification: sampled, not greedy (at temperature
     0 block verification keeps the words token verification keeps, and is shown as that)."""
     return trace.verification == "block" and not trace.greedy
 
 
-def last_checked(trace: specmath.IterationTrace) -> int:
+def last_checked(trace: specmath.iteration.IterationTrace) -> int:
     """The last position the target checked: the first rejection (token by token), or the last
     position, k − 1, under block verification, which checks them all."""
     return trace.k - 1 if is_block(trace) else trace.first_rejection
@@ -120,7 +120,7 @@ class Run:
     """The page's iteration: its trace, the opening before it, and under greedy drafting the
     draft's own chain (whose most likely words it proposed), else None."""
 
-    trace: specmath.IterationTrace
+    trace: specmath.iteration.IterationTrace
     opening: np.ndarray
     draft_chain: np.ndarray | None
 

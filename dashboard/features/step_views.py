@@ -1,6 +1,6 @@
 """The Step through page: what each step shows of one iteration.
 
-:func:`build` turns an :class:`specmath.IterationTrace` and a step number (numbered as
+:func:`build` turns an :class:`specmath.iteration.IterationTrace` and a step number (numbered as
 :mod:`dashboard.features.step_through` says) into a :class:`StepView`: the step's heading, the
 sentence so far with each word styled by what happened to it, the explanation with the step's
 numbers, its metrics and its chart. Every number comes from the trace. Words come from
@@ -83,14 +83,14 @@ def sentence(opening: np.ndarray, words: list[tuple[int, str]]) -> str:
     return " ".join(parts)
 
 
-def kept_after(trace: specmath.IterationTrace, j: int) -> int:
+def kept_after(trace: specmath.iteration.IterationTrace, j: int) -> int:
     """Under block verification, the words kept once positions 0 … ``j`` are checked: one past the
     last of them whose uniform η fell under its stopping chance h (0 if none did)."""
     passed = np.flatnonzero(trace.u[: j + 1] < trace.block_stop[: j + 1])
     return int(passed[-1]) + 1 if passed.size else 0
 
 
-def checked_words(trace: specmath.IterationTrace, upto: int) -> list[tuple[int, str]]:
+def checked_words(trace: specmath.iteration.IterationTrace, upto: int) -> list[tuple[int, str]]:
     """The drafted words with the verdicts of positions 0 … ``upto``, the others as drafted.
 
     Under block verification a word is accepted once a position at or after it passes, and
@@ -108,7 +108,7 @@ def checked_words(trace: specmath.IterationTrace, upto: int) -> list[tuple[int, 
     ]
 
 
-def final_word(trace: specmath.IterationTrace) -> tuple[int, str]:
+def final_word(trace: specmath.iteration.IterationTrace) -> tuple[int, str]:
     """The word that ends the iteration and its style: the bonus word or the residual's."""
     return (trace.bonus_token, "bonus") if trace.all_accepted else (trace.residual_token, "resampled")
 
@@ -123,7 +123,7 @@ def apart(a: float, b: float) -> tuple[str, str]:
 
 
 def build(
-    trace: specmath.IterationTrace,
+    trace: specmath.iteration.IterationTrace,
     number: int,
     opening: np.ndarray,
     c: float,

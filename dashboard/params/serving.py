@@ -121,7 +121,7 @@ PARAMS: tuple[Param, ...] = (
         "sequential: the draft runs once per drafted token (a draft model, EAGLE, chained MTP). "
         "parallel: it proposes the whole block in one pass over k positions (PARD, DFlash). "
         "model_free: n-gram or suffix matching, a fixed lookup time whatever k.",
-        options=specmath.DRAFTERS,
+        options=specmath.general.DRAFTERS,
         widget="radio",
     ),
     Param(
@@ -212,7 +212,7 @@ PARAMS: tuple[Param, ...] = (
         "choice",
         acceptance.NO_FALLOFF,
         "none: acceptance does not change with context. A head: its measured fall-off of accepted tokens "
-        "with context, fitted (specmath.fit_context_falloff to specmath.CONTEXT_MEASUREMENTS), applied to "
+        "with context, fitted (specmath.fit_context_falloff to specmath.presets.CONTEXT_MEASUREMENTS), applied to "
         "the acceptance chosen above, taken as that at no context.",
         options=acceptance.FALLOFFS,
         widget="selectbox",

@@ -1,4 +1,4 @@
-"""Which drafter kind (:data:`specmath.DRAFTERS`) each speculative method drafts as, and what to
+"""Which drafter kind (:data:`specmath.general.DRAFTERS`) each speculative method drafts as, and what to
 say where a page costs one kind and configures a method of another.
 
 A method's kind is how the engines run its drafter: :data:`specmath.deployment.METHOD_DRAFTERS`,

@@ -3,7 +3,7 @@ whatever the drafter proposes, so the system side of a predicted speedup (the dr
 verification's cost on your GPU) can be measured before a drafter is trained.
 
 The acceptance is the prediction's: an i.i.d. α (u_i = α^i), a measured per-position profile
-u_1, u_2, … (extrapolated as :func:`specmath.extend_profile` does), u_i being P(at least i draft
+u_1, u_2, … (extrapolated as :func:`specmath.calibration.extend_profile` does), u_i being P(at least i draft
 tokens accepted), or a :class:`specmath.Acceptance` (its own profile: for a measured curve
 {k: AL}, u_i = AL(i) − AL(i − 1), so 1 + u_1 + … + u_k is the curve's AL at every k it measured).
 At the benchmarked batch B with draft length k_B, the mean acceptance length
@@ -91,7 +91,7 @@ class SyntheticRun:
 
 def acceptance_profile(acceptance, k_max: int) -> np.ndarray:
     """u_1 … u_{k_max}: α^i for one α, an :class:`specmath.Acceptance`'s own :meth:`~specmath.Acceptance.profile`,
-    else the profile extended as :func:`specmath.extend_profile` does."""
+    else the profile extended as :func:`specmath.calibration.extend_profile` does."""
     if isinstance(acceptance, Acceptance):
         return acceptance.profile(k_max)
     if np.ndim(acceptance) == 0:
@@ -136,7 +136,7 @@ def synthetic_runs(
     ----------
     acceptance : float, sequence of float or Acceptance
         α in [0, 1]; u_1 … u_m (non-increasing, in [0, 1]), extended past m by
-        :func:`specmath.extend_profile`; or a :func:`specmath.acceptance` value (a measured curve's
+        :func:`specmath.calibration.extend_profile`; or a :func:`specmath.acceptance` value (a measured curve's
         L_B is its AL at k_B, and vLLM's and llama.cpp's rates are its u_i, differences of the curve).
     schedule, method, model, data_parallel_size, n_predict, tensor_parallel_size, draft_tensor_parallel_size
         As :func:`engines.engine_configs`; above one GPU the serve commands (and ``trtllm-bench``,

@@ -13,7 +13,7 @@ from tests.browser.helpers import PAGES, AppTab
 def test_the_sweep_example_draws_the_curve_the_profile_and_the_measured_schedule(tab: AppTab):
     sweep = engines.parse_engine_sweep(EXAMPLES[SWEEP_EXAMPLE])
     curve = engines.acceptance_curve(sweep)
-    profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
+    profile, _ = specmath.sweep.profile_from_curve(curve.k, curve.mean_length)
     schedule = engines.measured_schedule(sweep, curve)
     tab.open(PAGES["calibrate"])
     before = tab.signature()

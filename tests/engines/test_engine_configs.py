@@ -291,7 +291,7 @@ def test_every_engine_forces_the_predicted_mean_length_at_the_benchmarked_batch(
         )
     }
     assert list(runs) == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
-    u = specmath.extend_profile(acceptance, 5) if np.ndim(acceptance) else acceptance ** np.arange(1, 6)
+    u = specmath.calibration.extend_profile(acceptance, 5) if np.ndim(acceptance) else acceptance ** np.arange(1, 6)
     length = 1 + u[:3].sum()  # k = 3 at batch 16
     serve = runs["vLLM"].blocks[0].text
     config = vllm.read_flag(serve.removeprefix("vllm serve org/target "))
@@ -625,10 +625,10 @@ def test_every_method_has_one_drafter_kind_and_a_mismatch_names_the_methods_of_t
     from engines.configs import METHOD_DRAFTERS, drafter_mismatch, methods_for
 
     assert set(METHOD_DRAFTERS) == set(engines.SPECULATIVE_METHODS)
-    assert set(METHOD_DRAFTERS.values()) <= set(specmath.DRAFTERS)
+    assert set(METHOD_DRAFTERS.values()) <= set(specmath.general.DRAFTERS)
     assert methods_for("model_free") == ("ngram", "suffix") and methods_for("parallel") == ("dflash",)
-    assert all(methods_for(kind) for kind in specmath.DRAFTERS)  # every kind the page costs has a config
-    for kind in specmath.DRAFTERS:
+    assert all(methods_for(kind) for kind in specmath.general.DRAFTERS)  # every kind the page costs has a config
+    for kind in specmath.general.DRAFTERS:
         for method in engines.SPECULATIVE_METHODS:
             message = drafter_mismatch(kind, method)
             assert (message is None) == (METHOD_DRAFTERS[method] == kind)

@@ -810,7 +810,7 @@ def test_openmetrics_timestamps_and_exemplars_are_read_past():
 def test_issue_26191_figures():
     # 1 + 12208 / 4816 = 3.53 tokens per step: i.i.d. alpha ≈ 0.74; 12208 / 33712 = 36.2 % "draft acceptance".
     m = engines.parse_engine_metrics(fixture("vllm_openmetrics.txt"))
-    alpha = sm.fit_alpha_from_acceptance_length(m.mean_acceptance_length, m.k)
+    alpha = sm.iid_blocks.fit_alpha_from_acceptance_length(m.mean_acceptance_length, m.k)
     assert alpha == pytest.approx(0.7435, abs=5e-4)
     assert m.accept_rate == pytest.approx(0.3621, abs=5e-5)
     assert sm.draft_acceptance_rate(alpha, 7) == pytest.approx(m.accept_rate, rel=1e-9)

@@ -45,7 +45,7 @@ def test_a_record_of_full_drafts_gives_todays_fit_exactly():
 def test_a_mean_alone_gives_the_inverted_mean_and_no_interval():
     metrics = engines.parse_engine_metrics((FIXTURES / "sglang.txt").read_text())
     fit = engines.fit_alpha(replace(metrics, k=4))
-    alpha = float(sm.fit_alpha_from_acceptance_length(metrics.mean_acceptance_length, 4))
+    alpha = float(sm.iid_blocks.fit_alpha_from_acceptance_length(metrics.mean_acceptance_length, 4))
     assert (fit.alpha, fit.low, fit.high, fit.has_interval) == (alpha, alpha, alpha, False)
 
 

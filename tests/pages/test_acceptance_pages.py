@@ -58,7 +58,7 @@ def test_hardware_applies_a_fall_off_at_its_context_and_on_its_map():
     context = 8192
     at = open_page("hardware", acc=MINIMAX, acc_falloff=QWEN_FALLOFF, context=str(context))
     assert not at.exception and not warnings(at)
-    m = specmath.CONTEXT_MEASUREMENTS[QWEN_FALLOFF]
+    m = specmath.presets.CONTEXT_MEASUREMENTS[QWEN_FALLOFF]
     g = specmath.fit_context_falloff(m.contexts, m.values, baseline=m.baseline, ceiling=m.ceiling).falloff
     there = specmath.acceptance(lengths=g.lengths_at(MINIMAX_CURVE, context))
     setup = _setup(context)

@@ -112,7 +112,7 @@ def test_a_recommendation_from_one_drafting_step_says_its_range_and_that_it_extr
 def test_profile_drives_the_recommendation():
     measurement = calibrate.Measurement("test", 3, 2.85, 1000, 1850, np.array([0.81, 0.64, 0.40]))
     result = calibrate.calibrate(measurement, c=20.0)
-    expected = specmath.profile_speedup([0.81, 0.64, 0.40], np.arange(1, 65), 20.0)
+    expected = specmath.speedup(specmath.acceptance(per_position=[0.81, 0.64, 0.40]), np.arange(1, 65), 20.0)
     np.testing.assert_array_equal(result.profile, expected)
     assert result.recommended_k == int(np.argmax(expected)) + 1
 
@@ -362,8 +362,15 @@ def test_a_profile_and_step_times_schedule_on_the_fitted_roofline(downloads):
     fit = specmath.fit_roofline(8e-3, 2e-3, TARGET, DRAFT, H100, 16, 1024)
     assert fit.exact
     profile = [0.81, 0.64, 0.40]
-    sweep = specmath.profile_batch_sweep(
-        profile, DRAFT, TARGET, fit.gpu, np.arange(1, 257), 1024, fit.overhead_s, max_k=32
+    sweep = specmath.roofline_batch_sweep(
+        specmath.acceptance(per_position=profile),
+        DRAFT,
+        TARGET,
+        fit.gpu,
+        np.arange(1, 257),
+        1024,
+        fit.overhead_s,
+        max_k=32,
     )
     # The page passes the fitted peaks through GB/s and TFLOP/s: equal to the last few ulps.
     config = vllm_config(at)
@@ -517,13 +524,15 @@ def test_the_schedule_comes_in_every_engine_with_a_synthetic_run_of_the_measured
     assert not at.exception and not at.error
     assert [tab.label for tab in at.tabs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"] * 2
     profile = [0.81, 0.64, 0.40]
-    sweep = specmath.profile_batch_sweep(profile, DRAFT, TARGET, H100, np.arange(1, 257), 1024, max_k=32)
+    sweep = specmath.roofline_batch_sweep(
+        specmath.acceptance(per_position=profile), DRAFT, TARGET, H100, np.arange(1, 257), 1024, max_k=32
+    )
     k16 = int(sweep.k[sweep.batch == 16][0])
     config = synthetic_vllm_config(at)
     rates = config["synthetic_acceptance_rates"]
     assert len(rates) == config["num_speculative_tokens"] == max(k for _, _, k in _schedule(sweep))
-    np.testing.assert_allclose(rates, specmath.extend_profile(profile, len(rates)), atol=5e-7)
-    length = float(specmath.profile_expected_tokens(profile, k16))
+    np.testing.assert_allclose(rates, specmath.calibration.extend_profile(profile, len(rates)), atol=5e-7)
+    length = float(specmath.expected_tokens(specmath.acceptance(per_position=profile), k16))
     assert any(text.startswith(f"SGLANG_SIMULATE_ACC_LEN={length:.4f} ") for text in codes(at))
     assert any(h.value.startswith("Measure the system side first") for h in at.subheader)
 
@@ -639,7 +648,7 @@ def test_the_sweep_example_draws_its_curve_profile_and_measured_schedule():
     assert at.text_area(key="engine_paste").value == calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE]
     sweep = engines.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
     curve = engines.acceptance_curve(sweep)
-    profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
+    profile, _ = specmath.sweep.profile_from_curve(curve.k, curve.mean_length)
     schedule = engines.measured_schedule(sweep, curve)
     assert any("16 runs at batch sizes 1, 16, 64, 128; chains of k = 1, 2, 3" in s.value for s in at.success)
     lengths, positions, scheduled = page_charts(at)
@@ -665,7 +674,7 @@ def test_the_sweeps_schedule_comes_in_every_engine_with_a_synthetic_run_of_its_p
     assert not at.exception and not at.error
     sweep = engines.parse_engine_sweep(calibrate_examples.EXAMPLES[calibrate_examples.SWEEP_EXAMPLE])
     curve = engines.acceptance_curve(sweep)
-    profile, _ = specmath.profile_from_curve(curve.k, curve.mean_length)
+    profile, _ = specmath.sweep.profile_from_curve(curve.k, curve.mean_length)
     schedule = engines.measured_schedule(sweep, curve)
     assert [tab.label for tab in at.tabs] == ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"] * 2
     config = vllm_config(at)

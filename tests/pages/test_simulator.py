@@ -104,7 +104,15 @@ def test_simulator_bad_links_warn(key, raw):
 
 def test_coloured_sample_marks_every_kind():
     tokens = np.array([0, 1, 2, 1, 0])
-    kinds = np.array([specmath.START, specmath.ACCEPTED, specmath.RESAMPLED, specmath.ACCEPTED, specmath.BONUS])
+    kinds = np.array(
+        [
+            specmath.decode.START,
+            specmath.decode.ACCEPTED,
+            specmath.decode.RESAMPLED,
+            specmath.decode.ACCEPTED,
+            specmath.decode.BONUS,
+        ]
+    )
     text = simulator.coloured_sample(tokens, kinds, simulator.token_letters(3))
     assert text == (":gray[**a**] :gray[|] :blue[**b**] :orange[**c**] :gray[|] :blue[**b**] :green[**a**] :gray[|]")
 

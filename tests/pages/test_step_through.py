@@ -42,7 +42,7 @@ def _heading(at) -> str:
     return next(m.value for m in at.markdown if m.value.startswith("#### Step "))
 
 
-def assert_shows(at, step: int, it: specmath.IterationTrace, proposed_from: np.ndarray | None = None) -> None:
+def assert_shows(at, step: int, it: specmath.iteration.IterationTrace, proposed_from: np.ndarray | None = None) -> None:
     """The page shows step ``step`` of the iteration ``it``, with its numbers; ``proposed_from``
     are a greedy draft's own rows q at each position, whose argmax it proposed (``it.q`` are then
     point masses)."""

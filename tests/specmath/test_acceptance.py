@@ -32,7 +32,9 @@ def test_an_iid_alpha_is_the_profile_of_its_powers_and_the_curve_of_its_closed_f
     ks = np.arange(0, 13)
     np.testing.assert_array_equal(acc.lengths(ks), specmath.expected_tokens(alpha, ks))
     # (alpha,) extended by extend_profile's last conditional rate is alpha^i again, to rounding.
-    np.testing.assert_allclose(specmath.extend_profile(acc.per_position, 9), acc.profile(9), rtol=1e-14, atol=0)
+    np.testing.assert_allclose(
+        specmath.calibration.extend_profile(acc.per_position, 9), acc.profile(9), rtol=1e-14, atol=0
+    )
     assert acc.fitted_alpha().alpha == alpha
 
 
@@ -115,7 +117,7 @@ def test_every_function_gives_an_iid_value_exactly_what_it_gives_its_float(alpha
         same(got, want)
     draft, target = PRESETS["Llama-3.2-1B"], PRESETS["Llama-3.1-8B"]
     t_draft, t_target = specmath.Roofline(draft, H100, 64, 4096), specmath.Roofline(target, H100, 64, 4096)
-    for drafter in specmath.DRAFTERS:
+    for drafter in specmath.general.DRAFTERS:
         d = 1e-4 if drafter == "model_free" else t_draft
         for t in (t_target, 0.02):  # a roofline, and free verification (optimal_k's closed form)
             same(
@@ -173,7 +175,9 @@ def test_a_profiles_roofline_sweep_is_its_best_k_at_each_batch_by_brute_force():
         t_draft, t_target = specmath.Roofline(draft, H100, b, 4096), specmath.Roofline(target, H100, b, 4096)
         assert (sweep.k[row], sweep.speedup[row]) == specmath.optimal_k_general(PROFILE, t_draft, t_target, 12)
     # The sweep of a bare profile is this sweep.
-    by_tuple = specmath.profile_batch_sweep(PROFILE.per_position, draft, target, H100, batches, 4096, max_k=12)
+    by_tuple = specmath.roofline_batch_sweep(
+        specmath.acceptance(per_position=PROFILE.per_position), draft, target, H100, batches, 4096, max_k=12
+    )
     for got, want in zip(by_tuple, sweep, strict=True):
         np.testing.assert_array_equal(got, want)
 

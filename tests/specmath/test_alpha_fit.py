@@ -87,7 +87,7 @@ def test_without_rates_the_range_holds_alpha_whatever_the_mix(seed):
 
 def test_an_acceptance_rate_alone_says_it_assumed_full_drafts():
     fit = sm.fit_alpha(None, None, 3, accept_rate=0.5)
-    assert fit.alpha == pytest.approx(float(sm.fit_alpha_from_acceptance_length(2.5, 3)))
+    assert fit.alpha == pytest.approx(float(sm.iid_blocks.fit_alpha_from_acceptance_length(2.5, 3)))
     assert "assuming every draft had k = 3" in fit.notes[0]
 
 

@@ -61,10 +61,10 @@ def test_alpha_interval_validation(accepted, drafts, k, message):
 
 
 def test_conditional_from_unconditional():
-    np.testing.assert_allclose(sm.conditional_acceptance([0.8, 0.6, 0.3]), [0.8, 0.75, 0.5])
-    assert np.isnan(sm.conditional_acceptance([0.5, 0.0, 0.0])[2])
+    np.testing.assert_allclose(sm.calibration.conditional_acceptance([0.8, 0.6, 0.3]), [0.8, 0.75, 0.5])
+    assert np.isnan(sm.calibration.conditional_acceptance([0.5, 0.0, 0.0])[2])
     with pytest.raises(ValueError, match="must not increase"):
-        sm.conditional_acceptance([0.5, 0.6])
+        sm.calibration.conditional_acceptance([0.5, 0.6])
 
 
 @pytest.mark.parametrize("alpha", [0.0, 0.35, 0.8, 1.0])
@@ -73,14 +73,18 @@ def test_geometric_profile_reproduces_the_closed_form(alpha):
     # measured draft lengths and, by the extrapolation rule, beyond them.
     measured = alpha ** np.arange(1, 5)
     ks = np.arange(0, 30)
-    np.testing.assert_allclose(sm.profile_expected_tokens(measured, ks), sm.expected_tokens(alpha, ks), rtol=1e-12)
-    np.testing.assert_allclose(sm.profile_speedup(measured, ks, 20), sm.speedup(alpha, ks, 20), rtol=1e-12)
+    np.testing.assert_allclose(
+        sm.expected_tokens(sm.acceptance(per_position=measured), ks), sm.expected_tokens(alpha, ks), rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        sm.speedup(sm.acceptance(per_position=measured), ks, 20), sm.speedup(alpha, ks, 20), rtol=1e-12
+    )
 
 
 def test_extrapolation_uses_the_last_conditional_rate():
-    extended = sm.extend_profile([0.9, 0.72, 0.36], 5)
+    extended = sm.calibration.extend_profile([0.9, 0.72, 0.36], 5)
     np.testing.assert_allclose(extended, [0.9, 0.72, 0.36, 0.18, 0.09])
-    np.testing.assert_allclose(sm.extend_profile([0.9, 0.72, 0.36], 2), [0.9, 0.72])
+    np.testing.assert_allclose(sm.calibration.extend_profile([0.9, 0.72, 0.36], 2), [0.9, 0.72])
 
 
 def test_profile_from_a_real_run_predicts_shorter_drafts():
@@ -90,10 +94,12 @@ def test_profile_from_a_real_run_predicts_shorter_drafts():
     draft = sm.draft_by_merging(chain, 2)
     long_run = sm.decode_summary(sm.speculative_decode(chain, draft, 6, 1000, rng=1, n_sequences=200))
     # At the measured length the identity E[N] = 1 + sum u_i holds exactly on the data.
-    assert sm.profile_expected_tokens(long_run.unconditional, 6) == pytest.approx(long_run.tokens_per_call)
+    assert sm.expected_tokens(sm.acceptance(per_position=long_run.unconditional), 6) == pytest.approx(
+        long_run.tokens_per_call
+    )
     # A separate run at k = 3 emits what the k = 6 profile predicts, within sampling error.
     short = sm.speculative_decode(chain, draft, 3, 1000, rng=2, n_sequences=200)
-    predicted = sm.profile_expected_tokens(long_run.unconditional, 3)
+    predicted = sm.expected_tokens(sm.acceptance(per_position=long_run.unconditional), 3)
     se = np.hypot(short.emitted.std() / np.sqrt(short.emitted.size), 3 / np.sqrt(long_run.iterations))
     assert abs(short.emitted.mean() - predicted) < stats.norm.isf(SIGNIFICANCE / 2) * se
 

@@ -1,6 +1,6 @@
 """Acceptance against context length: the fall-off's laws, and its fits against the cited points.
 
-The measured points (:data:`specmath.CONTEXT_MEASUREMENTS`) are read here off their sources'
+The measured points (:data:`specmath.presets.CONTEXT_MEASUREMENTS`) are read here off their sources'
 text, kept verbatim under tests/fixtures/presets/context/ (first line ``# `` and the record's
 ``source``), each as its record's ``reading`` says; the fit is recomputed from those numbers.
 """
@@ -68,23 +68,23 @@ TOLERANCE = {
 
 
 def test_every_measurement_has_a_reader_and_every_fixture_a_measurement():
-    assert set(READERS) == set(sm.CONTEXT_MEASUREMENTS) == set(TOLERANCE)
-    cited = {f"# {m.source}" for m in sm.CONTEXT_MEASUREMENTS.values()}
+    assert set(READERS) == set(sm.presets.CONTEXT_MEASUREMENTS) == set(TOLERANCE)
+    cited = {f"# {m.source}" for m in sm.presets.CONTEXT_MEASUREMENTS.values()}
     headers = {p.read_text(encoding="utf-8").partition("\n")[0] for p in FIXTURES.glob("*.txt")}
     assert headers == cited
 
 
-@pytest.mark.parametrize("name", list(sm.CONTEXT_MEASUREMENTS))
+@pytest.mark.parametrize("name", list(sm.presets.CONTEXT_MEASUREMENTS))
 def test_the_points_are_the_sources(name):
-    m = sm.CONTEXT_MEASUREMENTS[name]
+    m = sm.presets.CONTEXT_MEASUREMENTS[name]
     points = READERS[name](_fixture(m))
     assert np.allclose(np.array(points, dtype=float), np.array(m.points, dtype=float), rtol=0, atol=1e-12)
     assert list(m.contexts) == sorted(m.contexts)
 
 
-@pytest.mark.parametrize("name", list(sm.CONTEXT_MEASUREMENTS))
+@pytest.mark.parametrize("name", list(sm.presets.CONTEXT_MEASUREMENTS))
 def test_the_fit_from_the_sources_numbers_passes_each_point(name):
-    m = sm.CONTEXT_MEASUREMENTS[name]
+    m = sm.presets.CONTEXT_MEASUREMENTS[name]
     contexts, values = zip(*READERS[name](_fixture(m)), strict=True)
     fit = sm.fit_context_falloff(contexts, values, baseline=m.baseline, ceiling=m.ceiling)
     assert fit == sm.fit_context_falloff(m.contexts, m.values, baseline=m.baseline, ceiling=m.ceiling)
@@ -98,7 +98,7 @@ def test_the_fit_from_the_sources_numbers_passes_each_point(name):
 
 def test_the_eagle3_head_halves_near_8k_tokens():
     # The one source with more points than parameters: the half-context lies inside its span.
-    m = sm.CONTEXT_MEASUREMENTS["Qwen3-8B EAGLE-3, LongBench-v2"]
+    m = sm.presets.CONTEXT_MEASUREMENTS["Qwen3-8B EAGLE-3, LongBench-v2"]
     fit = sm.fit_context_falloff(m.contexts, m.values, baseline=m.baseline)
     assert 6_000 < fit.falloff.half_context < 10_000
     assert abs(fit.value_at(fit.falloff.half_context) - (1 + (fit.reference - 1) / 2)) < 1e-12

@@ -43,7 +43,7 @@ def test_model_free_drafter_pays_its_lookup_once(lookup):
     np.testing.assert_allclose(s, sm.expected_tokens(0.6, K) / (drafting + target(K + 1) / target(1)), rtol=1e-14)
 
 
-@pytest.mark.parametrize("drafter", sm.DRAFTERS)
+@pytest.mark.parametrize("drafter", sm.general.DRAFTERS)
 def test_optimal_k_general_is_the_best_of_general_speedup(drafter):
     draft = sm.Roofline(sm.MODEL_PRESETS["Llama-3.2-1B"], H100, 32, 2048, 1e-4)
     target = sm.Roofline(sm.MODEL_PRESETS["Llama-3.1-8B"], H100, 32, 2048, 1e-4)
@@ -74,7 +74,7 @@ MOE = sm.ModelSpec(
 
 @given(
     alpha=st.sampled_from([0.0, 0.6, 0.9, 1.0]),
-    drafter=st.sampled_from(sm.DRAFTERS),
+    drafter=st.sampled_from(sm.general.DRAFTERS),
     target=st.sampled_from([MOE, sm.MODEL_PRESETS["Llama-3.1-8B"]]),
     tp=st.sampled_from([1, 2, 8]),
     draft_tp=st.sampled_from([1, 2]),
@@ -99,7 +99,9 @@ def test_batch_sweep_rows_are_one_roofline_and_optimal_k_general(
         assert (sweep.k[row], sweep.speedup[row]) == (k, s)
         assert sweep.verify_ratio[row] == float(t_target(k + 1)) / float(t_target(1))
         assert sweep.target_fits[row] == t_target.fits
-    profile = sm.profile_batch_sweep([alpha] * 3, draft, target, H100, batches, context, overhead_s, 16, **kwargs)
+    profile = sm.roofline_batch_sweep(
+        sm.acceptance(per_position=[alpha] * 3), draft, target, H100, batches, context, overhead_s, 16, **kwargs
+    )
     assert profile.batch.tolist() == sweep.batch.tolist()
 
 

@@ -142,15 +142,15 @@ def test_record_is_one_consistent_iteration(target, seed):
     assert (t.u[:r] < t.ratio[:r]).all() and np.isnan(t.u[r + 1 :]).all()
     assert ((0 <= t.u[t.checked]) & (t.u[t.checked] < 1)).all()
     np.testing.assert_array_equal(t.emitted[:-1], t.drafted[:r])
-    np.testing.assert_array_equal(t.kinds[:-1], sm.ACCEPTED)
+    np.testing.assert_array_equal(t.kinds[:-1], sm.decode.ACCEPTED)
     if r < k:
         assert t.u[r] >= t.ratio[r] and not t.all_accepted
         np.testing.assert_allclose(t.residual, sm.residual_distribution(t.p[r], t.q[r]), rtol=1e-12, atol=1e-15)
         assert t.residual[t.residual_token] > 0 and t.residual_token == t.emitted[-1]
-        assert t.kinds[-1] == sm.RESAMPLED and t.bonus_row is None and t.bonus_token is None
+        assert t.kinds[-1] == sm.decode.RESAMPLED and t.bonus_row is None and t.bonus_token is None
     else:
         np.testing.assert_array_equal(t.bonus_row, t.p[k])
-        assert t.bonus_token == t.emitted[-1] and t.kinds[-1] == sm.BONUS and t.residual is None
+        assert t.bonus_token == t.emitted[-1] and t.kinds[-1] == sm.decode.BONUS and t.residual is None
 
 
 def test_chained_iterations_are_speculative_decode(target):
@@ -175,7 +175,7 @@ def test_k_zero_is_one_target_step(target):
     assert t.drafted.shape == (0,) and t.q.shape == (0, 5) and t.u.shape == (0,)
     np.testing.assert_allclose(t.p, target[[1]], rtol=1e-15)
     np.testing.assert_array_equal(t.bonus_row, t.p[0])
-    assert t.all_accepted and t.first_rejection == 0 and t.kinds.tolist() == [sm.BONUS]
+    assert t.all_accepted and t.first_rejection == 0 and t.kinds.tolist() == [sm.decode.BONUS]
     assert_distributed_as(np.array([t.emitted[0] for t in traces]), target[1])
 
 

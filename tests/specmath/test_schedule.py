@@ -104,7 +104,7 @@ def test_bad_sweeps_are_refused_by_name(args, message):
         specmath.batch_k_schedule(*(args if args is not None else (None, [1], [1.5])))
 
 
-# --- profile_batch_sweep: the best k per batch from a measured per-position profile -----------
+# --- roofline_batch_sweep of a measured per-position profile: the best k per batch ----------
 
 PAIRS = [("Llama-3.2-1B", "Llama-3.1-8B"), ("LLaMA-68M", "Llama-2-7B"), ("Llama-3.1-8B", "Llama-3.1-70B")]
 
@@ -131,10 +131,12 @@ def test_profile_sweep_is_the_best_k_of_each_batch_by_brute_force(
     """Each row: E[N_k] of the profile over the cost of one batch's Rooflines, the first best k."""
     presets = specmath.MODEL_PRESETS
     draft, target, device = presets[pair[0]], presets[pair[1]], specmath.GPU_PRESETS[gpu]
-    sweep = specmath.profile_batch_sweep(per_position, draft, target, device, batches, context, overhead_s, max_k)
+    sweep = specmath.roofline_batch_sweep(
+        specmath.acceptance(per_position=per_position), draft, target, device, batches, context, overhead_s, max_k
+    )
     assert sweep.batch.tolist() == sorted(set(batches))
     ks = np.arange(1, max_k + 1)
-    tokens = specmath.profile_expected_tokens(per_position, ks)
+    tokens = specmath.expected_tokens(specmath.acceptance(per_position=per_position), ks)
     for row, b in enumerate(sweep.batch):
         t_target = specmath.Roofline(target, device, int(b), context, overhead_s)
         t_draft = specmath.Roofline(draft, device, int(b), context, overhead_s)
@@ -152,7 +154,9 @@ def test_a_geometric_profile_sweeps_as_its_alpha():
     batches = np.arange(1, 513)
     for alpha in (0.5, 0.74, 0.9):
         profile = alpha ** np.arange(1, 33)
-        by_profile = specmath.profile_batch_sweep(profile, draft, target, gpu, batches, 1024, max_k=32)
+        by_profile = specmath.roofline_batch_sweep(
+            specmath.acceptance(per_position=profile), draft, target, gpu, batches, 1024, max_k=32
+        )
         by_alpha = specmath.roofline_batch_sweep(alpha, draft, target, gpu, batches, 1024, max_k=32)
         np.testing.assert_array_equal(by_profile.k, by_alpha.k)
         np.testing.assert_allclose(by_profile.speedup, by_alpha.speedup, rtol=1e-12)
@@ -164,9 +168,11 @@ def test_a_profile_that_falls_off_schedules_shorter_drafts_than_its_iid_alpha():
     presets, gpu = specmath.MODEL_PRESETS, specmath.GPU_PRESETS["H100 SXM"]
     draft, target = presets["Llama-3.2-1B"], presets["Llama-3.1-8B"]
     profile = np.array([0.9, 0.8, 0.1, 0.01])
-    alpha = specmath.fit_alpha_from_acceptance_length(1 + profile.sum(), 4)
+    alpha = specmath.iid_blocks.fit_alpha_from_acceptance_length(1 + profile.sum(), 4)
     batches = np.arange(1, 129)
-    by_profile = specmath.profile_batch_sweep(profile, draft, target, gpu, batches, 1024, max_k=16)
+    by_profile = specmath.roofline_batch_sweep(
+        specmath.acceptance(per_position=profile), draft, target, gpu, batches, 1024, max_k=16
+    )
     by_alpha = specmath.roofline_batch_sweep(alpha, draft, target, gpu, batches, 1024, max_k=16)
     assert (by_profile.k <= 2).all()
     assert (by_alpha.k > by_profile.k).all()
@@ -183,4 +189,10 @@ def test_a_profile_that_falls_off_schedules_shorter_drafts_than_its_iid_alpha():
 def test_a_bad_profile_is_refused_by_name(per_position, message):
     presets, gpu = specmath.MODEL_PRESETS, specmath.GPU_PRESETS["H100 SXM"]
     with pytest.raises(ValueError, match=message):
-        specmath.profile_batch_sweep(per_position, presets["Llama-3.2-1B"], presets["Llama-3.1-8B"], gpu, [1, 2])
+        specmath.roofline_batch_sweep(
+            specmath.acceptance(per_position=per_position),
+            presets["Llama-3.2-1B"],
+            presets["Llama-3.1-8B"],
+            gpu,
+            [1, 2],
+        )

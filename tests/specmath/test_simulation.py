@@ -80,7 +80,7 @@ def test_iid_blocks_edges_and_validation():
 
 @given(st.floats(0.0, 1.0), st.integers(1, 64))
 def test_fit_alpha_inverts_expected_tokens(alpha, k):
-    fitted = sm.fit_alpha_from_acceptance_length(sm.expected_tokens(alpha, k), k)
+    fitted = sm.iid_blocks.fit_alpha_from_acceptance_length(sm.expected_tokens(alpha, k), k)
     # E[N] is flat in alpha near 0 when k is large relative to the precision; compare in E[N].
     assert sm.expected_tokens(fitted, k) == pytest.approx(sm.expected_tokens(alpha, k), rel=1e-12)
     if 0.01 < alpha < 0.99:
@@ -88,10 +88,10 @@ def test_fit_alpha_inverts_expected_tokens(alpha, k):
 
 
 def test_fit_alpha_ends_and_monotone():
-    assert sm.fit_alpha_from_acceptance_length(1.0, 4) == 0.0
-    assert sm.fit_alpha_from_acceptance_length(5.0, 4) == 1.0
+    assert sm.iid_blocks.fit_alpha_from_acceptance_length(1.0, 4) == 0.0
+    assert sm.iid_blocks.fit_alpha_from_acceptance_length(5.0, 4) == 1.0
     grid = np.linspace(1, 5, 101)
-    fitted = sm.fit_alpha_from_acceptance_length(grid, 4)
+    fitted = sm.iid_blocks.fit_alpha_from_acceptance_length(grid, 4)
     assert (np.diff(fitted) > 0).all()
 
 
@@ -100,7 +100,7 @@ def test_fit_alpha_ends_and_monotone():
 )
 def test_fit_alpha_rejects_impossible_lengths(length, k, message):
     with pytest.raises(ValueError, match=message):
-        sm.fit_alpha_from_acceptance_length(length, k)
+        sm.iid_blocks.fit_alpha_from_acceptance_length(length, k)
 
 
 # --- Markov chains -------------------------------------------------------------------------
@@ -211,15 +211,15 @@ def test_records_describe_the_text(target):
     k = 4
     records = sm.speculative_decode(target, sm.draft_by_noise(target, 0.6), k, 400, rng=6, n_sequences=3)
     assert records.tokens.shape == records.kinds.shape == (3, 400)
-    assert (records.kinds[:, 0] == sm.START).all()
+    assert (records.kinds[:, 0] == sm.decode.START).all()
     for s in range(3):
         kinds = records.kinds[s, 1:]
-        ends = np.flatnonzero((kinds == sm.RESAMPLED) | (kinds == sm.BONUS))
+        ends = np.flatnonzero((kinds == sm.decode.RESAMPLED) | (kinds == sm.decode.BONUS))
         blocks = np.diff(np.r_[-1, ends])
         mine = records.sequence == s
         # Each complete block is the accepted prefix plus one token, as the records say.
         np.testing.assert_array_equal(blocks, records.emitted[mine][: blocks.size])
-        assert ((kinds[ends] == sm.BONUS) == (blocks == k + 1)).all()
+        assert ((kinds[ends] == sm.decode.BONUS) == (blocks == k + 1)).all()
     np.testing.assert_array_equal(records.outcomes.sum(axis=1), records.accepted)
     np.testing.assert_array_equal(records.drafted, k)
     # The target checks positions up to and including the first rejection.
@@ -230,7 +230,7 @@ def test_records_describe_the_text(target):
 def test_plain_decoding_when_k_is_zero(target):
     records = sm.speculative_decode(target, target, 0, 50, rng=0, n_sequences=2)
     assert records.outcomes.shape == (records.accepted.size, 0)
-    assert (records.kinds[:, 1:] == sm.BONUS).all()
+    assert (records.kinds[:, 1:] == sm.decode.BONUS).all()
     assert sm.decode_summary(records).tokens_per_call == 1.0
 
 
@@ -239,7 +239,7 @@ def test_summary_formulas_on_hand_made_records():
     accepted = np.array([0, 1, 3, 2])
     outcomes = np.arange(3) < accepted[:, None]
     alpha = np.where(np.arange(3) <= accepted[:, None], 0.5, np.nan)
-    records = sm.DecodeRecords(
+    records = sm.decode.DecodeRecords(
         tokens=np.zeros((1, 2), dtype=np.int64),
         kinds=np.zeros((1, 2), dtype=np.int8),
         sequence=np.zeros(4, dtype=np.int64),
@@ -255,7 +255,7 @@ def test_summary_formulas_on_hand_made_records():
     np.testing.assert_allclose(summary.unconditional, [3 / 4, 2 / 4, 1 / 4])
     np.testing.assert_allclose(summary.conditional, [3 / 4, 2 / 3, 1 / 2])
     assert summary.acceptance_rate == 6 / 9  # 6 accepted of 1 + 2 + 3 + 3 checked positions
-    assert summary.alpha_fit == pytest.approx(sm.fit_alpha_from_acceptance_length(2.5, 3))
+    assert summary.alpha_fit == pytest.approx(sm.iid_blocks.fit_alpha_from_acceptance_length(2.5, 3))
     assert summary.alpha_visited == 0.5
 
 

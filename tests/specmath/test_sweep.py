@@ -31,24 +31,24 @@ def test_runs_without_output_tokens_give_a_plain_average_and_no_interval():
 
 def test_the_profile_of_iid_lengths_is_alpha_to_the_i():
     k = np.arange(1, 7)
-    profile, adjusted = sm.profile_from_curve(k, sm.expected_tokens(0.7, k))
+    profile, adjusted = sm.sweep.profile_from_curve(k, sm.expected_tokens(0.7, k))
     np.testing.assert_allclose(profile, 0.7**k, rtol=1e-12)
     assert not adjusted
 
 
 def test_the_profile_spreads_a_gap_and_pools_what_rises():
     # L(1) = 1.8, L(3) = 2.8: positions 2 and 3 share the rise of 1.0 evenly.
-    profile, adjusted = sm.profile_from_curve([1, 3], [1.8, 2.8])
+    profile, adjusted = sm.sweep.profile_from_curve([1, 3], [1.8, 2.8])
     np.testing.assert_allclose(profile, [0.8, 0.5, 0.5])
     assert not adjusted
     # Rises 0.5, 0.7, 0.2 cannot be a profile: the first two pool to their mean 0.6.
-    profile, adjusted = sm.profile_from_curve([1, 2, 3], [1.5, 2.2, 2.4])
+    profile, adjusted = sm.sweep.profile_from_curve([1, 2, 3], [1.5, 2.2, 2.4])
     np.testing.assert_allclose(profile, [0.6, 0.6, 0.2])
     assert adjusted
     # A length that falls gives a rise below 0, clipped to 0.
-    profile, _ = sm.profile_from_curve([1, 2], [1.5, 1.4])
+    profile, _ = sm.sweep.profile_from_curve([1, 2], [1.5, 1.4])
     np.testing.assert_allclose(profile, [0.5, 0.0])
-    assert sm.profile_expected_tokens(profile, 2) == pytest.approx(1.5)
+    assert sm.expected_tokens(sm.acceptance(per_position=profile), 2) == pytest.approx(1.5)
 
 
 @pytest.mark.parametrize(
@@ -63,7 +63,7 @@ def test_the_profile_spreads_a_gap_and_pools_what_rises():
 )
 def test_profile_from_curve_validates(k, lengths, message):
     with pytest.raises(ValueError, match=message):
-        sm.profile_from_curve(k, lengths)
+        sm.sweep.profile_from_curve(k, lengths)
 
 
 def test_only_chain_runs_with_a_draft_make_the_curve():

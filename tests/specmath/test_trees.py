@@ -266,7 +266,7 @@ def test_sequoia_preset():
     assert p[8] > p[7]  # not monotone: rank 9 was accepted more often than rank 8
     with pytest.raises(ValueError, match="read-only"):
         p[0] = 0.5
-    assert "Infini-AI-Lab/Sequoia" in sm.SEQUOIA_ACCEPTANCE_SOURCE
+    assert "Infini-AI-Lab/Sequoia" in sm.presets.SEQUOIA_ACCEPTANCE_SOURCE
 
 
 # ---- bad input ----------------------------------------------------------------------------

@@ -197,7 +197,8 @@ def test_wrong_types_and_values_are_named_as_given(call, message):
 
 # --- draft lengths beyond int64 (issue 19, finding 1) ----------------------------------------
 
-#: Every public function taking a draft length, with that length as its only free argument.
+#: Every public function taking a draft length (and fit_alpha_from_acceptance_length, which fitted_alpha runs),
+#: with that length as its only free argument.
 TAKES_K = {
     "expected_tokens": lambda k: sm.expected_tokens(0.5, k),
     "speedup": lambda k: sm.speedup(0.5, k, 10),
@@ -205,10 +206,10 @@ TAKES_K = {
     "operations_factor": lambda k: sm.operations_factor(0.5, k, 0.1),
     "tokens_per_iteration_pmf": lambda k: sm.tokens_per_iteration_pmf(0.5, k),
     "simulate_iid_blocks": lambda k: sm.simulate_iid_blocks(0.5, k, 10, rng=0),
-    "fit_alpha_from_acceptance_length": lambda k: sm.fit_alpha_from_acceptance_length(1.5, k),
+    "fit_alpha_from_acceptance_length": lambda k: sm.iid_blocks.fit_alpha_from_acceptance_length(1.5, k),
     "alpha_interval": lambda k: sm.alpha_interval(5, 10, k),
-    "profile_expected_tokens": lambda k: sm.profile_expected_tokens([0.8, 0.6], k),
-    "profile_speedup": lambda k: sm.profile_speedup([0.8, 0.6], k, 10),
+    "expected_tokens of a profile": lambda k: sm.expected_tokens(sm.acceptance(per_position=[0.8, 0.6]), k),
+    "speedup of a profile": lambda k: sm.speedup(sm.acceptance(per_position=[0.8, 0.6]), k, 10),
     "speculative_decode": lambda k: sm.speculative_decode(T4, T4, k, 10, rng=0),
     "speculative_iteration": lambda k: sm.speculative_iteration(T4, T4, 0, k, rng=0),
 }

@@ -477,7 +477,7 @@ def test_block_decoding_generates_the_target_chain(k):
     # The same test rejects the draft chain's law.
     assert stats.chisquare(counts, pair_law(DRAFT_CHAIN) * n).pvalue < 1e-9
     # Every emitted token's kind is recorded as the token rule's are.
-    assert set(np.unique(records.kinds[:, 1:])) <= {sm.ACCEPTED, sm.RESAMPLED, sm.BONUS}
+    assert set(np.unique(records.kinds[:, 1:])) <= {sm.decode.ACCEPTED, sm.decode.RESAMPLED, sm.decode.BONUS}
 
 
 def test_block_decoding_accepts_the_enumerated_mean_on_a_context_free_pair():
