@@ -62,8 +62,8 @@ def view() -> None:
     step = float(setup.target(1))
     free = specmath.general_speedup(accepted, hardware.HARDWARE_K, setup.draft, step, drafter=kind)
     roof = specmath.general_speedup(accepted, hardware.HARDWARE_K, setup.draft, setup.target, drafter=kind)
-    best_free = specmath.optimal_k_general(accepted, setup.draft, step, max_k=max_k, drafter=kind)
-    best_roof = specmath.optimal_k_general(accepted, setup.draft, setup.target, max_k=max_k, drafter=kind)
+    best_free = specmath.general_optimal_k(accepted, setup.draft, step, max_k=max_k, drafter=kind)
+    best_roof = specmath.general_optimal_k(accepted, setup.draft, setup.target, max_k=max_k, drafter=kind)
     extra_ops = specmath.operations_factor(accepted, best_roof[0], setup.arithmetic_ratio)
 
     row = ui.metric_row()

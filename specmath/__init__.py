@@ -58,7 +58,7 @@ from .distributions import (
     tv_distance,
 )
 from .eagle import eagle_tree
-from .general import general_speedup, operations_factor, optimal_k_general, tree_speedup
+from .general import general_optimal_k, general_speedup, operations_factor, tree_speedup
 from .iid_blocks import simulate_iid_blocks, tokens_per_iteration_pmf
 from .iteration import speculative_iteration
 from .markov import (
@@ -147,13 +147,13 @@ __all__ = [
     "fit_context_falloff",
     "fit_roofline",
     "from_leviathan_cost",
+    "general_optimal_k",
     "general_speedup",
     "kl_divergence",
     "kv_shards",
     "measured_schedule",
     "operations_factor",
     "optimal_k",
-    "optimal_k_general",
     "optimal_tree",
     "optimal_tree_table",
     "pinsker_bound",

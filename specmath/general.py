@@ -1,7 +1,7 @@
 r"""Speedup and best k when verification is not free, and the arithmetic speculation costs.
 
 Given cost models ``T(w)`` (:mod:`specmath.costs`, or any callable), :func:`general_speedup`
-and :func:`optimal_k_general` replace ``speedup`` and ``optimal_k`` (:mod:`specmath.schedule`
+and :func:`general_optimal_k` replace ``speedup`` and ``optimal_k`` (:mod:`specmath.schedule`
 follows the best k as the batch grows), and :func:`operations_factor` gives the growth in total
 arithmetic (Leviathan et al. 2023, Theorem 3.11). Conventions as in :mod:`specmath.speedup`:
 ``alpha`` the acceptance rate, ``k`` the draft length, ``c`` the target step time over the draft
@@ -156,7 +156,7 @@ def iteration_ratio(k: np.ndarray, t_draft, t_target, drafter: str) -> np.ndarra
     return _draft_ratio(t_draft, target1, k, drafter) + ratio
 
 
-def optimal_k_general(alpha, t_draft, t_target, max_k=20, drafter="sequential"):
+def general_optimal_k(alpha, t_draft, t_target, max_k=20, drafter="sequential"):
     r"""Best draft length in ``1..max_k`` under any cost model, and the speedup it gives.
 
     .. math:: k^* = \min \operatorname*{arg\,max}_{1 \le k \le k_{\max}} S(\alpha, k)

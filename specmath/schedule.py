@@ -46,7 +46,7 @@ class BatchSweep(NamedTuple):
     batch : ndarray of int64
         The batch sizes, ascending, duplicates removed.
     k : ndarray of int64
-        Best draft length at each (:func:`optimal_k_general`).
+        Best draft length at each (:func:`general_optimal_k`).
     speedup : ndarray of float
         Speedup at that k; below 1, speculation slows serving down.
     c : ndarray of float
@@ -77,7 +77,7 @@ def roofline_batch_sweep(
     For each batch size ``b``, the target is ``Roofline(target, gpu, b, context, overhead_s, tp,
     interconnect)`` and the draft ``Roofline(draft, gpu, b, context, overhead_s, draft_tp,
     interconnect)`` (the draft decodes the same b sequences with the same context), and
-    :func:`optimal_k_general` picks k for the drafter kind:
+    :func:`general_optimal_k` picks k for the drafter kind:
 
     .. math:: S_b(k) = \frac{\mathbb{E}[N_k]\, T^{(b)}_{\text{target}}(1)}
                             {k\, T^{(b)}_{\text{draft}}(1) + T^{(b)}_{\text{target}}(k + 1)}
@@ -86,7 +86,7 @@ def roofline_batch_sweep(
     and :math:`1 + \sum_{i \le k} u_i` for an :class:`~specmath.Acceptance` holding a profile
     (measured up to its positions, extrapolated past them as :func:`~specmath.calibration.extend_profile` does). For one
     alpha the memory-bound plateau is settled by :func:`optimal_k`'s closed-form comparison, exact
-    ties included; for a profile, ties go to the shorter draft as computed (:func:`optimal_k_general`'s rule).
+    ties included; for a profile, ties go to the shorter draft as computed (:func:`general_optimal_k`'s rule).
 
     Parameters
     ----------
@@ -165,7 +165,7 @@ def _sweep(tokens: np.ndarray, alpha, draft, target, gpu, batches, context, over
     ks = np.arange(1, max_k + 1)
     widths = np.r_[1, ks + 1]
     # Every batch at once, in the same floating-point operations as Roofline and
-    # optimal_k_general take one batch at a time, so the figures are the same bit for bit.
+    # general_optimal_k take one batch at a time, so the figures are the same bit for bit.
     rows = sizes[:, None]
     t_target = _pass_times(target, gpu, rows, context, widths[None, :], overhead_s, tp, interconnect)
     target1 = t_target[:, 0]

@@ -36,7 +36,7 @@ def _roofline_checks(at, acceptance) -> None:
         values(trace(_chart(at, "Speedup vs draft length"), "roofline")["y"]),
         specmath.general_speedup(acceptance, HARDWARE_K, setup.draft, setup.target),
     )
-    k, s = specmath.optimal_k_general(acceptance, setup.draft, setup.target, max_k=32)
+    k, s = specmath.general_optimal_k(acceptance, setup.draft, setup.target, max_k=32)
     assert metrics(at)["Best k, roofline"] == f"{k} → {s:.2f}×"
 
 
@@ -62,7 +62,7 @@ def test_hardware_applies_a_fall_off_at_its_context_and_on_its_map():
     g = specmath.fit_context_falloff(m.contexts, m.values, baseline=m.baseline, ceiling=m.ceiling).falloff
     there = specmath.acceptance(lengths=g.lengths_at(MINIMAX_CURVE, context))
     setup = _setup(context)
-    k, s = specmath.optimal_k_general(there, setup.draft, setup.target, max_k=32)
+    k, s = specmath.general_optimal_k(there, setup.draft, setup.target, max_k=32)
     assert metrics(at)["Best k, roofline"] == f"{k} → {s:.2f}×"
     # The map: the context-0 row is the curve itself, the longest context's acceptance has nearly gone.
     plain = open_page("hardware", acc=MINIMAX)

@@ -85,7 +85,7 @@ def test_defaults_show_the_roofline_of_the_presets():
     m = metrics(at)
     assert m["Target step T_target(1)"] == f"{target(1) * 1e3:.3f} ms"
     assert m["Implied c = T_target(1) / T_draft(1)"] == f"{setup.c:.2f}"
-    k, s = specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32)
+    k, s = specmath.general_optimal_k(0.8, setup.draft, setup.target, max_k=32)
     assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
     assert titles(at) == list(CHARTS)
     speedup_figure, cost_figure, sweep_figure = (chart(at, title) for title in CHARTS[:3])
@@ -100,8 +100,8 @@ def test_defaults_show_the_roofline_of_the_presets():
     )
     stars = trace(speedup_figure, "best k")
     best = {
-        "free verification": specmath.optimal_k_general(0.8, setup.draft, step, max_k=32),
-        "roofline": specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32),
+        "free verification": specmath.general_optimal_k(0.8, setup.draft, step, max_k=32),
+        "roofline": specmath.general_optimal_k(0.8, setup.draft, setup.target, max_k=32),
     }
     assert sorted(stars["customdata"]) == sorted(best)
     np.testing.assert_array_equal(values(stars["x"]), [best[name][0] for name in stars["customdata"]])
@@ -183,7 +183,7 @@ def _expected(method="draft_model", model="meta-llama/Llama-3.2-1B", batch=1, al
     sweep = _schedule_sweep(alpha=alpha)
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     setup = _setup(batch=batch)
-    k, s = specmath.optimal_k_general(alpha, setup.draft, setup.target, max_k=32)
+    k, s = specmath.general_optimal_k(alpha, setup.draft, setup.target, max_k=32)
     chosen = (int(k), float(s)) if s > 1 else (0, 1.0)
     target = "meta-llama/Llama-3.1-8B"
     configs = engines.engine_configs(schedule, method, model, chosen[0], batch, target=target, **engine)
@@ -227,7 +227,7 @@ def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
 def test_the_sglang_flags_are_the_best_chain_at_the_chosen_batch(batch):
     at = open_page(HARDWARE, batch=batch)
     setup = _setup(batch=int(batch))
-    k, s = specmath.optimal_k_general(0.8, setup.draft, setup.target, max_k=32)
+    k, s = specmath.general_optimal_k(0.8, setup.draft, setup.target, max_k=32)
     assert s > 1
     assert sglang_flags(at) == {
         "--speculative-algorithm": "STANDALONE",
@@ -544,7 +544,7 @@ def test_a_head_drafts_on_the_targets_gpus_unless_the_link_sets_its_own(download
         dataclasses.replace(specmath.MODEL_PRESETS[name], bytes_per_parameter=1.0)
         for name in ("DeepSeek-V3", "DeepSeek-V3-MTP")
     )
-    k, speedup = specmath.optimal_k_general(
+    k, speedup = specmath.general_optimal_k(
         0.8, specmath.Roofline(draft, h200, 1, 1024, 0.0, on, NVLINK),
         specmath.Roofline(target, h200, 1, 1024, 0.0, 8, NVLINK), max_k=32,
     )  # fmt: skip
@@ -597,7 +597,7 @@ def test_a_model_free_drafter_pays_its_lookup_and_the_draft_model_is_not_used():
     m = metrics(at)
     assert m["Draft lookup"] == "0.050 ms" and "Draft step T_draft(1)" not in m
     target = specmath.Roofline(specmath.MODEL_PRESETS["Llama-3.1-8B"], H100, 64, 1024)
-    k, s = specmath.optimal_k_general(0.8, 5e-5, target, max_k=32, drafter="model_free")
+    k, s = specmath.general_optimal_k(0.8, 5e-5, target, max_k=32, drafter="model_free")
     assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
     # The draft model picked makes no difference.
     other = metrics(
@@ -666,7 +666,7 @@ def test_the_synthetic_block_forces_the_predicted_acceptance_at_the_chosen_batch
     at = open_page(HARDWARE, batch="64", alpha="0.7")
     assert not at.exception
     setup = _setup(batch=64)
-    k, speedup = specmath.optimal_k_general(0.7, setup.draft, setup.target, max_k=32)
+    k, speedup = specmath.general_optimal_k(0.7, setup.draft, setup.target, max_k=32)
     length = float(specmath.expected_tokens(0.7, k))
     serves = [text for text in codes(at) if text.startswith("vllm serve meta-llama/Llama-3.1-8B ")]
     (config,) = [c for c in map(vllm.read_flag, serves) if "rejection_sample_method" in c]  # the synthetic run's
@@ -779,8 +779,8 @@ def test_a_best_k_at_the_largest_k_searched_is_said_to_be_the_searchs_edge(link,
     setup = _setup()
     kind, alpha = link.get("drafter_kind", "sequential"), float(link.get("alpha", 0.8))
     draft = 0.0 if kind == "model_free" else setup.draft  # a lookup of 0 ms, the page's default
-    best = specmath.optimal_k_general(alpha, draft, setup.target, max_k=32, drafter=kind)[0]
-    free = specmath.optimal_k_general(alpha, draft, float(setup.target(1)), max_k=32, drafter=kind)[0]
+    best = specmath.general_optimal_k(alpha, draft, setup.target, max_k=32, drafter=kind)[0]
+    free = specmath.general_optimal_k(alpha, draft, float(setup.target(1)), max_k=32, drafter=kind)[0]
     assert (32 in (best, free)) == at_cap
     said = [text for text in _captions(at) if "is the largest k searched" in text]
     assert bool(said) == (32 in (best, free))

@@ -125,8 +125,8 @@ def test_every_function_gives_an_iid_value_exactly_what_it_gives_its_float(alpha
                 specmath.general_speedup(alpha, ks, d, t, drafter=drafter),
             )
             for got, want in zip(
-                specmath.optimal_k_general(acc, d, t, 16, drafter=drafter),
-                specmath.optimal_k_general(alpha, d, t, 16, drafter=drafter),
+                specmath.general_optimal_k(acc, d, t, 16, drafter=drafter),
+                specmath.general_optimal_k(alpha, d, t, 16, drafter=drafter),
                 strict=True,
             ):
                 same(got, want)
@@ -164,7 +164,7 @@ def test_a_profiles_speedup_and_best_k_are_its_lengths_over_the_cost(acc):
     # Free verification is the chapter's cost: general_speedup and its search agree with the above.
     for c in cs[:-1]:
         np.testing.assert_array_equal(specmath.general_speedup(acc, ks, 1.0 / c, 1.0), specmath.speedup(acc, ks, c))
-        assert specmath.optimal_k_general(acc, 1.0 / c, 1.0, 20) == specmath.optimal_k(acc, c, 20)
+        assert specmath.general_optimal_k(acc, 1.0 / c, 1.0, 20) == specmath.optimal_k(acc, c, 20)
 
 
 def test_a_profiles_roofline_sweep_is_its_best_k_at_each_batch_by_brute_force():
@@ -173,7 +173,7 @@ def test_a_profiles_roofline_sweep_is_its_best_k_at_each_batch_by_brute_force():
     sweep = specmath.roofline_batch_sweep(PROFILE, draft, target, H100, batches, 4096, max_k=12)
     for row, b in enumerate(batches):
         t_draft, t_target = specmath.Roofline(draft, H100, b, 4096), specmath.Roofline(target, H100, b, 4096)
-        assert (sweep.k[row], sweep.speedup[row]) == specmath.optimal_k_general(PROFILE, t_draft, t_target, 12)
+        assert (sweep.k[row], sweep.speedup[row]) == specmath.general_optimal_k(PROFILE, t_draft, t_target, 12)
     # The sweep of a bare profile is this sweep.
     by_tuple = specmath.roofline_batch_sweep(
         specmath.acceptance(per_position=PROFILE.per_position), draft, target, H100, batches, 4096, max_k=12

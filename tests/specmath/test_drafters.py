@@ -44,12 +44,12 @@ def test_model_free_drafter_pays_its_lookup_once(lookup):
 
 
 @pytest.mark.parametrize("drafter", sm.general.DRAFTERS)
-def test_optimal_k_general_is_the_best_of_general_speedup(drafter):
+def test_general_optimal_k_is_the_best_of_general_speedup(drafter):
     draft = sm.Roofline(sm.MODEL_PRESETS["Llama-3.2-1B"], H100, 32, 2048, 1e-4)
     target = sm.Roofline(sm.MODEL_PRESETS["Llama-3.1-8B"], H100, 32, 2048, 1e-4)
     t_draft = 2e-4 if drafter == "model_free" else draft
     alpha = np.linspace(0, 1, 21)
-    best_k, best = sm.optimal_k_general(alpha, t_draft, target, 24, drafter=drafter)
+    best_k, best = sm.general_optimal_k(alpha, t_draft, target, 24, drafter=drafter)
     table = sm.general_speedup(alpha[:, None], np.arange(1, 25), t_draft, target, drafter=drafter)
     np.testing.assert_array_equal(best_k, np.argmax(table, axis=1) + 1)
     np.testing.assert_array_equal(best, table.max(axis=1))
@@ -60,7 +60,7 @@ def test_bad_drafter_named(bad):
     with pytest.raises(ValueError, match=r"^drafter must be one of sequential, parallel, model_free, got"):
         sm.general_speedup(0.5, 3, 0.1, 1.0, drafter=bad)
     with pytest.raises(ValueError, match=r"^drafter must be one of"):
-        sm.optimal_k_general(0.5, 0.1, 1.0, drafter=bad)
+        sm.general_optimal_k(0.5, 0.1, 1.0, drafter=bad)
 
 
 # --- the batch sweeps take the kind, tensor parallelism and mixtures of experts -------------
@@ -82,7 +82,7 @@ MOE = sm.ModelSpec(
     overhead_s=st.sampled_from([0.0, 5e-5]),
     batches=st.lists(st.integers(1, 4096), min_size=1, max_size=6),
 )
-def test_batch_sweep_rows_are_one_roofline_and_optimal_k_general(
+def test_batch_sweep_rows_are_one_roofline_and_general_optimal_k(
     alpha, drafter, target, tp, draft_tp, context, overhead_s, batches
 ):
     draft = 3e-5 if drafter == "model_free" else sm.MODEL_PRESETS["Llama-3.2-1B"]
@@ -95,7 +95,7 @@ def test_batch_sweep_rows_are_one_roofline_and_optimal_k_general(
             if drafter == "model_free"
             else sm.Roofline(draft, H100, int(b), context, overhead_s, draft_tp, NVLINK)
         )
-        k, s = sm.optimal_k_general(alpha, t_draft, t_target, 16, drafter=drafter)
+        k, s = sm.general_optimal_k(alpha, t_draft, t_target, 16, drafter=drafter)
         assert (sweep.k[row], sweep.speedup[row]) == (k, s)
         assert sweep.verify_ratio[row] == float(t_target(k + 1)) / float(t_target(1))
         assert sweep.target_fits[row] == t_target.fits

@@ -90,7 +90,7 @@ def test_operations_factor_bad_c_hat(c_hat, problem):
         sm.operations_factor(0.5, 3, c_hat)
 
 
-# --- general_speedup and optimal_k_general under free verification --------------------------
+# --- general_speedup and general_optimal_k under free verification --------------------------
 
 
 @given(alphas, st.integers(0, 200), times, times)
@@ -112,26 +112,26 @@ def test_free_verification_grid_bit_for_bit():
 
 
 @pytest.mark.parametrize(("t_target", "t_draft"), [(20.0, 1.0), (0.3, 0.1), (1.0, 1.0), (0.05, 0.0), (0.0123, 0.0017)])
-def test_optimal_k_general_equals_optimal_k_for_free_verification(t_target, t_draft):
+def test_general_optimal_k_equals_optimal_k_for_free_verification(t_target, t_draft):
     alpha = np.linspace(0, 1, 201)
     c = t_target / t_draft if t_draft else np.inf
     for max_k in (1, 20, 64):
-        k_general, s_general = sm.optimal_k_general(alpha, t_draft, sm.FreeVerification(t_target), max_k)
+        k_general, s_general = sm.general_optimal_k(alpha, t_draft, sm.FreeVerification(t_target), max_k)
         k_chapter, s_chapter = sm.optimal_k(alpha, c, max_k)
         np.testing.assert_array_equal(k_general, k_chapter)  # ties too: alpha = 1, c = 1
         np.testing.assert_array_equal(s_general, s_chapter)
 
 
-def test_optimal_k_general_matches_its_speedup_and_shapes():
+def test_general_optimal_k_matches_its_speedup_and_shapes():
     model = sm.LinearOverhead(0.02, 0.1)
     alpha = np.array([[0.5, 0.7], [0.8, 0.95]])
-    k, s = sm.optimal_k_general(alpha, 0.002, model)
+    k, s = sm.general_optimal_k(alpha, 0.002, model)
     assert k.shape == s.shape == (2, 2)
     np.testing.assert_array_equal(s, sm.general_speedup(alpha, k, 0.002, model))
-    k0, s0 = sm.optimal_k_general(0.8, 0.002, model)
+    k0, s0 = sm.general_optimal_k(0.8, 0.002, model)
     assert np.ndim(k0) == np.ndim(s0) == 0
     # The chapter's printed example, through the general function: alpha 0.8, c 20 -> k 8, 3.09x.
-    k, s = sm.optimal_k_general(0.8, 1.0, 20.0)
+    k, s = sm.general_optimal_k(0.8, 1.0, 20.0)
     assert (k, f"{s:.2f}") == (8, "3.09")
 
 
@@ -149,7 +149,7 @@ def test_linear_overhead_closed_form(alpha, k, t_target, t_draft, beta):
 def test_linear_overhead_shrinks_the_best_k():
     betas = np.linspace(0, 1, 41)
     for alpha in (0.6, 0.8, 0.9, 0.97):
-        ks = [sm.optimal_k_general(alpha, 0.001, sm.LinearOverhead(0.02, b))[0] for b in betas]
+        ks = [sm.general_optimal_k(alpha, 0.001, sm.LinearOverhead(0.02, b))[0] for b in betas]
         assert ks[0] == sm.optimal_k(alpha, 20)[0]
         assert all(a >= b for a, b in itertools.pairwise(ks))
     # beta = 1: a pass over k + 1 positions costs k + 1 steps; with a free draft S = E[N]/(k+1) <= 1.
@@ -170,8 +170,8 @@ def test_tabulated_times():
     with pytest.raises(ValueError, match=r"^w must be <= 5"):
         sm.general_speedup(0.8, 5, 0.002, table)
     with pytest.raises(ValueError, match=r"^w must be <= 5"):
-        sm.optimal_k_general(0.8, 0.002, table, max_k=5)
-    k, _ = sm.optimal_k_general(0.8, 0.002, table, max_k=4)
+        sm.general_optimal_k(0.8, 0.002, table, max_k=5)
+    k, _ = sm.general_optimal_k(0.8, 0.002, table, max_k=4)
     assert 1 <= k <= 4
 
 
@@ -222,7 +222,7 @@ def test_memory_bound_regime_is_free_verification():
     alpha = np.linspace(0, 1, 101)[:, None]
     k = np.arange(0, max_k + 1)
     np.testing.assert_array_equal(sm.general_speedup(alpha, k, draft, target), sm.speedup(alpha, k, c))
-    k_general, s_general = sm.optimal_k_general(alpha[:, 0], draft, target, max_k)
+    k_general, s_general = sm.general_optimal_k(alpha[:, 0], draft, target, max_k)
     k_chapter, s_chapter = sm.optimal_k(alpha[:, 0], c, max_k)
     np.testing.assert_array_equal(k_general, k_chapter)
     np.testing.assert_array_equal(s_general, s_chapter)
@@ -312,7 +312,7 @@ def test_roofline_speedup_between_compute_and_memory_bounds(target, draft, alpha
     e = sm.expected_tokens(alpha, k)
     assert (s <= sm.speedup(alpha, k, c) * (1 + 1e-12)).all()
     assert (s >= e / (k / c + k + 1) * (1 - 1e-12)).all()
-    best_k, best = sm.optimal_k_general(alpha, draft, target)
+    best_k, best = sm.general_optimal_k(alpha, draft, target)
     assert best <= sm.optimal_k(alpha, c)[1] * (1 + 1e-12)
     assert best == sm.general_speedup(alpha, best_k, draft, target)
 
@@ -465,11 +465,11 @@ def test_batch_sweep_speculation_stops_paying():
     # Batch 1 is memory-bound: the chapter's optimal_k with the hardware's c.
     k, s = sm.optimal_k(0.8, sweep.c[0])
     assert (sweep.k[0], sweep.speedup[0]) == (k, s)
-    # Every row is optimal_k_general on the two rooflines.
+    # Every row is general_optimal_k on the two rooflines.
     row = 5
     target = sm.Roofline(LLAMA_8B, H100, batches[row])
     draft = sm.Roofline(LLAMA_1B, H100, batches[row])
-    assert (sweep.k[row], sweep.speedup[row]) == sm.optimal_k_general(0.8, draft, target)
+    assert (sweep.k[row], sweep.speedup[row]) == sm.general_optimal_k(0.8, draft, target)
 
 
 def test_batch_sweep_long_context_keeps_verification_cheap():
@@ -492,18 +492,18 @@ def test_batch_sweep_long_context_keeps_verification_cheap():
     max_k=st.integers(1, 32),
     batches=st.lists(st.integers(1, MAX_BATCH), min_size=1, max_size=12),
 )
-def test_batch_sweep_is_one_roofline_and_optimal_k_general_per_batch(
+def test_batch_sweep_is_one_roofline_and_general_optimal_k_per_batch(
     alpha, pair, gpu, context, overhead_s, max_k, batches
 ):
     """The sweep computes all batches at once; each row is what one batch's Roofline and
-    optimal_k_general give, bit for bit."""
+    general_optimal_k give, bit for bit."""
     draft, target, device = sm.MODEL_PRESETS[pair[0]], sm.MODEL_PRESETS[pair[1]], sm.GPU_PRESETS[gpu]
     sweep = sm.roofline_batch_sweep(alpha, draft, target, device, batches, context, overhead_s, max_k)
     assert sweep.batch.tolist() == sorted(set(batches))
     for row, b in enumerate(sweep.batch):
         t_target = sm.Roofline(target, device, int(b), context, overhead_s)
         t_draft = sm.Roofline(draft, device, int(b), context, overhead_s)
-        k, s = sm.optimal_k_general(alpha, t_draft, t_target, max_k)
+        k, s = sm.general_optimal_k(alpha, t_draft, t_target, max_k)
         assert (sweep.k[row], sweep.speedup[row]) == (k, s)
         assert sweep.c[row] == float(t_target(1)) / float(t_draft(1))
         assert sweep.verify_ratio[row] == float(t_target(k + 1)) / float(t_target(1))
@@ -574,8 +574,8 @@ def test_bad_inputs_named(make, pattern):
         (lambda: sm.general_speedup(0.5, 3, lambda w: np.full(np.shape(w), np.nan), 1.0), r"^t_draft\(w\)"),
         (lambda: sm.general_speedup(1.5, 3, 0.1, 1.0), "^alpha must be within"),
         (lambda: sm.general_speedup(0.5, -1, 0.1, 1.0), "^k must be non-negative"),
-        (lambda: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=0), "^max_k must be >= 1"),
-        (lambda: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=MAX_DRAFT_LENGTH + 1), "^max_k must be <="),
+        (lambda: sm.general_optimal_k(0.5, 0.1, 1.0, max_k=0), "^max_k must be >= 1"),
+        (lambda: sm.general_optimal_k(0.5, 0.1, 1.0, max_k=MAX_DRAFT_LENGTH + 1), "^max_k must be <="),
         (lambda: sm.roofline_batch_sweep([0.5, 0.6], LLAMA_1B, LLAMA_8B, H100, [1]), "^alpha must be a single"),
         (lambda: sm.roofline_batch_sweep(0.5, LLAMA_1B, "8B", H100, [1]), "^target must be a ModelSpec"),
         (lambda: sm.roofline_batch_sweep(0.5, None, LLAMA_8B, H100, [1]), "^draft must be a ModelSpec"),

@@ -189,19 +189,19 @@ def test_optimal_k_free_draft_takes_the_longest():
     assert sm.optimal_k(0.0, np.inf, 20) == (1, 1.0)
 
 
-def test_optimal_k_general_keeps_the_exact_search_under_free_verification():
+def test_general_optimal_k_keeps_the_exact_search_under_free_verification():
     # t_draft = 1, t_target = 19: c = 19 and free verification, the audit's tie again.
-    assert sm.optimal_k_general(0.25, 1.0, 19.0) == (1, 19 / 16)
-    assert sm.optimal_k_general(0.1, 0.0, sm.FreeVerification(1.0)) == (20, sm.expected_tokens(0.1, 20))
+    assert sm.general_optimal_k(0.25, 1.0, 19.0) == (1, 19 / 16)
+    assert sm.general_optimal_k(0.1, 0.0, sm.FreeVerification(1.0)) == (20, sm.expected_tokens(0.1, 20))
 
 
-def test_optimal_k_general_finds_the_global_maximum_of_any_cost_model():
+def test_general_optimal_k_finds_the_global_maximum_of_any_cost_model():
     # Measured times need not make S unimodal: here S dips at k = 2 (a slow width 3) and peaks at
     # k = 4, so stopping at the first fall (k = 1) would be wrong; the general search does not.
     table = sm.Tabulated([1.0, 1.0, 3.0, 1.0, 1.0, 5.0])
     s = sm.general_speedup(0.9, np.arange(1, 6), 0.0, table)
     assert s[1] < s[0] < s[3] and int(np.argmax(s)) + 1 == 4
-    assert sm.optimal_k_general(0.9, 0.0, table, max_k=5) == (4, s[3])
+    assert sm.general_optimal_k(0.9, 0.0, table, max_k=5) == (4, s[3])
 
 
 @given(alphas, draft_lengths)

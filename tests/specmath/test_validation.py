@@ -215,7 +215,7 @@ TAKES_K = {
 }
 TAKES_MAX_K = {
     "optimal_k": lambda m: sm.optimal_k(0.5, 10, max_k=m),
-    "optimal_k_general": lambda m: sm.optimal_k_general(0.5, 0.1, 1.0, max_k=m),
+    "general_optimal_k": lambda m: sm.general_optimal_k(0.5, 0.1, 1.0, max_k=m),
     "roofline_batch_sweep": lambda m: sm.roofline_batch_sweep(
         0.5, sm.MODEL_PRESETS["LLaMA-68M"], sm.MODEL_PRESETS["Llama-2-7B"], sm.GPU_PRESETS["L4"], [1], max_k=m
     ),
