@@ -569,11 +569,11 @@ PREDICTIONS_INTRO = (
     "cost side's."
 )
 PREDICTIONS_OVERHEADS = (
-    "Two times the roofline leaves out, one pair for every run: per layer of every forward pass (kernel "
-    "launches, small kernels) and per speculative iteration beyond its passes (sampling, acceptance, "
-    "bookkeeping). The pair is the one with the least median error on these runs; each source left out of "
-    "the fit and priced with the others' pair shows how far it carries. docs/predictions.md says where the "
-    "data are thin."
+    "Two times the roofline leaves out: per layer of every forward pass (kernel launches, small kernels) and "
+    "per speculative iteration beyond its passes (sampling, acceptance, bookkeeping). The predictions use a "
+    "time per layer measured apart from these runs and none per iteration. Fitted to these runs the pair "
+    "prices them closely, but fitted without a publisher it prices that publisher's runs worse than the "
+    "roofline alone: the runs are too few to tell engines apart (docs/predictions.md)."
 )
 PREDICTIONS_TABLE = (
     "**error %** is (predicted − measured) / measured: above 0 the model promises more than the run gave. "

@@ -85,25 +85,26 @@ def generated() -> str:
     lines += [
         "## What the roofline leaves out",
         "",
-        "Two times, one pair for every run (nothing per run): `tau` per layer of every forward pass (kernel "
-        "launches and the floor of small kernels: a one-layer head pays a sixtieth of a sixty-layer target) and "
-        "`o` per speculative iteration beyond its passes (sampling, acceptance, bookkeeping; SGLang runs "
-        "speculative decoding without its overlap scheduler unless `SGLANG_ENABLE_SPEC_V2` is set, so the "
-        "scheduler's time per step is no longer hidden behind the GPU's). `specmath.predict.fit_overheads` "
-        "picks the pair with the least median error; the table gives that error in sample and with each source "
-        "left out of the fit and priced by the others' pair. For scale: a decoding step of Llama-3.1-8B on an "
-        "H100 took 5.1 ms in a CUDA graph and 8.4 ms kernel by kernel against the roofline's 4.8 ms, about "
-        "10 and 113 µs a layer (https://cloudai.pt/tag/cuda-graphs/).",
+        "Two times the roofline leaves out, one pair for every run (nothing per run): `tau` per layer of every "
+        "forward pass (kernel launches and the floor of small kernels: a one-layer head pays a sixtieth of a "
+        "sixty-layer target) and `o` per speculative iteration beyond its passes (sampling, acceptance, "
+        "bookkeeping; SGLang runs speculative decoding without its overlap scheduler unless "
+        "`SGLANG_ENABLE_SPEC_V2` is set, so the scheduler's time per step is no longer hidden). The default, "
+        "`specmath.predict.MEASURED_OVERHEADS`, takes `tau` from a measurement apart from these runs (a decoding "
+        "step of Llama-3.1-8B on an H100 in a CUDA graph, 5.1 ms, https://cloudai.pt/tag/cuda-graphs/, less the "
+        "roofline's 4.48 ms, over 32 layers) and no `o`. `specmath.predict.fit_overheads` fits both to these "
+        "runs by least median error; the table scores the fit in sample, with each source left out, and with "
+        "each publisher left out (two sources by one author are not independent).",
         "",
         *table(predictions.overhead_fits(comparison).to_dict("records")),
         "",
-        "Where the data are thin: 16 of the 21 priced runs are one model (Qwen3-30B-A3B with an EAGLE-3 head, "
-        "SGLang, batch 1 to 64) posted by one user whose runs were slower than plain decoding, so the fitted "
-        "`o` is largely theirs. The gpt-oss-120b runs show it is not every engine's: at batch 1 the plain step "
-        "is priced at 4.79 ms against the 4.72 ms measured (212 tok/s), and the measured iteration, 1.79 plain "
-        "steps, leaves room for the draft and the verify pass as priced (0.83 and 6.39 ms) with almost no time "
-        "beyond them, where the fit adds 7.45 ms. A time per iteration belongs to an engine and its version; "
-        "these runs are too few to tell engines apart.",
+        "Why the fit is not the default: fitted without a publisher, that publisher's runs are priced worse than "
+        'by the roofline alone (the row "each publisher left out"). 16 of the 21 priced runs are one user\'s '
+        "SGLang reports (Qwen3-30B-A3B with an EAGLE-3 head, batch 1 to 64, often slower than plain decoding), "
+        "and the time per iteration they imply is not every engine's: with the fitted time per layer, gpt-oss-120b's "
+        "plain step at batch 1 is priced at 4.79 ms against the 4.72 ms measured (212 tok/s), and its measured "
+        "iteration, 1.79 plain steps, leaves no room for the fit's 7.45 ms beyond the draft and verify passes. A time per iteration "
+        "belongs to an engine and its version; these runs are too few to tell engines apart.",
         "",
     ]
     lines += ["## Each run", "", "error % = (predicted − measured) / measured: above 0 the model promises more.", ""]

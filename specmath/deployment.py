@@ -131,7 +131,7 @@ class Deployment(NamedTuple):
     peak_tflops: float = 0.0  # 0: the datasheet's (its FP8 peak for FP8 weights)
     serving: Serving = ONE_GPU
     #: A time per layer of every forward pass, microseconds, beyond its roofline: kernel launches and
-    #: the floor of small kernels (:data:`specmath.predict.FITTED_OVERHEADS`), so a one-layer head pays
+    #: the floor of small kernels (:data:`specmath.predict.MEASURED_OVERHEADS`), so a one-layer head pays
     #: little of what a deep target pays.
     overhead_per_layer_us: float = 0.0
 

@@ -17,7 +17,7 @@ import streamlit as st
 
 from dashboard.measured import load_measured_runs
 from specmath.deployment import find_model
-from specmath.predict import NO_OVERHEADS, Overheads, Prediction, fit_overheads, predict
+from specmath.predict import MEASURED_OVERHEADS, NO_OVERHEADS, Overheads, Prediction, fit_overheads, predict
 
 #: The page has no parameters: it shows the file.
 SECTIONS = ()
@@ -184,16 +184,20 @@ def overhead_fits(comparison: Comparison) -> pd.DataFrame:
     fitted = fit_overheads(runs, measured).overheads
     rows = [
         row("roofline alone", NO_OVERHEADS, scored(NO_OVERHEADS, everything)),
-        row("in sample", fitted, scored(fitted, everything)),
+        row("default: a layer's floor measured apart", MEASURED_OVERHEADS, scored(MEASURED_OVERHEADS, everything)),
+        row("fitted, in sample", fitted, scored(fitted, everything)),
     ]
-    pooled = []
-    for source in dict.fromkeys(sources):
-        kept = sources != source
-        others = fit_overheads([r for r, k in zip(runs, kept, strict=True) if k], measured[kept]).overheads
-        errors = scored(others, ~kept)
-        pooled.append(errors)
-        rows.append(row(f"without {source}", others, errors))
-    rows.append(row("each left out", None, np.concatenate(pooled)))
+    publishers = np.array([comparison.sources[s]["publisher"] for s in sources])
+    for label, groups in (("source", sources), ("publisher", publishers)):
+        pooled = []
+        for group in dict.fromkeys(groups):
+            kept = groups != group
+            others = fit_overheads([r for r, k in zip(runs, kept, strict=True) if k], measured[kept]).overheads
+            errors = scored(others, ~kept)
+            pooled.append(errors)
+            if label == "publisher":
+                rows.append(row(f"fitted without {group}", others, errors))
+        rows.append(row(f"fitted, each {label} left out", None, np.concatenate(pooled)))
     return pd.DataFrame(rows)
 
 

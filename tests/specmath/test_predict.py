@@ -1,16 +1,17 @@
 """specmath.predict_speedup: a run's measured acceptance length over the roofline's price of an iteration."""
 
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import specmath as sm
 from specmath.deployment import GPU_INTERCONNECTS, find_model
-from specmath.predict import DEFAULT_CONTEXT, FITTED_OVERHEADS, NO_OVERHEADS, predict
+from specmath.predict import DEFAULT_CONTEXT, MEASURED_OVERHEADS, NO_OVERHEADS, predict
 
 #: The overheads a prediction adds by default: per layer of every pass, and per iteration.
-TAU, PER_ITERATION = FITTED_OVERHEADS
+TAU, PER_ITERATION = MEASURED_OVERHEADS
 
 H100 = sm.GPU_PRESETS["H100 SXM"]
 
@@ -141,3 +142,14 @@ def test_context_is_read_where_given():
     assert sm.predict_speedup(DENSE | {"context": 32768, "batch": 64}) != sm.predict_speedup(DENSE | {"batch": 64})
     assert sm.predict_speedup(DENSE | {"context": DEFAULT_CONTEXT}) == sm.predict_speedup(DENSE)
     assert np.isfinite(sm.predict_speedup(DENSE | {"context": 0}))
+
+
+def test_the_default_per_layer_time_is_a_measured_step_less_its_roofline():
+    # The step measured in a CUDA graph, as its source prints it, less the roofline's price of it, a layer.
+    text = (Path(__file__).parents[1] / "fixtures" / "overheads" / "cloudai_cuda_graphs.txt").read_text("utf-8")
+    assert "Llama 3.1 8B on an H100 SXM5" in text and "drops to 5.1 milliseconds" in text
+    spec = sm.MODEL_PRESETS["Llama-3.1-8B"]
+    step = float(sm.Roofline(spec, H100, 1, 0)(1))
+    assert MEASURED_OVERHEADS == (pytest.approx((5.1e-3 - step) / spec.layers, rel=1e-15), 0.0)
+    assert "8.4 milliseconds in eager mode" in text  # kernel by kernel: a floor six times as high
+    assert 0 < MEASURED_OVERHEADS.per_layer_s < (8.4e-3 - step) / spec.layers / 6
