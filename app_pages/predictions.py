@@ -38,6 +38,11 @@ st.markdown(texts.PREDICTIONS_TABLE)
 table = predictions.run_table(comparison)
 st.table(table[list(predictions.SHOWN_COLUMNS)], hide_index=True)
 ui.csv_download(table, "predictions_vs_measurements.csv")
+far = predictions.far_off(comparison)
+if far:
+    st.subheader(f"Runs priced more than {predictions.FAR_OFF_PCT:.0f} % off, and why")
+    for run_id, why in far:
+        st.markdown(f"{literal(run_id, limit=80)}: {why}")
 if comparison.unpriced:
     st.subheader("Runs the model cannot price")
     for unpriced in comparison.unpriced:

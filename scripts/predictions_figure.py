@@ -101,10 +101,11 @@ def generated() -> str:
         "Why the fit is not the default: fitted without a publisher, that publisher's runs are priced worse than "
         'by the roofline alone (the row "each publisher left out"). 16 of the 21 priced runs are one user\'s '
         "SGLang reports (Qwen3-30B-A3B with an EAGLE-3 head, batch 1 to 64, often slower than plain decoding), "
-        "and the time per iteration they imply is not every engine's: with the fitted time per layer, gpt-oss-120b's "
-        "plain step at batch 1 is priced at 4.79 ms against the 4.72 ms measured (212 tok/s), and its measured "
-        "iteration, 1.79 plain steps, leaves no room for the fit's 7.45 ms beyond the draft and verify passes. A time per iteration "
-        "belongs to an engine and its version; these runs are too few to tell engines apart.",
+        "and the time per iteration they imply is not every engine's: with the fitted time per layer, "
+        "gpt-oss-120b's plain step at batch 1 is priced at 4.79 ms against the 4.72 ms measured (212 tok/s), "
+        "and its measured iteration, 1.79 plain steps, leaves no room for the fit's 7.45 ms beyond the draft "
+        "and verify passes. A time per iteration belongs to an engine and its version; these runs are too few "
+        "to tell engines apart.",
         "",
     ]
     lines += ["## Each run", "", "error % = (predicted − measured) / measured: above 0 the model promises more.", ""]
@@ -119,7 +120,9 @@ def generated() -> str:
         "",
     ]
     lines += [*table(iteration_rows(comparison)), ""]
-    lines += ["## Runs the model cannot price", ""]
+    lines += [f"## Runs priced more than {predictions.FAR_OFF_PCT:.0f} % off, and why", ""]
+    lines += [f"- `{run}`: {why}" for run, why in predictions.far_off(comparison)] or ["(none)"]
+    lines += ["", "## Runs the model cannot price", ""]
     lines += [f"- `{u.run['id']}`: {_cell(u.message)}" for u in comparison.unpriced] or ["(none)"]
     lines += ["", "## Sources", ""]
     lines += [f"- `{key}`: {_cell(s['citation'])}, <{s['url']}>" for key, s in sources.items()]

@@ -142,6 +142,44 @@ def error_table(summary: Mapping[str, Errors]) -> pd.DataFrame:
     )
 
 
+#: A run priced further off than this, in percent, gets a reason (:func:`far_off`).
+FAR_OFF_PCT = 25.0
+
+
+def far_off(comparison: Comparison) -> list[tuple[str, str]]:
+    """Each run priced more than :data:`FAR_OFF_PCT` off, and why as far as its parts tell.
+
+    An iteration's time in plain steps is what the speedup turns on: measured, it is the acceptance
+    length over the measured speedup; priced, the drafting, the verify pass and the overhead over the
+    plain step. Which side is off, by how much, and what the model leaves out there, is the reason.
+    """
+    reasons = []
+    for p in comparison.priced:
+        if abs(p.error_pct) <= FAR_OFF_PCT:
+            continue
+        run, parts = p.run, p.prediction
+        step = parts.target_step_s
+        priced = (parts.draft_s + parts.verify_s + parts.iteration_s) / step
+        measured = run["mean_acceptance_length"] / run["speedup"]
+        verify = parts.verify_s / step
+        if measured > priced:
+            why = (
+                f"the measured iteration takes {measured:.2f} plain steps, the priced one {priced:.2f}: "
+                f"{measured - priced:.2f} steps of time the model does not price (the engine's time per "
+                "iteration beyond its passes, or passes slower than their roofline at this width and batch)"
+            )
+        else:
+            why = (
+                f"the priced iteration takes {priced:.2f} plain steps, the measured one {measured:.2f}; "
+                f"the verify pass alone is priced at {verify:.2f} steps"
+            )
+            if p.moe:
+                why += ", with every token of it waking experts as if routed at random (uniform routing)"
+            why += ", or the plain step is dearer than priced"
+        reasons.append((run["id"], f"{p.error_pct:+.0f} %: {why}."))
+    return reasons
+
+
 def marker(priced: Priced) -> str:
     """The chart's marker group of a run: MoE or dense, batch below or from :data:`LARGE_BATCH`."""
     kind = "MoE" if priced.moe else "dense"

@@ -65,3 +65,12 @@ def test_the_default_overheads_are_the_fit_on_the_measured_runs():
     runs = [p.run for p in comparison.priced]
     fit = fit_overheads(runs, [run["speedup"] for run in runs])
     assert fit.overheads == FITTED_OVERHEADS
+
+
+def test_every_run_priced_far_off_gets_its_reason_with_the_measured_iteration():
+    comparison = predictions.compare(*load_measured_runs())
+    reasons = dict(predictions.far_off(comparison))
+    off = [p for p in comparison.priced if abs(p.error_pct) > predictions.FAR_OFF_PCT]
+    assert off and set(reasons) == {p.run["id"] for p in off}
+    for p in off:  # the measured iteration in plain steps: accept length over measured speedup
+        assert f"{p.run['mean_acceptance_length'] / p.run['speedup']:.2f}" in reasons[p.run["id"]]
