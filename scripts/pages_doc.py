@@ -8,11 +8,17 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import streamlit  # noqa: E402, F401  (its loggers first, then this one quieted)
+
+# Outside `streamlit run` every st.cache_data decorator warns that it caches in memory: true here, and noise.
+logging.getLogger("streamlit.runtime.caching.cache_data_api").setLevel(logging.ERROR)
 
 from dashboard.params import PARAMS, Param  # noqa: E402
 from dashboard.registry import PAGES, PageInfo  # noqa: E402

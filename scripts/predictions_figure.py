@@ -13,12 +13,18 @@ by scripts/screenshots.py (the app in Chromium), so ``--png`` needs what ``make 
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import streamlit  # noqa: E402, F401  (its loggers first, then this one quieted)
+
+# Outside `streamlit run` every st.cache_data decorator warns that it caches in memory: true here, and noise.
+logging.getLogger("streamlit.runtime.caching.cache_data_api").setLevel(logging.ERROR)
 
 from dashboard.features import predictions  # noqa: E402
 from dashboard.measured import DATA_FILE, load_measured_runs  # noqa: E402
