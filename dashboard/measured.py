@@ -13,7 +13,8 @@ independent source. A row has these keys:
 - ``method``: a key of :data:`specmath.deployment.METHOD_DRAFTERS`, or ``"medusa"`` / ``"other"``, which
   :func:`specmath.predict_speedup` does not price (``notes`` says which variant);
 - ``gpu`` (a :data:`specmath.GPU_PRESETS` name where one exists), ``gpu_count`` (tensor-parallel GPUs),
-  ``precision`` (``"bf16"``, ``"fp16"``, ``"fp8"`` or ``"not stated"``), ``batch`` (concurrent requests);
+  ``precision`` of the weights (``"bf16"``, ``"fp16"``, ``"fp8"``, ``"as stored"`` where the source names only the
+  activations' dtype, or ``"not stated"``: both priced as each checkpoint stores them), ``batch`` (concurrent requests);
 - ``k`` (draft tokens per step; for trees the number of draft steps) and ``tree`` (``None`` or the
   source's own tree settings under the source's own names);
 - ``temperature`` (``None`` where the source does not state it);
