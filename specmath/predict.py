@@ -208,8 +208,9 @@ def predict(run: Mapping, overheads: Overheads = MEASURED_OVERHEADS) -> Predicti
     else:
         speedup = float(length / (iteration_ratio(np.int64(k), setup.draft, setup.target, drafter) + extra))
         drafting, passes = _drafting(setup.draft, k, drafter), {"sequential": k, "parallel": 1}.get(drafter, 0)
-    draft_layers = passes * find_model(run["draft"]).layers if passes else 0
-    target_layers = find_model(run["target"]).layers
+    # The deployment holds the presets' names, found once in _deployment.
+    draft_layers = passes * MODEL_PRESETS[deployment.draft].layers
+    target_layers = MODEL_PRESETS[deployment.target].layers
     return Prediction(
         speedup, drafting, step, verify, width, drafter, overheads.per_iteration_s, target_layers, draft_layers
     )
