@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import numpy as np
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from dashboard.features.engine_views import CONFIGS_KEY, METHOD_KEY, SYNTHETIC_KEY
 from dashboard.params import PARAMS
@@ -222,6 +223,24 @@ class AppTab:
                    el.querySelector('[data-testid="stSliderThumbValue"]').innerText.trim(),
                  ]))"""
         )
+
+    def wait_for_slider(self, label: str, shown: str, timeout: float = 20.0) -> None:
+        """Wait until the sidebar slider ``label`` shows ``shown``; fail if it has not after ``timeout``.
+
+        A value set by a callback reaches the address and the slider in separate messages: on a
+        loaded machine the address can be read before the slider's thumb has redrawn.
+        """
+        try:
+            self.page.wait_for_function(
+                """([label, shown]) =>
+                     [...document.querySelectorAll('[data-testid="stSidebar"] [data-testid="stSlider"]')].some(
+                       (el) => el.querySelector('input[type=range]').getAttribute('aria-label') === label
+                         && el.querySelector('[data-testid="stSliderThumbValue"]').innerText.trim() === shown)""",
+                arg=[label, shown],
+                timeout=timeout * 1000,
+            )
+        except PlaywrightTimeout:
+            raise AssertionError(f"{label!r} never showed {shown!r}: {self.slider_values()}") from None
 
     def warnings(self, engines: bool = True) -> list[str]:
         """The warnings' texts; without the engines' own (their rule messages, inside

@@ -44,7 +44,7 @@ def test_a_pastes_counts_reach_the_address_and_the_k_slider(tab: AppTab):
     tab.settle(changed_from=before)
     tab.page.wait_for_url(lambda url: "k=3" in url)
     assert tab.params() == {"k": ["3"], "accepted": ["1850"]}  # 1,000 drafts is the default
-    assert tab.slider_values()[PARAMS["k"].label] == "3"
+    tab.wait_for_slider(PARAMS["k"].label, "3")
     assert tab.exceptions() == []
 
 
