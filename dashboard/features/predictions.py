@@ -92,12 +92,12 @@ def summarize(comparison: Comparison) -> dict[str, Errors]:
     return {"all": errors(comparison.priced)} | {key: errors(runs) for key, runs in by_source.items() if runs}
 
 
-def drafting(run: Mapping) -> str:
-    """The run's draft as a table cell: "k = 4", or a tree's tokens and steps."""
-    tree = run["tree"]
-    if not tree:
+def drafting(run: Mapping, width: int) -> str:
+    """The run's draft as a table cell: "k = 4", or a tree's tokens (the verify pass's ``width``,
+    as the prediction read them under any of their names) and steps."""
+    if not run["tree"]:
         return f"k = {run['k']}"
-    return f"tree, {tree.get('tokens', tree.get('num_draft_tokens'))} tokens, k = {run['k']}"
+    return f"tree, {width} tokens, k = {run['k']}"
 
 
 def run_table(comparison: Comparison) -> pd.DataFrame:
@@ -113,7 +113,7 @@ def run_table(comparison: Comparison) -> pd.DataFrame:
                 "method": run["method"],
                 "GPUs": f"{run['gpu_count']}×{run['gpu']}",
                 "batch": run["batch"],
-                "draft": drafting(run),
+                "draft": drafting(run, parts.width),
                 "accept length": run["mean_acceptance_length"],
                 "measured": run["speedup"],
                 "predicted": round(parts.speedup, 3),
