@@ -48,6 +48,28 @@ MODELS = [
         source="meta-llama/Llama-3.1-70B's config.json on the Hugging Face Hub",
     ),
     ModelSpec(
+        "Llama-3.3-70B",
+        # Meta's arch_args: dim 8192, n_layers 80, n_heads 64, n_kv_heads 8, vocab_size 128256,
+        # ffn_dim_multiplier 1.3, multiple_of 4096: FeedForward's hidden size int(1.3 * int(2 * 4 * 8192 / 3))
+        # = 28398, rounded up to a multiple of 4096, 28672; tok_embeddings and output apart. Llama-3.1-70B's
+        # shape, for the instruction-tuned model of December 2024.
+        parameters=70_553_706_496,  # computed from the arch_args, as Llama-3.1-70B's
+        layers=80,
+        hidden=8192,
+        kv_heads=8,
+        head_dim=128,  # dim / n_heads = 8192 / 64
+        vocab_size=128256,
+        tie_word_embeddings=False,
+        tokenizer="Llama 3",  # LLAMA3_VOCAB_SIZE, the Llama 3 tokenizer's
+        hub_id="meta-llama/Llama-3.3-70B-Instruct",  # the entry's huggingface_repo
+        source=(
+            "meta-llama/llama-models at 364ed4ec2bdcc13ab3acb08e364e843b6322b9ae, models/sku_list.py lines "
+            "751-772 (llama3_3_instruct_models, arch_args) and line 21 (LLAMA3_VOCAB_SIZE); "
+            "models/llama3/reference_impl/model.py lines 205-222 (FeedForward) and 264-271 (untied embedding "
+            "and output)"
+        ),
+    ),
+    ModelSpec(
         "Llama-3.1-8B",
         parameters=8_030_261_248,  # computed from the config below; the Hub shows 8.03B
         layers=32,  # config.json num_hidden_layers

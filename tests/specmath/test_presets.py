@@ -73,6 +73,7 @@ ALIASES = {
     "n_layers": "num_hidden_layers",
     "n_dense_layers": "first_k_dense_replace",
     "n_heads": "num_attention_heads",
+    "n_kv_heads": "num_key_value_heads",
     "n_routed_experts": "num_experts",
     "n_activated_experts": "num_experts_per_tok",
     "num_layers": "num_hidden_layers",
@@ -89,9 +90,26 @@ def number(text: str):
     return json.loads(text) if re.fullmatch(r"-?[\d.e+-]+|true|false|null", text) else text
 
 
+def llama_models_config(text: str) -> dict:
+    """Meta's llama-models ``arch_args`` with its named constants, and FeedForward's hidden size computed
+    as its code computes it (from ``4 * dim``, ``ffn_dim_multiplier`` and ``multiple_of``)."""
+    constants = {key: int(value) for key, value in re.findall(r"^([A-Z][A-Z0-9_]*) = (\d+)$", text, re.MULTILINE)}
+    raw = {}
+    for key, value in re.findall(r'^\s*"(\w+)": ([\w.+-]+),$', text, re.MULTILINE):
+        raw[key] = constants[value] if value in constants else number(value)
+    hidden = int(2 * (4 * raw["dim"]) / 3)
+    hidden = int(raw["ffn_dim_multiplier"] * hidden)
+    raw["intermediate_size"] = raw["multiple_of"] * ((hidden + raw["multiple_of"] - 1) // raw["multiple_of"])
+    assert "self.output = ColumnParallelLinear(params.dim, params.vocab_size" in text  # a head apart from the embedding
+    raw["tie_word_embeddings"] = False
+    return raw
+
+
 def read_config(text: str) -> dict:
-    """A model's config from its source text: JSON, Megatron arguments or a dataclass's defaults."""
-    if "{" in text:  # a config.json, maybe under a heading
+    """A model's config from its source text: JSON, Meta's arch_args, Megatron arguments or a dataclass's defaults."""
+    if "arch_args={" in text:
+        raw = llama_models_config(text)
+    elif "{" in text:  # a config.json, maybe under a heading
         raw = json.loads(text[text.index("{") : text.rindex("}") + 1])
     elif "MODEL_ARGS" in text:
         raw = {}
