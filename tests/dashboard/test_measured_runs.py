@@ -36,8 +36,6 @@ NO_PRESET_MODELS = {
     # its config.json was not found at a commit, and SpecForge's configs/llama3-70B-ealge3.json, of
     # hidden_size 8192 (its target's), is another head.
     "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
-    # An EAGLE(-1) head: specmath.HEADS knows EAGLE-3 and MTP only, and adding a kind is outside presets.
-    "yuhuili/EAGLE-LLaMA3.1-Instruct-8B",
 }
 #: GPUs rows name that have no preset yet (none now: the A100 40GB is one).
 NO_PRESET_GPUS: set[str] = set()

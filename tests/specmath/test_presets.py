@@ -182,15 +182,40 @@ def parameter_count(c: dict) -> int:
 FAMILIES = {(128000, 128001): "Llama 3", (151643, 151643): "Qwen2.5", (151643, 151645): "Qwen3"}
 
 
+def eagle_parameters(c: dict, text: str) -> tuple[int, int]:
+    """An EAGLE(-1) head as SafeAILab/EAGLE's cnets1.py builds it, and its count with its target's output head.
+
+    fc from 2d, with a bias unless the config says ``"bias": false``; each decoder layer's attention and
+    MLP, a post-attention norm, and an input norm in all but layer 0.
+    """
+    assert "self.fc = nn.Linear(2 * config.hidden_size, config.hidden_size, bias=bias)" in text
+    assert "if self.index != 0:" in text  # layer 0 has no input_layernorm
+    d, layers = c["hidden_size"], c["num_hidden_layers"]
+    layer = attention_parameters(c) + 3 * d * c["intermediate_size"] + d
+    own = layers * layer + (layers - 1) * d + 2 * d * d + (d if c.get("bias", True) else 0)
+    return own, own + c["vocab_size"] * d
+
+
 @pytest.mark.parametrize("name", with_fixtures("models", models.MODELS))
 def test_model_presets_match_their_configs(name):
     spec = sm.MODEL_PRESETS[name]
-    c = read_config(read_fixture("models", spec))
+    text = read_fixture("models", spec)
+    c = read_config(text)
     d, heads = c["hidden_size"], c["num_attention_heads"]
-    assert spec.parameters == parameter_count(c)
+    if spec.head == "EAGLE":
+        own, counted = eagle_parameters(c, text)
+        assert spec.parameters == counted
+        # The README's count of the head's own weights, to its two decimals, for the head this preset stands for.
+        printed = re.search(r"EAGLE-LLaMA3\.1-Instruct-8B\) \| ([\d.]+)B \|", text).group(1)
+        assert round(own / 1e9, 2) == float(printed)
+    else:
+        assert spec.parameters == parameter_count(c)
     assert (spec.layers, spec.hidden) == (c["num_hidden_layers"], d)
     if spec.is_head:  # its embedding and tokens are its target's
-        assert spec.vocab_size == 0 and spec.head == "EAGLE-3" and "draft_vocab_size" in c
+        assert spec.vocab_size == 0
+        assert ("draft_vocab_size" in c) == (spec.head == "EAGLE-3")
+        assert spec.tokenizer == sm.MODEL_PRESETS[spec.head_of].tokenizer
+        assert c["vocab_size"] == sm.MODEL_PRESETS[spec.head_of].vocab_size
     else:
         assert (spec.vocab_size, spec.tie_word_embeddings) == (c["vocab_size"], c.get("tie_word_embeddings", False))
         assert spec.input_embedding_parameters == (0 if spec.tie_word_embeddings else c["vocab_size"] * d)
