@@ -14,8 +14,9 @@ import numpy as np
 from ._validate import as_count, as_positive, shown
 from .moe import MAX_EXPERTS, expected_active_experts
 
-#: The heads a :class:`ModelSpec` may be: drafters that run on their target's hidden states.
-HEADS = ("EAGLE-3", "MTP")
+#: The heads a :class:`ModelSpec` may be: drafters that run on their target's hidden states. "EAGLE" is
+#: EAGLE-1's head (EAGLE-2 drafts a tree with the same weights), which also reads its target's output head.
+HEADS = ("EAGLE", "EAGLE-3", "MTP")
 
 
 @dataclass(frozen=True)
@@ -76,9 +77,10 @@ class ModelSpec:
         times head dimension equal to the width, as in Llama and Qwen2.5).
     head : str, default ""
         What the model is if it is not a model on its own but a head that drafts from its
-        target's hidden states: ``"EAGLE-3"`` or ``"MTP"`` (:data:`HEADS`); "" for a standalone
-        model. A head has no vocabulary of its own: it reads its target's embedding (and an MTP
-        module its output head), so its ``vocab_size`` is 0 and its tokens are its target's.
+        target's hidden states: ``"EAGLE"``, ``"EAGLE-3"`` or ``"MTP"`` (:data:`HEADS`); "" for a
+        standalone model. A head has no vocabulary of its own: it reads its target's embedding (and
+        an EAGLE head or MTP module its output head, counted in ``parameters``), so its ``vocab_size``
+        is 0 and its tokens are its target's.
     head_of : str, default ""
         The target a head was trained for (its name); "" for a standalone model.
     hub_id : str, default ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from specmath.presets import ModelSpec
 
 #: The method that runs each kind of head (:attr:`specmath.ModelSpec.head`), in vLLM's names.
-HEAD_METHODS = {"EAGLE-3": "eagle3", "MTP": "mtp"}
+HEAD_METHODS = {"EAGLE": "eagle", "EAGLE-3": "eagle3", "MTP": "mtp"}
 
 
 def head_problem(target: ModelSpec, draft: ModelSpec) -> str | None:

@@ -48,6 +48,28 @@ MODELS = [
         source="meta-llama/Llama-3.1-70B's config.json on the Hugging Face Hub",
     ),
     ModelSpec(
+        "Llama-3.3-70B",
+        # Meta's arch_args: dim 8192, n_layers 80, n_heads 64, n_kv_heads 8, vocab_size 128256,
+        # ffn_dim_multiplier 1.3, multiple_of 4096: FeedForward's hidden size int(1.3 * int(2 * 4 * 8192 / 3))
+        # = 28398, rounded up to a multiple of 4096, 28672; tok_embeddings and output apart. Llama-3.1-70B's
+        # shape, for the instruction-tuned model of December 2024.
+        parameters=70_553_706_496,  # computed from the arch_args, as Llama-3.1-70B's
+        layers=80,
+        hidden=8192,
+        kv_heads=8,
+        head_dim=128,  # dim / n_heads = 8192 / 64
+        vocab_size=128256,
+        tie_word_embeddings=False,
+        tokenizer="Llama 3",  # LLAMA3_VOCAB_SIZE, the Llama 3 tokenizer's
+        hub_id="meta-llama/Llama-3.3-70B-Instruct",  # the entry's huggingface_repo
+        source=(
+            "meta-llama/llama-models at 364ed4ec2bdcc13ab3acb08e364e843b6322b9ae, models/sku_list.py lines "
+            "751-772 (llama3_3_instruct_models, arch_args) and line 21 (LLAMA3_VOCAB_SIZE); "
+            "models/llama3/reference_impl/model.py lines 205-222 (FeedForward) and 264-271 (untied embedding "
+            "and output)"
+        ),
+    ),
+    ModelSpec(
         "Llama-3.1-8B",
         parameters=8_030_261_248,  # computed from the config below; the Hub shows 8.03B
         layers=32,  # config.json num_hidden_layers
@@ -372,5 +394,40 @@ MODELS += [
     # hidden 2880, intermediate 17280, 64 heads, 8 KV heads, head_dim 64.
     _eagle3(
         "gpt-oss-120b-EAGLE-3", "gpt-oss-120b", "gpt-oss-120B-eagle3.json", 2880, 17280, 64, 8, 64, "o200k_harmony"
+    ),
+]
+
+# An EAGLE(-1) head (Li et al. 2024, arXiv 2401.15077; EAGLE-2 drafts a tree with the same weights), as
+# SafeAILab/EAGLE builds it (eagle/model/cnets1.py, Model): fc (2 x hidden to hidden, with a bias where
+# the config's "bias" says so), one decoder layer whose first copy has no input norm, and no output head
+# of its own: each draft pass multiplies by its target's (the target's embedding is gathered, not counted).
+# The config is the LLaMA3-Instruct-8B head's: no copy of yuhuili/EAGLE-LLaMA3.1-Instruct-8B's own was
+# found, and the README lists both heads for one shape of target at 0.25B. Drafting with a truncated
+# vocabulary (FR-Spec) reads fewer rows of that head: not modelled here (specmath.predict_speedup).
+_EAGLE_HIDDEN, _EAGLE_INTERMEDIATE, _LLAMA3_VOCAB = 4096, 14336, 128256
+MODELS += [
+    ModelSpec(
+        "Llama-3.1-8B-EAGLE",
+        parameters=(
+            2 * _EAGLE_HIDDEN * _EAGLE_HIDDEN
+            + 2 * _EAGLE_HIDDEN * 8 * 128  # q, o; k, v of 8 KV heads of 128
+            + 3 * _EAGLE_HIDDEN * _EAGLE_INTERMEDIATE  # gate, up, down
+            + _EAGLE_HIDDEN  # post_attention_layernorm (layer 0 has no input_layernorm)
+            + 2 * _EAGLE_HIDDEN * _EAGLE_HIDDEN  # fc, "bias": false
+            + _LLAMA3_VOCAB * _EAGLE_HIDDEN  # the target's lm_head, read by every draft pass
+        ),
+        layers=1,
+        hidden=_EAGLE_HIDDEN,
+        kv_heads=8,
+        head_dim=128,  # 4096 / 32 heads
+        tokenizer="Llama 3",
+        head="EAGLE",
+        head_of="Llama-3.1-8B",
+        source=(
+            "SafeAILab/EAGLE at f872b7fe099672e48a6d4fb7fdabe7cea2bda767, eagle/train/EAGLE-LLaMA3-Instruct-8B.json "
+            "(whole file); at cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b, README.md lines 190, 199 and 203 (the heads' "
+            "parameter counts), eagle/model/cnets1.py lines 393-401 and 523-524 (the layer and fc) and "
+            "eagle/model/ea_model.py lines 51-54 (fc's bias from the config)"
+        ),
     ),
 ]

@@ -32,14 +32,10 @@ NO_PRESET_MODELS = {
     # the index, and a multimodal config (the text model under text_config) is not one the preset
     # tests' reader takes apart yet.
     "meta-llama/Llama-4-Scout-17B-16E",
-    # Llama-3.1-70B's architecture; no copy of its config.json at a commit was found in the index
-    # (configs are filtered out of it), only descriptions of it.
-    "meta-llama/Llama-3.3-70B-Instruct",
     # An EAGLE-3 head whose hidden size differs from its target's (sglang PR #4716's description):
-    # the EAGLE-3 preset builder takes fc as 3d x d, and the head's config was not found.
+    # its config.json was not found at a commit, and SpecForge's configs/llama3-70B-ealge3.json, of
+    # hidden_size 8192 (its target's), is another head.
     "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
-    # An EAGLE(-1) head: specmath.HEADS knows EAGLE-3 and MTP only, and adding a kind is outside presets.
-    "yuhuili/EAGLE-LLaMA3.1-Instruct-8B",
     # A mixture of experts, 30B total and 3B active (IneshReddy249/speculative-decoding-moe-benchmark,
     # README.md at bba559d, "GLM-4.7-Flash (30B total / 3B active, MoE)"), with MLA attention: no copy of
     # its config.json at a commit was found in the index, so no preset was built.

@@ -535,7 +535,7 @@ def test_a_head_as_the_draft_model_is_said_to_be_a_head_not_an_unknown_vocabular
     """A head reads its target's vocabulary (vocab_size 0): what keeps it from being a draft model
     is that it has no forward pass of its own, and the method that runs it is said."""
     spec = PRESETS[head]
-    method = {"EAGLE-3": "eagle3", "MTP": "mtp"}[spec.head]
+    method = {"EAGLE": "eagle", "EAGLE-3": "eagle3", "MTP": "mtp"}[spec.head]
     why = vocabulary_problem(PRESETS[spec.head_of], spec)
     assert "not known" not in why and "vocab_size" not in why
     assert f"is an {spec.head} head for {spec.head_of}, not a model on its own" in why
@@ -547,7 +547,7 @@ def test_a_head_as_the_draft_model_is_said_to_be_a_head_not_an_unknown_vocabular
 
 
 def test_every_head_preset_names_its_target_and_has_its_tokenizer():
-    assert len(HEADS) == 5
+    assert len(HEADS) == 6
     for head in HEADS:
         spec, target = PRESETS[head], PRESETS[PRESETS[head].head_of]
         assert spec.tokenizer == target.tokenizer and not target.is_head and spec.vocab_size == 0

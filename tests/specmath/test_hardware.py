@@ -540,8 +540,8 @@ def test_batch_sweep_sorts_and_deduplicates():
         (lambda: dataclasses.replace(LLAMA_8B, tie_word_embeddings="no"), "^tie_word_embeddings must be True or False"),
         (lambda: dataclasses.replace(LLAMA_8B, vocab_size=10**6), r"^parameters \(8030261248.0\) must include"),
         (
-            lambda: dataclasses.replace(LLAMA_8B, head="EAGLE"),
-            "^head must be one of EAGLE-3, MTP or empty, got 'EAGLE'",
+            lambda: dataclasses.replace(LLAMA_8B, head="Medusa"),
+            "^head must be one of EAGLE, EAGLE-3, MTP or empty, got 'Medusa'",
         ),
         (lambda: dataclasses.replace(LLAMA_8B, head_of="Llama-3.1-70B"), "^head_of must name the target of a head"),
         (lambda: dataclasses.replace(LLAMA_8B, head="MTP", head_of="x"), "^vocab_size must be 0 for a head"),

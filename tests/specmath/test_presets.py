@@ -73,6 +73,7 @@ ALIASES = {
     "n_layers": "num_hidden_layers",
     "n_dense_layers": "first_k_dense_replace",
     "n_heads": "num_attention_heads",
+    "n_kv_heads": "num_key_value_heads",
     "n_routed_experts": "num_experts",
     "n_activated_experts": "num_experts_per_tok",
     "num_layers": "num_hidden_layers",
@@ -89,9 +90,26 @@ def number(text: str):
     return json.loads(text) if re.fullmatch(r"-?[\d.e+-]+|true|false|null", text) else text
 
 
+def llama_models_config(text: str) -> dict:
+    """Meta's llama-models ``arch_args`` with its named constants, and FeedForward's hidden size computed
+    as its code computes it (from ``4 * dim``, ``ffn_dim_multiplier`` and ``multiple_of``)."""
+    constants = {key: int(value) for key, value in re.findall(r"^([A-Z][A-Z0-9_]*) = (\d+)$", text, re.MULTILINE)}
+    raw = {}
+    for key, value in re.findall(r'^\s*"(\w+)": ([\w.+-]+),$', text, re.MULTILINE):
+        raw[key] = constants[value] if value in constants else number(value)
+    hidden = int(2 * (4 * raw["dim"]) / 3)
+    hidden = int(raw["ffn_dim_multiplier"] * hidden)
+    raw["intermediate_size"] = raw["multiple_of"] * ((hidden + raw["multiple_of"] - 1) // raw["multiple_of"])
+    assert "self.output = ColumnParallelLinear(params.dim, params.vocab_size" in text  # a head apart from the embedding
+    raw["tie_word_embeddings"] = False
+    return raw
+
+
 def read_config(text: str) -> dict:
-    """A model's config from its source text: JSON, Megatron arguments or a dataclass's defaults."""
-    if "{" in text:  # a config.json, maybe under a heading
+    """A model's config from its source text: JSON, Meta's arch_args, Megatron arguments or a dataclass's defaults."""
+    if "arch_args={" in text:
+        raw = llama_models_config(text)
+    elif "{" in text:  # a config.json, maybe under a heading
         raw = json.loads(text[text.index("{") : text.rindex("}") + 1])
     elif "MODEL_ARGS" in text:
         raw = {}
@@ -164,15 +182,40 @@ def parameter_count(c: dict) -> int:
 FAMILIES = {(128000, 128001): "Llama 3", (151643, 151643): "Qwen2.5", (151643, 151645): "Qwen3"}
 
 
+def eagle_parameters(c: dict, text: str) -> tuple[int, int]:
+    """An EAGLE(-1) head as SafeAILab/EAGLE's cnets1.py builds it, and its count with its target's output head.
+
+    fc from 2d, with a bias unless the config says ``"bias": false``; each decoder layer's attention and
+    MLP, a post-attention norm, and an input norm in all but layer 0.
+    """
+    assert "self.fc = nn.Linear(2 * config.hidden_size, config.hidden_size, bias=bias)" in text
+    assert "if self.index != 0:" in text  # layer 0 has no input_layernorm
+    d, layers = c["hidden_size"], c["num_hidden_layers"]
+    layer = attention_parameters(c) + 3 * d * c["intermediate_size"] + d
+    own = layers * layer + (layers - 1) * d + 2 * d * d + (d if c.get("bias", True) else 0)
+    return own, own + c["vocab_size"] * d
+
+
 @pytest.mark.parametrize("name", with_fixtures("models", models.MODELS))
 def test_model_presets_match_their_configs(name):
     spec = sm.MODEL_PRESETS[name]
-    c = read_config(read_fixture("models", spec))
+    text = read_fixture("models", spec)
+    c = read_config(text)
     d, heads = c["hidden_size"], c["num_attention_heads"]
-    assert spec.parameters == parameter_count(c)
+    if spec.head == "EAGLE":
+        own, counted = eagle_parameters(c, text)
+        assert spec.parameters == counted
+        # The README's count of the head's own weights, to its two decimals, for the head this preset stands for.
+        printed = re.search(r"EAGLE-LLaMA3\.1-Instruct-8B\) \| ([\d.]+)B \|", text).group(1)
+        assert round(own / 1e9, 2) == float(printed)
+    else:
+        assert spec.parameters == parameter_count(c)
     assert (spec.layers, spec.hidden) == (c["num_hidden_layers"], d)
     if spec.is_head:  # its embedding and tokens are its target's
-        assert spec.vocab_size == 0 and spec.head == "EAGLE-3" and "draft_vocab_size" in c
+        assert spec.vocab_size == 0
+        assert ("draft_vocab_size" in c) == (spec.head == "EAGLE-3")
+        assert spec.tokenizer == sm.MODEL_PRESETS[spec.head_of].tokenizer
+        assert c["vocab_size"] == sm.MODEL_PRESETS[spec.head_of].vocab_size
     else:
         assert (spec.vocab_size, spec.tie_word_embeddings) == (c["vocab_size"], c.get("tie_word_embeddings", False))
         assert spec.input_embedding_parameters == (0 if spec.tie_word_embeddings else c["vocab_size"] * d)
