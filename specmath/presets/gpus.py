@@ -134,3 +134,18 @@ GPUS += [
         ),
     ),
 ]
+
+GPUS += [
+    GPUSpec(
+        "H100 PCIe",
+        # The H100 datasheet's table as the page below copies it (H100 SXM's source), its H100 PCIe
+        # column: "GPU メモリ帯域幅 | ... | 2000 GB/sec" (memory bandwidth), "GPU メモリ | ... | 80 GB".
+        memory_bandwidth=2000e9,
+        # Same column: "BFLOAT16 Tensor コア | ... | 1,513 TFLOPS*", "FP8 Tensor コア | ... | 3,026
+        # TFLOPS*", "* Shown with sparsity. Specifications 1/2 lower without sparsity": 756.5 and 1,513 dense.
+        peak_flops=1513e12 / 2,
+        peak_flops_fp8=3026e12 / 2,
+        memory_bytes=80e9,
+        source=f"NVIDIA H100 datasheet table, H100 PCIe column, as copied at {H100_PAGE}",
+    ),
+]

@@ -24,6 +24,8 @@ DeepSeek-V3's routing bias and Qwen3's q/k norms are in the counts but are too s
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..specs import ModelSpec
 
 # Sources read for more than one entry, each a public GitHub file at a commit.
@@ -428,6 +430,79 @@ MODELS += [
             "(whole file); at cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b, README.md lines 190, 199 and 203 (the heads' "
             "parameter counts), eagle/model/cnets1.py lines 393-401 and 523-524 (the layer and fc) and "
             "eagle/model/ea_model.py lines 51-54 (fc's bias from the config)"
+        ),
+    ),
+]
+
+# GLM-4.7-Flash (zai-org), a mixture of experts with DeepSeek's MLA attention (SGLang's and vLLM's
+# Glm4MoeLiteForCausalLM), its MTP module and a community EAGLE-3 head.
+_GLM_MTP_SOURCE = (
+    "sgl-project/sglang at cc481eba76c7e0fd4786c9bf61739d5b73b7b2e4, python/sglang/srt/models/glm4_moe_lite_nextn.py "
+    "lines 61-82 (Glm4MoeLiteModelNextN) and its lm_head (prefix model.shared_head.head)"
+)
+
+MODELS += [
+    ModelSpec(
+        "GLM-4.7-Flash",
+        # Glm4MoeLiteConfig's defaults, which its docstring gives as zai-org/GLM-4.7-Flash's
+        # (huggingface/transformers' configuration_glm4_moe_lite.py at 008e5743 has the same):
+        # vocab_size 154880, hidden_size 2048, intermediate_size 10240, num_hidden_layers 47,
+        # num_attention_heads 20, q_lora_rank 768, kv_lora_rank 512, qk_nope_head_dim 192,
+        # qk_rope_head_dim 64, v_head_dim 256, n_routed_experts 64, n_shared_experts 1,
+        # num_experts_per_tok 4, moe_intermediate_size 1536, first_k_dense_replace 1,
+        # tie_word_embeddings False; the layers as DeepSeek's (MLA, a gate with a bias).
+        parameters=29_943_393_920,  # "30B total / 3B active" (3.9B with the untied head counted)
+        layers=47,
+        hidden=2048,
+        # MLA's latent: kv_lora_rank + qk_rope_head_dim = 576 elements a token and layer, one head of 288.
+        kv_heads=1,
+        head_dim=288,
+        vocab_size=154880,
+        tie_word_embeddings=False,
+        tokenizer="GLM-4.7",
+        routed_experts=64,
+        experts_per_token=4,
+        shared_experts=1,
+        expert_parameters=3 * 2048 * 1536,  # gate, up, down of moe_intermediate_size 1536
+        moe_layers=46,  # num_hidden_layers - first_k_dense_replace
+        # Absorbed MLA as DeepSeek-V3's: 20 heads score 576-wide keys and sum 512-wide values, halved.
+        attention_dim=20 * (576 + 512) // 2,
+        hub_id="zai-org/GLM-4.7-Flash",
+        source=(
+            "NVIDIA/TensorRT-LLM at 4874d5905a0cc473559ec9afb0cca5b6a5e4fb9e, "
+            "tensorrt_llm/_torch/auto_deploy/models/custom/modeling_glm4_moe_lite.py lines 36-84 "
+            "(Glm4MoeLiteConfig's defaults, zai-org/GLM-4.7-Flash's config.json)"
+        ),
+    ),
+    ModelSpec(
+        "GLM-4.7-Flash-MTP",
+        # config.json's num_nextn_predict_layers 1: SGLang builds it as one decoder layer of the target's
+        # with is_nextn=True (a mixture-of-experts layer, as DeepSeek-V3's), enorm and hnorm, eh_proj
+        # (2 x 2048 to 2048), shared_head.norm and an output head; the embedding is gathered, not counted.
+        parameters=643_706_176 + 154880 * 2048,
+        layers=1,
+        hidden=2048,
+        kv_heads=1,
+        head_dim=288,
+        tokenizer="GLM-4.7",
+        routed_experts=64,
+        experts_per_token=4,
+        shared_experts=1,
+        expert_parameters=3 * 2048 * 1536,
+        attention_dim=20 * (576 + 512) // 2,
+        head="MTP",
+        head_of="GLM-4.7-Flash",
+        source=_GLM_MTP_SOURCE,
+    ),
+    # thoughtworks/GLM-4.7-Flash-Eagle3 (SafeAILab/EAGLE PR #330): SpecForge's LlamaForCausalLMEagle3
+    # at hidden 2048, with 16 query heads of 128, 4 KV heads and an MLP of 8192 (a narrower shape than
+    # SpecForge's Qwen3-30B-A3B head); 145,235,968 parameters, the PR's "~145M".
+    replace(
+        _eagle3("GLM-4.7-Flash-EAGLE-3", "GLM-4.7-Flash", "", 2048, 8192, 16, 4, 128, "GLM-4.7"),
+        source=(
+            "patcarter883/minisglang-rdna4 at b08872a672d6125a6c0932856f8644de37db4a8b, "
+            "python/minisgl/models/glm_eagle3.py lines 1-16 "
+            "(thoughtworks/GLM-4.7-Flash-Eagle3's config.json, described)"
         ),
     ),
 ]

@@ -36,16 +36,10 @@ NO_PRESET_MODELS = {
     # its config.json was not found at a commit, and SpecForge's configs/llama3-70B-ealge3.json, of
     # hidden_size 8192 (its target's), is another head.
     "yuhuili/EAGLE3-LLaMA3.3-Instruct-70B",
-    # A mixture of experts, 30B total and 3B active (IneshReddy249/speculative-decoding-moe-benchmark,
-    # README.md at bba559d, "GLM-4.7-Flash (30B total / 3B active, MoE)"), with MLA attention: no copy of
-    # its config.json at a commit was found in the index, so no preset was built.
-    "zai-org/GLM-4.7-Flash",
-    # Its community EAGLE-3 head (SafeAILab/EAGLE PR #330): no preset for a head whose target has none.
-    "thoughtworks/GLM-4.7-Flash-Eagle3",
 }
 #: GPUs rows name that have no preset yet (none now: the A100 40GB is one).
 NO_PRESET_GPUS: set[str] = set()
-MOE_WITHOUT_PRESET = {"meta-llama/Llama-4-Scout-17B-16E", "zai-org/GLM-4.7-Flash"}
+MOE_WITHOUT_PRESET = {"meta-llama/Llama-4-Scout-17B-16E"}
 
 
 def fixture_text(row) -> str:

@@ -380,6 +380,7 @@ TOKENIZERS = {
     "Mixtral-8x7B": "Mistral",
     "Mistral-7B": "Mistral",
     "gpt-oss-120b": "o200k_harmony",
+    "GLM-4.7-Flash": "GLM-4.7",  # its config defaults give pad_token_id only
 }
 
 
@@ -397,6 +398,7 @@ def test_model_presets_carry_their_tokenizer_family():
         ("Qwen3", 151936),
         ("Mistral", 32000),
         ("o200k_harmony", 201088),
+        ("GLM-4.7", 154880),
     }
     with pytest.raises(ValueError, match=r"^tokenizer must be a string, got 3$"):
         dataclasses.replace(LLAMA_8B, tokenizer=3)

@@ -48,8 +48,14 @@ def read_fixture(kind: str, entry) -> str:
     return "\n".join(line for line in lines if not line.startswith("#"))
 
 
+#: Heads whose source text describes their module in code rather than giving a config: each is read by a
+#: test of its own below, against its target's config.
+OWN_TEST = {"GLM-4.7-Flash-MTP", "GLM-4.7-Flash-EAGLE-3"}
+
+
 def with_fixtures(kind, entries):
-    return [e.name for e in entries if e.name not in WITHOUT_FIXTURE and fixture_path(kind, e.name).exists()]
+    skip = WITHOUT_FIXTURE | OWN_TEST
+    return [e.name for e in entries if e.name not in skip and fixture_path(kind, e.name).exists()]
 
 
 def test_every_entry_has_its_source_text_but_the_known_few():
@@ -87,6 +93,8 @@ ALIASES = {
 
 
 def number(text: str):
+    python = {"True": "true", "False": "false", "None": "null"}  # a Python default's literals
+    text = python.get(text, text)
     return json.loads(text) if re.fullmatch(r"-?[\d.e+-]+|true|false|null", text) else text
 
 
@@ -117,7 +125,9 @@ def read_config(text: str) -> dict:
             raw[key.replace("-", "_")] = number(value) if value else True
         raw["tie_word_embeddings"] = not raw.pop("untie_embeddings_and_output_weights", False)
     else:
-        raw = {key: number(value) for key, value in re.findall(r"^\s*(\w+): \w+ = (\S+)$", text, re.MULTILINE)}
+        # A dataclass's fields or an __init__'s keyword defaults (``name: int | None = 768,``).
+        defaults = re.findall(r"^\s*(\w+): [\w\[\]|. ]+ = (\S+?),?$", text, re.MULTILINE)
+        raw = {key: number(value) for key, value in defaults}
     return {ALIASES.get(key, key): value for key, value in raw.items()}
 
 
@@ -155,6 +165,14 @@ def expert_parameters(c: dict) -> int:
     return 3 * d * c["moe_intermediate_size"]
 
 
+def moe_layer_parameters(c: dict) -> int:
+    """One mixture-of-experts layer: attention, two norms, the gate (with its bias), routed and shared experts."""
+    d, experts = c["hidden_size"], c["num_experts"]
+    gate = d * experts + (experts if "kv_lora_rank" in c or "swiglu_limit" in c else 0)  # gate biases
+    routed = (experts + c.get("n_shared_experts", 0)) * expert_parameters(c)
+    return attention_parameters(c) + 2 * d + gate + routed
+
+
 def parameter_count(c: dict) -> int:
     """The parameters the config builds, as each model's code builds them."""
     d, layers, vocab = c["hidden_size"], c["num_hidden_layers"], c.get("vocab_size", 0)
@@ -164,11 +182,8 @@ def parameter_count(c: dict) -> int:
         q, kv = c["num_attention_heads"] * hd, c["num_key_value_heads"] * hd
         head_attention = 2 * d * q + 2 * 2 * d * kv + q * d
         return head_attention + 3 * d * c["intermediate_size"] + 3 * d * d + 4 * d + d * c["draft_vocab_size"]
-    experts = c.get("num_experts", 0)
-    if experts:
-        gate = d * experts + (experts if "kv_lora_rank" in c or "swiglu_limit" in c else 0)  # gate biases
-        routed = (experts + c.get("n_shared_experts", 0)) * expert_parameters(c)
-        moe_layer = attention + 2 * d + gate + routed
+    if c.get("num_experts", 0):
+        moe_layer = moe_layer_parameters(c)
         dense_layers = c.get("first_k_dense_replace", 0)
         dense_layer = attention + 2 * d + 3 * d * c.get("intermediate_size", 0)
         body = dense_layers * dense_layer + (layers - dense_layers) * moe_layer
@@ -225,7 +240,7 @@ def test_model_presets_match_their_configs(name):
         latent = c["kv_lora_rank"] + c["qk_rope_head_dim"]
         assert (spec.kv_heads, 2 * spec.head_dim) == (1, latent)
         assert spec.attention_dim == heads * (latent + c["kv_lora_rank"]) / 2  # absorbed attention
-        assert spec.bytes_per_parameter == (1.0 if c["dtype"] == "fp8" else 2.0)
+        assert spec.bytes_per_parameter == (1.0 if c.get("dtype") == "fp8" else 2.0)  # BF16 unless said
     else:
         hd = c.get("head_dim") or d // heads
         assert (spec.kv_heads, spec.head_dim) == (c["num_key_value_heads"], hd)
@@ -237,6 +252,54 @@ def test_model_presets_match_their_configs(name):
         assert spec.shared_experts == c.get("n_shared_experts", 0)
         assert spec.expert_parameters == expert_parameters(c)
         assert spec.expert_layers == c["num_hidden_layers"] - c.get("first_k_dense_replace", 0)
+
+
+def test_glm_mtp_module_is_one_layer_of_its_target_and_its_projections():
+    # SGLang's NextN module: the target's decoder layer built as a mixture of experts (is_nextn), two norms,
+    # eh_proj 2d -> d, a final norm and an output head over the target's vocabulary; the embedding is gathered.
+    spec = sm.MODEL_PRESETS["GLM-4.7-Flash-MTP"]
+    target = sm.MODEL_PRESETS[spec.head_of]
+    text = read_fixture("models", spec)
+    built = (
+        "self.enorm = RMSNorm(config.hidden_size",
+        "self.hnorm = RMSNorm(config.hidden_size",
+        "nn.Linear(2 * config.hidden_size, config.hidden_size, bias=False)",
+        "is_nextn=True",
+        "self.shared_head.norm = RMSNorm(config.hidden_size",
+        'prefix=add_prefix("model.shared_head.head", prefix)',
+    )
+    assert all(part in text for part in built)
+    c = read_config(read_fixture("models", target))
+    d = c["hidden_size"]
+    assert spec.parameters == moe_layer_parameters(c) + 2 * d + 2 * d * d + d + c["vocab_size"] * d
+    assert (spec.layers, spec.hidden, spec.vocab_size, spec.head) == (1, d, 0, "MTP")
+    shared = ("kv_heads", "head_dim", "attention_dim", "routed_experts", "experts_per_token", "expert_parameters")
+    assert all(getattr(spec, field) == getattr(target, field) for field in shared)
+
+
+def test_glm_eagle3_head_has_the_described_shape_and_its_publishers_sizes():
+    spec = sm.MODEL_PRESETS["GLM-4.7-Flash-EAGLE-3"]
+    text = read_fixture("models", spec)
+    heads, kv_heads, head_dim = map(int, re.search(r"(\d+) q-heads / (\d+) kv-heads /\s+head_dim (\d+)", text).groups())
+    c = {
+        "hidden_size": int(re.search(r"hidden=(\d+)", text).group(1)),
+        "num_hidden_layers": 1,
+        "num_attention_heads": heads,
+        "num_key_value_heads": kv_heads,
+        "head_dim": head_dim,
+        "intermediate_size": int(re.search(r"SwiGLU MLP \((\d+)\)", text).group(1)),
+        "draft_vocab_size": int(re.search(r"lm_head\((\d+)\)", text).group(1)),
+    }
+    assert spec.parameters == parameter_count(c)
+    assert (spec.hidden, spec.kv_heads, spec.head_dim, spec.head) == (c["hidden_size"], kv_heads, head_dim, "EAGLE-3")
+    # What its publishers print: "~145M parameters" (SafeAILab/EAGLE PR #330) and 291 MB in BF16 (the GLM
+    # benchmark's README), the file holding the d2t and t2d vocabulary maps besides.
+    runs = FIXTURES.parent / "measured_runs"
+    pr = (runs / "eagle_pr330_glm47_flash.txt").read_text(encoding="utf-8")
+    readme = (runs / "inesh_glm47_flash_sglang.txt").read_text(encoding="utf-8")
+    assert round(spec.parameters / 1e6) == int(re.search(r"~(\d+)M parameters", pr).group(1))
+    megabytes = int(re.search(r"GLM-4\.7-Flash-Eagle3\) \((\d+) MB\)", readme).group(1))
+    assert 0 < megabytes - spec.parameters * 2 / 1e6 < 1
 
 
 def test_hub_id_is_a_field_engines_load_by():
@@ -253,13 +316,26 @@ def test_hub_id_is_a_field_engines_load_by():
 NUMBER = re.compile(r"(?<![\w.,])(\d[\d,]*(?:\.\d+)?)\s*(?:teraFLOPS|TFLOPS|TFLOPs|PFLOPS|TB/s|GB/sec|GB/s|GB)?(\*?)")
 
 
-def first_cell(line: str) -> str:
-    """A Markdown table row's first value (its GH200 column); any other line whole."""
+def first_cell(line: str, column: int = 0) -> str:
+    """A Markdown table row's first value (its GH200 column); a row ``label | a | b |`` of a sheet
+    that names its columns, the value of ``column`` (0: the first); any other line whole."""
     cells = re.split(r"(?<!\\)\|", line)
-    return cells[2] if line.startswith("|") and len(cells) > 3 else line
+    if line.startswith("|") and len(cells) > 3:
+        return cells[2]
+    return cells[1 + column] if column and len(cells) > 1 + column else line
 
 
-def read_datasheet(text: str) -> dict:
+#: A sheet's column heading, a line of its own: ``NVIDIA H100 SXM |``.
+HEADING = re.compile(r"^NVIDIA ([^|]+?) \|$")
+
+
+def gpu_column(text: str, name: str) -> int:
+    """Which of a sheet's columns is the GPU ``name``'s: its place among the headings, 0 if none."""
+    headings = [m.group(1) for m in map(HEADING.match, text.splitlines()) if m]
+    return headings.index(name) if name in headings else 0
+
+
+def read_datasheet(text: str, column: int = 0) -> dict:
     """Bandwidth (B/s), memory (B) and the dense BF16 and FP8 peaks (FLOP/s) the lines print.
 
     A figure marked ``*`` is with sparsity (each sheet's footnote): the dense one is the figure
@@ -267,7 +343,7 @@ def read_datasheet(text: str) -> dict:
     """
     found = {"peak_flops_fp8": 0.0}
     for line in text.splitlines():
-        label, value = line, first_cell(line)
+        label, value = line, first_cell(line, column)
         figures = [(float(n.replace(",", "")), star == "*") for n, star in NUMBER.findall(value)]
         if not figures or line.lstrip("*\\ ").lower().startswith("with sparsity"):
             continue
@@ -285,7 +361,8 @@ def read_datasheet(text: str) -> dict:
 @pytest.mark.parametrize("name", with_fixtures("gpus", gpus.GPUS))
 def test_gpu_presets_match_their_datasheets(name):
     gpu = sm.GPU_PRESETS[name]
-    sheet = read_datasheet(read_fixture("gpus", gpu))
+    text = read_fixture("gpus", gpu)
+    sheet = read_datasheet(text, gpu_column(text, name))
     # Decimal figures times a unit round once (3.35 x 1e12 may be an ulp off 3.35e12).
     assert sheet == pytest.approx(
         {
