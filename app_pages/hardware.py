@@ -5,7 +5,7 @@ import streamlit as st
 
 import specmath
 from dashboard import acceptance, charts, texts, ui
-from dashboard.features import engine_views, hardware
+from dashboard.features import engine_views, hardware, predictions
 from dashboard.params import AUTO_DRAFT_TP, HARDWARE_SECTIONS, PRECISIONS
 
 ctx = ui.page()
@@ -126,6 +126,8 @@ def view() -> None:
         ),
         f"batch_sweep_{choice.slug}_ctx{context}",
     )
+    if specmath.deployment.find_model(names["target_model"]).is_moe and (note := predictions.moe_record_note()):
+        st.caption(note)
     st.subheader("Experts, tensor parallelism and long contexts")
     st.markdown(texts.HARDWARE_MOE)
     left, right = ui.side_by_side()

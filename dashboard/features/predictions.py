@@ -186,6 +186,53 @@ def marker(priced: Priced) -> str:
     return f"{kind}, batch {'≥' if priced.run['batch'] >= LARGE_BATCH else '<'} {LARGE_BATCH}"
 
 
+class Record(NamedTuple):
+    """How far :func:`specmath.predict_speedup` was from a group of measured runs: signed errors in percent."""
+
+    runs: int
+    publishers: int
+    median_pct: float
+    low_pct: float  # the 10th percentile
+    high_pct: float  # the 90th
+
+
+#: The batch from which the Hardware page quotes the record of MoE runs.
+LARGE_BATCH = 16
+
+
+def moe_record(comparison: Comparison, min_batch: int = LARGE_BATCH) -> Record | None:
+    """The signed errors of the priced runs with an MoE target at batch ``min_batch`` or more; None if none."""
+    chosen = [p for p in comparison.priced if p.moe and p.run["batch"] >= min_batch]
+    if not chosen:
+        return None
+    errors = np.array([p.error_pct for p in chosen])
+    low, median, high = np.percentile(errors, [10, 50, 90])
+    publishers = {comparison.sources[p.run["source"]]["publisher"] for p in chosen}
+    return Record(len(chosen), len(publishers), float(median), float(low), float(high))
+
+
+def moe_record_note() -> str | None:
+    """The Hardware page's caption for an MoE target: how the model fared on measured MoE runs at large batches."""
+    record = moe_record(comparison())
+    if record is None:
+        return None
+    runs = (
+        f"Measured against: {record.runs} published runs with an MoE target at batch {LARGE_BATCH} or more "
+        f"({record.publishers} publishers)"
+    )
+    if record.median_pct <= 0:
+        return (
+            f"{runs}: this model's speedups were a median {-record.median_pct:.0f} % below theirs (10th to 90th "
+            f"percentile {record.low_pct:+.0f} to {record.high_pct:+.0f} %). Page *Predictions vs measurements*."
+        )
+    return (
+        f"{runs}: with their own measured acceptance, this model promised them a median {record.median_pct:.0f} % "
+        f"more speedup than they measured (10th to 90th percentile {record.low_pct:+.0f} to "
+        f"{record.high_pct:+.0f} %). Read this chart's large batches as an upper bound. Page *Predictions vs "
+        "measurements*."
+    )
+
+
 @st.cache_data(max_entries=1, show_spinner=False)
 def comparison() -> Comparison:
     """The file's runs, priced by :func:`specmath.predict.predict`, :func:`specmath.predict_speedup` with

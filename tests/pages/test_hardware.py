@@ -3,6 +3,7 @@
 import dataclasses
 import json
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,6 +31,7 @@ from tests.links import HOSTILE
 from tests.pages.test_every_page import assert_literal
 
 HARDWARE = "hardware"
+ROOT = Path(__file__).resolve().parents[2]
 
 #: The page's charts by the start of their titles, in page order.
 CHARTS = (
@@ -800,3 +802,33 @@ def test_each_engine_tab_holds_one_whole_command_that_serves_the_target():
         (command,) = [code.value for code in tab.code if code.language == "bash"]
         served = parse(command)
         assert served[key] == (llamacpp.target_file(target) if tab.label == "llama.cpp" else target), tab.label
+
+
+def _measured_moe_errors(min_batch: int = 16) -> np.ndarray:
+    """The signed errors (%) of specmath.predict_speedup on the data file's MoE runs at batch >= min_batch."""
+    data = json.loads((ROOT / "dashboard" / "data" / "measured_runs.json").read_text())
+    errors = []
+    for run in data["runs"]:
+        if run["batch"] < min_batch:
+            continue
+        try:
+            predicted = specmath.predict_speedup(run)
+        except ValueError:
+            continue  # a run the model cannot price (its reason is on the Predictions page)
+        if specmath.deployment.find_model(run["target"]).is_moe:
+            errors.append((predicted - run["speedup"]) / run["speedup"] * 100)
+    return np.array(errors)
+
+
+def test_an_moe_target_is_told_how_the_model_fared_on_measured_moe_runs_at_large_batches():
+    errors = _measured_moe_errors()
+    low, median, high = np.percentile(errors, [10, 50, 90])
+    assert median > 0  # the model promises these runs more than they measured
+    at = open_page(HARDWARE, target_model=QWEN_MOE, draft_model=f"{QWEN_MOE}-EAGLE-3")
+    note = [c.value for c in at.caption if c.value.startswith("Measured against:")]
+    assert len(note) == 1, [c.value for c in at.caption]
+    assert f"{len(errors)} published runs with an MoE target at batch 16 or more" in note[0]
+    assert f"a median {median:.0f} % more speedup" in note[0]
+    assert f"(10th to 90th percentile {low:+.0f} to {high:+.0f} %)" in note[0]
+    dense = open_page(HARDWARE, target_model="Llama-3.1-70B")
+    assert not [c.value for c in dense.caption if c.value.startswith("Measured against:")]
