@@ -38,6 +38,11 @@ st.markdown(texts.PREDICTIONS_TABLE)
 table = predictions.run_table(comparison)
 st.table(table[list(predictions.SHOWN_COLUMNS)], hide_index=True)
 ui.csv_download(table, "predictions_vs_measurements.csv")
+sweeps = predictions.batch_sweeps(comparison)
+if not sweeps.empty:
+    st.subheader("Across batch sizes")
+    st.markdown(texts.PREDICTIONS_BATCHES)
+    st.table(sweeps, hide_index=True)
 far = predictions.far_off(comparison)
 if far:
     st.subheader(f"Runs priced more than {predictions.FAR_OFF_PCT:.0f} % off, and why")

@@ -581,3 +581,11 @@ PREDICTIONS_TABLE = (
     "the drafting, the plain step T_target(1) and the verify pass over w positions T_target(w); "
     "predicted = accept length × T_target(1) / (T_draft + T_target(w))."
 )
+
+PREDICTIONS_BATCHES = (
+    "Settings a source ran at four or more batch sizes, one iteration in plain steps T_target(1) at each. The "
+    "priced iteration falls as the batch grows: an MoE plain step already wakes most experts, so the verify pass "
+    "adds little. Where the measured one stays level, the verify pass at a large batch costs more than the "
+    "roofline prices; candidates, not yet tested against a source: kernels far from their peak at these shapes, "
+    "and routing that leaves more experts asleep in the plain step than uniform routing does."
+)

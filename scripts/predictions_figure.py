@@ -13,7 +13,6 @@ by scripts/screenshots.py (the app in Chromium), so ``--png`` needs what ``make 
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import sys
 from collections import Counter
@@ -28,6 +27,7 @@ import streamlit  # noqa: E402, F401  (its loggers first, then this one quieted)
 # Outside `streamlit run` every st.cache_data decorator warns that it caches in memory: true here, and noise.
 logging.getLogger("streamlit.runtime.caching.cache_data_api").setLevel(logging.ERROR)
 
+from dashboard import texts  # noqa: E402
 from dashboard.features import predictions  # noqa: E402
 from dashboard.measured import DATA_FILE, load_measured_runs  # noqa: E402
 from specmath.predict import Overheads, fit_overheads, predict  # noqa: E402
@@ -63,8 +63,8 @@ def iteration_rows(comparison: predictions.Comparison) -> list[dict]:
                 "drafting / step": f"{parts.draft_s / step:.3f}",
                 "verify / step": f"{parts.verify_s / step:.3f}",
                 "overhead / step": f"{parts.iteration_s / step:.3f}",
-                "iteration / step, predicted": f"{priced_iteration(p):.3f}",
-                "iteration / step, measured": f"{measured_iteration(p):.3f}",
+                "iteration / step, predicted": f"{predictions.priced_iteration(p):.3f}",
+                "iteration / step, measured": f"{predictions.measured_iteration(p):.3f}",
             }
         )
     return rows
@@ -97,7 +97,8 @@ def fit_caveat_lines(comparison: predictions.Comparison, fits) -> list[str]:
         lines[0] += (
             f" With the fitted time per layer, gpt-oss-120b's plain step at batch 1 is priced at {step * 1e3:.2f} ms "
             f"against the {1e3 / tokens_per_s:.2f} ms measured ({tokens_per_s:.0f} tok/s, `{PLAIN_STEP_RUN}`), and "
-            f"its measured iteration, {measured_iteration(plain):.2f} plain steps, leaves no room for the fit's "
+            f"its measured iteration, {predictions.measured_iteration(plain):.2f} plain steps, leaves no room for the "
+            "fit's "
             f"{fit.per_iteration_s * 1e3:.2f} ms beyond the draft and verify passes."
         )
     lines[0] += (
@@ -109,7 +110,7 @@ def fit_caveat_lines(comparison: predictions.Comparison, fits) -> list[str]:
 def routing_lines(comparison: predictions.Comparison) -> list[str]:
     """What the MoE runs at batch 1 say of uniform routing, with the counts computed from the runs."""
     single = [p for p in comparison.priced if p.moe and p.run["batch"] == 1]
-    cheaper = [p for p in single if measured_iteration(p) < priced_iteration(p)]
+    cheaper = [p for p in single if predictions.measured_iteration(p) < predictions.priced_iteration(p)]
 
     def by_source(runs) -> str:
         counts = Counter(p.run["source"] for p in runs)
@@ -134,52 +135,11 @@ def routing_lines(comparison: predictions.Comparison) -> list[str]:
 
 
 def batch_sweep_lines(comparison: predictions.Comparison) -> list[str]:
-    """For every setting a source ran at four or more batch sizes: one iteration in plain steps, priced
-    and measured, at each batch, so that a cost that moves with the batch shows."""
-    groups: dict[tuple, list[predictions.Priced]] = {}
-    for p in comparison.priced:
-        run = p.run
-        key = (run["source"], run["target"], run["method"], run["k"], json.dumps(run["tree"], sort_keys=True))
-        groups.setdefault(key, []).append(p)
-    rows = []
-    for runs in groups.values():
-        if len({p.run["batch"] for p in runs}) < 4:
-            continue
-        for p in sorted(runs, key=lambda p: p.run["batch"]):
-            rows.append(
-                {
-                    "run": p.run["id"],
-                    "batch": p.run["batch"],
-                    "verify width": p.prediction.width,
-                    "iteration / step, predicted": f"{priced_iteration(p):.2f}",
-                    "iteration / step, measured": f"{measured_iteration(p):.2f}",
-                }
-            )
-    if not rows:
+    """:func:`~dashboard.features.predictions.batch_sweeps` with the page's words."""
+    sweeps = predictions.batch_sweeps(comparison)
+    if sweeps.empty:
         return []
-    return [
-        "## Across batch sizes",
-        "",
-        "Settings a source ran at four or more batch sizes, one iteration in plain steps at each. The priced "
-        "iteration falls as the batch grows: an MoE plain step already wakes most experts, so the verify pass adds "
-        "little. Where the measured one stays level, the verify pass at a large batch costs more than the roofline "
-        "prices; candidates, not yet tested against a source: kernels far from their peak at these shapes, and "
-        "routing that leaves more experts asleep in the plain step than uniform routing does.",
-        "",
-        *table(rows),
-        "",
-    ]
-
-
-def priced_iteration(p: predictions.Priced) -> float:
-    """One iteration as priced, in plain steps T_target(1)."""
-    parts = p.prediction
-    return (parts.draft_s + parts.verify_s + parts.iteration_s) / parts.target_step_s
-
-
-def measured_iteration(p: predictions.Priced) -> float:
-    """One iteration as the measurement implies, in plain steps: accept length / measured speedup."""
-    return p.run["mean_acceptance_length"] / p.run["speedup"]
+    return ["## Across batch sizes", "", texts.PREDICTIONS_BATCHES, "", *table(sweeps.to_dict("records")), ""]
 
 
 def generated() -> str:

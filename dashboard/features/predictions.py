@@ -8,6 +8,7 @@ functions.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -186,6 +187,44 @@ def marker(priced: Priced) -> str:
     return f"{kind}, batch {'≥' if priced.run['batch'] >= LARGE_BATCH else '<'} {LARGE_BATCH}"
 
 
+def priced_iteration(p: Priced) -> float:
+    """One iteration as priced, in plain steps T_target(1)."""
+    parts = p.prediction
+    return (parts.draft_s + parts.verify_s + parts.iteration_s) / parts.target_step_s
+
+
+def measured_iteration(p: Priced) -> float:
+    """One iteration as the measurement implies, in plain steps: accept length / measured speedup."""
+    return p.run["mean_acceptance_length"] / p.run["speedup"]
+
+
+#: Batch sizes a setting must have been run at to appear in :func:`batch_sweeps`.
+SWEEP_BATCHES = 4
+
+
+def batch_sweeps(comparison: Comparison) -> pd.DataFrame:
+    """Every setting a source ran at :data:`SWEEP_BATCHES` or more batch sizes: one iteration in plain
+    steps, priced and measured, at each batch, so that a cost that moves with the batch shows."""
+    groups: dict[tuple, list[Priced]] = {}
+    for p in comparison.priced:
+        run = p.run
+        key = (run["source"], run["target"], run["method"], run["k"], json.dumps(run["tree"], sort_keys=True))
+        groups.setdefault(key, []).append(p)
+    rows = [
+        {
+            "run": p.run["id"],
+            "batch": p.run["batch"],
+            "verify width": p.prediction.width,
+            "iteration / step, predicted": round(priced_iteration(p), 2),
+            "iteration / step, measured": round(measured_iteration(p), 2),
+        }
+        for runs in groups.values()
+        if len({p.run["batch"] for p in runs}) >= SWEEP_BATCHES
+        for p in sorted(runs, key=lambda p: p.run["batch"])
+    ]
+    return pd.DataFrame(rows)
+
+
 class Record(NamedTuple):
     """How far :func:`specmath.predict_speedup` was from a group of measured runs: signed errors in percent."""
 
@@ -194,10 +233,6 @@ class Record(NamedTuple):
     median_pct: float
     low_pct: float  # the 10th percentile
     high_pct: float  # the 90th
-
-
-#: The batch from which the Hardware page quotes the record of MoE runs.
-LARGE_BATCH = 16
 
 
 def moe_record(comparison: Comparison, min_batch: int = LARGE_BATCH) -> Record | None:

@@ -72,3 +72,21 @@ def test_a_run_it_cannot_price_is_shown_with_the_reason(page):
     said = [shown(m.value) for m in page.markdown]
     for run, message in refused:
         assert any(run["id"] in text and message[:60] in text for text in said), run["id"]
+
+
+def test_the_batch_table_is_every_setting_run_at_four_batch_sizes_priced_and_measured(page):
+    """An iteration in plain steps: measured AL / speedup; priced, the AL over predict_speedup's answer."""
+    priced, _ = priced_runs()
+    settings = {}
+    for run, predicted in priced:
+        key = (run["source"], run["target"], run["method"], run["k"], json.dumps(run["tree"], sort_keys=True))
+        settings.setdefault(key, []).append((run, predicted))
+    swept = [pair for runs in settings.values() if len({run["batch"] for run, _ in runs}) >= 4 for pair in runs]
+    assert len(swept) >= 8  # two sources ran one setting at 4-5 batch sizes
+    (table,) = [t.value for t in page.table if "verify width" in t.value.columns]
+    rows = table.set_index("run")
+    assert sorted(rows.index) == sorted(run["id"] for run, _ in swept)
+    for run, predicted in swept:
+        iteration = run["mean_acceptance_length"]
+        assert rows.loc[run["id"], "iteration / step, measured"] == round(iteration / run["speedup"], 2)
+        assert rows.loc[run["id"], "iteration / step, predicted"] == pytest.approx(iteration / predicted, abs=0.006)
