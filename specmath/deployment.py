@@ -53,11 +53,13 @@ METHOD_DRAFTERS = {
 #: :data:`~specmath.INTERCONNECT_PRESETS`. H100 SXM: its datasheet's NVLink (the preset's own
 #: source). H200 SXM: the same fourth-generation NVLink, "NVLink 4.0: 450GB/s unidirectional
 #: bandwidth, 900GB/s bidirectional bandwidth" (https://www.saulelectric.com/nvidia-h200.html,
-#: section 2.5, a distributor's copy of the specifications, not NVIDIA's sheet). GPUs not listed
-#: have no link preset yet: a deployment over several of them must name its own.
+#: section 2.5, a distributor's copy of the specifications, not NVIDIA's sheet). B200 (HGX): its
+#: fifth-generation NVLink, a preset of its own. GPUs not listed have no link preset yet: a
+#: deployment over several of them must name its own.
 GPU_INTERCONNECTS = {
     "H100 SXM": "NVLink (H100 SXM)",
     "H200 SXM": "NVLink (H100 SXM)",
+    "B200 (HGX)": "NVLink 5 (HGX B200)",
 }
 
 

@@ -37,4 +37,19 @@ INTERCONNECTS = [
             "issue #1530, its description (TREE all-reduce of 8 bytes on 8 RTX 4090s over PCIe, 42.56 us)"
         ),
     ),
+    Interconnect(
+        "NVLink 5 (HGX B200)",
+        # NVIDIA's HGX B200 figure as a distributor's page gives it: "Fifth-generation NVLink technology
+        # provides 1.8TB/s of bidirectional bandwidth per GPU": 900 GB/s each way.
+        bandwidth=900e9,
+        # NVIDIA/nccl issue #1940 (2025-12-12): all_reduce_perf on 8 B200s, NCCL 2.27's symmetric memory, tuned:
+        # "With an 8-byte workload, the best latency I can achieve is around 3 us" (the same tuning on 8 H800s or
+        # H200s: about 2.3 us; the H100 entry's 6 us is an untuned 2-GPU NVLSTree run).
+        latency_s=3e-6,
+        source=(
+            "https://esaitech.com/blogs/insights/nvidia-hgx-b200-servers-architecture-performance-ai-capabilities "
+            "(NVLink 5 1.8 TB/s per GPU, both directions); NVIDIA/nccl issue #1940, its description (all-reduce "
+            "of 8 bytes on 8 B200s, around 3 us)"
+        ),
+    ),
 ]

@@ -18,7 +18,8 @@ Tokenizer families (``ModelSpec.tokenizer``), by the special-token ids of config
 sizes: Qwen2.5-7B's vocab_size is 152064, Qwen2.5-0.5B's 151936.
 
 Left out, each an upper side of the estimate: gpt-oss attends over a 128-token window in every
-other layer (its ``layer_types``), counted here as full attention; FP8 and MXFP4 block scales;
+other layer (its ``layer_types``), counted here as full attention, and so does Llama 4 Scout in three
+layers of four (chunks of 8192 tokens); FP8 and MXFP4 block scales;
 DeepSeek-V3's routing bias and Qwen3's q/k norms are in the counts but are too small to matter.
 """
 
@@ -503,6 +504,43 @@ MODELS += [
             "patcarter883/minisglang-rdna4 at b08872a672d6125a6c0932856f8644de37db4a8b, "
             "python/minisgl/models/glm_eagle3.py lines 1-16 "
             "(thoughtworks/GLM-4.7-Flash-Eagle3's config.json, described)"
+        ),
+    ),
+]
+
+# Llama 4 Scout (Meta), a mixture of experts: every layer routes each token to one of 16 experts and
+# runs one shared expert. Its text model only: the vision encoder (Llama4VisionConfig, 34 layers)
+# encodes images and is not read when decoding text.
+_LLAMA4 = "huggingface/transformers at {}, src/transformers/models/llama4/{}"
+MODELS += [
+    ModelSpec(
+        "Llama-4-Scout",
+        # Llama4TextConfig's defaults, a class documented with checkpoint="meta-llama/Llama-4-Scout-17B-16E":
+        # vocab_size 202048, hidden_size 5120, intermediate_size 8192 (each expert's and the shared
+        # expert's), intermediate_size_mlp 16384 (a dense layer's: none here), num_hidden_layers 48,
+        # num_attention_heads 40, num_key_value_heads 8, head_dim 128, num_local_experts 16,
+        # num_experts_per_tok 1, interleave_moe_layer_step 1 (moe_layers = range(0, 48, 1): every layer;
+        # MaxText's llama4-17b-16e says 1 too, its 128-expert sibling 2), tie_word_embeddings False.
+        # modeling_llama4.py: a router without bias, experts as gate_up (d x 2i) and down (i x d), one
+        # shared expert of intermediate_size; the q/k norm is an L2 norm without weights.
+        parameters=107_769_861_120,  # the text model from the config; 17.17B a token uses, both tables counted
+        layers=48,
+        hidden=5120,
+        kv_heads=8,
+        head_dim=128,  # 40 heads of 128: the hidden size
+        vocab_size=202048,
+        tie_word_embeddings=False,
+        tokenizer="Llama 4",
+        routed_experts=16,
+        experts_per_token=1,
+        shared_experts=1,
+        expert_parameters=3 * 5120 * 8192,  # gate, up, down of intermediate_size 8192
+        hub_id="meta-llama/Llama-4-Scout-17B-16E",
+        source=(
+            _LLAMA4.format("008e574391258935f3ecc3035c882e73bbcac419", "configuration_llama4.py")
+            + " lines 77-195 (Llama4TextConfig's defaults and __post_init__'s moe_layers); "
+            + _LLAMA4.format("000c33fdfde12e1ffafbfcdb3c926df5727a00b6", "modeling_llama4.py")
+            + " lines 50-159 (experts, MLP, norms, router, Llama4TextMoe) and the decoder layer"
         ),
     ),
 ]

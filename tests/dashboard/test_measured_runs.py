@@ -28,10 +28,6 @@ KEYS = {
 
 #: Models rows name that have no preset yet, each with the reason; their rows say so in their notes.
 NO_PRESET_MODELS = {
-    # Mixture of experts with 16 routed experts: no copy of its config.json at a commit was found in
-    # the index, and a multimodal config (the text model under text_config) is not one the preset
-    # tests' reader takes apart yet.
-    "meta-llama/Llama-4-Scout-17B-16E",
     # An EAGLE-3 head whose hidden size differs from its target's (sglang PR #4716's description):
     # its config.json was not found at a commit, and SpecForge's configs/llama3-70B-ealge3.json, of
     # hidden_size 8192 (its target's), is another head.
@@ -39,7 +35,7 @@ NO_PRESET_MODELS = {
 }
 #: GPUs rows name that have no preset yet (none now: the A100 40GB is one).
 NO_PRESET_GPUS: set[str] = set()
-MOE_WITHOUT_PRESET = {"meta-llama/Llama-4-Scout-17B-16E"}
+MOE_WITHOUT_PRESET: set[str] = set()
 
 
 def fixture_text(row) -> str:

@@ -381,6 +381,7 @@ TOKENIZERS = {
     "Mistral-7B": "Mistral",
     "gpt-oss-120b": "o200k_harmony",
     "GLM-4.7-Flash": "GLM-4.7",  # its config defaults give pad_token_id only
+    "Llama-4-Scout": "Llama 4",  # Llama4TextConfig's defaults give bos 1 and eos 2, not the checkpoint's
 }
 
 
@@ -399,6 +400,7 @@ def test_model_presets_carry_their_tokenizer_family():
         ("Mistral", 32000),
         ("o200k_harmony", 201088),
         ("GLM-4.7", 154880),
+        ("Llama 4", 202048),
     }
     with pytest.raises(ValueError, match=r"^tokenizer must be a string, got 3$"):
         dataclasses.replace(LLAMA_8B, tokenizer=3)

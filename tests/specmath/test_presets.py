@@ -113,8 +113,35 @@ def llama_models_config(text: str) -> dict:
     return raw
 
 
+def llama4_config(text: str) -> dict:
+    """Llama4TextConfig's field defaults, in the names the counts below use, as modeling_llama4.py builds them:
+    in each layer of ``moe_layers`` the routed experts and one shared expert, all of ``intermediate_size``, and a
+    router without bias; a dense MLP of ``intermediate_size_mlp`` in any other layer; a q/k norm without weights."""
+    fields = text[: text.index("def __post_init__")]
+    raw = {key: number(value) for key, value in re.findall(r"^    (\w+): [\w\[\]|. ]+ = (\S+)$", fields, re.MULTILINE)}
+    assert "self.shared_expert = Llama4TextMLP(config)" in text
+    assert "if intermediate_size is None:\n            intermediate_size = config.intermediate_size" in text
+    assert "super().__init__(config.hidden_size, config.num_local_experts, bias=False)" in text
+    assert "self.feed_forward = Llama4TextMLP(config, intermediate_size=config.intermediate_size_mlp)" in text
+    l2_norm = text[text.index("class Llama4TextL2Norm") : text.index("class Llama4TextRMSNorm")]
+    assert "nn.Parameter" not in l2_norm
+    # __post_init__: moe_layers, when not given, is range(step - 1, num_hidden_layers, step).
+    assert raw["moe_layers"] is None and "self.interleave_moe_layer_step - 1,\n" in text
+    step = raw["interleave_moe_layer_step"]
+    return {
+        **raw,
+        "num_experts": raw["num_local_experts"],
+        "moe_intermediate_size": raw["intermediate_size"],
+        "intermediate_size": raw["intermediate_size_mlp"],
+        "n_shared_experts": 1,
+        "moe_layer_count": len(range(step - 1, raw["num_hidden_layers"], step)),
+    }
+
+
 def read_config(text: str) -> dict:
     """A model's config from its source text: JSON, Meta's arch_args, Megatron arguments or a dataclass's defaults."""
+    if "class Llama4TextConfig" in text:
+        return llama4_config(text)
     if "arch_args={" in text:
         raw = llama_models_config(text)
     elif "{" in text:  # a config.json, maybe under a heading
@@ -173,6 +200,11 @@ def moe_layer_parameters(c: dict) -> int:
     return attention_parameters(c) + 2 * d + gate + routed
 
 
+def moe_layer_count(c: dict) -> int:
+    """Layers with experts: all but the first ``first_k_dense_replace``, or as Llama 4 interleaves them."""
+    return c.get("moe_layer_count", c["num_hidden_layers"] - c.get("first_k_dense_replace", 0))
+
+
 def parameter_count(c: dict) -> int:
     """The parameters the config builds, as each model's code builds them."""
     d, layers, vocab = c["hidden_size"], c["num_hidden_layers"], c.get("vocab_size", 0)
@@ -183,10 +215,9 @@ def parameter_count(c: dict) -> int:
         head_attention = 2 * d * q + 2 * 2 * d * kv + q * d
         return head_attention + 3 * d * c["intermediate_size"] + 3 * d * d + 4 * d + d * c["draft_vocab_size"]
     if c.get("num_experts", 0):
-        moe_layer = moe_layer_parameters(c)
-        dense_layers = c.get("first_k_dense_replace", 0)
+        moe_layers = moe_layer_count(c)
         dense_layer = attention + 2 * d + 3 * d * c.get("intermediate_size", 0)
-        body = dense_layers * dense_layer + (layers - dense_layers) * moe_layer
+        body = (layers - moe_layers) * dense_layer + moe_layers * moe_layer_parameters(c)
     else:
         body = layers * (attention + 2 * d + 3 * d * c["intermediate_size"])
     tied = c.get("tie_word_embeddings", False)  # DeepSeek's and gpt-oss's code keep two tables
@@ -251,7 +282,7 @@ def test_model_presets_match_their_configs(name):
     if experts:
         assert spec.shared_experts == c.get("n_shared_experts", 0)
         assert spec.expert_parameters == expert_parameters(c)
-        assert spec.expert_layers == c["num_hidden_layers"] - c.get("first_k_dense_replace", 0)
+        assert spec.expert_layers == moe_layer_count(c)
 
 
 def test_glm_mtp_module_is_one_layer_of_its_target_and_its_projections():
@@ -390,16 +421,21 @@ def read_link_fixture(entry) -> str:
 def test_interconnect_presets_match_their_sources(name):
     link = sm.INTERCONNECT_PRESETS[name]
     text = read_link_fixture(link)
-    # The datasheet's interconnect row (相互接続), H100 SXM column: both directions together.
-    sxm = re.search(r"^相互接続 \| (.+?) \|", text, re.MULTILINE).group(1)
-    label = "NVLink" if name.startswith("NVLink") else "PCIe Gen5"
-    assert link.bandwidth == float(re.search(rf"{label}: (\d+)GB/秒", sxm).group(1)) * 1e9 / 2
-    if label == "NVLink":  # #1259: the author's reading of the 2-GPU NVLSTree run
+    if "B200" in name:  # a page's figure per GPU, both directions; #1940: the author's best 8-byte time on 8 B200s
+        both_ways = float(re.search(r"NVLink technology provides ([\d.]+)TB/s of bidirectional", text).group(1)) * 1e12
+        assert "8× B200 GPUs" in text
+        latency_us = float(re.search(r"the best latency I can achieve is around \*\*(\d+) µs", text).group(1))
+    else:  # the H100 datasheet's interconnect row (相互接続), H100 SXM column: both directions together
+        sxm = re.search(r"^相互接続 \| (.+?) \|", text, re.MULTILINE).group(1)
+        label = "NVLink" if name.startswith("NVLink") else "PCIe Gen5"
+        both_ways = float(re.search(rf"{label}: (\d+)GB/秒", sxm).group(1)) * 1e9
+    if name == "NVLink (H100 SXM)":  # #1259: the author's reading of the 2-GPU NVLSTree run
         assert "NCCL_ALGO=NVLSTree" in text and text.count("NVIDIA H100 80GB HBM3") == 2
         latency_us = float(re.search(r"latency is approximately (\d+)us", text).group(1))
-    else:  # #1530: the out-of-place time of the smallest message in the TREE run on 8 RTX 4090s
+    elif name.startswith("PCIe"):  # #1530: the out-of-place time of the smallest message in the TREE run on 8 RTX 4090s
         assert "NCCL_ALGO=TREE" in text and text.count("NVIDIA GeForce RTX 4090") == 8
         latency_us = float(re.search(r"^ +8 +2 +float +sum +-1 +([\d.]+)", text, re.MULTILINE).group(1))
+    assert link.bandwidth == pytest.approx(both_ways / 2, rel=1e-15)
     assert link.latency_s == pytest.approx(latency_us * 1e-6, rel=1e-15)
 
 
