@@ -8,6 +8,7 @@ the printed numbers give by the row's stated rule; the counts issue 44 asks for 
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import specmath as sm
-from dashboard.measured import METHODS, load_measured_runs, read_printed
+from dashboard.measured import DATA_FILE, METHODS, load_measured_runs, read_printed
 
 ROOT = Path(__file__).resolve().parents[2]
 RUNS, SOURCES = load_measured_runs()
@@ -143,3 +144,16 @@ WANTED = {"runs": 30, "sources": 6, "moe": 8, "batch_16_or_more": 8, "gpus": 3}
 )
 def test_counts_issue_44_asks_for(count):
     assert COUNTS[count] >= WANTED[count]
+
+
+def test_a_speedup_above_its_acceptance_length_is_refused(tmp_path):
+    """An iteration costs at least one plain step, so a run cannot gain more than the tokens an iteration
+    yields: the loader names the run whose numbers would."""
+    document = json.loads(DATA_FILE.read_text(encoding="utf-8"))
+    run = document["runs"][0]
+    run["speedup"] = run["mean_acceptance_length"] + 0.01
+    path = tmp_path / "runs.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"^run '{re.escape(run['id'])}': speedup .* exceeds the mean acceptance"):
+        load_measured_runs(path)
+    assert all(r["speedup"] <= r["mean_acceptance_length"] for r in RUNS)
