@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from dashboard.charts.style import PALETTE, axis, base_layout, figure
+from dashboard.charts.style import PALETTE, WIDE_PALETTE, axis, base_layout, figure
 
 #: The marker of each group of runs (:func:`dashboard.features.predictions.marker`'s names):
 #: filled for small batches, open from batch 16 on; a diamond for a mixture of experts.
@@ -45,7 +45,9 @@ def predicted_vs_measured(
             "hoverinfo": "skip",
         }
     ]
-    for i, source in enumerate(dict.fromkeys(sources)):
+    named = list(dict.fromkeys(sources))
+    palette = PALETTE if len(named) <= len(PALETTE) else WIDE_PALETTE
+    for i, source in enumerate(named):
         where = [j for j, s in enumerate(sources) if s == source]
         error = (predicted[where] - measured[where]) / measured[where] * 100
         traces.append(
@@ -57,9 +59,9 @@ def predicted_vs_measured(
                 "name": source,
                 "marker": {
                     "size": 13,
-                    "color": PALETTE[i % len(PALETTE)],
+                    "color": palette[i % len(palette)],
                     "symbol": [SYMBOLS[groups[j]] for j in where],
-                    "line": {"width": 2, "color": PALETTE[i % len(PALETTE)]},
+                    "line": {"width": 2, "color": palette[i % len(palette)]},
                 },
                 "customdata": np.stack([np.array([labels[j] for j in where], dtype=object), error], axis=1),
                 "hovertemplate": "%{customdata[0]}<br>predicted %{x:.2f}×, measured %{y:.2f}×"

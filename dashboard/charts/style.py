@@ -5,6 +5,7 @@ palette and font, the toolbar config, and helpers for figures, layouts, axes and
 from __future__ import annotations
 
 import numpy as np
+import plotly.colors
 import plotly.graph_objects as go
 import plotly.io as pio
 
@@ -36,6 +37,9 @@ pio.templates.default = "dashboard_white"
 FONT_SIZE = 16
 #: Okabe-Ito, readable by colour-blind viewers and on a washed-out projector.
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+#: For a chart with more series than PALETTE has colours: Plotly's colour-blind-safe qualitative set
+#: (``plotly.colors.qualitative.Safe``, Carto's) without its grey, which the charts keep for references.
+WIDE_PALETTE = tuple(c for c in plotly.colors.qualitative.Safe if c != "rgb(136, 136, 136)")
 CHOSEN_COLOUR = "#D55E00"
 SLOWER_FILL = "rgba(213, 94, 0, 0.10)"
 BOUND_COLOURS = ("#D55E00", "#009E73")

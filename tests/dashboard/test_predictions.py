@@ -59,6 +59,15 @@ def test_the_chart_draws_each_run_by_source_and_group_with_the_diagonal():
     assert {"dense, batch < 16", "MoE, batch ≥ 16", "MoE, batch < 16"} <= set(by_name)
 
 
+@pytest.mark.parametrize("count", [2, 8, 9, 10])
+def test_each_source_has_a_colour_of_its_own(count):
+    """Up to ten sources, no two share a colour (past eight, Okabe-Ito's set would repeat)."""
+    sources = [f"source {i}" for i in range(count)]
+    figure = charts.predicted_vs_measured([1.0] * count, [1.0] * count, sources, ["MoE, batch < 16"] * count, sources)
+    colours = [t.marker.color for t in figure.data if t.name in sources]
+    assert len(colours) == count == len(set(colours))
+
+
 def test_the_default_overheads_are_the_fit_on_the_measured_runs():
     # FITTED_OVERHEADS is no typed guess: refit on the file's priced runs, the grid gives the same pair.
     comparison = predictions.compare(*load_measured_runs())
