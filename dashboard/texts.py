@@ -572,8 +572,9 @@ PREDICTIONS_OVERHEADS = (
     "Two times the roofline leaves out: per layer of every forward pass (kernel launches, small kernels) and "
     "per speculative iteration beyond its passes (sampling, acceptance, bookkeeping). The predictions use a "
     "time per layer measured apart from these runs and none per iteration. Fitted to these runs the pair "
-    "prices them closely, but fitted without a publisher it prices that publisher's runs worse than the "
-    "roofline alone: the runs are too few to tell engines apart (docs/predictions.md)."
+    "prices them better, in sample; but fitted without a publisher it prices that publisher's runs worse than "
+    "the roofline alone, and it moves with each source added: the runs are too few to tell engines apart "
+    "(docs/predictions.md)."
 )
 PREDICTIONS_TABLE = (
     "**error %** is (predicted − measured) / measured: above 0 the model promises more than the run gave. "

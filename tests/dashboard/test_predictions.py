@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from dashboard import charts
+from dashboard import charts, texts
 from dashboard.charts.predictions import SYMBOLS
 from dashboard.features import predictions
 from dashboard.measured import DATA_FILE, load_measured_runs
@@ -66,6 +66,13 @@ def test_each_source_has_a_colour_of_its_own(count):
     figure = charts.predicted_vs_measured([1.0] * count, [1.0] * count, sources, ["MoE, batch < 16"] * count, sources)
     colours = [t.marker.color for t in figure.data if t.name in sources]
     assert len(colours) == count == len(set(colours))
+
+
+def test_the_fit_left_out_by_publisher_is_worse_than_the_roofline_alone_as_the_page_says():
+    table = predictions.overhead_fits(predictions.compare(*load_measured_runs()))
+    median = dict(zip(table["fit"], table["median %"].astype(float), strict=True))
+    assert median["fitted, each publisher left out"] > median["roofline alone"] > median["fitted, in sample"]
+    assert "worse than the roofline alone" in texts.PREDICTIONS_OVERHEADS
 
 
 def test_the_default_overheads_are_the_fit_on_the_measured_runs():
