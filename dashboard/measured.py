@@ -100,12 +100,15 @@ def _check(runs, sources) -> None:
         speedup = run["speedup"]
         if isinstance(speedup, bool) or not isinstance(speedup, (int, float)) or not speedup > 0:
             raise ValueError(f"run {name!r}: speedup must be a number > 0, got {speedup!r}")
+        length = run["mean_acceptance_length"]
+        if isinstance(length, bool) or not isinstance(length, (int, float)) or not length >= 1:
+            raise ValueError(f"run {name!r}: mean_acceptance_length must be a number >= 1, got {length!r}")
         # An iteration costs at least one plain step (its verify pass reads every weight a step reads), so
         # a speedup above the tokens an iteration yields pairs numbers from different runs.
-        if speedup > run["mean_acceptance_length"]:
+        if speedup > length:
             raise ValueError(
-                f"run {name!r}: speedup {speedup!r} exceeds the mean acceptance length "
-                f"{run['mean_acceptance_length']!r}, more than an iteration of at least one plain step can give"
+                f"run {name!r}: speedup {speedup!r} exceeds the mean acceptance length {length!r}, more than an "
+                "iteration of at least one plain step can give"
             )
 
 

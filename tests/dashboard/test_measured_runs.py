@@ -157,3 +157,7 @@ def test_a_speedup_above_its_acceptance_length_is_refused(tmp_path):
     with pytest.raises(ValueError, match=rf"^run '{re.escape(run['id'])}': speedup .* exceeds the mean acceptance"):
         load_measured_runs(path)
     assert all(r["speedup"] <= r["mean_acceptance_length"] for r in RUNS)
+    run["mean_acceptance_length"] = "2.4"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"mean_acceptance_length must be a number >= 1, got '2.4'"):
+        load_measured_runs(path)
