@@ -20,6 +20,8 @@ independent source. A row has these keys:
 - ``temperature`` (``None`` where the source does not state it);
 - ``mean_acceptance_length``: tokens per target forward pass including the bonus token;
 - ``per_position`` (``None`` or the printed per-position rates), ``context`` (``None`` or the prompt length);
+- ``overlap``: whether the engine overlapped an iteration's host work with the GPU (SGLang's
+  ``SGLANG_ENABLE_SPEC_V2``), ``None`` where the source does not say (:func:`specmath.predict.sglang_without_overlap`);
 - ``speedup``: measured, over plain decoding on the same engine and hardware, ``baseline`` (what it is
   over) and ``notes``;
 - ``quote``: the lines of the fixture the row's numbers come from, each a substring of the fixture;
@@ -51,7 +53,7 @@ METHODS = (*METHOD_DRAFTERS, "medusa", "other")
 #: What a run says of itself beyond what the prediction reads.
 RECORD_KEYS = ("id", "source", "where", "engine", "task", "speedup", "baseline", "notes", "quote", "printed")
 #: Every key a run has, in the file's order.
-RUN_FIELDS = (*RECORD_KEYS[:5], *RUN_KEYS, "per_position", "context", *RECORD_KEYS[5:])
+RUN_FIELDS = (*RECORD_KEYS[:5], *RUN_KEYS, "per_position", "context", "overlap", *RECORD_KEYS[5:])
 #: Every key a source has.
 SOURCE_FIELDS = ("citation", "url", "fixture", "publisher")
 

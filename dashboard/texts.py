@@ -571,7 +571,9 @@ PREDICTIONS_INTRO = (
 PREDICTIONS_OVERHEADS = (
     "Two times the roofline leaves out: per layer of every forward pass (kernel launches, small kernels) and "
     "per speculative iteration beyond its passes (sampling, acceptance, bookkeeping). The predictions use a "
-    "time per layer measured apart from these runs and none per iteration. Fitted to these runs the pair "
+    "time per layer measured apart from these runs, none per iteration in general, and, for SGLang without its "
+    "overlap scheduler, the host time an iteration leaves exposed, 0.89 ms, also measured apart (sglang PR "
+    "#18906: one request at the same acceptance length with and without it). Fitted to these runs the pair "
     "prices them better, in sample; but fitted without a publisher it prices that publisher's runs worse than "
     "the roofline alone, and it moves with each source added: the runs are too few to tell engines apart "
     "(docs/predictions.md)."

@@ -174,7 +174,12 @@ def generated() -> str:
         "`SGLANG_ENABLE_SPEC_V2` is set, so the scheduler's time per step is no longer hidden). The default, "
         "`specmath.predict.MEASURED_OVERHEADS`, takes `tau` from a measurement apart from these runs (a decoding "
         "step of Llama-3.1-8B on an H100 in a CUDA graph, 5.1 ms, https://cloudai.pt/tag/cuda-graphs/, less the "
-        "roofline's 4.48 ms, over 32 layers) and no `o`. `specmath.predict.fit_overheads` fits both to these "
+        "roofline's 4.48 ms, over 32 layers) and no `o` in general. For SGLang without its overlap scheduler "
+        "(the rows whose `overlap` is false, or not stated: SGLang's docs make the overlap scheduler opt-in) it "
+        "adds the host time an iteration leaves exposed, measured apart too: one request to Qwen3.5-397B-A17B "
+        "at the same acceptance length 3.368, 298.19 tokens/s without the overlap scheduler and 323.72 with it "
+        "(sgl-project/sglang PR #18906), 0.89 ms an iteration; a lower bound, since the overlap scheduler hides "
+        "the host's work and not the GPU's. `specmath.predict.fit_overheads` fits `tau` and `o` to these "
         "runs by least median error; the table scores the fit in sample, with each source left out, and with "
         "each publisher left out (two sources by one author are not independent).",
         "",

@@ -29,7 +29,8 @@ from .general import iteration_ratio
 from .presets import GPU_PRESETS, MODEL_PRESETS
 from .speedup import MAX_DRAFT_LENGTH
 
-#: The keys a run must have (:func:`predict_speedup`); ``per_position`` and ``context`` may be left out.
+#: The keys a run must have (:func:`predict_speedup`); ``per_position``, ``context``, ``engine`` and
+#: ``overlap`` may be left out.
 RUN_KEYS = (
     "target", "draft", "method", "gpu", "gpu_count", "precision", "batch", "k", "tree", "temperature",
     "mean_acceptance_length",
@@ -59,10 +60,12 @@ TREE_KEYS = {
 
 
 class Overheads(NamedTuple):
-    """Times the roofline leaves out, seconds: per layer of every forward pass, and per speculative iteration."""
+    """Times the roofline leaves out, seconds: per layer of every forward pass, per speculative iteration,
+    and per iteration of SGLang without its overlap scheduler (:func:`sglang_without_overlap`)."""
 
     per_layer_s: float = 0.0  # kernel launches and the floor of small kernels, each layer of each pass
     per_iteration_s: float = 0.0  # what an iteration costs beyond its passes: sampling, acceptance, bookkeeping
+    sglang_no_overlap_s: float = 0.0  # the host's time per iteration SGLang leaves exposed without overlap
 
 
 #: The roofline alone.
@@ -87,11 +90,26 @@ def _per_layer_floor() -> float:
     return (CUDA_GRAPH_STEP_S - float(roofline(1))) / spec.layers
 
 
+#: One speculative iteration of SGLang with and without its overlap scheduler, at the same acceptance
+#: length (sgl-project/sglang PR #18906, vincentzed, 2026-02-16: Qwen3.5-397B-A17B on 8 GPUs, NEXTN
+#: with 3 steps, ``sglang.test.send_one``): 3.368 tokens at 298.19 tokens/s without it (spec v1),
+#: at 323.72 with ``SGLANG_ENABLE_SPEC_V2=1``. Kept verbatim in tests/fixtures/overheads/sglang_pr18906.txt.
+SGLANG_SPEC_V1_V2 = {"acceptance_length": 3.368, "tokens_per_s_v1": 298.19, "tokens_per_s_v2": 323.72}
+
+
+def _sglang_exposed_host() -> float:
+    """Seconds an iteration took longer without the overlap scheduler: the host time it leaves exposed."""
+    run = SGLANG_SPEC_V1_V2
+    return run["acceptance_length"] / run["tokens_per_s_v1"] - run["acceptance_length"] / run["tokens_per_s_v2"]
+
+
 #: The default: a time per layer of every pass measured apart from the runs priced here (19.4
 #: microseconds: :data:`CUDA_GRAPH_STEP_S` less the roofline's 4.48 ms, which gathers the untied input
-#: embedding rather than reading it, over 32 layers), and no time per iteration, which the runs show
-#: differs from engine to engine.
-MEASURED_OVERHEADS = Overheads(per_layer_s=_per_layer_floor())
+#: embedding rather than reading it, over 32 layers); no time per iteration in general, which the runs
+#: show differs from engine to engine; and for SGLang without its overlap scheduler the host time an
+#: iteration leaves exposed, also measured apart (0.89 ms, :data:`SGLANG_SPEC_V1_V2`): a lower bound
+#: of that engine's time per iteration, since the overlap scheduler hides the host's work, not the GPU's.
+MEASURED_OVERHEADS = Overheads(per_layer_s=_per_layer_floor(), sglang_no_overlap_s=_sglang_exposed_host())
 
 #: The grid :func:`fit_overheads` searches: 0 to 200 microseconds a layer by 1, 0 to 20 ms an iteration by 0.05.
 PER_LAYER_GRID = np.arange(201) / 1e6  # divided, so that each point is the nearest double to its decimal
@@ -201,7 +219,8 @@ def predict(run: Mapping, overheads: Overheads = MEASURED_OVERHEADS) -> Predicti
     deployment = deployment._replace(overhead_per_layer_us=overheads.per_layer_s * 1e6)
     setup = hardware_setup(deployment, batch)
     step, verify = float(setup.target(1)), float(setup.target(width))
-    extra = overheads.per_iteration_s / step  # + 0.0 leaves the roofline's figure as it was
+    per_iteration = overheads.per_iteration_s + (overheads.sglang_no_overlap_s if sglang_without_overlap(run) else 0.0)
+    extra = per_iteration / step  # + 0.0 leaves the roofline's figure as it was
     if tree:
         speedup = float(length / (tree[1] * setup.draft_step / step + verify / step + extra))
         drafting, passes = tree[1] * setup.draft_step, tree[1]
@@ -211,9 +230,22 @@ def predict(run: Mapping, overheads: Overheads = MEASURED_OVERHEADS) -> Predicti
     # The deployment holds the presets' names, found once in _deployment.
     draft_layers = passes * MODEL_PRESETS[deployment.draft].layers
     target_layers = MODEL_PRESETS[deployment.target].layers
-    return Prediction(
-        speedup, drafting, step, verify, width, drafter, overheads.per_iteration_s, target_layers, draft_layers
-    )
+    return Prediction(speedup, drafting, step, verify, width, drafter, per_iteration, target_layers, draft_layers)
+
+
+def sglang_without_overlap(run: Mapping) -> bool:
+    """Whether a run is SGLang's speculative decoding without its overlap scheduler.
+
+    Its ``engine`` (optional) names SGLang first, and its ``overlap`` (optional) is not True. SGLang
+    overlaps a speculative iteration's host work with the GPU only when ``SGLANG_ENABLE_SPEC_V2`` is set
+    (its speculative-decoding docs: "Want overlap scheduler (experimental): Enable SpecV2 with
+    SGLANG_ENABLE_SPEC_V2=True (requires --speculative-eagle-topk 1)"), so a run that does not say has
+    it off.
+    """
+    engine, overlap = run.get("engine"), run.get("overlap")
+    if overlap is not None and not isinstance(overlap, bool):
+        raise ValueError(f"overlap must be True, False or None (not stated), got {shown(overlap):.80}")
+    return isinstance(engine, str) and engine.strip().lower().startswith("sglang") and overlap is not True
 
 
 def _per_position(values) -> None:
@@ -275,8 +307,10 @@ def predict_speedup(run: Mapping, overheads: Overheads = MEASURED_OVERHEADS) -> 
     * *Overheads*, what the roofline leaves out (:class:`Overheads`): kernel launches and small
       kernels cost each layer of each pass, so a one-layer head pays a sixtieth of what a
       sixty-layer target pays; an iteration's sampling and acceptance cost once per iteration. By
-      default :data:`MEASURED_OVERHEADS`, a time per layer measured apart from any run priced here
-      and none per iteration; :func:`fit_overheads` fits both to measured runs, and
+      default :data:`MEASURED_OVERHEADS`, a time per layer measured apart from any run priced here,
+      none per iteration in general, and for SGLang without its overlap scheduler
+      (:func:`sglang_without_overlap`) the host time an iteration leaves exposed, 0.89 ms, measured
+      apart too; :func:`fit_overheads` fits the first two to measured runs, and
       docs/predictions.md gives the fit's errors in sample and held out. The Hardware page's
       default is :data:`NO_OVERHEADS`.
 
@@ -291,7 +325,9 @@ def predict_speedup(run: Mapping, overheads: Overheads = MEASURED_OVERHEADS) -> 
         ``batch``, ``k`` (draft tokens per iteration, >= 1), ``tree`` (None, or a mapping with the
         verified ``tokens``, root included, and the draft ``steps``, default k: :data:`TREE_KEYS`),
         ``temperature`` (>= 0, or None where not stated), ``mean_acceptance_length`` (in [1, w]); optionally
-        ``per_position`` (rates in [0, 1]) and ``context`` (None: not stated). Other keys are ignored.
+        ``per_position`` (rates in [0, 1]), ``context`` (None: not stated), ``engine`` (its name first,
+        as "SGLang 0.5.10") and ``overlap`` (whether the engine overlapped the iteration's host work with
+        the GPU; None: not stated). Other keys are ignored.
     overheads : Overheads, default MEASURED_OVERHEADS
         The times beyond the roofline; :data:`NO_OVERHEADS` for the roofline alone.
 

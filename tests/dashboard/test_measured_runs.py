@@ -23,7 +23,7 @@ RUNS, SOURCES = load_measured_runs()
 
 KEYS = {
     "id", "source", "where", "engine", "task", "target", "draft", "method", "gpu", "gpu_count", "precision",
-    "batch", "k", "tree", "temperature", "mean_acceptance_length", "per_position", "context", "speedup",
+    "batch", "k", "tree", "temperature", "mean_acceptance_length", "per_position", "context", "overlap", "speedup",
     "baseline", "notes", "quote", "printed",
 }  # fmt: skip
 

@@ -11,7 +11,7 @@ from specmath.deployment import GPU_INTERCONNECTS, find_model
 from specmath.predict import DEFAULT_CONTEXT, MEASURED_OVERHEADS, NO_OVERHEADS, predict
 
 #: The overheads a prediction adds by default: per layer of every pass, and per iteration.
-TAU, PER_ITERATION = MEASURED_OVERHEADS
+TAU, PER_ITERATION, _ = MEASURED_OVERHEADS
 
 H100 = sm.GPU_PRESETS["H100 SXM"]
 
@@ -150,6 +150,33 @@ def test_the_default_per_layer_time_is_a_measured_step_less_its_roofline():
     assert "Llama 3.1 8B on an H100 SXM5" in text and "drops to 5.1 milliseconds" in text
     spec = sm.MODEL_PRESETS["Llama-3.1-8B"]
     step = float(sm.Roofline(spec, H100, 1, 0)(1))
-    assert MEASURED_OVERHEADS == (pytest.approx((5.1e-3 - step) / spec.layers, rel=1e-15), 0.0)
+    assert MEASURED_OVERHEADS[:2] == (pytest.approx((5.1e-3 - step) / spec.layers, rel=1e-15), 0.0)
     assert "8.4 milliseconds in eager mode" in text  # kernel by kernel: a floor six times as high
     assert 0 < MEASURED_OVERHEADS.per_layer_s < (8.4e-3 - step) / spec.layers / 6
+
+
+def test_sglangs_exposed_host_time_is_its_iteration_with_and_without_overlap():
+    """The same request at the same acceptance length, as its source prints it, with and without the
+    overlap scheduler: the iteration's difference, AL / v1 speed − AL / v2 speed."""
+    text = (Path(__file__).parents[1] / "fixtures" / "overheads" / "sglang_pr18906.txt").read_text("utf-8")
+    v2, v1 = (line for line in text.splitlines() if line.startswith("|") and "512" in line)
+    assert v2.split("|")[3:5] == ["   3.368    ", "     323.72      "]
+    assert v1.split("|")[3:5] == ["   3.368    ", "     298.19      "]
+    assert MEASURED_OVERHEADS.sglang_no_overlap_s == pytest.approx(3.368 / 298.19 - 3.368 / 323.72, rel=1e-15)
+    assert 0.89e-3 < MEASURED_OVERHEADS.sglang_no_overlap_s < 0.90e-3
+
+
+def test_an_sglang_run_without_overlap_pays_its_host_time_once_an_iteration():
+    """S = L T(1) / (D + T(w) + o): the same run with o = the exposed host time where SGLang runs without
+    its overlap scheduler (not said, or said off), and o = 0 with it on or on another engine."""
+    plain = predict(DENSE, MEASURED_OVERHEADS)
+    o = MEASURED_OVERHEADS.sglang_no_overlap_s
+    closed = DENSE["mean_acceptance_length"] * plain.target_step_s / (plain.draft_s + plain.verify_s + o)
+    for run in (DENSE | {"engine": "SGLang 0.5.10"}, DENSE | {"engine": "sglang", "overlap": False}):
+        priced = predict(run, MEASURED_OVERHEADS)
+        assert priced.iteration_s == o and priced.speedup == pytest.approx(closed, rel=1e-14)
+    for run in (DENSE | {"engine": "SGLang", "overlap": True}, DENSE | {"engine": "vLLM 0.34.0"}, DENSE):
+        assert predict(run, MEASURED_OVERHEADS) == plain
+    assert predict(DENSE | {"engine": "SGLang"}, NO_OVERHEADS) == predict(DENSE, NO_OVERHEADS)
+    with pytest.raises(ValueError, match=r"^overlap must be True, False or None \(not stated\), got 'yes'"):
+        predict(DENSE | {"engine": "SGLang", "overlap": "yes"})
