@@ -1,10 +1,12 @@
 """The measured runs' loader, the Predictions page's pure computation and its chart builder."""
 
 import json
+import re
 
 import numpy as np
 import pytest
 
+import specmath as sm
 from dashboard import charts, texts
 from dashboard.charts.predictions import SYMBOLS
 from dashboard.features import predictions
@@ -90,3 +92,18 @@ def test_every_run_priced_far_off_gets_its_reason_with_the_measured_iteration():
     assert off and set(reasons) == {p.run["id"] for p in off}
     for p in off:  # the measured iteration in plain steps: accept length over measured speedup
         assert f"{p.run['mean_acceptance_length'] / p.run['speedup']:.2f}" in reasons[p.run["id"]]
+
+
+def test_the_moe_kernel_the_page_clears_stays_near_its_weights_read_time():
+    """vllm PR #24700's fused-MoE times (uniform routing) against the experts' read time the roofline
+    gives at Qwen3-30B-A3B's shapes in FP8 on an H100: within 1.6x at 32 and at 512 tokens, as the
+    page's words on the batch table say."""
+    text = (DATA_FILE.parents[2] / "tests" / "fixtures" / "kernels" / "vllm_pr24700_fused_moe.txt").read_text("utf-8")
+    times = {int(a): float(b) for a, b in re.findall(r"^Batch size: (\d+), Kernel time: ([\d.]+) us$", text, re.M)}
+    model, gpu = sm.MODEL_PRESETS["Qwen3-30B-A3B"], sm.GPU_PRESETS["H100 SXM"]
+    for tokens in (32, 512):
+        woken = float(sm.expected_active_experts(model.routed_experts, model.experts_per_token, tokens))
+        read_us = woken * model.expert_parameters * 1.0 / gpu.memory_bandwidth * 1e6  # FP8: a byte a weight
+        assert 1.0 < times[tokens] / read_us < 1.6, tokens
+    assert (times[32], times[512]) == (210.07, 286.24)
+    assert "takes 210 µs for 32 tokens and 286 µs for 512, within 1.6×" in texts.PREDICTIONS_BATCHES
