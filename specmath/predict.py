@@ -8,6 +8,7 @@ isolates the costs: the draft passes, the verify pass, mixtures of experts, tens
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
@@ -233,19 +234,31 @@ def predict(run: Mapping, overheads: Overheads = MEASURED_OVERHEADS) -> Predicti
     return Prediction(speedup, drafting, step, verify, width, drafter, per_iteration, target_layers, draft_layers)
 
 
+#: The first SGLang release whose speculative decoding overlaps an iteration's host work with the GPU
+#: by default. 0.5.10: ``SGLANG_ENABLE_SPEC_V2 = EnvBool(False)`` (``sglang/srt/environ.py`` line 442,
+#: the PyPI wheel), the overlap scheduler opt-in; 0.5.11: ``EnvBool(True)`` (line 459); 0.5.14 drops the
+#: variable, "speculative decoding always runs the V2 worker. Use --disable-overlap-schedule to select the
+#: non-overlap (synchronous) path" (``sglang/srt/arg_groups/speculative_hook.py`` lines 66-74).
+SGLANG_OVERLAP_DEFAULT_SINCE = (0, 5, 11)
+
+
 def sglang_without_overlap(run: Mapping) -> bool:
     """Whether a run is SGLang's speculative decoding without its overlap scheduler.
 
-    Its ``engine`` (optional) names SGLang first, and its ``overlap`` (optional) is not True. SGLang
-    overlaps a speculative iteration's host work with the GPU only when ``SGLANG_ENABLE_SPEC_V2`` is set
-    (its speculative-decoding docs: "Want overlap scheduler (experimental): Enable SpecV2 with
-    SGLANG_ENABLE_SPEC_V2=True (requires --speculative-eagle-topk 1)"), so a run that does not say has
-    it off.
+    Its ``engine`` names SGLang first, and its ``overlap`` is False; where ``overlap`` is None (not
+    stated), the version its ``engine`` gives ("SGLang 0.5.10") decides:
+    :data:`SGLANG_OVERLAP_DEFAULT_SINCE` and later overlap by default, earlier ones do not. A run that
+    states neither is not assumed either way.
     """
     engine, overlap = run.get("engine"), run.get("overlap")
     if overlap is not None and not isinstance(overlap, bool):
         raise ValueError(f"overlap must be True, False or None (not stated), got {shown(overlap):.80}")
-    return isinstance(engine, str) and engine.strip().lower().startswith("sglang") and overlap is not True
+    if not isinstance(engine, str) or not engine.strip().lower().startswith("sglang"):
+        return False
+    if overlap is not None:
+        return not overlap
+    version = re.match(r"\s*sglang\D*?(\d+)\.(\d+)\.(\d+)", engine, re.IGNORECASE)
+    return version is not None and tuple(int(part) for part in version.groups()) < SGLANG_OVERLAP_DEFAULT_SINCE
 
 
 def _per_position(values) -> None:
@@ -309,8 +322,9 @@ def predict_speedup(run: Mapping, overheads: Overheads = MEASURED_OVERHEADS) -> 
       sixty-layer target pays; an iteration's sampling and acceptance cost once per iteration. By
       default :data:`MEASURED_OVERHEADS`, a time per layer measured apart from any run priced here,
       none per iteration in general, and for SGLang without its overlap scheduler
-      (:func:`sglang_without_overlap`) the host time an iteration leaves exposed, 0.89 ms, measured
-      apart too; :func:`fit_overheads` fits the first two to measured runs, and
+      (:func:`sglang_without_overlap`: said so, or a release before 0.5.11) the host time an
+      iteration leaves exposed, 0.89 ms, measured apart too; :func:`fit_overheads` fits the first two
+      to measured runs, and
       docs/predictions.md gives the fit's errors in sample and held out. The Hardware page's
       default is :data:`NO_OVERHEADS`.
 

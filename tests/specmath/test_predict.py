@@ -168,15 +168,24 @@ def test_sglangs_exposed_host_time_is_its_iteration_with_and_without_overlap():
 
 def test_an_sglang_run_without_overlap_pays_its_host_time_once_an_iteration():
     """S = L T(1) / (D + T(w) + o): the same run with o = the exposed host time where SGLang runs without
-    its overlap scheduler (not said, or said off), and o = 0 with it on or on another engine."""
+    its overlap scheduler (said off, or a release before 0.5.11 that had it off by default), and o = 0
+    with it on, from 0.5.11 on, where nothing says, or on another engine."""
     plain = predict(DENSE, MEASURED_OVERHEADS)
     o = MEASURED_OVERHEADS.sglang_no_overlap_s
     closed = DENSE["mean_acceptance_length"] * plain.target_step_s / (plain.draft_s + plain.verify_s + o)
     for run in (DENSE | {"engine": "SGLang 0.5.10"}, DENSE | {"engine": "sglang", "overlap": False}):
         priced = predict(run, MEASURED_OVERHEADS)
         assert priced.iteration_s == o and priced.speedup == pytest.approx(closed, rel=1e-14)
-    for run in (DENSE | {"engine": "SGLang", "overlap": True}, DENSE | {"engine": "vLLM 0.34.0"}, DENSE):
-        assert predict(run, MEASURED_OVERHEADS) == plain
-    assert predict(DENSE | {"engine": "SGLang"}, NO_OVERHEADS) == predict(DENSE, NO_OVERHEADS)
+    unpaid = (
+        DENSE | {"engine": "SGLang", "overlap": True},
+        DENSE | {"engine": "SGLang 0.5.11"},  # its default since (environ.py: SGLANG_ENABLE_SPEC_V2 True)
+        DENSE | {"engine": "SGLang 0.5.23 (PyPI)"},
+        DENSE | {"engine": "SGLang"},  # no version, nothing said: not assumed either way
+        DENSE | {"engine": "vLLM 0.5.4", "overlap": False},
+        DENSE,
+    )
+    for run in unpaid:
+        assert predict(run, MEASURED_OVERHEADS) == plain, run
+    assert predict(DENSE | {"engine": "SGLang 0.5.10"}, NO_OVERHEADS) == predict(DENSE, NO_OVERHEADS)
     with pytest.raises(ValueError, match=r"^overlap must be True, False or None \(not stated\), got 'yes'"):
         predict(DENSE | {"engine": "SGLang", "overlap": "yes"})
