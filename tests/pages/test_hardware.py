@@ -3,7 +3,6 @@
 import dataclasses
 import json
 import types
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -29,9 +28,9 @@ from tests.app_helpers import (
 from tests.engines.engine_rules import COMMANDS
 from tests.links import HOSTILE
 from tests.pages.test_every_page import assert_literal
+from tests.pages.test_predictions import priced_runs
 
 HARDWARE = "hardware"
-ROOT = Path(__file__).resolve().parents[2]
 
 #: The page's charts by the start of their titles, in page order.
 CHARTS = (
@@ -805,19 +804,16 @@ def test_each_engine_tab_holds_one_whole_command_that_serves_the_target():
 
 
 def _measured_moe_errors(min_batch: int = 16) -> np.ndarray:
-    """The signed errors (%) of specmath.predict_speedup on the data file's MoE runs at batch >= min_batch."""
-    data = json.loads((ROOT / "dashboard" / "data" / "measured_runs.json").read_text())
-    errors = []
-    for run in data["runs"]:
-        if run["batch"] < min_batch:
-            continue
-        try:
-            predicted = specmath.predict_speedup(run)
-        except ValueError:
-            continue  # a run the model cannot price (its reason is on the Predictions page)
-        if specmath.deployment.find_model(run["target"]).is_moe:
-            errors.append((predicted - run["speedup"]) / run["speedup"] * 100)
-    return np.array(errors)
+    """The signed errors (%) of specmath.predict_speedup on the data file's MoE runs at batch >= min_batch
+    (the runs it prices, as the Predictions page's test reads them)."""
+    priced, _ = priced_runs()
+    return np.array(
+        [
+            (predicted - run["speedup"]) / run["speedup"] * 100
+            for run, predicted in priced
+            if run["batch"] >= min_batch and specmath.deployment.find_model(run["target"]).is_moe
+        ]
+    )
 
 
 def test_an_moe_target_is_told_how_the_model_fared_on_measured_moe_runs_at_large_batches():
