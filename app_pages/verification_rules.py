@@ -41,7 +41,7 @@ def view() -> None:
     left, right = ui.side_by_side()
     with left:
         rule_alphas = vr.alphas(p, q)
-        ui.chart(charts.rule_alphas(rule_alphas, subtitle), f"verification_alpha_{name}_T{temperature:g}")
+        ui.chart(charts.rule_alphas(rule_alphas, subtitle), f"verification_alpha_{name}_T{temperature:g}", "vr_alphas")
         # The bars' numbers, to read off and compare (the exercises' answers quote them).
         numbers = ui.metric_row()
         for rule, alpha in rule_alphas.items():
@@ -52,10 +52,13 @@ def view() -> None:
                 vr.TEMPERATURE_GRID, vr.alphas_over_temperature(logits), temperature, source
             ),
             f"verification_alpha_vs_T_{name}",
+            "vr_alpha_vs_t",
         )
 
     laws = vr.first_token_laws(p, q, lossy)
-    ui.chart(charts.first_token_laws(labels, p, laws, subtitle), f"verification_laws_{name}_T{temperature:g}")
+    ui.chart(
+        charts.first_token_laws(labels, p, laws, subtitle), f"verification_laws_{name}_T{temperature:g}", "vr_laws"
+    )
     st.dataframe(vr.law_table(p, laws), hide_index=True)
 
     st.subheader(f"Tokens per iteration and speedup at k = {k}, c = {c:g}")
@@ -70,6 +73,7 @@ def view() -> None:
     ui.chart(
         charts.block_against_token(curves["k"], curves["token"], curves["block"], f"{subtitle}, k = 1 … {k_max}"),
         f"verification_block_{name}_T{temperature:g}_k{k_max}",
+        "vr_block",
     )
 
 

@@ -165,6 +165,16 @@ def side_by_side(min_width: int = CHART_MIN_WIDTH) -> tuple[Container, Container
     return grid.cell(), grid.cell()
 
 
-def chart(fig: go.Figure, filename: str) -> None:
-    """Show a figure with the PNG export named ``filename`` at 2x scale."""
+def chart(fig: go.Figure | dict, filename: str, key: str | None = None) -> None:
+    """Show a figure with its export named ``filename``: a plotly figure as PNG at 2x scale, an
+    ECharts option (a dict, ``dashboard.charts.echart``) as drawn, under ``key``.
+
+    The key must stay the same from press to press: it is what lets ECharts update the chart in
+    place instead of drawing it anew.
+    """
+    if isinstance(fig, dict):
+        if key is None:
+            raise ValueError("an ECharts chart needs a key that stays the same across reruns")
+        st.echarts_chart(charts.with_export(fig, filename), key=key, height=charts.ECHART_HEIGHT, renderer="svg")
+        return
     st.plotly_chart(fig, theme=None, config=charts.chart_config(filename))

@@ -11,6 +11,7 @@ import numpy as np
 from streamlit.testing.v1 import AppTest
 
 from dashboard.address import WORD_JOINER
+from dashboard.charts import echart
 from dashboard.registry import PAGES
 from engines.configs import sglang, vllm
 
@@ -40,9 +41,25 @@ def open_page(page_id: str, **query: str) -> AppTest:
     return at.run()
 
 
+def _chart_elements(node) -> list:
+    """The plotly and ECharts charts under ``node``, in the page's order."""
+    found = []
+    for child in getattr(node, "children", {}).values():
+        if getattr(child, "type", None) in ("plotly_chart", "echarts_chart"):
+            found.append(child)
+        found += _chart_elements(child)
+    return found
+
+
 def page_charts(at: AppTest) -> list[dict]:
-    """The plotly figures on the page, as the JSON the browser receives."""
-    return [json.loads(element.proto.spec) for element in at.get("plotly_chart")]
+    """The page's charts as the JSON the browser receives: a plotly figure as it is, an ECharts
+    option read back as one (``charts.echart.as_figure``)."""
+    return [
+        json.loads(element.proto.spec)
+        if element.type == "plotly_chart"
+        else echart.as_figure(json.loads(element.proto.spec))
+        for element in _chart_elements(at.main)
+    ]
 
 
 def trace(figure: dict, name: str) -> dict:

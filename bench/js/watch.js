@@ -2,6 +2,12 @@
   const plots = () => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot')];
   const text = (gd) => JSON.stringify(window.__sde.chart(gd));
   const state = () => document.querySelector('[data-testid="stApp"]').dataset.testScriptState;
+  // An ECharts chart (drawn as SVG) is updated in place: it shows new data once its visible paths
+  // differ from those before the press.
+  const echarts = () => [...document.querySelectorAll('[data-testid="stEChartsChart"]')];
+  const paths = (el) => [...el.querySelectorAll('svg path')]
+    .filter((path) => getComputedStyle(path).visibility !== 'hidden').map((path) => path.getAttribute('d')).join('|');
+  const drawnBefore = new Map(echarts().map((el) => [el, paths(el)]));
   const seen = new WeakSet(plots().map((gd) => gd.data));
   const old = new Set(plots().map(text));
   const fresh = new WeakSet();  // charts holding new data, maybe still hidden
@@ -15,6 +21,16 @@
         // A run too short to be seen between two frames still ends (run_start unknown then).
         if (doneAt === null && state() === 'notRunning' && (runAt !== null || typeof chartAt === 'number')) {
           doneAt = now;
+        }
+        if (chartAt === null) {
+          for (const el of echarts()) {
+            const now = paths(el);
+            if (now.length > 0 && now !== drawnBefore.get(el)) {
+              chartAt = 'painting';
+              scheduler.postTask(() => { chartAt = performance.now(); }, { priority: 'user-blocking' });
+              break;
+            }
+          }
         }
         if (chartAt === null) {
           for (const gd of plots()) {

@@ -1,4 +1,4 @@
-"""Pure figure builders: arrays in, ``plotly.graph_objects.Figure`` out.
+"""Pure figure builders: arrays in, a ``plotly.graph_objects.Figure`` or an ECharts option out.
 
 No Streamlit and no math beyond arranging what the caller computed with ``specmath``, so each
 builder is tested by reading its traces back. Every figure's title states the parameters it
@@ -6,6 +6,8 @@ was drawn with, so a screenshot explains itself; the fonts are large enough for 
 
 - ``style``: the template, palette and font, the toolbar config, and the helpers every builder
   shares.
+- ``echart``: the same for the charts ECharts draws, which update in place (the pages
+  whose presses redraw several charts).
 - ``contours``: the optimal-k map's contour lines and their labels.
 - one module per page, named as its script in ``app_pages/``: that page's builders.
 
@@ -16,6 +18,8 @@ from dashboard.charts.acceptance_vs_kl import alpha_vs_kl
 from dashboard.charts.calibrate import acceptance_length_curve
 from dashboard.charts.contours import monotone_contours, speedup_contours
 from dashboard.charts.draft_trees import tree_layout, tree_picture, tree_speedups, tree_tokens
+from dashboard.charts.echart import HEIGHT as ECHART_HEIGHT
+from dashboard.charts.echart import with_export
 from dashboard.charts.hardware import (
     batch_context_map,
     batch_sweep,
@@ -46,6 +50,7 @@ from dashboard.charts.verification_rules import (
 
 __all__ = [
     "C_TICKS",
+    "ECHART_HEIGHT",
     "ROLE_COLOURS",
     "TRACE_TYPES",
     "acceptance_checks",
@@ -81,5 +86,6 @@ __all__ = [
     "tree_tokens",
     "verification_by_batch",
     "verification_cost",
+    "with_export",
     "word_bars",
 ]

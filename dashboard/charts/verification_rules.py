@@ -1,112 +1,96 @@
-"""The Verification rules page's charts: α per rule, α against temperature, first-token laws, block vs token."""
+"""The Verification rules page's charts: α per rule, α against temperature, first-token laws, block vs token.
+
+ECharts options (``dashboard.charts.echart``): a temperature press redraws all four, which
+plotly charts could only do by remounting each.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
 import numpy as np
-import plotly.graph_objects as go
 
-from dashboard.charts.style import CHOSEN_COLOUR, PALETTE, axis, base_layout, figure, vline
+from dashboard.charts.echart import bars, category_axis, line, option, value_axis, vertical_rule
+from dashboard.charts.style import CHOSEN_COLOUR, PALETTE
 
 
-def rule_alphas(alphas: Mapping[str, float], subtitle: str) -> go.Figure:
+def rule_alphas(alphas: Mapping[str, float], subtitle: str) -> dict:
     """α of each rule as one bar each."""
     names = list(alphas)
-    trace = {
-        "type": "bar",
-        "x": names,
-        "y": [alphas[n] for n in names],
-        "marker": {"color": [PALETTE[i % len(PALETTE)] for i in range(len(names))]},
-        "hovertemplate": "%{x}<br>α = %{y:.4f}<extra></extra>",
-        "name": "α",
-    }
-    layout = base_layout(
-        "Acceptance rate α by rule", subtitle=subtitle, legend="none", yaxis=axis("α", range=[0, 1.02])
+    colours = [PALETTE[i % len(PALETTE)] for i in range(len(names))]
+    hover = [f"{name}\nα = {alphas[name]:.4f}" for name in names]
+    series = [bars("α", [alphas[n] for n in names], colours, hover)]
+    return option(
+        "Acceptance rate α by rule",
+        series,
+        category_axis("", names),
+        value_axis("α", low=0, high=1.02),
+        subtitle=subtitle,
+        legend=False,
     )
-    return figure([trace], layout)
 
 
 def alpha_against_temperature(
     temperatures: np.ndarray, alphas: Mapping[str, np.ndarray], chosen: float, subtitle: str
-) -> go.Figure:
+) -> dict:
     """α of each rule against the temperature, the chosen temperature marked."""
-    traces = [
-        {
-            "type": "scatter",
-            "x": temperatures,
-            "y": values,
-            "mode": "lines",
-            "name": name,
-            "line": {"color": PALETTE[i % len(PALETTE)], "width": 3},
-            "hovertemplate": f"{name}<br>T = %{{x:.2f}}<br>α = %{{y:.4f}}<extra></extra>",
-        }
+    series = [
+        line(
+            name,
+            temperatures,
+            values,
+            PALETTE[i % len(PALETTE)],
+            [f"{name}\nT = {t:.2f}\nα = {a:.4f}" for t, a in zip(temperatures, values, strict=True)],
+        )
         for i, (name, values) in enumerate(alphas.items())
     ]
-    shapes, annotations = vline(chosen, {"color": CHOSEN_COLOUR, "dash": "dot", "width": 2}, f" T = {chosen:g}")
-    layout = base_layout(
+    if series:
+        series[0]["markLine"] = vertical_rule(chosen, f"T = {chosen:g}", CHOSEN_COLOUR)
+    return option(
         "α against temperature",
+        series,
+        value_axis("temperature T (both models)", low=float(temperatures[0]), high=float(temperatures[-1])),
+        value_axis("α", low=0, high=1.02),
         subtitle=subtitle,
-        xaxis=axis("temperature T (both models)"),
-        yaxis=axis("α", range=[0, 1.02]),
-        shapes=shapes,
-        annotations=annotations,
     )
-    return figure(traces, layout)
 
 
-def first_token_laws(labels: Sequence[str], p: np.ndarray, laws: Mapping[str, np.ndarray], subtitle: str) -> go.Figure:
+def first_token_laws(labels: Sequence[str], p: np.ndarray, laws: Mapping[str, np.ndarray], subtitle: str) -> dict:
     """The first emitted token's law under each rule, grouped beside the target p."""
-    traces = [
-        {
-            "type": "bar",
-            "x": list(labels),
-            "y": p,
-            "name": "target p",
-            "marker": {"color": "#000000"},
-            "hovertemplate": "p(%{x}) = %{y:.4f}<extra></extra>",
-        }
-    ]
+    labels = [str(label) for label in labels]
+    series = [bars("target p", p, "#000000", [f"p({x}) = {v:.4f}" for x, v in zip(labels, p, strict=True)])]
     for i, (name, law) in enumerate(laws.items()):
-        traces.append(
-            {
-                "type": "bar",
-                "x": list(labels),
-                "y": law,
-                "name": name,
-                "marker": {"color": PALETTE[i % len(PALETTE)]},
-                "hovertemplate": f"{name}<br>P(%{{x}}) = %{{y:.4f}}<extra></extra>",
-            }
-        )
-    layout = base_layout(
+        hover = [f"{name}\nP({x}) = {v:.4f}" for x, v in zip(labels, law, strict=True)]
+        series.append(bars(name, law, PALETTE[i % len(PALETTE)], hover))
+    spec = option(
         "First token's law under each rule",
+        series,
+        category_axis("token", labels),
+        value_axis("probability", low=0, high=1.02),
         subtitle=subtitle,
-        legend_rows=3,  # p and a bar a rule, the lossy ones named with their settings
-        barmode="group",
-        xaxis=axis("token"),
-        yaxis=axis("probability", range=[0, 1.02]),
     )
-    return figure(traces, layout)
+    # p and a bar a rule, the lossy ones named with their settings: the legend wraps into rows.
+    spec["grid"]["top"] += 2 * 30
+    return spec
 
 
-def block_against_token(ks: np.ndarray, token: np.ndarray, block: np.ndarray, subtitle: str) -> go.Figure:
+def block_against_token(ks: np.ndarray, token: np.ndarray, block: np.ndarray, subtitle: str) -> dict:
     """Expected accepted draft tokens per iteration over k, token against block verification."""
-    traces = [
-        {
-            "type": "scatter",
-            "x": ks,
-            "y": values,
-            "mode": "lines+markers",
-            "name": name,
-            "line": {"color": PALETTE[i], "width": 3},
-            "hovertemplate": f"{name}<br>k = %{{x}}<br>accepted = %{{y:.4f}}<extra></extra>",
-        }
+    series = [
+        line(
+            name,
+            ks,
+            values,
+            PALETTE[i],
+            [f"{name}\nk = {k:d}\naccepted = {v:.4f}" for k, v in zip(ks, values, strict=True)],
+            markers=True,
+        )
         for i, (name, values) in enumerate((("token verification", token), ("block verification", block)))
     ]
-    layout = base_layout(
+    return option(
         "Block against token verification",
+        series,
+        value_axis("draft length k", low=int(ks[0]), high=int(ks[-1]), interval=1),
+        value_axis("expected accepted draft tokens per iteration"),
         subtitle=subtitle,
-        xaxis=axis("draft length k", dtick=1),
-        yaxis=axis("expected accepted draft tokens per iteration"),
     )
-    return figure(traces, layout)

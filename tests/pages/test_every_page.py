@@ -169,16 +169,20 @@ def test_every_page_carries_the_navigation(page_id):
 
 
 @pytest.mark.parametrize("page_id", PAGES)
-def test_every_chart_exports_a_named_png(page_id):
-    """Each chart's camera button saves a PNG at twice the scale, named after the page's settings."""
+def test_every_chart_exports_a_named_image(page_id):
+    """Each chart's download button saves it under a name from the page's settings: a plotly chart
+    as a PNG at twice the scale, an ECharts chart as the SVG it is drawn as."""
     at = open_page(page_id)
     configs = [json.loads(element.proto.config) for element in at.get("plotly_chart")]
-    assert bool(configs) == (page_id not in WITHOUT_CHARTS)
-    names = [config["toImageButtonOptions"]["filename"] for config in configs]
+    tools = [json.loads(element.proto.spec)["toolbox"]["feature"] for element in at.get("echarts_chart")]
+    assert bool(configs or tools) == (page_id not in WITHOUT_CHARTS)
     assert all(
         config["toImageButtonOptions"] | {"filename": ""} == {"format": "png", "scale": 2, "filename": ""}
         for config in configs
     )
+    assert all(tool["saveAsImage"]["type"] == "svg" for tool in tools)
+    names = [config["toImageButtonOptions"]["filename"] for config in configs]
+    names += [tool["saveAsImage"]["name"] for tool in tools]
     assert all(name and name.isprintable() and "/" not in name for name in names), names
     assert len(set(names)) == len(names), "two charts of one page would save under one name"
 

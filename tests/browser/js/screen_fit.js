@@ -31,6 +31,28 @@
     }
   });
 
+  // An ECharts chart is one SVG: its title is the text the option names so, its legend the texts
+  // naming its series.
+  document.querySelectorAll('[data-testid="stEChartsChart"]').forEach((el) => {
+    const svg = el.querySelector('svg');
+    const option = window.__sde.echartsOption(el) || {};
+    const heading = option.title || {};
+    if (!svg || !heading.text) return;
+    const texts = [...svg.querySelectorAll('text')];
+    const names = new Set((option.series || []).map((series) => series.name));
+    const titles = texts.filter((t) => t.textContent === heading.text || t.textContent === heading.subtext);
+    for (const title of titles) {
+      texts.filter((t) => names.has(t.textContent)).forEach((legend) => {
+        if (overlap(box(legend), box(title))) {
+          legendOverTitle.push({ chart: heading.text, legend: rect(box(legend)), title: rect(box(title)) });
+        }
+      });
+      if (!inside(box(title), box(svg))) {
+        titleOutsideChart.push({ chart: heading.text, title: rect(box(title)), box: rect(box(svg)) });
+      }
+    }
+  });
+
   // st.dataframe and st.data_editor draw on a canvas inside a scroller: a scroller wider inside
   // than out hides columns behind a horizontal scrollbar. st.table is an HTML table in a box.
   const main = box(document.querySelector('[data-testid="stMainBlockContainer"]'));
@@ -70,7 +92,7 @@
   const sidebar = document.querySelector('[data-testid="stSidebar"]');
   return {
     sidebarOpen: sidebar !== null && sidebar.dataset.collapsed === 'false' && box(sidebar).right > 0,
-    charts: document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot').length,
+    charts: document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot, [data-testid="stEChartsChart"] svg').length,
     tables: document.querySelectorAll('[data-testid="stDataFrame"], [data-testid="stTable"]').length,
     metrics: document.querySelectorAll('[data-testid="stMetric"]').length,
     legendOverTitle,

@@ -1,0 +1,182 @@
+"""The look of charts drawn by ECharts (``st.echarts_chart``) and the pieces their builders share.
+
+Why ECharts for some pages: Streamlit 1.67 gives a plotly chart a new element id whenever its
+figure changes (``streamlit/elements/plotly_chart.py`` lines 913-926 at 1.67.0), so each slider
+press remounts the chart and plotly.js draws it anew; a keyed ``st.echarts_chart`` keeps its
+instance and takes the new option in place (``streamlit/elements/echarts_chart.py`` lines
+1577-1598 at 1.67.0; the frontend calls ``setOption(option, {notMerge: true})``). On a page
+that redraws four charts a press that is the difference between 2.9x and 1.6x the bare page
+(docs/performance.md, 2026-12-05).
+
+An option is plain JSON. ECharts shows its strings as plain text; the tooltip is drawn as rich
+text, not HTML, so a label from a link stays literal there too. Each point's hover text is
+formatted here (``point``), because a formatter function cannot be sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from dashboard.charts.style import FONT_SIZE, PALETTE
+
+#: Height of a chart, as the plotly charts' default.
+HEIGHT = 560
+#: Room the title takes, and a one-row legend under it.
+TITLE_HEIGHT, SUBTITLE_HEIGHT, LEGEND_HEIGHT = 34, 26, 34
+
+
+def _text(size: int = FONT_SIZE) -> dict:
+    return {"fontSize": size, "color": "#111111"}
+
+
+def value_axis(
+    name: str, *, low: float | None = None, high: float | None = None, interval: float | None = None
+) -> dict:
+    """A numeric axis named ``name``, its range ``low`` … ``high`` where given."""
+    axis = {
+        "type": "value",
+        "name": name,
+        "nameLocation": "middle",
+        "nameGap": 40,
+        "nameTextStyle": _text(),
+        "axisLabel": _text(FONT_SIZE - 2),
+        "splitLine": {"lineStyle": {"color": "#E5ECF6"}},
+    }
+    for key, value in (("min", low), ("max", high), ("interval", interval)):
+        if value is not None:
+            axis[key] = value
+    return axis
+
+
+#: Beyond this many categories their labels stand upright, each still shown.
+UPRIGHT_LABELS = 8
+
+
+def category_axis(name: str, labels: Sequence[str]) -> dict:
+    """An axis of named categories (``labels``, in order), every label shown, upright when there
+    are more than ``UPRIGHT_LABELS``.
+
+    ECharts 6 (what Streamlit 1.67 bundles: ``grid.outerBoundsMode``, ``axis.nameMoveOverlap``)
+    keeps the labels inside the chart and moves the axis name clear of them.
+    """
+    labels = [str(label) for label in labels]
+    return {
+        "type": "category",
+        "name": name,
+        "nameLocation": "middle",
+        "nameGap": 40,
+        "nameTextStyle": _text(),
+        "axisLabel": _text(FONT_SIZE - 2) | {"interval": 0, "rotate": 90 if len(labels) > UPRIGHT_LABELS else 0},
+        "data": labels,
+    }
+
+
+def point(value, hover: str) -> dict:
+    """One data item and the text its tooltip shows."""
+    return {"value": value, "tooltip": {"formatter": hover}}
+
+
+def line(name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str], *, markers: bool = False) -> dict:
+    """A line series of the points (x, y), each with its hover text."""
+    points = [point([float(a), float(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
+    return {
+        "type": "line",
+        "name": name,
+        "data": points,
+        "showSymbol": markers,
+        "symbolSize": 8,
+        "lineStyle": {"width": 3, "color": colour},
+        "itemStyle": {"color": colour},
+    }
+
+
+def bars(name: str, values: Sequence[float], colours: str | Sequence[str], hover: Sequence[str]) -> dict:
+    """A bar series over a category axis, one colour for all bars or one each."""
+    each = [colours] * len(values) if isinstance(colours, str) else list(colours)
+    items = [
+        point(float(v), text) | {"itemStyle": {"color": colour}}
+        for v, colour, text in zip(values, each, hover, strict=True)
+    ]
+    return {"type": "bar", "name": name, "data": items, "itemStyle": {"color": each[0] if each else PALETTE[0]}}
+
+
+def vertical_rule(x: float, label: str, colour: str) -> dict:
+    """A dotted vertical line at ``x`` labelled at its top (a ``markLine`` for a series to carry)."""
+    return {
+        "silent": True,
+        "symbol": "none",
+        "lineStyle": {"color": colour, "type": "dotted", "width": 2},
+        "label": {"formatter": label, "position": "end", "fontSize": FONT_SIZE - 2, "color": colour},
+        "data": [{"xAxis": float(x)}],
+    }
+
+
+def option(
+    title: str,
+    series: list[dict],
+    x_axis: dict,
+    y_axis: dict,
+    *,
+    subtitle: str | None = None,
+    legend: bool = True,
+) -> dict:
+    """The whole option: title and subtitle at the top left, the legend under them, the plot below.
+
+    Titles, legend and tooltip use the plotly charts' sizes (``style.FONT_SIZE``), readable on a
+    projector.
+    """
+    top = TITLE_HEIGHT + (SUBTITLE_HEIGHT if subtitle else 0)
+    # A few pixels in from the edges: a glyph's box reaches above and left of where its text is placed.
+    heading = {"text": title, "left": 3, "top": 6, "textStyle": _text(FONT_SIZE + 2) | {"fontWeight": "normal"}}
+    if subtitle:
+        heading |= {"subtext": subtitle, "subtextStyle": _text(FONT_SIZE - 2) | {"color": "#444444"}}
+    out = {
+        "animation": False,
+        "color": list(PALETTE),
+        "textStyle": {"fontSize": FONT_SIZE},
+        "title": heading,
+        "grid": {"left": 70, "right": 30, "top": top + (LEGEND_HEIGHT if legend else 0) + 20, "bottom": 60},
+        "tooltip": {"trigger": "item", "renderMode": "richText", "textStyle": _text(FONT_SIZE - 1)},
+        "xAxis": x_axis,
+        "yAxis": y_axis,
+        "series": series,
+    }
+    if legend:
+        out["legend"] = {"top": top, "right": 0, "textStyle": _text()}
+    return out
+
+
+def with_export(spec: dict, filename: str) -> dict:
+    """``spec`` with a download button saving the chart as ``filename`` (SVG, as it is drawn)."""
+    # The file is what is drawn, SVG: with the SVG renderer ECharts writes SVG whatever the type asked.
+    tools = {"right": 0, "top": 0, "feature": {"saveAsImage": {"type": "svg", "name": filename, "title": "Download"}}}
+    return spec | {"toolbox": tools}
+
+
+def as_figure(spec: dict) -> dict:
+    """Read an option back in the shape of a plotly figure's JSON: its title and subtitle, and one
+    trace per series with its ``type`` ("bar", or "scatter" for a line), ``name``, ``x`` and ``y``.
+
+    So that what reads charts (the tests, the screenshot and bench scripts) reads both kinds alike.
+    """
+    x_axis = spec.get("xAxis", {})
+    traces = []
+    for series in spec.get("series", []):
+        items = [item["value"] if isinstance(item, dict) else item for item in series.get("data", [])]
+        if series.get("type") == "bar" and x_axis.get("type") == "category":
+            x, y = list(x_axis.get("data", [])), items
+        else:
+            x, y = [item[0] for item in items], [item[1] for item in items]
+        traces.append(
+            {
+                "type": "scatter" if series["type"] == "line" else series["type"],
+                "name": series.get("name"),
+                "x": x,
+                "y": y,
+            }
+        )
+    title = spec.get("title", {})
+    heading = {"text": title.get("text")} | ({"subtitle": {"text": title["subtext"]}} if "subtext" in title else {})
+    return {"layout": {"title": heading}, "data": traces}
