@@ -37,6 +37,10 @@ FAVICON = "⚡"
 #: The sidebar's list of the pages: an expander, closed (see :func:`_draw_navigation`).
 PAGES_LABEL = "Pages"
 PAGES_ICON = ":material/menu:"
+#: The sidebar's list of pages, open or closed, in session state.
+PAGES_KEY = "nav_pages"
+#: Whether the list was left open, kept across pages.
+PAGES_OPEN = "nav_pages_open"
 
 #: Unknown link parameters named in the warning at most; the rest are counted.
 MAX_NAMED = 3
@@ -97,12 +101,23 @@ def page_link(
     )
 
 
+def _keep_pages_open() -> None:
+    st.session_state[PAGES_OPEN] = st.session_state[PAGES_KEY]
+
+
 def _draw_navigation(nav: Container) -> None:
     nav.markdown(f"### :material/bolt: {APP_NAME}")
     # Closed: the twelve links open filled a 1024 × 768 screen, and α, k, c started below it.
-    links = nav.expander(PAGES_LABEL, icon=PAGES_ICON)
-    for other in PAGES:
-        page_link(other, links)
+    # Lazy (documented in st.expander: with on_change="rerun" only an open expander's content
+    # runs): closed, no link is sent, so a press of α, k or c does not redraw the twelve links
+    # that carry it, a third of what the sidebar added to a press (docs/performance.md).
+    # A widget's state does not follow a switch of pages (as with α, k, c: shared_values), so the
+    # list's is kept beside it, and the list opens on the next page as it was left.
+    opened = st.session_state.get(PAGES_OPEN, False)
+    links = nav.expander(PAGES_LABEL, opened, icon=PAGES_ICON, key=PAGES_KEY, on_change=_keep_pages_open)
+    if links.open:
+        for other in PAGES:
+            page_link(other, links)
     nav.caption("The address bar always links to exactly this view: copy it to share.")
     scripts = workarounds.sidebar_html()
     if scripts is not None:

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, urlsplit
 import numpy as np
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from dashboard import navigation
 from dashboard.features.engine_views import CONFIGS_KEY, METHOD_KEY, SYNTHETIC_KEY
 from dashboard.params import PARAMS
 from dashboard.registry import PAGES as REGISTRY
@@ -36,11 +37,12 @@ PREFERRED_SLIDERS = {
 
 
 #: The sidebar's list of pages: an expander, closed when a page opens (``dashboard.navigation``).
-NAVIGATION = '[data-testid="stSidebar"] [data-testid="stExpander"]:has([data-testid="stPageLink-NavLink"])'
+NAVIGATION = f'[data-testid="stSidebar"] .st-key-{navigation.PAGES_KEY}'
 #: The list is open and done opening: Streamlit animates the expander's content in.
 NAVIGATION_OPEN_JS = """(selector) => {
   const expander = document.querySelector(selector);
   return expander !== null && expander.querySelector('details').open
+    && expander.querySelector('[data-testid="stPageLink-NavLink"]') !== null
     && expander.getAnimations({ subtree: true }).every((a) => a.playState !== 'running' && !a.pending);
 }"""
 
@@ -171,8 +173,9 @@ class AppTab:
         self.settle(changed_from=before)
 
     def open_navigation(self) -> None:
-        """Open the sidebar's list of pages (a closed expander) and wait until it has finished
-        opening: a click on a link still sliding in can land beside it."""
+        """Open the sidebar's list of pages (a closed expander) and wait until its links have
+        arrived (opening reruns the page, which sends them) and it has finished opening: a click
+        on a link still sliding in can land beside it."""
         details = self.page.locator(f"{NAVIGATION} details")
         if details.get_attribute("open") is None:
             details.locator("summary").click()
@@ -189,7 +192,8 @@ class AppTab:
         self.settle(changed_from=before)
 
     def nav_links(self) -> dict[str, str]:
-        """The sidebar navigation, open or closed: link text -> href."""
+        """The sidebar navigation, opened if closed: link text -> href."""
+        self.open_navigation()
         return self.page.evaluate(
             """() => Object.fromEntries([...document.querySelectorAll(
                  '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')]

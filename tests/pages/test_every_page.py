@@ -155,13 +155,22 @@ def test_minus_zero_in_a_link_is_zero(page_id, keys):
     assert not [text for text in shown if re.search(r"(?<![\w.])-0(?![\d.])", text)]
 
 
+def _open_navigation(at):
+    """Open the sidebar's list of pages, as a click on it does (its state is a widget's)."""
+    at.session_state[navigation.PAGES_KEY] = True
+    return at.run()
+
+
 @pytest.mark.parametrize("page_id", PAGES)
 def test_every_page_carries_the_navigation(page_id):
-    """The sidebar links every page of the registry, in its order, with its title, in a closed
-    expander: open, the links filled a 1024 × 768 screen and pushed α, k, c below it."""
+    """The sidebar links every page of the registry, in its order, with its title, in an
+    expander, closed at first: open, the links filled a 1024 × 768 screen and pushed α, k, c
+    below it. Closed, it sends no link, so that a press of α, k or c does not redraw them."""
     at = open_page(page_id)
     (expander,) = at.sidebar.expander
     assert (expander.label, expander.proto.expanded) == (navigation.PAGES_LABEL, False)
+    assert at.sidebar.get("page_link") == []
+    (expander,) = _open_navigation(at).sidebar.expander
     links = [element.proto for element in expander.get("page_link")]
     assert len(links) == len(at.sidebar.get("page_link"))
     assert [link.label for link in links] == [page.title for page in PAGES.values()]
@@ -204,14 +213,16 @@ def test_home_states_the_best_k_at_the_shared_values():
 
 
 def test_navigation_links_carry_the_shared_parameters():
-    at = open_page(SPEEDUP, alpha="0.55", k="3", c="50")
+    at = _open_navigation(open_page(SPEEDUP, alpha="0.55", k="3", c="50"))
     links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
     assert links["Speedup"] == "alpha=0.55&k=3&c=50"
     assert links["Optimal_k"] == "alpha=0.55&c=50"  # that page has no k
     assert links["Rejection_sampling"] == ""  # and this one none of them
     # The values stay with the session: a page without them still links them on.
-    switch(at, SAMPLING).run()
-    links = {element.proto.page: element.proto.query_string for element in at.sidebar.get("page_link")}
+    switch(at, SAMPLING)
+    links = {
+        element.proto.page: element.proto.query_string for element in _open_navigation(at).sidebar.get("page_link")
+    }
     assert links["Optimal_k"] == "alpha=0.55&c=50"
 
 
