@@ -214,9 +214,9 @@ def legend_below(spec: dict, rows: int) -> dict:
     rows as the width allows: the plot's height would then depend on the window's width. Two
     charts side by side given the same ``rows`` line up whatever their series.
     """
-    bottom = spec["grid"]["bottom"] + rows * LEGEND_ROW + 10
+    bottom = rows * LEGEND_ROW + 30
     grid = spec["grid"] | {"top": spec["grid"]["top"] - LEGEND_HEIGHT, "bottom": bottom}
-    # Hung from just under the axis name (``value_axis``'s nameGap and a line of its text).
-    top = HEIGHT - bottom + 64
+    # Just under the axis name: ECharts 6 keeps the axes' labels and names inside the grid's box.
+    top = HEIGHT - bottom + 14
     legend = {"orient": "vertical", "left": 0, "top": top, "itemGap": LEGEND_ROW - 14, "textStyle": _text()}
     return spec | {"grid": grid, "legend": legend}
