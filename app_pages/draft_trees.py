@@ -108,7 +108,7 @@ def view() -> None:
     with left:
         curves = {"chain": ("chain of m − 1 drafts", chain_f), "best": (best_name, table[1:, depth])}
         curves["eagle"] = (eagle_name, eagle_f)
-        ui.chart(charts.tree_tokens(BUDGETS, curves, budget, label), f"{name}_tokens")
+        ui.chart(charts.tree_tokens(BUDGETS, curves, budget, label), f"{name}_tokens", "trees_tokens")
     with right:
         chain_s = specmath.tree_speedup(chain_f, BUDGETS, BUDGETS - 1, t_draft, target)
         curves = {
@@ -119,10 +119,12 @@ def view() -> None:
         ui.chart(
             charts.tree_speedups(BUDGETS, curves, best_d, best, budget, cost),
             f"{name}_speedup_{ctx.values['tree_cost']}_c{c:g}",
+            "trees_speedup",
         )
     ranks, scores = draft_trees.node_scores(parents, acceptance)
     title = f"The best tree of {shown} nodes, depth ≤ {depth}: F = {value:.3f}"
-    ui.chart(charts.tree_picture(parents, ranks, scores, title, label), f"{name}_tree")
+    picture = charts.tree_picture(parents, ranks, scores, title, label)
+    ui.chart(picture, f"{name}_tree", "trees_picture", charts.tree_picture_height(parents))
 
     row = ui.metric_row(metrics_area)
     row.metric(f"Best tree F, m = {shown}, depth ≤ {depth}", f"{value:.3f}")

@@ -69,12 +69,19 @@ def trace(figure: dict, name: str) -> dict:
 
 
 def values(encoded) -> np.ndarray:
-    """A trace's array as plotly serialized it: a plain list or a typed array ({dtype, bdata, shape})."""
+    """A trace's array as plotly serialized it: a plain list or a typed array ({dtype, bdata, shape}).
+
+    In a plain list of numbers a null reads as NaN: it is how JSON holds a NaN, and how an ECharts
+    option (``charts.echart.with_gaps``) marks a point that is not drawn.
+    """
     if isinstance(encoded, dict) and "bdata" in encoded:
         array = np.frombuffer(base64.b64decode(encoded["bdata"]), dtype=np.dtype(encoded["dtype"]))
         shape = encoded.get("shape")
         return array.reshape([int(s) for s in str(shape).split(",")]) if shape else array
-    return np.asarray(encoded)
+    array = np.asarray(encoded)
+    if array.dtype == object and all(v is None or isinstance(v, int | float) for v in array.flat):
+        return array.astype(float)
+    return array
 
 
 def metrics(at: AppTest) -> dict[str, str]:

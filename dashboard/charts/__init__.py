@@ -17,7 +17,7 @@ Callers write ``from dashboard import charts`` and ``charts.speedup_curves(...)`
 from dashboard.charts.acceptance_vs_kl import alpha_vs_kl
 from dashboard.charts.calibrate import acceptance_length_curve
 from dashboard.charts.contours import monotone_contours, speedup_contours
-from dashboard.charts.draft_trees import tree_layout, tree_picture, tree_speedups, tree_tokens
+from dashboard.charts.draft_trees import tree_layout, tree_picture, tree_picture_height, tree_speedups, tree_tokens
 from dashboard.charts.echart import HEIGHT as ECHART_HEIGHT
 from dashboard.charts.echart import with_export
 from dashboard.charts.hardware import (
@@ -82,6 +82,7 @@ __all__ = [
     "tokens_per_call",
     "tree_layout",
     "tree_picture",
+    "tree_picture_height",
     "tree_speedups",
     "tree_tokens",
     "verification_by_batch",

@@ -1,5 +1,8 @@
 """The Draft trees page: expected tokens and speedup against the tree budget, and a tree drawn.
 
+ECharts options (``dashboard.charts.echart``): a budget press redraws all three, which plotly
+charts could only do by remounting each.
+
 :func:`tree_layout` places a tree's nodes in layers, one per depth: leaves side by side in
 depth-first order (children by rank), each parent centred over its first and last child.
 """
@@ -9,24 +12,23 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-import plotly.graph_objects as go
 
-from dashboard.charts.speedup import best_k_stars
-from dashboard.charts.style import (
-    CHOSEN_COLOUR,
-    FONT_SIZE,
-    PALETTE,
-    axis,
-    base_layout,
-    beside_marker,
-    figure,
-    slower_region,
-    vline,
+from dashboard.charts.echart import (
+    STAR,
+    category_axis,
+    legend_below,
+    line,
+    option,
+    point,
+    value_axis,
+    vertical_rule,
+    with_gaps,
 )
+from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE, PALETTE, SLOWER_FILL, beside_marker
 
 #: Line styles of the three families of trees, in both curve charts.
 STYLES = {
-    "chain": {"color": PALETTE[0], "width": 3, "dash": "dot"},
+    "chain": {"color": PALETTE[0], "width": 3, "type": "dotted"},
     "best": {"color": "#000000", "width": 4},
     "eagle": {"color": PALETTE[1], "width": 3},
 }
@@ -64,22 +66,34 @@ def tree_layout(parents) -> tuple[np.ndarray, np.ndarray]:
     return x, depth
 
 
-def _curve(x, y, name: str, style: dict, what: str, customdata=None, extra: str = "") -> dict:
-    """One curve over budgets; a single point (EAGLE at topk 1) is drawn as a marker."""
-    points = int(np.count_nonzero(np.isfinite(np.asarray(y, dtype=float))))
-    trace = {
-        "type": "scatter",
-        "x": x,
-        "y": y,
-        "mode": "lines" if points > 1 else "markers",
-        "name": name,
-        "line": style,
-        "marker": {"color": style["color"], "size": 12},
-        "hovertemplate": f"{name}<br>m = %{{x}} nodes<br>{what}{extra}<extra></extra>",
-    }
-    if customdata is not None:
-        trace["customdata"] = customdata
-    return trace
+def _curve(x, y, name: str, style: dict, hover: list[str]) -> dict:
+    """One curve over budgets, each point with its hover text, a non-finite y a gap; a single
+    point (EAGLE at topk 1) is drawn as a marker."""
+    y = np.asarray(y, dtype=float)
+    series = with_gaps(line(name, x, y, style["color"], hover))
+    series["lineStyle"] |= {"width": style["width"], "type": style.get("type", "solid")}
+    if np.count_nonzero(np.isfinite(y)) == 1:
+        series = series | {"type": "scatter", "symbolSize": 12}
+    return series
+
+
+def _budget_axis(budgets: np.ndarray) -> dict:
+    return value_axis("tree budget m (nodes verified, root included)", low=0, high=int(budgets[-1]))
+
+
+def _hover(name: str, budgets: np.ndarray, values: np.ndarray, what: str, extra=None) -> list[str]:
+    """Each point's hover: the curve's name, the budget, ``what`` formatted with the value (and
+    ``extra``'s entry, where given)."""
+    extra = [None] * len(budgets) if extra is None else extra
+    return [
+        f"{name}\nm = {m} nodes\n" + what.format(v, e)
+        for m, v, e in zip(np.asarray(budgets).tolist(), values, extra, strict=True)
+    ]
+
+
+#: Rows the legend under the two curve charts holds: their series one under another in a
+#: half-width column, the same for both so that their plots line up.
+LEGEND_ROWS = 4
 
 
 def tree_tokens(
@@ -87,25 +101,22 @@ def tree_tokens(
     curves: Mapping[str, tuple[str, np.ndarray]],
     chosen_budget: int,
     subtitle: str,
-) -> go.Figure:
+) -> dict:
     """Expected tokens per target pass against the budget; ``curves`` maps a style to (name, F)."""
-    traces = [
-        _curve(budgets, values, name, STYLES[style], "F = %{y:.3f} tokens") for style, (name, values) in curves.items()
+    series = [
+        _curve(budgets, values, name, STYLES[style], _hover(name, budgets, values, "F = {:.3f} tokens"))
+        for style, (name, values) in curves.items()
     ]
-    shapes, annotations = vline(chosen_budget, {"dash": "dash", "color": CHOSEN_COLOUR}, f" m = {chosen_budget}")
-    layout = base_layout(
+    if series:
+        series[0]["markLine"] = vertical_rule(chosen_budget, f"m = {chosen_budget}", CHOSEN_COLOUR)
+    spec = option(
         "Expected tokens per target pass",
-        height=560,
+        series,
+        _budget_axis(budgets),
+        value_axis("expected tokens F", low=0),
         subtitle=subtitle,
-        legend="below",
-        legend_rows=2,
-        margin={"b": 200},  # as the speedup chart beside it, so that their plots line up
-        shapes=shapes,
-        annotations=annotations,
-        xaxis=axis("tree budget m (nodes verified, root included)", rangemode="tozero"),
-        yaxis=axis("expected tokens F", rangemode="tozero"),
     )
-    return figure(traces, layout)
+    return legend_below(spec, LEGEND_ROWS)
 
 
 def tree_speedups(
@@ -115,54 +126,70 @@ def tree_speedups(
     best: tuple[int, int, float],
     chosen_budget: int,
     subtitle: str,
-) -> go.Figure:
+) -> dict:
     """Speedup against the budget when the target's pass over m positions costs T(m).
 
     ``curves["best"]``'s hover names the depth each budget's best tree uses (``best_depths``);
     ``best`` = (budget, depth, speedup) is starred, labelled as where a bigger tree stops paying.
+    The star's series carries the marks: the region slower than plain decoding, shaded, its
+    label at the end of the foot away from the chosen budget's rule, and that rule.
     """
-    traces = []
+    series = []
     for style, (name, values) in curves.items():
-        if style == "best":
-            traces.append(
-                _curve(budgets, values, name, STYLES[style], "%{y:.3f}×", best_depths, "<br>at depth %{customdata}")
-            )
-        else:
-            traces.append(_curve(budgets, values, name, STYLES[style], "%{y:.3f}×"))
+        extra, what = (best_depths, "{:.3f}×\nat depth {}") if style == "best" else (None, "{:.3f}×")
+        series.append(_curve(budgets, values, name, STYLES[style], _hover(name, budgets, values, what, extra)))
     m, d, s = best
-    traces.append(
-        best_k_stars({"best": (m, s)}, ["best"], "best (m, depth)", "best: %{x} nodes, %{y:.3f}×<extra></extra>")
-    )
-    shapes, annotations = slower_region("slower than plain decoding")
+    star = {
+        "type": "scatter",
+        "name": "best (m, depth)",
+        "data": [point([int(m), float(s)], f"best: {m} nodes, {s:.3f}×")],
+        "symbol": STAR,
+        "symbolSize": 18,
+        "itemStyle": {"color": "#FFD700", "borderColor": "#000000", "borderWidth": 1},
+        "z": 3,
+    }
+    label = clear_of_rule(m, chosen_budget, float(budgets[-1]))
+    text = {
+        "show": True,
+        "formatter": f"best: m = {m}, depth {d}\nbigger trees pay less",
+        # beside_marker's anchor: text left of where it is anchored reads from the right.
+        "position": "left" if label["xanchor"] == "right" else "right",
+        "distance": abs(label["xshift"]),
+        "offset": [0, -label["yshift"]],
+        "fontSize": FONT_SIZE - 2,
+        "lineHeight": FONT_SIZE + 2,
+        "color": "#111111",
+    }
+    if label["x"] == m:
+        star["label"] = text
+    else:  # beside the rule, at the star's height
+        # An invisible point carries the label: ECharts draws no label on a "none" symbol.
+        anchor = {"symbol": "circle", "symbolSize": 1, "itemStyle": {"color": "rgba(0, 0, 0, 0)"}}
+        star["markPoint"] = {"silent": True, "label": text, "data": [{"coord": [label["x"], s]}]} | anchor
     far_right = chosen_budget > budgets[-1] / 2
-    rule, label = vline(
-        chosen_budget,
-        {"dash": "dash", "color": CHOSEN_COLOUR},
-        f"m = {chosen_budget} " if far_right else f" m = {chosen_budget}",
-        side="right" if far_right else "left",
+    rule = vertical_rule(chosen_budget, f"m = {chosen_budget}", CHOSEN_COLOUR)
+    rule["data"].append(
+        {"yAxis": 1, "lineStyle": {"color": "#666666", "type": "dashed", "width": 1}, "label": {"show": False}}
     )
-    label[0] |= {"y": 0, "yanchor": "bottom"}  # at the foot: the top is the best tree's label
-    if far_right:  # the foot's right end is the rule's label: the shaded region's goes left
-        annotations[0] |= {"x": 0, "xanchor": "left"}
-    shapes, annotations = shapes + rule, annotations + label
-    annotations.append(
-        {"text": f"best: m = {m}, depth {d}<br>bigger trees pay less", "y": s, "xref": "x", "yref": "y"}
-        | {"font": {"size": FONT_SIZE - 2}}
-        | clear_of_rule(m, chosen_budget, float(budgets[-1]))
-    )
-    layout = base_layout(
+    star["markLine"] = rule
+    star["markArea"] = {
+        "silent": True,
+        "itemStyle": {"color": SLOWER_FILL},
+        "label": {
+            "position": "insideBottomLeft" if far_right else "insideBottomRight",
+            "color": CHOSEN_COLOUR,
+            "fontSize": FONT_SIZE - 2,
+        },
+        "data": [[{"yAxis": 0, "name": "slower than plain decoding"}, {"yAxis": 1}]],
+    }
+    spec = option(
         "Speedup when verifying m positions costs T(m)",
-        height=560,
+        [*series, star],
+        _budget_axis(budgets),
+        value_axis("speedup over plain decoding (×)", low=0),
         subtitle=subtitle,
-        legend="below",
-        legend_rows=2,
-        margin={"b": 200},  # the legend's four entries, one under another in a half-width column
-        shapes=shapes,
-        annotations=annotations,
-        xaxis=axis("tree budget m (nodes verified, root included)", rangemode="tozero"),
-        yaxis=axis("speedup over plain decoding (×)", rangemode="tozero"),
     )
-    return figure(traces, layout)
+    return legend_below(spec, LEGEND_ROWS)
 
 
 #: The best tree's label's width, as a share of the x axis (its longer line, "bigger trees pay
@@ -191,63 +218,70 @@ def clear_of_rule(star: float, rule: float, x_max: float) -> dict:
     return {"x": star} | beside_marker(left=rule > star)
 
 
+def tree_picture_height(parents) -> int:
+    """The tree picture's height in pixels: room for the title and a layer every 70 pixels."""
+    _, depth = tree_layout(parents)
+    return max(360, 150 + 70 * int(depth.max()))
+
+
 def tree_picture(
     parents: np.ndarray,
     ranks: np.ndarray,
     scores: np.ndarray,
     title: str,
     subtitle: str,
-) -> go.Figure:
+) -> dict:
     """The tree as nodes and edges, layered by depth: colour = depth, size and hover = path score.
 
     A node's path score, the product of p_rank from the root to it, is the probability that it is
-    accepted, and so its contribution to F: the scores sum to F.
+    accepted, and so its contribution to F: the scores sum to F. Each node's point holds
+    (x, depth, rank, score); the edges are one line broken between edges (``[None, None]``).
+    Draw it :func:`tree_picture_height` pixels high.
     """
     x, depth = tree_layout(parents)
-    edge_x, edge_y = [], []
+    edge_points: list[list] = []
     for child in range(1, len(parents)):
         parent = int(parents[child])
-        edge_x += [float(x[parent]), float(x[child]), None]
-        edge_y += [int(depth[parent]), int(depth[child]), None]
+        edge_points += [[float(x[parent]), int(depth[parent])], [float(x[child]), int(depth[child])], [None, None]]
     edges = {
-        "type": "scatter",
-        "x": edge_x,
-        "y": edge_y,
-        "mode": "lines",
+        "type": "line",
         "name": "edges",
-        "line": {"color": "#999999", "width": 1.5},
-        "hoverinfo": "skip",
-        "showlegend": False,
+        "data": edge_points,
+        "connectNulls": False,
+        "showSymbol": False,
+        "silent": True,
+        "tooltip": {"show": False},
+        "lineStyle": {"color": "#999999", "width": 1.5},
     }
-    nodes = {
-        "type": "scatter",
-        "x": x,
-        "y": depth,
-        "mode": "markers",
-        "name": "nodes",
-        "showlegend": False,
-        "customdata": np.column_stack([ranks, scores]),
-        "marker": {
-            "size": 9 + 17 * np.sqrt(scores),
-            "color": [DEPTH_COLOURS[0 if d == 0 else 1 + (int(d) - 1) % (len(DEPTH_COLOURS) - 1)] for d in depth],
-            "line": {"color": "#FFFFFF", "width": 1},
-        },
-        "hovertemplate": "depth %{y}, rank %{customdata[0]}<br>"
-        "accepted with probability %{customdata[1]:.4f}<br>(its contribution to F)<extra></extra>",
-    }
+    nodes = [
+        point(
+            [float(xi), int(d), int(rank), float(score)],
+            f"depth {int(d)}, rank {int(rank)}\naccepted with probability {float(score):.4f}\n(its contribution to F)",
+        )
+        | {
+            "symbolSize": float(9 + 17 * np.sqrt(score)),
+            "itemStyle": {"color": DEPTH_COLOURS[0 if d == 0 else 1 + (int(d) - 1) % (len(DEPTH_COLOURS) - 1)]},
+        }
+        for xi, d, rank, score in zip(x, depth, ranks, scores, strict=True)
+    ]
     max_depth = int(depth.max())
-    layout = base_layout(
+    layers = category_axis("depth", ["root", *(str(d) for d in range(1, max_depth + 1))])
+    layers["axisLabel"]["rotate"] = 0
+    layers |= {"inverse": True, "axisTick": {"show": False}, "axisLine": {"show": False}}
+    return option(
         title,
-        height=max(360, 150 + 70 * max_depth),
+        [
+            edges,
+            {
+                "type": "scatter",
+                "name": "nodes",
+                "data": nodes,
+                "itemStyle": {"borderColor": "#FFFFFF", "borderWidth": 1, "opacity": 1},
+                "z": 3,
+            },
+        ],
+        {"type": "value", "show": False, "min": float(x.min()) - 0.8, "max": float(x.max()) + 0.8},
+        layers,
         subtitle=subtitle,
-        legend="none",
-        xaxis={"visible": False, "range": [float(x.min()) - 0.8, float(x.max()) + 0.8]},
-        yaxis=axis(
-            "depth",
-            autorange="reversed",
-            tickvals=list(range(max_depth + 1)),
-            ticktext=["root", *(str(d) for d in range(1, max_depth + 1))],
-            zeroline=False,
-        ),
+        legend=False,
     )
-    return figure([edges, nodes], layout)

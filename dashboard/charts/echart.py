@@ -160,6 +160,9 @@ def as_figure(spec: dict) -> dict:
     trace per series with its ``type`` ("bar", or "scatter" for a line), ``name``, ``x`` and ``y``.
 
     So that what reads charts (the tests, the screenshot and bench scripts) reads both kinds alike.
+    A line or scatter series also gets plotly's ``mode`` ("lines", "lines+markers" or "markers"),
+    and its points' values past x and y, where they have any, as ``customdata`` (one row a point;
+    a gap, ``[x, None]``, has none).
     """
     x_axis = spec.get("xAxis", {})
     traces = []
@@ -169,14 +172,51 @@ def as_figure(spec: dict) -> dict:
             x, y = list(x_axis.get("data", [])), items
         else:
             x, y = [item[0] for item in items], [item[1] for item in items]
-        traces.append(
-            {
-                "type": "scatter" if series["type"] == "line" else series["type"],
-                "name": series.get("name"),
-                "x": x,
-                "y": y,
-            }
-        )
+        trace = {
+            "type": "scatter" if series["type"] == "line" else series["type"],
+            "name": series.get("name"),
+            "x": x,
+            "y": y,
+        }
+        if series["type"] in ("line", "scatter"):
+            # ECharts shows a line's symbols unless told not to; a scatter series is its symbols.
+            symbols = series.get("showSymbol", True)
+            trace["mode"] = "markers" if series["type"] == "scatter" else ("lines+markers" if symbols else "lines")
+            if any(isinstance(item, list) and len(item) > 2 for item in items):
+                trace["customdata"] = [item[2:] if isinstance(item, list) else [] for item in items]
+        traces.append(trace)
     title = spec.get("title", {})
     heading = {"text": title.get("text")} | ({"subtitle": {"text": title["subtext"]}} if "subtext" in title else {})
     return {"layout": {"title": heading}, "data": traces}
+
+
+#: A five-pointed star as an ECharts symbol (its built-in symbols have none), for a best point.
+STAR = "path://M50,0L61,35L98,35L68,57L79,91L50,70L21,91L32,57L2,35L39,35Z"
+#: A legend row's height (:func:`legend_below`) at the legend's font size, its gap included.
+LEGEND_ROW = 26
+
+
+def with_gaps(series: dict) -> dict:
+    """``series`` (of :func:`line`) with each point whose y is not finite made a gap, ``[x, None]``.
+
+    An option is JSON, which has no NaN; ECharts leaves a gap at a null y (``connectNulls`` is
+    false by default) and shows no symbol or tooltip there.
+    """
+    data = [item if np.isfinite(item["value"][1]) else [item["value"][0], None] for item in series["data"]]
+    return series | {"data": data, "connectNulls": False}
+
+
+def legend_below(spec: dict, rows: int) -> dict:
+    """``spec`` with its legend under the x axis's name, one series a row, room for ``rows`` rows
+    in a chart :data:`HEIGHT` high.
+
+    For a chart in a half-width column, where a legend beside the title would wrap into as many
+    rows as the width allows: the plot's height would then depend on the window's width. Two
+    charts side by side given the same ``rows`` line up whatever their series.
+    """
+    bottom = rows * LEGEND_ROW + 30
+    grid = spec["grid"] | {"top": spec["grid"]["top"] - LEGEND_HEIGHT, "bottom": bottom}
+    # Just under the axis name: ECharts 6 keeps the axes' labels and names inside the grid's box.
+    top = HEIGHT - bottom + 14
+    legend = {"orient": "vertical", "left": 0, "top": top, "itemGap": LEGEND_ROW - 14, "textStyle": _text()}
+    return spec | {"grid": grid, "legend": legend}

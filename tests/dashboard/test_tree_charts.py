@@ -1,6 +1,7 @@
 """The Draft trees page's pure parts: the tree layout, the chart builders, the typed vector, the flags."""
 
 import itertools
+import json
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ import engines
 import specmath
 from dashboard import charts
 from dashboard.charts import draft_trees as trees_chart
+from dashboard.charts import echart
 from dashboard.features import draft_trees as tree_view
 
 
@@ -82,27 +84,68 @@ def test_node_scores_sum_to_the_trees_expected_tokens():
 def test_tree_picture_holds_edges_nodes_and_scores():
     parents = np.array([-1, 0, 0, 1])
     ranks, scores = tree_view.node_scores(parents, np.array([0.6, 0.3]))
-    fig = charts.tree_picture(parents, ranks, scores, "title", "subtitle")
-    edges, nodes = fig.data
-    assert list(edges.x).count(None) == 3  # three edges, each its own segment
-    np.testing.assert_allclose(nodes.customdata[:, 1], [1, 0.6, 0.3, 0.36])
-    np.testing.assert_array_equal(nodes.y, [0, 1, 1, 2])
-    assert fig.layout.yaxis.autorange == "reversed"
+    spec = charts.tree_picture(parents, ranks, scores, "title", "subtitle")
+    edges, nodes = echart.as_figure(spec)["data"]
+    assert edges["x"].count(None) == 3  # three edges, each its own segment
+    np.testing.assert_allclose(np.array(nodes["customdata"])[:, 1], [1, 0.6, 0.3, 0.36])
+    np.testing.assert_array_equal(nodes["y"], [0, 1, 1, 2])
+    assert spec["yAxis"]["inverse"] and spec["yAxis"]["data"] == ["root", "1", "2"]  # the root on top
+    assert (
+        charts.tree_picture_height(parents) == 360 and charts.tree_picture_height(np.arange(-1, 9)) == 150 + 70 * 9
+    )  # a chain of depth 9
+
+
+def _curves(n: int, eagle: np.ndarray | None = None) -> dict:
+    budgets = np.arange(1, n + 1)
+    eagle = budgets * 0.55 if eagle is None else eagle
+    return {"chain": ("chain", budgets * 0.5), "best": ("best", budgets * 0.6), "eagle": ("eagle", eagle)}
+
+
+def _star(spec: dict) -> dict:
+    (star,) = [series for series in spec["series"] if series["name"] == "best (m, depth)"]
+    return star
 
 
 def test_curve_builders_hold_their_numbers():
     budgets = np.arange(1, 11)
-    curves = {"chain": ("chain", budgets * 0.5), "best": ("best", budgets * 0.6), "eagle": ("eagle", budgets * 0.55)}
-    fig = charts.tree_tokens(budgets, curves, 4, "sub")
-    assert [t.name for t in fig.data] == ["chain", "best", "eagle"]
-    np.testing.assert_array_equal(fig.data[1].y, budgets * 0.6)
+    fig = echart.as_figure(charts.tree_tokens(budgets, _curves(10), 4, "sub"))
+    assert [t["name"] for t in fig["data"]] == ["chain", "best", "eagle"]
+    np.testing.assert_array_equal(fig["data"][1]["y"], budgets * 0.6)
     single = np.full(10, np.nan)
     single[5] = 2.0
-    fig = charts.tree_speedups(budgets, curves | {"eagle": ("eagle", single)}, budgets % 3, (7, 2, 4.2), 4, "sub")
-    assert fig.data[2].mode == "markers", "one EAGLE point is a marker, not an invisible line"
-    star = fig.data[-1]
-    assert (list(star.x), list(star.y)) == ([7], [4.2])
-    assert any("m = 7, depth 2" in a.text for a in fig.layout.annotations)
+    spec = charts.tree_speedups(budgets, _curves(10, single), budgets % 3, (7, 2, 4.2), 4, "sub")
+    json.dumps(spec, allow_nan=False)  # an option is JSON: the budgets without an EAGLE tree are gaps
+    fig = echart.as_figure(spec)
+    assert fig["data"][2]["mode"] == "markers", "one EAGLE point is a marker, not an invisible line"
+    assert [y is None for y in fig["data"][2]["y"]] == [m != 6 for m in budgets]
+    star = fig["data"][-1]
+    assert (star["x"], star["y"]) == ([7], [4.2])
+    star = _star(spec)
+    label = star["label"] if "label" in star else star["markPoint"]["label"]  # beside the star or the rule
+    assert "m = 7, depth 2" in label["formatter"]
+
+
+def test_the_speedup_chart_puts_the_label_clear_of_the_rule():
+    budgets = np.arange(1, 129)
+    curves = {"best": ("best", np.linspace(1, 2, 128))}
+    star = _star(charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), 32, "sub"))
+    assert {"xAxis": 32.0} in star["markLine"]["data"]
+    # No room between 20 and 32: past the rule, reading rightwards from it at the star's height.
+    (mark,) = star["markPoint"]["data"]
+    assert mark["coord"] == [32, 2.59] and star["markPoint"]["label"]["position"] == "right"
+    assert star["markPoint"]["label"]["formatter"].startswith("best: m = 20") and "label" not in star
+
+
+def test_the_speedup_charts_slower_label_keeps_clear_of_the_rule():
+    budgets = np.arange(1, 129)
+    curves = {"best": ("best", np.linspace(1, 2, 128))}
+    for chosen, slower_side in ((32, "insideBottomRight"), (128, "insideBottomLeft")):
+        star = _star(charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), chosen, "sub"))
+        (region,) = star["markArea"]["data"]
+        assert region[0]["name"] == "slower than plain decoding" and [r["yAxis"] for r in region] == [0, 1]
+        # The rule's label at its top; the region's at the foot's end away from the rule.
+        assert star["markLine"]["label"]["position"] == "end"
+        assert star["markArea"]["label"]["position"] == slower_side
 
 
 def test_eagle_settings_follow_sglang():
@@ -205,24 +248,3 @@ def test_the_best_trees_label_is_never_crossed_by_the_chosen_budgets_rule():
             room = max(rule - star if rule > star else x_max - star, star - rule if rule < star else star)
             if room >= width:  # where the label fits beside the star, it stays beside the star, inside the plot
                 assert label["x"] == star and 0 <= spans[0] and spans[1] <= x_max, (star, rule, label)
-
-
-def test_the_speedup_chart_puts_the_label_clear_of_the_rule():
-    budgets = np.arange(1, 129)
-    curves = {"best": ("best", np.linspace(1, 2, 128))}
-    fig = charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), 32, "sub")
-    (label,) = [a for a in fig.layout.annotations if a.text.startswith("best: m = 20")]
-    (rule,) = [s for s in fig.layout.shapes if s.type == "line" and s.xref == "x"]
-    assert rule.x0 == 32 and (label.x, label.xanchor) == (32, "left")  # no room between 20 and 32: past the rule
-
-
-def test_the_speedup_charts_foot_labels_keep_apart_when_the_budget_is_large():
-    budgets = np.arange(1, 129)
-    curves = {"best": ("best", np.linspace(1, 2, 128))}
-    for chosen, rule_side, slower_side in ((32, "left", "right"), (128, "right", "left")):
-        fig = charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), chosen, "sub")
-        (rule,) = [a for a in fig.layout.annotations if a.text.strip() == f"m = {chosen}"]
-        (slower,) = [a for a in fig.layout.annotations if a.text == "slower than plain decoding"]
-        assert rule.y == slower.y == 0  # both at the foot
-        # The rule's label faces into the plot, and the region's label takes the other end of the foot.
-        assert (rule.xanchor, slower.xanchor) == (rule_side, slower_side)
