@@ -180,3 +180,31 @@ def as_figure(spec: dict) -> dict:
     title = spec.get("title", {})
     heading = {"text": title.get("text")} | ({"subtitle": {"text": title["subtext"]}} if "subtext" in title else {})
     return {"layout": {"title": heading}, "data": traces}
+
+
+def bars_at(name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str]) -> dict:
+    """A bar series standing at the numbers ``x`` of a value axis, each bar with its hover text.
+
+    ECharts makes a bar as wide as the smallest gap between the ``x``; bar series sharing the
+    axis stand side by side, as plotly's ``barmode="group"``. ``as_figure`` reads the ``x`` back
+    from the points, as it does for a line. A NaN in ``y`` is no bar (``finite``).
+    """
+    points = [point([float(a), finite(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
+    return {"type": "bar", "name": name, "data": points, "itemStyle": {"color": colour}}
+
+
+def whole_number_axis(name: str, first: int, last: int, *, interval: float | None = None) -> dict:
+    """A value axis for bars at the whole numbers ``first`` … ``last``: one free step either side
+    (the bars' room), ticks ``interval`` apart (ECharts picks them where None), the two outer
+    steps left unlabelled."""
+    axis = value_axis(name, low=first - 1, high=last + 1, interval=interval)
+    axis["axisLabel"] |= {"showMinLabel": False, "showMaxLabel": False}
+    return axis
+
+
+def finite(value: float) -> float | None:
+    """``value`` as JSON can carry it: None (no bar, no point) where it is NaN or infinite, as
+    ``st.echarts_chart`` refuses NaN; ``as_figure`` reads it back as None (``np.asarray(y, dtype=float)``
+    makes it NaN again)."""
+    value = float(value)
+    return value if np.isfinite(value) else None
