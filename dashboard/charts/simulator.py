@@ -12,10 +12,7 @@ import numpy as np
 from dashboard.charts.echart import bars_at, line, option, value_axis, whole_number_axis
 from dashboard.charts.style import CHOSEN_COLOUR, PALETTE
 
-#: Rows of legend a chart of this module reserves under its title: its entries' names are long,
-#: and in a half-width column they wrap.
-LEGEND_ROWS = 2
-#: The height of one legend row beyond the first.
+#: The height of a legend row beyond the first.
 LEGEND_ROW = 30
 #: Up to this k the position axes tick every whole number; beyond, the ticks would crowd.
 TICK_EACH_UP_TO_K = 20
@@ -30,12 +27,6 @@ def _dotted(series: dict) -> dict:
     """``series`` drawn as a dotted line, as the i.i.d. references are."""
     series["lineStyle"] |= {"type": "dotted"}
     return series
-
-
-def _with_legend_rows(spec: dict, rows: int) -> dict:
-    """``spec`` with room under its title for ``rows`` rows of legend."""
-    spec["grid"]["top"] += (rows - 1) * LEGEND_ROW
-    return spec
 
 
 def tokens_per_call(emitted_counts: np.ndarray, pmf: np.ndarray, alpha_fit: float, k: int) -> dict:
@@ -64,7 +55,7 @@ def tokens_per_call(emitted_counts: np.ndarray, pmf: np.ndarray, alpha_fit: floa
         _position_axis("tokens emitted in one iteration (accepted + 1)", 1, k + 1, k),
         value_axis("share of target calls"),
     )
-    return _with_legend_rows(spec, LEGEND_ROWS)
+    return spec
 
 
 def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alpha_fit: float) -> dict:
@@ -94,4 +85,6 @@ def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alph
         _position_axis("draft position i", 1, k, k),
         value_axis("acceptance", low=0, high=1.05),
     )
-    return _with_legend_rows(spec, LEGEND_ROWS)
+    spec["yAxis"]["axisLabel"] |= {"showMaxLabel": False}  # 1.05, the headroom above 1, would overprint 1
+    spec["grid"]["top"] += LEGEND_ROW  # four long names: in a half-width column the legend wraps to two rows
+    return spec
