@@ -219,6 +219,7 @@ def view() -> None:
                     fit.alpha,
                 ),
                 f"engine_position_acceptance_k{measurement.k}",
+                "calibrate_position_acceptance",
             )
     else:
         st.info("This measurement has no per-position rates; the prediction uses the i.i.d. fit only.")

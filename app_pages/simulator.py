@@ -40,11 +40,13 @@ def view() -> None:
                 run.emitted_counts, specmath.tokens_per_iteration_pmf(s.alpha_fit, k), s.alpha_fit, k
             ),
             f"tokens_per_call_{target}_{draft}{strength:g}_k{k}_seed{seed}",
+            "simulator_tokens_per_call",
         )
     with right:
         ui.chart(
             charts.position_acceptance(s.unconditional, s.conditional, s.alpha_fit),
             f"position_acceptance_{target}_{draft}{strength:g}_k{k}_seed{seed}",
+            "simulator_position_acceptance",
         )
 
     st.subheader("A generated sample")

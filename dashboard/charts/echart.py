@@ -202,7 +202,7 @@ def with_gaps(series: dict) -> dict:
     An option is JSON, which has no NaN; ECharts leaves a gap at a null y (``connectNulls`` is
     false by default) and shows no symbol or tooltip there.
     """
-    data = [item if np.isfinite(item["value"][1]) else [item["value"][0], None] for item in series["data"]]
+    data = [item if finite(item["value"][1]) is not None else [item["value"][0], None] for item in series["data"]]
     return series | {"data": data, "connectNulls": False}
 
 
@@ -220,3 +220,31 @@ def legend_below(spec: dict, rows: int) -> dict:
     top = HEIGHT - bottom + 14
     legend = {"orient": "vertical", "left": 0, "top": top, "itemGap": LEGEND_ROW - 14, "textStyle": _text()}
     return spec | {"grid": grid, "legend": legend}
+
+
+def bars_at(name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str]) -> dict:
+    """A bar series standing at the numbers ``x`` of a value axis, each bar with its hover text.
+
+    ECharts makes a bar as wide as the smallest gap between the ``x``; bar series sharing the
+    axis stand side by side, as plotly's ``barmode="group"``. ``as_figure`` reads the ``x`` back
+    from the points, as it does for a line. A NaN in ``y`` is no bar (``finite``).
+    """
+    points = [point([float(a), finite(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
+    return {"type": "bar", "name": name, "data": points, "itemStyle": {"color": colour}}
+
+
+def whole_number_axis(name: str, first: int, last: int, *, interval: float | None = None) -> dict:
+    """A value axis for bars at the whole numbers ``first`` … ``last``: one free step either side
+    (the bars' room), ticks ``interval`` apart (ECharts picks them where None), the two outer
+    steps left unlabelled."""
+    axis = value_axis(name, low=first - 1, high=last + 1, interval=interval)
+    axis["axisLabel"] |= {"showMinLabel": False, "showMaxLabel": False}
+    return axis
+
+
+def finite(value: float) -> float | None:
+    """``value`` as JSON can carry it: None (no bar, no point) where it is NaN or infinite, as
+    ``st.echarts_chart`` refuses NaN; ``as_figure`` reads it back as None (``np.asarray(y, dtype=float)``
+    makes it NaN again)."""
+    value = float(value)
+    return value if np.isfinite(value) else None

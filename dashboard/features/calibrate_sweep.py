@@ -188,6 +188,7 @@ def show(result: SweepResult, chosen: Mapping[str, Any] | None = None) -> None:
         ui.chart(
             charts.position_acceptance(result.profile, conditional, result.alpha),
             f"sweep_position_acceptance_k{result.profile.size}",
+            "sweep_position_acceptance",
         )
     st.markdown(texts.SWEEP_PROFILE.format(k=curve.k[-1]))
     st.subheader("A batch-size schedule of k from your measured step times")

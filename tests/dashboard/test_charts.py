@@ -1,6 +1,7 @@
 """Figure builders as pure functions: their traces hold exactly the numbers they were given."""
 
 import dataclasses
+import json
 
 import numpy as np
 import plotly.graph_objects as go
@@ -9,6 +10,7 @@ import pytest
 
 import specmath
 from dashboard import charts
+from dashboard.charts.echart import as_figure
 from dashboard.features import acceptance_vs_kl
 from dashboard.features import speedup as published
 
@@ -294,14 +296,32 @@ def test_sampling_histogram_stacks_the_two_ways_to_emit_a_token():
     assert "1k rounds, seed 7, 3 tokens" in fig.layout.title.text
 
 
-def test_simulator_figures_hold_their_numbers():
+def test_simulator_charts_hold_their_numbers():
+    """The two ECharts options, read back as figures: each series' name, positions and values."""
     pmf = specmath.tokens_per_iteration_pmf(0.7, 3)
-    fig = charts.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
-    np.testing.assert_array_equal(fig.data[0].y, [0.3, 0.2, 0.1, 0.4])
-    np.testing.assert_array_equal(fig.data[1].y, pmf)
-    fig = charts.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
-    np.testing.assert_allclose(fig.data[2].y, [0.7, 0.49])
-    np.testing.assert_array_equal(fig.data[3].y, [0.7, 0.7])
+    spec = charts.tokens_per_call(np.array([30, 20, 10, 40]), pmf, 0.7, 3)
+    measured, law = as_figure(spec)["data"]
+    assert (measured["type"], measured["name"], law["name"]) == ("bar", "measured", "i.i.d. law at fitted α = 0.700")
+    assert measured["x"] == law["x"] == [1, 2, 3, 4]
+    assert measured["y"] == [0.3, 0.2, 0.1, 0.4]
+    np.testing.assert_array_equal(law["y"], pmf)
+    assert spec["series"][0]["data"][3]["tooltip"]["formatter"] == "4 tokens: 0.4000 of calls"
+    assert as_figure(spec)["layout"]["title"]["text"] == "Tokens per target call · k = 3, 100 target calls"
+    spec = charts.position_acceptance(np.array([0.7, 0.5]), np.array([0.7, 0.71]), 0.7)
+    traces = as_figure(spec)["data"]
+    assert [(t["type"], t["name"]) for t in traces] == [
+        ("bar", "unconditional P(≥ i accepted)"),
+        ("bar", "conditional P(i | i − 1)"),
+        ("scatter", "i.i.d.: α^i"),
+        ("scatter", "i.i.d.: α"),
+    ]
+    assert all(t["x"] == [1, 2] for t in traces)
+    np.testing.assert_allclose(traces[2]["y"], [0.7, 0.49])
+    np.testing.assert_array_equal(traces[3]["y"], [0.7, 0.7])
+    assert spec["series"][1]["data"][1]["tooltip"]["formatter"] == "conditional P(i | i − 1)\ni = 2: 0.7100"
+    # No draft reached position 1 again: no conditional rate at 2, which JSON (st.echarts_chart) carries as null.
+    spec = charts.position_acceptance(np.array([0.7, 0.0]), np.array([0.7, np.nan]), 0.7)
+    assert as_figure(json.loads(json.dumps(spec, allow_nan=False)))["data"][1]["y"] == [0.7, None]
 
 
 @pytest.mark.parametrize("log_x", [False, True])
