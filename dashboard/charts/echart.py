@@ -180,3 +180,20 @@ def as_figure(spec: dict) -> dict:
     title = spec.get("title", {})
     heading = {"text": title.get("text")} | ({"subtitle": {"text": title["subtext"]}} if "subtext" in title else {})
     return {"layout": {"title": heading}, "data": traces}
+
+
+def scatter(
+    name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str], *, size: int = 8, opacity: float = 0.75
+) -> dict:
+    """A series of markers at the points (x, y), each with its hover text.
+
+    Overlaps show through the opacity, without an outline round each marker.
+    """
+    points = [point([float(a), float(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
+    return {
+        "type": "scatter",
+        "name": name,
+        "data": points,
+        "symbolSize": size,
+        "itemStyle": {"color": colour, "opacity": opacity, "borderWidth": 0},
+    }
