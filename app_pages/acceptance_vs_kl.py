@@ -24,6 +24,7 @@ def view() -> None:
     ui.chart(
         charts.alpha_vs_kl(result.kl, result.alpha, bounds, log_x, vocab, seed),
         f"alpha_vs_kl_pairs{pairs}_vocab{vocab}_seed{seed}",
+        "kl_alpha_vs_kl",
     )
 
     row = ui.metric_row(metrics_area)

@@ -1,13 +1,17 @@
-"""The Acceptance vs divergence page's chart: α against KL(p‖q) for random pairs, with lower bounds."""
+"""The Acceptance vs divergence page's chart: α against KL(p‖q) for random pairs, with lower bounds.
+
+An ECharts option (``dashboard.charts.echart``): a press of the pairs slider redraws up to
+thousands of points, which a plotly chart could only do by remounting.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 import numpy as np
-import plotly.graph_objects as go
 
-from dashboard.charts.style import BOUND_COLOURS, PALETTE, axis, base_layout, figure
+from dashboard.charts.echart import line, option, scatter, value_axis
+from dashboard.charts.style import BOUND_COLOURS, PALETTE
 
 
 def alpha_vs_kl(
@@ -17,42 +21,34 @@ def alpha_vs_kl(
     log_x: bool,
     vocab_size: int,
     seed: int,
-) -> go.Figure:
+) -> dict:
     """Scatter of acceptance rate against KL(p‖q) for random pairs, with lower-bound curves.
 
     ``bounds`` maps a curve's legend name to its ``(kl, alpha)`` points.
     """
-    traces = [
-        {
-            "type": "scatter",
-            "x": kl,
-            "y": alpha,
-            "mode": "markers",
-            "name": "random (p, q) pair",
-            # Overlaps show through the opacity, not a white outline: plotly.js strokes and
-            # paints each point's outline as an SVG path of its own on every redraw.
-            "marker": {"size": 8, "color": PALETTE[0], "opacity": 0.75},
-            "customdata": np.stack([np.arange(kl.size), 1 - alpha], axis=1),
-            "hovertemplate": "pair #%{customdata[0]}<br>KL(p‖q) = %{x:.4f} nats<br>α = %{y:.4f}"
-            "<br>TV = 1 − α = %{customdata[1]:.4f}<extra></extra>",
-        }
+    hover = [
+        f"pair #{i}\nKL(p‖q) = {d:.4f} nats\nα = {a:.4f}\nTV = 1 − α = {1 - a:.4f}"
+        for i, (d, a) in enumerate(zip(kl, alpha, strict=True))
     ]
+    series = [scatter("random (p, q) pair", kl, alpha, PALETTE[0], hover)]
     for i, (name, (x, y)) in enumerate(bounds.items()):
-        traces.append(
-            {
-                "type": "scatter",
-                "x": x,
-                "y": y,
-                "mode": "lines",
-                "name": name,
-                "line": {"color": BOUND_COLOURS[i % 2], "width": 3, "dash": "dash" if i else "solid"},
-                "hovertemplate": f"{name}<br>KL = %{{x:.4f}}<br>α ≥ %{{y:.4f}}<extra></extra>",
-            }
+        curve = line(
+            name,
+            x,
+            y,
+            BOUND_COLOURS[i % 2],
+            [f"{name}\nKL = {a:.4f}\nα ≥ {b:.4f}" for a, b in zip(x, y, strict=True)],
         )
-    layout = base_layout(
+        if i:
+            curve["lineStyle"]["type"] = "dashed"
+        series.append(curve)
+    x_axis = value_axis("KL(p ‖ q) in nats" + (" (log)" if log_x else ""))
+    if log_x:
+        x_axis["type"] = "log"
+    return option(
         "Acceptance rate vs KL divergence",
+        series,
+        x_axis,
+        value_axis("acceptance rate α = Σ min(p, q)", low=0, high=1.02),
         subtitle=f"{kl.size} pairs, vocabulary {vocab_size}, seed {seed}",
-        xaxis=axis("KL(p ‖ q) in nats" + (" (log)" if log_x else ""), type="log" if log_x else "linear"),
-        yaxis=axis("acceptance rate α = Σ min(p, q)", range=[0, 1.02]),
     )
-    return figure(traces, layout)

@@ -155,9 +155,14 @@ def with_export(spec: dict, filename: str) -> dict:
     return spec | {"toolbox": tools}
 
 
+#: Plotly's name for each ECharts axis type, for :func:`as_figure`.
+AXIS_TYPES = {"value": "linear", "log": "log", "category": "category"}
+
+
 def as_figure(spec: dict) -> dict:
-    """Read an option back in the shape of a plotly figure's JSON: its title and subtitle, and one
-    trace per series with its ``type`` ("bar", or "scatter" for a line), ``name``, ``x`` and ``y``.
+    """Read an option back in the shape of a plotly figure's JSON: its title and subtitle, its x
+    axis's type (plotly's name for it), and one trace per series with its ``type`` ("bar", or
+    "scatter" for a line), ``name``, ``x`` and ``y``.
 
     So that what reads charts (the tests, the screenshot and bench scripts) reads both kinds alike.
     A line or scatter series also gets plotly's ``mode`` ("lines", "lines+markers" or "markers"),
@@ -187,7 +192,8 @@ def as_figure(spec: dict) -> dict:
         traces.append(trace)
     title = spec.get("title", {})
     heading = {"text": title.get("text")} | ({"subtitle": {"text": title["subtext"]}} if "subtext" in title else {})
-    return {"layout": {"title": heading}, "data": traces}
+    x_type = AXIS_TYPES.get(x_axis.get("type"), x_axis.get("type"))
+    return {"layout": {"title": heading, "xaxis": {"type": x_type}}, "data": traces}
 
 
 #: A five-pointed star as an ECharts symbol (its built-in symbols have none), for a best point.
@@ -248,3 +254,20 @@ def finite(value: float) -> float | None:
     makes it NaN again)."""
     value = float(value)
     return value if np.isfinite(value) else None
+
+
+def scatter(
+    name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str], *, size: int = 8, opacity: float = 0.75
+) -> dict:
+    """A series of markers at the points (x, y), each with its hover text.
+
+    Overlaps show through the opacity, without an outline round each marker.
+    """
+    points = [point([float(a), float(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
+    return {
+        "type": "scatter",
+        "name": name,
+        "data": points,
+        "symbolSize": size,
+        "itemStyle": {"color": colour, "opacity": opacity, "borderWidth": 0},
+    }

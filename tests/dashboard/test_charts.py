@@ -328,16 +328,22 @@ def test_simulator_charts_hold_their_numbers():
 def test_alpha_vs_kl_scatter_and_bounds(log_x):
     d = specmath.divergences(*specmath.random_distribution_pairs(30, 8, rng=1))
     bounds = acceptance_vs_kl.bound_curves(d.kl, log_x)
-    fig = charts.alpha_vs_kl(d.kl, d.alpha, bounds, log_x, vocab_size=8, seed=1)
-    points = _trace(fig, "random (p, q) pair")
-    np.testing.assert_array_equal(points.x, d.kl)
-    np.testing.assert_array_equal(points.y, d.alpha)
-    np.testing.assert_array_equal(points.customdata[:, 1], 1 - d.alpha)
+    spec = charts.alpha_vs_kl(d.kl, d.alpha, bounds, log_x, vocab_size=8, seed=1)
+    traces = {t["name"]: t for t in as_figure(spec)["data"]}
+    points = traces["random (p, q) pair"]
+    assert points["type"] == "scatter"
+    np.testing.assert_array_equal(points["x"], d.kl)
+    np.testing.assert_array_equal(points["y"], d.alpha)
+    # Each point's hover names the pair and its TV distance, 1 − α, at four decimals.
+    (scatter,) = [s for s in spec["series"] if s["name"] == "random (p, q) pair"]
+    tv = [item["tooltip"]["formatter"].rsplit("\n", 1)[1] for item in scatter["data"]]
+    assert tv == [f"TV = 1 − α = {t:.4f}" for t in 1 - d.alpha]
+    assert scatter["data"][3]["tooltip"]["formatter"].startswith("pair #3\n")
     for name, (x, y) in bounds.items():
-        np.testing.assert_array_equal(_trace(fig, name).y, y)
-        np.testing.assert_array_equal(_trace(fig, name).x, x)
-    assert fig.layout.xaxis.type == ("log" if log_x else "linear")
-    assert "30 pairs, vocabulary 8, seed 1" in fig.layout.title.subtitle.text
+        np.testing.assert_array_equal(traces[name]["y"], y)
+        np.testing.assert_array_equal(traces[name]["x"], x)
+    assert spec["xAxis"]["type"] == ("log" if log_x else "value")
+    assert "30 pairs, vocabulary 8, seed 1" in spec["title"]["subtext"]
 
 
 def test_bound_curves_are_the_specmath_bounds():
