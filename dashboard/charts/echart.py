@@ -78,13 +78,18 @@ def point(value, hover: str) -> dict:
     return {"value": value, "tooltip": {"formatter": hover}}
 
 
+def points(x: np.ndarray, y: np.ndarray, hover: Sequence[str], as_y=float) -> list[dict]:
+    """The data items (x, y) of a line, scatter or bar series, each with its hover text; ``as_y``
+    turns each y into what the option holds (``finite`` where a NaN must become a gap)."""
+    return [point([float(a), as_y(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
+
+
 def line(name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str], *, markers: bool = False) -> dict:
     """A line series of the points (x, y), each with its hover text."""
-    points = [point([float(a), float(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
     return {
         "type": "line",
         "name": name,
-        "data": points,
+        "data": points(x, y, hover),
         "showSymbol": markers,
         "symbolSize": 8,
         "lineStyle": {"width": 3, "color": colour},
@@ -235,8 +240,7 @@ def bars_at(name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequenc
     axis stand side by side, as plotly's ``barmode="group"``. ``as_figure`` reads the ``x`` back
     from the points, as it does for a line. A NaN in ``y`` is no bar (``finite``).
     """
-    points = [point([float(a), finite(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
-    return {"type": "bar", "name": name, "data": points, "itemStyle": {"color": colour}}
+    return {"type": "bar", "name": name, "data": points(x, y, hover, finite), "itemStyle": {"color": colour}}
 
 
 def whole_number_axis(name: str, first: int, last: int, *, interval: float | None = None) -> dict:
@@ -263,11 +267,10 @@ def scatter(
 
     Overlaps show through the opacity, without an outline round each marker.
     """
-    points = [point([float(a), float(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
     return {
         "type": "scatter",
         "name": name,
-        "data": points,
+        "data": points(x, y, hover),
         "symbolSize": size,
         "itemStyle": {"color": colour, "opacity": opacity, "borderWidth": 0},
     }
