@@ -110,7 +110,7 @@ def _draw_navigation(nav: Container) -> None:
     # Closed: the twelve links open filled a 1024 × 768 screen, and α, k, c started below it.
     # Lazy (documented in st.expander: with on_change="rerun" only an open expander's content
     # runs): closed, no link is sent, so a press of α, k or c does not redraw the twelve links
-    # that carry it, a third of what the sidebar added to a press (docs/performance.md).
+    # that carry it: about half of what the app around a page added to a press (docs/performance.md).
     # A widget's state does not follow a switch of pages (as with α, k, c: shared_values), so the
     # list's is kept beside it, and the list opens on the next page as it was left.
     opened = st.session_state.get(PAGES_OPEN, False)
