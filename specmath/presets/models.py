@@ -34,6 +34,32 @@ _DEEPSEEK = "deepseek-ai/DeepSeek-V3 (GitHub) at 9b4e9788e4a3a731f7567338ed15d3e
 _SPECFORGE = "sgl-project/SpecForge at a6b6b0230009d15ec2a97a57384e6f53f0f96946"
 _LLM_PROF = "citsjtu2020/LLM-Prof at 8434c8d19c396b2f95d92a67845a7c0a0e0dd512, sglang/Model_Config.md"
 
+
+def _mtp_module(target: ModelSpec, parameters: int, source: str) -> ModelSpec:
+    """``target``'s multi-token-prediction module: one decoder layer shaped as the target's own
+    (the same attention, cache and experts, read from ``target``), with its own norms and
+    projection; ``parameters`` counts what a pass reads. Its embedding and output head are the
+    target's (vocab_size 0)."""
+    return ModelSpec(
+        f"{target.name}-MTP",
+        parameters=parameters,
+        layers=1,
+        hidden=target.hidden,
+        kv_heads=target.kv_heads,
+        head_dim=target.head_dim,
+        bytes_per_parameter=target.bytes_per_parameter,
+        tokenizer=target.tokenizer,
+        routed_experts=target.routed_experts,
+        experts_per_token=target.experts_per_token,
+        shared_experts=target.shared_experts,
+        expert_parameters=target.expert_parameters,
+        attention_dim=target.attention_dim,
+        head="MTP",
+        head_of=target.name,
+        source=source,
+    )
+
+
 # Dense models first, then today's mixture-of-experts targets and their drafters: the page's
 # model lists open in this order.
 MODELS = [
@@ -203,56 +229,48 @@ MODELS += [
         hub_id="mistralai/Mistral-7B-v0.1",
         source="the Mixtral paper, arXiv 2401.04088 (Mistral 7B's architecture with one MLP a layer)",
     ),
-    ModelSpec(
-        "DeepSeek-V3",
-        # inference/configs/config_671B.json: vocab_size 129280, dim 7168, inter_dim 18432,
-        # moe_inter_dim 2048, n_layers 61, n_dense_layers 3, n_heads 128, n_routed_experts 256,
-        # n_shared_experts 1, n_activated_experts 8, q_lora_rank 1536, kv_lora_rank 512,
-        # qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, dtype fp8; the layers as
-        # inference/model.py builds them (MLA, a gate with a bias, untied embed and head).
-        parameters=671_026_419_200,  # README_WEIGHTS.md: "Total parameters: 671B"
-        layers=61,
-        hidden=7168,
-        # MLA caches one latent per token and layer: kv_lora_rank + qk_rope_head_dim = 576
-        # elements, written as one head of 288 (the cache counts K and V, 2 x 288).
-        kv_heads=1,
-        head_dim=288,
-        bytes_per_parameter=1.0,  # "dtype": "fp8"
-        vocab_size=129280,
-        tie_word_embeddings=False,
-        tokenizer="DeepSeek-V3",
-        routed_experts=256,
-        experts_per_token=8,
-        shared_experts=1,
-        expert_parameters=3 * 7168 * 2048,  # w1, w2, w3 of moe_inter_dim 2048
-        moe_layers=58,  # n_layers - n_dense_layers
-        # Decoding with MLA's absorbed weights: 128 heads score 576-wide keys and sum 512-wide
-        # values, 128 x (576 + 512) / 2 multiply-adds per cached token and layer, halved.
-        attention_dim=128 * (576 + 512) // 2,
-        hub_id="deepseek-ai/DeepSeek-V3",
-        source=f"{_DEEPSEEK}, inference/configs/config_671B.json (whole file)",
-    ),
-    ModelSpec(
-        "DeepSeek-V3-MTP",
+]
+
+_DEEPSEEK_V3 = ModelSpec(
+    "DeepSeek-V3",
+    # inference/configs/config_671B.json: vocab_size 129280, dim 7168, inter_dim 18432,
+    # moe_inter_dim 2048, n_layers 61, n_dense_layers 3, n_heads 128, n_routed_experts 256,
+    # n_shared_experts 1, n_activated_experts 8, q_lora_rank 1536, kv_lora_rank 512,
+    # qk_nope_head_dim 128, qk_rope_head_dim 64, v_head_dim 128, dtype fp8; the layers as
+    # inference/model.py builds them (MLA, a gate with a bias, untied embed and head).
+    parameters=671_026_419_200,  # README_WEIGHTS.md: "Total parameters: 671B"
+    layers=61,
+    hidden=7168,
+    # MLA caches one latent per token and layer: kv_lora_rank + qk_rope_head_dim = 576
+    # elements, written as one head of 288 (the cache counts K and V, 2 x 288).
+    kv_heads=1,
+    head_dim=288,
+    bytes_per_parameter=1.0,  # "dtype": "fp8"
+    vocab_size=129280,
+    tie_word_embeddings=False,
+    tokenizer="DeepSeek-V3",
+    routed_experts=256,
+    experts_per_token=8,
+    shared_experts=1,
+    expert_parameters=3 * 7168 * 2048,  # w1, w2, w3 of moe_inter_dim 2048
+    moe_layers=58,  # n_layers - n_dense_layers
+    # Decoding with MLA's absorbed weights: 128 heads score 576-wide keys and sum 512-wide
+    # values, 128 x (576 + 512) / 2 multiply-adds per cached token and layer, halved.
+    attention_dim=128 * (576 + 512) // 2,
+    hub_id="deepseek-ai/DeepSeek-V3",
+    source=f"{_DEEPSEEK}, inference/configs/config_671B.json (whole file)",
+)
+
+MODELS += [
+    _DEEPSEEK_V3,
+    _mtp_module(
+        _DEEPSEEK_V3,
         # README_WEIGHTS.md: one MTP module, layer 61 "structure identical to the Main Model
         # hidden layers" (an MoE layer), enorm and hnorm, eh_proj (2 x 7168 to 7168), sharing the
         # embedding and output head with the main model. Counted: the layer, the norms, eh_proj,
         # its final norm and the shared head, read every pass; the shared embedding is gathered.
-        parameters=11_610_068_224 + 129280 * 7168,
-        layers=1,
-        hidden=7168,
-        kv_heads=1,
-        head_dim=288,
-        bytes_per_parameter=1.0,
-        tokenizer="DeepSeek-V3",
-        routed_experts=256,
-        experts_per_token=8,
-        shared_experts=1,
-        expert_parameters=3 * 7168 * 2048,
-        attention_dim=128 * (576 + 512) // 2,
-        head="MTP",  # the embedding and output head are the target's: vocab_size 0
-        head_of="DeepSeek-V3",
-        source=f"{_DEEPSEEK}, README_WEIGHTS.md (num_nextn_predict_layers = 1) and inference/model.py",
+        11_610_068_224 + 129280 * 7168,
+        f"{_DEEPSEEK}, README_WEIGHTS.md (num_nextn_predict_layers = 1) and inference/model.py",
     ),
     ModelSpec(
         "Qwen3-30B-A3B",
@@ -442,58 +460,48 @@ _GLM_MTP_SOURCE = (
     "lines 61-82 (Glm4MoeLiteModelNextN) and its lm_head (prefix model.shared_head.head)"
 )
 
-MODELS += [
-    ModelSpec(
-        "GLM-4.7-Flash",
-        # Glm4MoeLiteConfig's defaults, which its docstring gives as zai-org/GLM-4.7-Flash's
-        # (huggingface/transformers' configuration_glm4_moe_lite.py at 008e5743 has the same):
-        # vocab_size 154880, hidden_size 2048, intermediate_size 10240, num_hidden_layers 47,
-        # num_attention_heads 20, q_lora_rank 768, kv_lora_rank 512, qk_nope_head_dim 192,
-        # qk_rope_head_dim 64, v_head_dim 256, n_routed_experts 64, n_shared_experts 1,
-        # num_experts_per_tok 4, moe_intermediate_size 1536, first_k_dense_replace 1,
-        # tie_word_embeddings False; the layers as DeepSeek's (MLA, a gate with a bias).
-        parameters=29_943_393_920,  # "30B total / 3B active" (3.9B with the untied head counted)
-        layers=47,
-        hidden=2048,
-        # MLA's latent: kv_lora_rank + qk_rope_head_dim = 576 elements a token and layer, one head of 288.
-        kv_heads=1,
-        head_dim=288,
-        vocab_size=154880,
-        tie_word_embeddings=False,
-        tokenizer="GLM-4.7",
-        routed_experts=64,
-        experts_per_token=4,
-        shared_experts=1,
-        expert_parameters=3 * 2048 * 1536,  # gate, up, down of moe_intermediate_size 1536
-        moe_layers=46,  # num_hidden_layers - first_k_dense_replace
-        # Absorbed MLA as DeepSeek-V3's: 20 heads score 576-wide keys and sum 512-wide values, halved.
-        attention_dim=20 * (576 + 512) // 2,
-        hub_id="zai-org/GLM-4.7-Flash",
-        source=(
-            "NVIDIA/TensorRT-LLM at 4874d5905a0cc473559ec9afb0cca5b6a5e4fb9e, "
-            "tensorrt_llm/_torch/auto_deploy/models/custom/modeling_glm4_moe_lite.py lines 36-84 "
-            "(Glm4MoeLiteConfig's defaults, zai-org/GLM-4.7-Flash's config.json)"
-        ),
+_GLM_FLASH = ModelSpec(
+    "GLM-4.7-Flash",
+    # Glm4MoeLiteConfig's defaults, which its docstring gives as zai-org/GLM-4.7-Flash's
+    # (huggingface/transformers' configuration_glm4_moe_lite.py at 008e5743 has the same):
+    # vocab_size 154880, hidden_size 2048, intermediate_size 10240, num_hidden_layers 47,
+    # num_attention_heads 20, q_lora_rank 768, kv_lora_rank 512, qk_nope_head_dim 192,
+    # qk_rope_head_dim 64, v_head_dim 256, n_routed_experts 64, n_shared_experts 1,
+    # num_experts_per_tok 4, moe_intermediate_size 1536, first_k_dense_replace 1,
+    # tie_word_embeddings False; the layers as DeepSeek's (MLA, a gate with a bias).
+    parameters=29_943_393_920,  # "30B total / 3B active" (3.9B with the untied head counted)
+    layers=47,
+    hidden=2048,
+    # MLA's latent: kv_lora_rank + qk_rope_head_dim = 576 elements a token and layer, one head of 288.
+    kv_heads=1,
+    head_dim=288,
+    vocab_size=154880,
+    tie_word_embeddings=False,
+    tokenizer="GLM-4.7",
+    routed_experts=64,
+    experts_per_token=4,
+    shared_experts=1,
+    expert_parameters=3 * 2048 * 1536,  # gate, up, down of moe_intermediate_size 1536
+    moe_layers=46,  # num_hidden_layers - first_k_dense_replace
+    # Absorbed MLA as DeepSeek-V3's: 20 heads score 576-wide keys and sum 512-wide values, halved.
+    attention_dim=20 * (576 + 512) // 2,
+    hub_id="zai-org/GLM-4.7-Flash",
+    source=(
+        "NVIDIA/TensorRT-LLM at 4874d5905a0cc473559ec9afb0cca5b6a5e4fb9e, "
+        "tensorrt_llm/_torch/auto_deploy/models/custom/modeling_glm4_moe_lite.py lines 36-84 "
+        "(Glm4MoeLiteConfig's defaults, zai-org/GLM-4.7-Flash's config.json)"
     ),
-    ModelSpec(
-        "GLM-4.7-Flash-MTP",
+)
+
+MODELS += [
+    _GLM_FLASH,
+    _mtp_module(
+        _GLM_FLASH,
         # config.json's num_nextn_predict_layers 1: SGLang builds it as one decoder layer of the target's
         # with is_nextn=True (a mixture-of-experts layer, as DeepSeek-V3's), enorm and hnorm, eh_proj
         # (2 x 2048 to 2048), shared_head.norm and an output head; the embedding is gathered, not counted.
-        parameters=643_706_176 + 154880 * 2048,
-        layers=1,
-        hidden=2048,
-        kv_heads=1,
-        head_dim=288,
-        tokenizer="GLM-4.7",
-        routed_experts=64,
-        experts_per_token=4,
-        shared_experts=1,
-        expert_parameters=3 * 2048 * 1536,
-        attention_dim=20 * (576 + 512) // 2,
-        head="MTP",
-        head_of="GLM-4.7-Flash",
-        source=_GLM_MTP_SOURCE,
+        643_706_176 + 154880 * 2048,
+        _GLM_MTP_SOURCE,
     ),
     # thoughtworks/GLM-4.7-Flash-Eagle3 (SafeAILab/EAGLE PR #330): SpecForge's LlamaForCausalLMEagle3
     # at hidden 2048, with 16 query heads of 128, 4 KV heads and an MLP of 8192 (a narrower shape than
