@@ -3,10 +3,28 @@
   const text = (gd) => JSON.stringify(window.__sde.chart(gd));
   const state = () => document.querySelector('[data-testid="stApp"]').dataset.testScriptState;
   // An ECharts chart (drawn as SVG) is updated in place: it shows new data once its visible paths
-  // differ from those before the press.
+  // differ from those before the press, in shape or in place (a symbol that moves keeps its shape
+  // and changes its transform).
   const echarts = () => [...document.querySelectorAll('[data-testid="stEChartsChart"]')];
   const paths = (el) => [...el.querySelectorAll('svg path')]
-    .filter((path) => getComputedStyle(path).visibility !== 'hidden').map((path) => path.getAttribute('d')).join('|');
+    .filter((path) => getComputedStyle(path).visibility !== 'hidden')
+    .map((path) => `${path.getAttribute('d')}@${path.getAttribute('transform') ?? ''}`).join('|');
+  // A chart drawn on a canvas (ECharts' canvas renderer draws in its own animation frame): it shows
+  // new data once it has drawn after the press. Reading its pixels back each frame would cost the
+  // page more than the draw.
+  if (!window.__canvasDrawnAt) {
+    window.__canvasDrawnAt = new WeakMap();
+    const proto = CanvasRenderingContext2D.prototype;
+    for (const name of ['fill', 'fillRect', 'stroke', 'fillText', 'drawImage']) {
+      const own = proto[name];
+      proto[name] = function (...args) {
+        window.__canvasDrawnAt.set(this.canvas, performance.now());
+        return own.apply(this, args);
+      };
+    }
+  }
+  const canvasDrawn = (el, since) => [...el.querySelectorAll('canvas')]
+    .some((canvas) => (window.__canvasDrawnAt.get(canvas) ?? -Infinity) > since);
   const drawnBefore = new Map(echarts().map((el) => [el, paths(el)]));
   const seen = new WeakSet(plots().map((gd) => gd.data));
   const old = new Set(plots().map(text));
@@ -25,7 +43,7 @@
         if (chartAt === null) {
           for (const el of echarts()) {
             const now = paths(el);
-            if (now.length > 0 && now !== drawnBefore.get(el)) {
+            if ((now.length > 0 && now !== drawnBefore.get(el)) || canvasDrawn(el, keyAt)) {
               chartAt = 'painting';
               scheduler.postTask(() => { chartAt = performance.now(); }, { priority: 'user-blocking' });
               break;

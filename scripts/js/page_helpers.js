@@ -39,7 +39,8 @@
     return null;
   };
   const echartsTexts = (el) => [...el.querySelectorAll('svg text')].map((text) => text.textContent);
-  const echartsDrawn = (el) => el.querySelector('svg path') !== null && echartsOption(el) !== null;
+  // Drawn as SVG (paths) or on a canvas (the Optimal k map: see dashboard/charts/optimal_k.py).
+  const echartsDrawn = (el) => el.querySelector('svg path, canvas') !== null && echartsOption(el) !== null;
   const echart = (el) => {
     const option = echartsOption(el);
     const texts = echartsTexts(el);
