@@ -53,7 +53,6 @@ def _map(alpha, c, max_k, k_star, best, current) -> None:
         f"{name}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}",
         key="optimal_k_map",
         height=charts.MAP_HEIGHT,
-        renderer="canvas",
     )
 
 

@@ -165,9 +165,7 @@ def side_by_side(min_width: int = CHART_MIN_WIDTH) -> tuple[Container, Container
     return grid.cell(), grid.cell()
 
 
-def chart(
-    fig: go.Figure | dict, filename: str, key: str | None = None, height: int | None = None, renderer: str = "svg"
-) -> None:
+def chart(fig: go.Figure | dict, filename: str, key: str | None = None, height: int | None = None) -> None:
     """Show a figure with its export named ``filename``: a plotly figure as PNG at 2x scale, an
     ECharts option (a dict, ``dashboard.charts.echart``) as drawn, under ``key``, ``height``
     pixels high (``charts.ECHART_HEIGHT`` if not given; a plotly figure has its own).
@@ -179,6 +177,6 @@ def chart(
         if key is None:
             raise ValueError("an ECharts chart needs a key that stays the same across reruns")
         height = charts.ECHART_HEIGHT if height is None else height
-        st.echarts_chart(charts.with_export(fig, filename), key=key, height=height, renderer=renderer)
+        st.echarts_chart(charts.with_export(fig, filename), key=key, height=height, renderer="svg")
         return
     st.plotly_chart(fig, theme=None, config=charts.chart_config(filename))

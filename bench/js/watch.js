@@ -9,22 +9,6 @@
   const paths = (el) => [...el.querySelectorAll('svg path')]
     .filter((path) => getComputedStyle(path).visibility !== 'hidden')
     .map((path) => `${path.getAttribute('d')}@${path.getAttribute('transform') ?? ''}`).join('|');
-  // A chart drawn on a canvas (ECharts' canvas renderer draws in its own animation frame): it shows
-  // new data once it has drawn after the press. Reading its pixels back each frame would cost the
-  // page more than the draw.
-  if (!window.__canvasDrawnAt) {
-    window.__canvasDrawnAt = new WeakMap();
-    const proto = CanvasRenderingContext2D.prototype;
-    for (const name of ['fill', 'fillRect', 'stroke', 'fillText', 'drawImage']) {
-      const own = proto[name];
-      proto[name] = function (...args) {
-        window.__canvasDrawnAt.set(this.canvas, performance.now());
-        return own.apply(this, args);
-      };
-    }
-  }
-  const canvasDrawn = (el, since) => [...el.querySelectorAll('canvas')]
-    .some((canvas) => (window.__canvasDrawnAt.get(canvas) ?? -Infinity) > since);
   const drawnBefore = new Map(echarts().map((el) => [el, paths(el)]));
   const seen = new WeakSet(plots().map((gd) => gd.data));
   const old = new Set(plots().map(text));
@@ -43,7 +27,7 @@
         if (chartAt === null) {
           for (const el of echarts()) {
             const now = paths(el);
-            if ((now.length > 0 && now !== drawnBefore.get(el)) || canvasDrawn(el, keyAt)) {
+            if (now.length > 0 && now !== drawnBefore.get(el)) {
               chartAt = 'painting';
               scheduler.postTask(() => { chartAt = performance.now(); }, { priority: 'user-blocking' });
               break;

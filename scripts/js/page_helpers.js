@@ -39,8 +39,7 @@
     return null;
   };
   const echartsTexts = (el) => [...el.querySelectorAll('svg text')].map((text) => text.textContent);
-  // Drawn as SVG (paths) or on a canvas (the Optimal k map: see dashboard/charts/optimal_k.py).
-  const echartsDrawn = (el) => el.querySelector('svg path, canvas') !== null && echartsOption(el) !== null;
+  const echartsDrawn = (el) => el.querySelector('svg path') !== null && echartsOption(el) !== null;
   const echart = (el) => {
     const option = echartsOption(el);
     const texts = echartsTexts(el);
