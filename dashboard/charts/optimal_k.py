@@ -2,9 +2,10 @@
 
 Drawn by ECharts under a fixed key (``dashboard/charts/echart.py``): a press of α or c moves only
 the marker, and a keyed chart takes the new option in place where a plotly chart was remounted.
-The heatmap lies on two category axes (one category per grid point: ECharts draws a cartesian
-heatmap only on category axes); the contour lines, their labels and the marker lie on a second,
-hidden grid of value axes over the same box, in α and log10(c), spanning the cells' outer edges.
+The cells are one picture filling the plot (``_png``); the axes under it are category axes, one
+category a grid point, labelled at the ticks; the contour lines, their labels and the marker lie
+on a second, hidden grid of value axes over the same box, in α and log10(c), spanning the cells'
+outer edges. The cells have no hover: the picture is silent; the marker has its own.
 """
 
 from __future__ import annotations
