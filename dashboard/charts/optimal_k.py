@@ -10,6 +10,11 @@ outer edges. The cells have no hover: the picture is silent; the marker has its 
 
 from __future__ import annotations
 
+import base64
+import functools
+import struct
+import zlib
+
 import numpy as np
 import plotly.colors
 
@@ -37,13 +42,17 @@ def _category(name: str, labels: list[str]) -> dict:
     return axis | {"axisTick": {"show": False}, "splitLine": {"show": False}}
 
 
-def _png(z: np.ndarray, colours: list[str], scale: int = 8) -> str:
-    """``z`` painted through ``colours`` (evenly spaced stops), row 0 at the bottom, each cell
-    ``scale`` pixels square, as a PNG data URL (stdlib zlib: no imaging package needed)."""
-    import base64
-    import struct
-    import zlib
+def _png(z: np.ndarray, colours: list[str]) -> str:
+    """:func:`_painted`, kept for the few grids a session shows (a press of α or c keeps the grid)."""
+    return _painted(np.ascontiguousarray(z).tobytes(), z.shape, z.dtype.str, tuple(colours))
 
+
+@functools.lru_cache(maxsize=8)
+def _painted(data: bytes, shape: tuple[int, int], dtype: str, colours: tuple[str, ...], scale: int = 8) -> str:
+    """The grid ``data`` (``shape``, ``dtype``) painted through ``colours`` (evenly spaced stops),
+    row 0 at the bottom, each cell ``scale`` pixels square, as a PNG data URL (stdlib zlib: no
+    imaging package needed)."""
+    z = np.frombuffer(data, dtype=dtype).reshape(shape)
     stops = np.array([[int(h[i : i + 2], 16) for i in (1, 3, 5)] for h in colours], dtype=float)
     low, high = float(np.min(z)), float(np.max(z))
     t = (np.asarray(z, dtype=float) - low) / ((high - low) or 1.0) * (len(colours) - 1)
