@@ -48,7 +48,12 @@ def _map(alpha, c, max_k, k_star, best, current) -> None:
         fig, name = charts.optimal_k_map(*grid, contours=optimal_k.map_contours(max_k)), "optimal_k"
     else:
         fig, name = charts.best_speedup_map(*grid), "best_speedup"
-    ui.chart(fig, f"{name}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}")
+    ui.chart(
+        fig,
+        f"{name}_map_alpha{alpha:.2f}_c{c:g}_maxk{max_k}",
+        key="optimal_k_map",
+        height=charts.MAP_HEIGHT,
+    )
 
 
 def _table(max_k) -> None:

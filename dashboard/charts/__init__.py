@@ -29,6 +29,7 @@ from dashboard.charts.hardware import (
     verification_cost,
 )
 from dashboard.charts.optimal_k import C_TICKS, best_speedup_map, optimal_k_map
+from dashboard.charts.optimal_k import HEIGHT as MAP_HEIGHT
 from dashboard.charts.predictions import predicted_vs_measured
 from dashboard.charts.rejection_sampling import sampling_histogram
 from dashboard.charts.simulator import position_acceptance, tokens_per_call
@@ -51,6 +52,7 @@ from dashboard.charts.verification_rules import (
 __all__ = [
     "C_TICKS",
     "ECHART_HEIGHT",
+    "MAP_HEIGHT",
     "ROLE_COLOURS",
     "TRACE_TYPES",
     "acceptance_checks",

@@ -175,8 +175,12 @@ def as_figure(spec: dict) -> dict:
     a gap, ``[x, None]``, has none).
     """
     x_axis = spec.get("xAxis", {})
+    x_axis = x_axis[0] if isinstance(x_axis, list) else x_axis
     traces = []
     for series in spec.get("series", []):
+        if series.get("type") == "pictorialBar":
+            traces.append(_image(series))
+            continue
         items = [item["value"] if isinstance(item, dict) else item for item in series.get("data", [])]
         if series.get("type") == "bar" and x_axis.get("type") == "category":
             x, y = list(x_axis.get("data", [])), items
@@ -192,6 +196,8 @@ def as_figure(spec: dict) -> dict:
             # ECharts shows a line's symbols unless told not to; a scatter series is its symbols.
             symbols = series.get("showSymbol", True)
             trace["mode"] = "markers" if series["type"] == "scatter" else ("lines+markers" if symbols else "lines")
+            if all(isinstance(item, dict) and "name" in item for item in series.get("data", [])) and items:
+                trace["text"] = [item["name"] for item in series["data"]]
             if any(isinstance(item, list) and len(item) > 2 for item in items):
                 trace["customdata"] = [item[2:] if isinstance(item, list) else [] for item in items]
         traces.append(trace)
@@ -274,3 +280,9 @@ def scatter(
         "symbolSize": size,
         "itemStyle": {"color": colour, "opacity": opacity, "borderWidth": 0},
     }
+
+
+def _image(series: dict) -> dict:
+    """A picture bar filling the plot (the Optimal k map) as plotly's image trace: its ``source``,
+    the picture's data URL."""
+    return {"type": "image", "name": series.get("name"), "source": series["symbol"].removeprefix("image://")}

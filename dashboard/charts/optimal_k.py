@@ -1,86 +1,213 @@
-"""The (α, c) maps: the optimal draft length and the best speedup over the whole grid."""
+"""The (α, c) maps: the optimal draft length and the best speedup over the whole grid.
+
+Drawn by ECharts under a fixed key (``dashboard/charts/echart.py``): a press of α or c moves only
+the marker, and a keyed chart takes the new option in place where a plotly chart was remounted.
+The cells are one picture filling the plot (``_png``); the axes under it are category axes, one
+category a grid point, labelled at the ticks; the contour lines, their labels and the marker lie
+on a second, hidden grid of value axes over the same box, in α and log10(c), spanning the cells'
+outer edges. The cells have no hover: the picture is silent; the marker has its own.
+"""
 
 from __future__ import annotations
 
+import base64
+import functools
+import struct
+import zlib
+
 import numpy as np
 import plotly.colors
-import plotly.graph_objects as go
 
+from dashboard.charts import echart
 from dashboard.charts.contours import speedup_contours
-from dashboard.charts.style import FONT_SIZE, TICK_LABELS, axis, base_layout, beside_marker, figure
+from dashboard.charts.style import FONT_SIZE
 from dashboard.params import format_number
 
 C_TICKS = (1, 2, 5, 10, 20, 50, 100, 200)
-#: The maps' hovers print a speedup to 3 decimals and c to 3 significant digits.
-SPEEDUP_DECIMALS = 3
-C_DIGITS = 3
-_SPEEDUP_FORMAT = f".{SPEEDUP_DECIMALS}f"
-_C_HOVER = f"c = %{{customdata[1]:.{C_DIGITS}g}}"
+ALPHA_TICKS = (0, 0.2, 0.4, 0.6, 0.8, 1)
+HEIGHT = 620
+#: An X drawn as one filled outline (ECharts' own symbols have none, and a path symbol is filled).
+CROSS = "path://M0,2L2,0L10,8L18,0L20,2L12,10L20,18L18,20L10,12L2,20L0,18L8,10Z"
 
 
-def _map_layout(
-    title: str, subtitle: str, alpha_grid: np.ndarray, alpha: float, c: float, k_star: int, best: float
-) -> dict:
-    """Axes of an (α, c) map and the annotation at the user's point.
+def _edges(grid: np.ndarray) -> tuple[float, float]:
+    """The outer edges of an evenly spaced grid's first and last cells."""
+    half = (grid[-1] - grid[0]) / (grid.size - 1) / 2
+    return float(grid[0] - half), float(grid[-1] + half)
 
-    The c axis is linear in log10(c), labelled in c: plotly.js then paints a heatmap on an evenly
-    spaced grid as one image of grid cells, scaled up pixelated. On a log axis it paints every
-    cell into a canvas of the plot's size and encodes that as a PNG on each redraw, which every
-    slider move would wait for. Every y of a map is log10(c).
+
+def _category(name: str, labels: list[str]) -> dict:
+    axis = echart.category_axis(name, labels)
+    axis["axisLabel"] |= {"rotate": 0}
+    return axis | {"axisTick": {"show": False}, "splitLine": {"show": False}}
+
+
+def _png(z: np.ndarray, colours: list[str]) -> str:
+    """:func:`_painted`, kept for the few grids a session shows (a press of α or c keeps the grid)."""
+    return _painted(np.ascontiguousarray(z).tobytes(), z.shape, z.dtype.str, tuple(colours))
+
+
+@functools.lru_cache(maxsize=8)
+def _painted(data: bytes, shape: tuple[int, int], dtype: str, colours: tuple[str, ...], scale: int = 8) -> str:
+    """The grid ``data`` (``shape``, ``dtype``) painted through ``colours`` (evenly spaced stops),
+    row 0 at the bottom, each cell ``scale`` pixels square, as a PNG data URL (stdlib zlib: no
+    imaging package needed)."""
+    z = np.frombuffer(data, dtype=dtype).reshape(shape)
+    stops = np.array([[int(h[i : i + 2], 16) for i in (1, 3, 5)] for h in colours], dtype=float)
+    low, high = float(np.min(z)), float(np.max(z))
+    t = (np.asarray(z, dtype=float) - low) / ((high - low) or 1.0) * (len(colours) - 1)
+    rgb = np.stack([np.interp(t, np.arange(len(colours)), stops[:, i]) for i in range(3)], axis=-1)
+    pixels = np.repeat(np.repeat(rgb[::-1].round().astype(np.uint8), scale, axis=0), scale, axis=1)
+    height, width = pixels.shape[:2]
+    raw = b"".join(b"\x00" + row.tobytes() for row in pixels)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+    png += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
+    return "image://data:image/png;base64," + base64.b64encode(png).decode()
+
+
+def _ticks(grid: np.ndarray, ticks, texts=None) -> list[str]:
+    """One label a grid point: each tick's text at the grid point nearest it (within half a cell),
+    the others blank."""
+    labels = [""] * grid.size
+    for tick, text in zip(ticks, texts or [format_number(t) for t in ticks], strict=True):
+        labels[int(np.abs(grid - tick).argmin())] = text
+    return labels
+
+
+def _map(title, subtitle, z, name, palette, alpha_grid, c_grid, alpha, c, current, extra_series) -> dict:
+    """The map: ``z`` painted as one image (a picture bar filling the plot), the lines and the
+    user's point on the hidden value grid over it.
+
+    One image, not a heatmap series: ECharts builds and redraws every one of a heatmap's 10,201
+    cells on each update (3.5x the bare page against 1.7x; docs/performance.md, 2026-12-05).
     """
+    log_c = np.log10(c_grid)
+    colours = [colour for _, colour in plotly.colors.get_colorscale(palette)]
+    image = {
+        "type": "pictorialBar",
+        "name": "map",
+        "xAxisIndex": 2,
+        "yAxisIndex": 2,
+        "data": [1],
+        "symbol": _png(z, colours),
+        "symbolSize": ["100%", "100%"],
+        "symbolPosition": "start",
+        "barCategoryGap": "0%",
+        "silent": True,
+        "z": 1,
+    }
+    k_star, best = current
     you = {
-        "x": alpha,
-        "y": np.log10(c),
-        "text": f"α = {format_number(alpha)}, c = {format_number(c)}: k* = {k_star}, {best:.2f}×",
-        **beside_marker(left=alpha > 0.5),
-        "bgcolor": "rgba(255,255,255,0.9)",
-        "font": {"size": FONT_SIZE},
-    }
-    return base_layout(
-        title,
-        height=620,
-        subtitle=subtitle,
-        legend="none",
-        margin={"r": 140},  # the colour bar, its ticks and its title
-        annotations=[you],
-        xaxis=axis("acceptance rate α", range=[float(alpha_grid[0]), float(alpha_grid[-1])]),
-        yaxis=axis(
-            "cost ratio c = target step / draft step (log scale)",
-            tickvals=np.log10(C_TICKS),
-            ticktext=[format_number(v) for v in C_TICKS],
-        ),
-    )
-
-
-def _heatmap(z, alpha_grid, c_grid, other, hovertemplate: str, colorbar_title: str, colorscale: str) -> dict:
-    """A map's heatmap; its hover reads ``other`` (the other grid, as shown) and c from ``customdata``."""
-    c_cells = np.broadcast_to(np.asarray(c_grid, dtype=float)[:, None], z.shape)
-    return {
-        "type": "heatmap",
-        "z": z,
-        "x": alpha_grid,
-        "y": np.log10(c_grid),
-        "customdata": np.stack([np.asarray(other, dtype=float), c_cells], axis=-1),
-        "hovertemplate": hovertemplate,
-        # The stops plotly.py's validation would give the named scale (plotly.js's own differ).
-        "colorscale": plotly.colors.get_colorscale(colorscale),
-        "colorbar": {"title": {"text": colorbar_title}, **TICK_LABELS},
-        "name": "",
-    }
-
-
-def _your_point(alpha: float, c: float, k_star: int, best: float) -> dict:
-    return {
         "type": "scatter",
-        "x": [alpha],
-        "y": [np.log10(c)],
-        "mode": "markers",
         "name": "your α, c",
-        "marker": {"symbol": "x-thin", "size": 22, "line": {"width": 4, "color": "#FFFFFF"}},
-        "hovertemplate": f"your α = {format_number(alpha)}, c = {format_number(c)}<br>"
-        f"optimal k = {k_star}, speedup {best:.2f}×<extra></extra>",
-        "showlegend": False,
+        "xAxisIndex": 1,
+        "yAxisIndex": 1,
+        "symbol": CROSS,
+        "symbolSize": 20,
+        "itemStyle": {"color": "#FFFFFF", "borderColor": "#333333", "borderWidth": 0.5},
+        "data": [
+            echart.point(
+                [float(alpha), float(np.log10(c))],
+                f"your α = {format_number(alpha)}, c = {format_number(c)}\noptimal k = {k_star}, speedup {best:.2f}×",
+            )
+        ],
+        "label": {
+            "show": True,
+            "formatter": f"α = {format_number(alpha)}, c = {format_number(c)}: k* = {k_star}, {best:.2f}×",
+            "position": "left" if alpha > 0.5 else "right",
+            "backgroundColor": "rgba(255,255,255,0.9)",
+            "padding": 4,
+            "fontSize": FONT_SIZE,
+            "color": "#111111",
+        },
+        "z": 5,
     }
+    x_low, x_high = _edges(alpha_grid)
+    y_low, y_high = _edges(log_c)
+    spec = echart.option(
+        title,
+        [image, *extra_series, you],
+        [
+            _category("acceptance rate α", _ticks(alpha_grid, ALPHA_TICKS)),
+            {"type": "value", "gridIndex": 1, "min": x_low, "max": x_high, "show": False},
+            {"type": "category", "gridIndex": 2, "data": [""], "show": False},
+        ],
+        [
+            _category(
+                "cost ratio c = target step / draft step (log scale)",
+                _ticks(log_c, np.log10(C_TICKS), [format_number(v) for v in C_TICKS]),
+            ),
+            {"type": "value", "gridIndex": 1, "min": y_low, "max": y_high, "show": False},
+            {"type": "value", "gridIndex": 2, "min": 0, "max": 1, "show": False},
+        ],
+        subtitle=subtitle,
+        legend=False,
+    )
+    box = spec["grid"] | {"left": 80, "right": 130}
+    spec["grid"] = [box, box, box]
+    spec["visualMap"] = {
+        "type": "continuous",
+        "seriesIndex": [],  # a colour bar only: the image is painted already
+        "min": float(np.min(z)),
+        "max": float(np.max(z)),
+        "inRange": {"color": colours},
+        "calculable": False,
+        "right": 10,
+        "top": "middle",
+        "itemHeight": 300,
+        "text": [f"{float(np.max(z)):.3g}  {name}", f"{float(np.min(z)):.3g}"],
+        "textStyle": {"fontSize": FONT_SIZE - 2, "color": "#111111"},
+        "precision": 2,
+    }
+    return spec
+
+
+def _lines(contours: list[dict]) -> list[dict]:
+    """The contour traces (plotly-shaped, :func:`speedup_contours`) as series on the hidden grid."""
+    lines, labels = contours
+    xs, ys = np.asarray(lines["x"], dtype=float), np.asarray(lines["y"], dtype=float)
+    line = {
+        "type": "line",
+        "name": lines["name"],
+        "xAxisIndex": 1,
+        "yAxisIndex": 1,
+        "data": [[float(a), echart.finite(b)] if np.isfinite(a) else [None, None] for a, b in zip(xs, ys, strict=True)],
+        "showSymbol": False,
+        "connectNulls": False,
+        "silent": True,
+        "lineStyle": {"color": "#FFFFFF", "width": 1.5},
+        "z": 3,
+        "tooltip": {"show": False},
+    }
+    where = {"middle left": "left", "middle right": "right", "middle center": "inside"}
+    text = {
+        "type": "scatter",
+        "name": labels["name"],
+        "xAxisIndex": 1,
+        "yAxisIndex": 1,
+        "symbolSize": 0,
+        "silent": True,
+        "z": 4,
+        "data": [
+            {"value": [float(a), float(b)], "name": t, "label": {"position": where[p]}}
+            for a, b, t, p in zip(labels["x"], labels["y"], labels["text"], labels["textposition"], strict=True)
+        ],
+        "label": {
+            "show": True,
+            "formatter": "{b}",
+            "color": "#FFFFFF",
+            "fontSize": 14,
+            "fontWeight": "bold",
+            "textShadowColor": "#000000",
+            "textShadowBlur": 3,
+        },
+        "tooltip": {"show": False},
+    }
+    return [line, text]
 
 
 def optimal_k_map(
@@ -93,7 +220,7 @@ def optimal_k_map(
     current: tuple[int, float],
     max_k: int,
     contours: list[dict] | None = None,
-) -> go.Figure:
+) -> dict:
     """Heatmap of the optimal draft length over (alpha, c), with contours of the best speedup.
 
     ``k_star`` and ``best`` have shape ``(c_grid.size, alpha_grid.size)``, as
@@ -101,21 +228,13 @@ def optimal_k_map(
     the user's (alpha, c). ``contours`` is :func:`speedup_contours` of the same grid, computed
     here when not given (a caller can keep it: it does not depend on the user's point).
     """
-    heat = _heatmap(
-        k_star,
-        alpha_grid,
-        c_grid,
-        best,
-        f"α = %{{x:.3f}}<br>{_C_HOVER}<br>optimal k = %{{z}}<br>speedup %{{customdata[0]:{_SPEEDUP_FORMAT}}}×"
-        "<extra></extra>",
-        "optimal k",
-        "Viridis",
-    )
     if contours is None:
         contours = speedup_contours(alpha_grid, c_grid, best)
     subtitle = f"searching k = 1 … {max_k}; white lines: best speedup (×)"
-    layout = _map_layout("Optimal draft length k*", subtitle, alpha_grid, alpha, c, *current)
-    return figure([heat, *contours, _your_point(alpha, c, *current)], layout)
+    return _map(
+        "Optimal draft length k*", subtitle, k_star, "optimal k", "Viridis",
+        alpha_grid, c_grid, alpha, c, current, _lines(contours),
+    )  # fmt: skip
 
 
 def best_speedup_map(
@@ -127,21 +246,13 @@ def best_speedup_map(
     c: float,
     current: tuple[int, float],
     max_k: int,
-) -> go.Figure:
+) -> dict:
     """Heatmap of the best achievable speedup over (alpha, c); arguments as :func:`optimal_k_map`."""
-    heat = _heatmap(
-        best,
-        alpha_grid,
-        c_grid,
-        k_star,
-        f"α = %{{x:.3f}}<br>{_C_HOVER}<br>best speedup %{{z:{_SPEEDUP_FORMAT}}}×<br>at k = %{{customdata[0]}}"
-        "<extra></extra>",
-        "speedup ×",
-        # Lightness grows with the speedup, and the scale reads the same to colour-blind eyes.
-        "Cividis",
-    )
     # Where speculation stops paying: below the line it is slower than plain decoding.
     break_even = speedup_contours(alpha_grid, c_grid, best, levels=np.array([1.0]))
     subtitle = f"searching k = 1 … {max_k}; white line: speedup 1× (below it, slower than plain decoding)"
-    layout = _map_layout("Best achievable speedup", subtitle, alpha_grid, alpha, c, *current)
-    return figure([heat, *break_even, _your_point(alpha, c, *current)], layout)
+    # Cividis: lightness grows with the speedup, and the scale reads the same to colour-blind eyes.
+    return _map(
+        "Best achievable speedup", subtitle, best, "speedup ×", "Cividis",
+        alpha_grid, c_grid, alpha, c, current, _lines(break_even),
+    )  # fmt: skip

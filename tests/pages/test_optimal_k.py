@@ -1,11 +1,15 @@
 """The optimal-k map under AppTest: one broadcast call, the user's point, the chapter's table."""
 
+import base64
 import io
+import itertools
 
 import numpy as np
 import pandas as pd
+import plotly.colors
 import pytest
 import streamlit as st
+from PIL import Image
 
 import specmath
 from tests.app_helpers import (
@@ -27,13 +31,44 @@ def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
     (speedup_map,) = page_charts(at)
     alpha_grid, c_grid = np.linspace(0, 1, 101), np.geomspace(1, 200, 101)
     k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=20)
-    heat = k_map["data"][0]
-    np.testing.assert_array_equal(values(heat["z"]), k_star)
-    np.testing.assert_array_equal(values(heat["customdata"])[..., 0], best)
-    np.testing.assert_array_equal(values(heat["y"]), np.log10(c_grid))  # a linear axis in log10(c)
-    np.testing.assert_array_equal(values(speedup_map["data"][0]["z"]), best)
+    # Each map is one picture of the grid: a cell's colour follows its value alone, and the
+    # lowest and highest values take the scale's two ends.
+    for figure, z, scale in ((k_map, k_star, "Viridis"), (speedup_map, best, "Cividis")):
+        cells = map_cells(figure["data"][0]["source"], z.shape)
+        assert_same_classes(cells, z)
+        ends = plotly.colors.get_colorscale(scale)
+        assert tuple(cells[np.unravel_index(z.argmin(), z.shape)]) == _rgb(ends[0][1])
+        assert tuple(cells[np.unravel_index(z.argmax(), z.shape)]) == _rgb(ends[-1][1])
     marker = next(t for t in k_map["data"] if t.get("name") == "your α, c")
     assert (values(marker["x"])[0], 10 ** values(marker["y"])[0]) == (0.8, pytest.approx(20))
+
+
+def _rgb(hex_colour: str) -> tuple[int, int, int]:
+    return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def map_cells(source: str, shape: tuple[int, int]) -> np.ndarray:
+    """The colour at each cell's centre of a map's picture (a PNG data URL), row 0 at the bottom
+    (the smallest c), as the grid's rows."""
+    image = np.asarray(Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1]))).convert("RGB"))
+    rows, cols = shape
+    step_y, step_x = image.shape[0] / rows, image.shape[1] / cols
+    centre_y = ((np.arange(rows) + 0.5) * step_y).astype(int)
+    centre_x = ((np.arange(cols) + 0.5) * step_x).astype(int)
+    return image[centre_y][:, centre_x][::-1]
+
+
+def assert_same_classes(cells: np.ndarray, z: np.ndarray) -> None:
+    """A cell's colour follows its value alone, and each colour stands for one run of values
+    (8-bit colours hold close speedups alike, but never a value between two others' colour)."""
+    order = np.argsort(z, axis=None, kind="stable")
+    colours = [tuple(c) for c in cells.reshape(-1, 3)[order]]
+    values_sorted = z.ravel()[order]
+    runs = 1 + sum(a != b for a, b in itertools.pairwise(colours))
+    assert runs == len(set(colours))
+    # Equal values, one colour.
+    same = values_sorted[1:] == values_sorted[:-1]
+    assert all(colours[i] == colours[i + 1] for i in np.flatnonzero(same))
 
 
 def test_optimal_k_sliders():

@@ -20,6 +20,20 @@
     legend: gd.querySelector('.legend') ? box(gd.querySelector('.legend')) : null,
     labels: [...gd.querySelectorAll('.scatterlayer .textpoint text')].map((t) => ({ text: t.textContent, box: box(t) })),
   }));
+  // An ECharts map (the Optimal k page): its picture of the grid fills the plot area exactly, and
+  // its contour labels are the texts that read as a speedup ("3×").
+  for (const el of document.querySelectorAll('[data-testid="stEChartsChart"]')) {
+    const picture = el.querySelector('svg image');
+    if (!picture) continue;
+    const texts = [...el.querySelectorAll('svg text')];
+    charts.push({
+      title: texts.length ? texts[0].textContent : null,
+      box: box(el),
+      plot: box(picture),
+      legend: null,
+      labels: texts.filter((t) => /^[0-9.]+×$/.test(t.textContent)).map((t) => ({ text: t.textContent, box: box(t) })),
+    });
+  }
   // Each page link in the main area (the home page's cards): its label, its box and its card's,
   // the nearest ancestor with a border.
   const card = (el) => {
