@@ -23,16 +23,7 @@ def view() -> None:
         st.info(capped.note)
     run = simulator.simulate(target, draft, float(strength), vocab, k, capped.value, seed)
     s = run.summary
-    predicted_tokens = specmath.expected_tokens(s.acceptance_rate, k)
-    row = ui.metric_row()
-    row.metric("Tokens per call, measured", f"{s.tokens_per_call:.3f}")
-    row.metric("Tokens per call, closed form", f"{predicted_tokens:.3f}", help="E[N] at the per-token acceptance")
-    row.metric("Per-token acceptance", f"{s.acceptance_rate:.3f}", help="accepted / draft positions checked")
-    row = ui.metric_row()  # a row of its own: the α and the speedups the counts above imply
-    row.metric("α fitted from mean length", f"{s.alpha_fit:.3f}", help="the α whose E[N] is the measured mean")
-    row.metric(f"Speedup at c = {c:g}, measured", f"{s.tokens_per_call / (1 + k / c):.2f}×")
-    row.metric(f"Speedup at c = {c:g}, closed form", f"{specmath.speedup(s.acceptance_rate, k, c):.2f}×")
-
+    metrics_area = st.container()  # above the charts, filled after them (see ui.interactive)
     left, right = ui.side_by_side()
     with left:
         ui.chart(
@@ -48,6 +39,16 @@ def view() -> None:
             f"position_acceptance_{target}_{draft}{strength:g}_k{k}_seed{seed}",
             "simulator_position_acceptance",
         )
+
+    predicted_tokens = specmath.expected_tokens(s.acceptance_rate, k)
+    row = ui.metric_row(metrics_area)
+    row.metric("Tokens per call, measured", f"{s.tokens_per_call:.3f}")
+    row.metric("Tokens per call, closed form", f"{predicted_tokens:.3f}", help="E[N] at the per-token acceptance")
+    row.metric("Per-token acceptance", f"{s.acceptance_rate:.3f}", help="accepted / draft positions checked")
+    row = ui.metric_row(metrics_area)  # a row of its own: the α and the speedups the counts above imply
+    row.metric("α fitted from mean length", f"{s.alpha_fit:.3f}", help="the α whose E[N] is the measured mean")
+    row.metric(f"Speedup at c = {c:g}, measured", f"{s.tokens_per_call / (1 + k / c):.2f}×")
+    row.metric(f"Speedup at c = {c:g}, closed form", f"{specmath.speedup(s.acceptance_rate, k, c):.2f}×")
 
     st.subheader("A generated sample")
     st.markdown(simulator.legend())

@@ -105,6 +105,54 @@ class _Search:
         """x = count(cdf[rows] <= u) for uniforms given as integers ``j = u * UNIT``."""
         return np.searchsorted(self.keys, (rows << ROW_SHIFT) + j, side="right") & self.mask
 
+    def walk(self, path: np.ndarray, u: np.ndarray) -> None:
+        """Draw ``path[i + 1]`` from row ``path[i]`` with the uniforms ``u[i]``, i = 0, 1, …, in place."""
+        j = _as_integers(u)
+        for i in range(u.shape[0]):
+            path[i + 1] = self.draw(path[i], j[i])
+
+
+@dataclass(frozen=True)
+class _Walk:
+    """Row CDFs as a table of next tokens, for the draft's autoregressive draws: x = count(cdf[row] <= u).
+
+    ``edges`` holds every distinct value of every row's CDF, ascending, and
+    ``table[b * V + row] = count(cdf[row] <= edges[b - 1])`` (0 for b = 0). With
+    ``b = count(edges <= u)``, ``edges[b - 1]`` is the largest CDF value at or below ``u``, so
+    ``table[b * V + row]`` is the exact count, for every row at once: one ``searchsorted`` for a
+    block of positions' uniforms, then one look-up per position, where :class:`_Search` searched
+    once per position. The table holds up to about V³ entries: :func:`_drafting` keeps
+    :class:`_Search` beyond :data:`MAX_WALK_TABLE`.
+    """
+
+    edges: np.ndarray
+    table: np.ndarray
+    size: int
+
+    @classmethod
+    def of(cls, cdf: np.ndarray) -> _Walk:
+        edges = np.unique(cdf)
+        counts = np.zeros((edges.size + 1, cdf.shape[0]), dtype=np.int64)
+        for row, values in enumerate(cdf):  # each row's CDF is non-decreasing
+            counts[1:, row] = np.searchsorted(values, edges, side="right")
+        return cls(edges, counts.ravel(), cdf.shape[0])
+
+    def walk(self, path: np.ndarray, u: np.ndarray) -> None:
+        """Draw ``path[i + 1]`` from row ``path[i]`` with the uniforms ``u[i]``, i = 0, 1, …, in place."""
+        at = np.searchsorted(self.edges, u, side="right") * self.size
+        for i in range(u.shape[0]):
+            path[i + 1] = self.table[at[i] + path[i]]
+
+
+#: Entries of a :class:`_Walk` table at most (8 bytes each); larger chains draft with :class:`_Search`.
+MAX_WALK_TABLE = 1 << 21
+
+
+def _drafting(cdf: np.ndarray) -> _Search | _Walk:
+    """A :class:`_Walk` of the draft's rows, or their :class:`_Search` where the table would be too large."""
+    distinct = np.unique(cdf).size
+    return _Walk.of(cdf) if (distinct + 1) * cdf.shape[0] <= MAX_WALK_TABLE else _Search.of(cdf)
+
 
 def _as_integers(u: np.ndarray) -> np.ndarray:
     return (u * UNIT).astype(np.int64)
@@ -122,7 +170,9 @@ class _Tables:
     Attributes
     ----------
     draft : _Search
-        The draft's rows, for proposing.
+        The draft's rows, for proposing (block verification).
+    drafting : _Search or _Walk
+        The same draws, position after position along the draft's path (token verification).
     ratio : ndarray, shape (V, V)
         ``T / D`` where ``D > 0``; 0 where ``D = 0`` (such a token is never drafted, so never
         read). A drafted token passes when ``u < ratio``: probability ``min(1, T / D)``.
@@ -135,6 +185,7 @@ class _Tables:
     """
 
     draft: _Search
+    drafting: _Search | _Walk
     ratio: np.ndarray
     residual: np.ndarray
     final: _Search
@@ -144,8 +195,10 @@ def _tables(target: np.ndarray, draft: np.ndarray) -> _Tables:
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(draft > 0, target / draft, 0.0)
     residual = _kernels.residual(target, draft)
+    draft_cdf = _row_cdfs(draft)
     return _Tables(
-        draft=_Search.of(_row_cdfs(draft)),
+        draft=_Search.of(draft_cdf),
+        drafting=_drafting(draft_cdf),
         ratio=ratio,
         residual=residual,
         final=_Search.of(_row_cdfs(np.vstack([residual, target]))),
@@ -157,16 +210,21 @@ def _tables(target: np.ndarray, draft: np.ndarray) -> _Tables:
 CHUNK = 8
 
 
-def _uniforms(rng: np.random.Generator, m: int, k: int):
+def _stream(rng: np.random.Generator, m: int, k: int):
     """One iteration's uniforms for m sequences, in the order the decoder has always drawn them.
 
-    The draft's k positions (shape (k, m), position by position, as integers ``u * UNIT``),
-    the checks (shape (m, k), as floats) and the last token's (shape (m,), as integers): one
-    ``random`` call for what used to be 2 + k, so a seed gives the text it gave before.
+    The draft's k positions (shape (k, m), position by position), the checks (shape (m, k)) and
+    the last token's (shape (m,)): one ``random`` call for what used to be 2 + k, so a seed
+    gives the text it gave before.
     """
     u = rng.random(m * (2 * k + 1))
-    j = _as_integers(u)
-    return j[: m * k].reshape(k, m), u[m * k : 2 * m * k].reshape(m, k), j[2 * m * k :]
+    return u[: m * k].reshape(k, m), u[m * k : 2 * m * k].reshape(m, k), u[2 * m * k :]
+
+
+def _uniforms(rng: np.random.Generator, m: int, k: int):
+    """:func:`_stream`'s uniforms, the draft's and the last token's as integers ``u * UNIT``."""
+    u_draft, u_check, u_final = _stream(rng, m, k)
+    return _as_integers(u_draft), u_check, _as_integers(u_final)
 
 
 def _step(tables: _Tables, current: np.ndarray, k: int, rng: np.random.Generator, chunk: int = CHUNK):
@@ -184,31 +242,39 @@ def _step(tables: _Tables, current: np.ndarray, k: int, rng: np.random.Generator
     the prefix lengths and the last tokens (shape (m,)).
     """
     m, size = current.size, tables.ratio.shape[0]
-    u_draft, u_check, u_final = _uniforms(rng, m, k)
-    path = np.zeros((m, k + 2), dtype=np.int64)
-    path[:, 0] = current
-    # Column k stays False, so argmin finds the first failure, or k; positions after a
+    u_draft, u_check, u_final = _stream(rng, m, k)
+    # Position by position (row i + 1 drawn from row i): while every sequence is going, each
+    # position's draws read and write a contiguous row.
+    path = np.zeros((k + 2, m), dtype=np.int64)
+    path[0] = current
+    # Row k stays False, so argmin finds the first failure, or k; positions after a
     # rejection's chunk are never checked and stay False too.
-    passed = np.zeros((m, k + 1), dtype=bool)
-    rows, token = slice(None), current  # the sequences not rejected yet: all of them at first
+    passed = np.zeros((k + 1, m), dtype=bool)
+    rows = np.arange(m)  # the sequences not rejected yet
+    ratio = tables.ratio.ravel()
     for start in range(0, k, chunk):
         stop = min(start + chunk, k)
-        for i in range(start, stop):
-            token = tables.draft.draw(token, u_draft[i, rows])
-            path[rows, i + 1] = token
-        drafted = path[rows, start : stop + 1]
-        ok = u_check[rows, start:stop] < tables.ratio.ravel()[drafted[:, :-1] * size + drafted[:, 1:]]
-        passed[rows, start:stop] = ok
+        if rows.size == m:
+            drafted = path[start : stop + 1]
+            tables.drafting.walk(drafted, u_draft[start:stop])
+            check = u_check[:, start:stop].T
+        else:
+            drafted = np.empty((stop - start + 1, rows.size), dtype=np.int64)
+            drafted[0] = path[start, rows]
+            tables.drafting.walk(drafted, u_draft[start:stop, rows])
+            path[start + 1 : stop + 1, rows] = drafted[1:]
+            check = u_check[rows, start:stop].T
+        ok = check < ratio[drafted[:-1] * size + drafted[1:]]
+        passed[start:stop, rows] = ok
         if stop < k:
-            going = ok.all(axis=1)
-            rows, token = np.arange(m)[rows][going], token[going]
+            rows = rows[ok.all(axis=0)]
             if not rows.size:
                 break
-    prefix = np.argmin(passed, axis=1)
+    prefix = np.argmin(passed, axis=0)
     # The last token's row: the residual of the rejected position's context (path[prefix]), or
     # the target's row after the last draft token (V + path[k]) when all pass.
-    end = path.ravel()[np.arange(m) * (k + 2) + prefix] + size * (prefix == k)
-    return path, u_check, prefix, tables.final.draw(end, u_final)
+    end = path.ravel()[prefix * m + np.arange(m)] + size * (prefix == k)
+    return path.T, u_check, prefix, tables.final.draw(end, _as_integers(u_final))
 
 
 def _as_chain_pair(target, draft) -> tuple[np.ndarray, np.ndarray]:
@@ -298,6 +364,7 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1, veri
     text, ends = tokens.reshape(-1), kinds.reshape(-1)  # views
 
     active, current = np.arange(n_sequences), tokens[:, 0]
+    rounds = []  # each round's (sequences, where each started, accepted): the records, in the decoder's order
     while active.size:
         path, _, prefix, final = _run_step(tables, target, draft, current, k, rng, verification)
         # The accepted draft tokens, then the last token; the columns after it are written
@@ -305,6 +372,7 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1, veri
         block = path[:, 1:]
         block[np.arange(active.size), prefix] = final
         at = length[active]
+        rounds.append((active, at, prefix))
         # Flat indices into the (n_sequences, width) text: cheaper than a 2-D fancy index.
         flat = active * width + at
         kept = columns[: prefix.max() + 1]
@@ -313,36 +381,29 @@ def speculative_decode(target, draft, k, n_tokens, rng=None, n_sequences=1, veri
         length[active] = at = at + prefix + 1
         going = at < n_tokens
         active, current = active[going], final[going]
-    return _records(tokens, kinds, k, np.minimum(target, draft).sum(axis=1), n_tokens)
+    sequence, after, accepted = (np.concatenate(column) for column in zip(*rounds, strict=True))
+    return _records(tokens, kinds, k, np.minimum(target, draft).sum(axis=1), n_tokens, sequence, after - 1, accepted)
 
 
-def _records(tokens, kinds, k, alpha_of, n_tokens) -> DecodeRecords:
-    """Each iteration's record, read back from the text and its iteration ends.
+def _records(tokens, kinds, k, alpha_of, n_tokens, sequence, before, accepted) -> DecodeRecords:
+    """Each iteration's record from the decoder's ``sequence``, ``before`` (the index of the token
+    it started from) and ``accepted``, in the order it ran them: by iteration, then by sequence.
 
-    ``kinds`` holds RESAMPLED or BONUS at the last token of each iteration and 0 elsewhere;
-    the records come in the order the decoder ran them: by iteration, then by sequence.
+    ``kinds`` holds RESAMPLED or BONUS at the last token of each iteration and 0 elsewhere.
     """
-    sequence, end = np.nonzero(kinds)
-    # The iteration's number within its sequence: iterations run in rounds, all sequences at once.
-    counts = np.bincount(sequence, minlength=tokens.shape[0])
-    first = np.cumsum(counts) - counts
-    number = np.arange(sequence.size) - first[sequence]
-    before = np.where(number > 0, np.roll(end, 1), 0)  # the token the iteration started from
-    order = np.argsort(number, kind="stable")
-    sequence, end, before = sequence[order], end[order], before[order]
-    accepted = end - before - 1
     # Position i's context is the text's token at before + i, for the i <= accepted positions
-    # the target checked.
-    n_checked = np.minimum(accepted + 1, k)
-    row = np.repeat(np.arange(accepted.size), n_checked)
-    column = np.arange(row.size) - np.repeat(np.cumsum(n_checked) - n_checked, n_checked)
-    context_alpha = np.full((accepted.size, k), np.nan)
+    # the target checked (the others read tokens never used: the text runs k + 1 columns past
+    # n_tokens, so they exist).
+    positions = np.arange(k)
     start = sequence * tokens.shape[1] + before
-    context_alpha[row, column] = alpha_of[tokens.ravel()[start[row] + column]]
+    # np.take: a fancy index with this 2-D index array took ten times as long.
+    context_alpha = np.take(alpha_of[tokens].ravel(), start[:, None] + positions)
+    context_alpha[positions > accepted[:, None]] = np.nan
 
-    # Every sequence ran to n_tokens or past it: the tokens not ending an iteration were accepted.
+    # Every sequence ran to n_tokens or past it: the tokens not ending an iteration (0) were
+    # accepted, and ACCEPTED is below RESAMPLED and BONUS.
     text = kinds[:, 1:n_tokens]
-    text[text == 0] = ACCEPTED
+    np.maximum(text, ACCEPTED, out=text)
     return DecodeRecords(
         tokens=tokens[:, :n_tokens],
         kinds=kinds[:, :n_tokens],
@@ -350,7 +411,7 @@ def _records(tokens, kinds, k, alpha_of, n_tokens) -> DecodeRecords:
         drafted=np.full(accepted.size, k, dtype=np.int64),
         accepted=accepted,
         emitted=accepted + 1,
-        outcomes=np.arange(k) < accepted[:, None],
+        outcomes=positions < accepted[:, None],
         context_alpha=context_alpha,
     )
 
@@ -395,7 +456,7 @@ def decode_summary(records: DecodeRecords) -> DecodeSummary:
     """
     k = records.k
     accepted = records.accepted
-    at_least = (accepted[:, None] >= np.arange(k + 1)).sum(axis=0)  # iterations with A >= i
+    at_least = np.bincount(accepted, minlength=k + 1)[::-1].cumsum()[::-1]  # iterations with A >= i
     with np.errstate(invalid="ignore", divide="ignore"):
         conditional = np.where(at_least[:k] > 0, at_least[1:] / np.maximum(at_least[:k], 1), np.nan)
     checked = np.isfinite(records.context_alpha)

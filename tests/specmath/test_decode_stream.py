@@ -2,8 +2,9 @@
 
 The reference runs Algorithm 1 one sequence and one position at a time, drawing its uniforms with
 one ``random`` call per draft position as the decoder always has, so a shared link's seed keeps
-giving the text it gave. The vectorized decoder's exact draw (one ``searchsorted`` on integer
-keys) is checked against the plain count it replaces, at the edges of the CDF too.
+giving the text it gave. The vectorized decoder's exact draws (one ``searchsorted`` on integer
+keys; the draft's table of next tokens) are checked against the plain count they replace, at the
+edges of the CDF too.
 """
 
 import math
@@ -12,8 +13,8 @@ import numpy as np
 import pytest
 
 import specmath as sm
-from specmath import _kernels
-from specmath.decode import ACCEPTED, BONUS, CHUNK, RESAMPLED, START, UNIT, _row_cdfs, _Search
+from specmath import _kernels, decode
+from specmath.decode import ACCEPTED, BONUS, CHUNK, RESAMPLED, START, UNIT, _row_cdfs, _Search, _Walk
 from specmath.markov import as_transition_matrix
 
 
@@ -85,7 +86,10 @@ def _chain(rng, size, sparse):
         (64, 3, 50, 2, "random"),
     ],
 )
-def test_decoder_matches_the_scalar_reference(size, k, n_tokens, n_sequences, kind):
+@pytest.mark.parametrize("drafting", ["table", "search"])
+def test_decoder_matches_the_scalar_reference(size, k, n_tokens, n_sequences, kind, drafting, monkeypatch):
+    if drafting == "search":  # the draft's draws of a chain too large for a table of next tokens
+        monkeypatch.setattr(decode, "MAX_WALK_TABLE", 0)
     rng = np.random.default_rng(size * 100 + k)
     target = _chain(rng, size, kind == "sparse")
     draft = {
@@ -104,7 +108,7 @@ def test_decoder_matches_the_scalar_reference(size, k, n_tokens, n_sequences, ki
 
 
 @pytest.mark.parametrize("size", [2, 5, 33, 64])
-def test_search_draw_is_the_exact_count(size):
+def test_search_and_table_draws_are_the_exact_count(size):
     rng = np.random.default_rng(size)
     probabilities = rng.dirichlet(np.full(size, 0.3), size=2 * size)
     probabilities[rng.random(probabilities.shape) < 0.3] = 0.0
@@ -123,6 +127,9 @@ def test_search_draw_is_the_exact_count(size):
     drawn = _Search.of(cdf).draw(every, (u * UNIT).astype(np.int64))
     np.testing.assert_array_equal(drawn, counted)
     assert (probabilities[every, drawn] > 0).all()  # never a token of probability zero
+    path = np.stack([every, np.zeros_like(every)])
+    _Walk.of(cdf).walk(path, u[None, :])
+    np.testing.assert_array_equal(path[1], counted)
 
 
 @pytest.mark.parametrize(
@@ -133,3 +140,22 @@ def test_generator_uniforms_are_multiples_of_two_to_the_minus_53(bit_generator):
     u = np.random.Generator(bit_generator(5)).random(100_000)
     scaled = u * UNIT
     assert (scaled == np.floor(scaled)).all() and (u < 1).all()
+
+
+@pytest.mark.parametrize("seed", [0, 42, 2024])
+@pytest.mark.parametrize("k", [1, 8, 21])
+@pytest.mark.parametrize(("vocab", "target"), [(2, "random"), (8, "regimes"), (26, "random")])
+def test_toy_language_runs_match_the_scalar_reference(seed, k, vocab, target):
+    # The Simulator's chains: a two-regime or random target, its draft by merging contexts.
+    if target == "regimes":
+        chain = sm.two_regime_transition_matrix(vocab, rng=seed)
+    else:
+        chain = sm.random_transition_matrix(vocab, 0.5, rng=seed)
+    draft = sm.draft_by_merging(chain, max(1, vocab // 4))
+    records = sm.speculative_decode(chain, draft, k, 60, rng=seed, n_sequences=12)
+    tokens, kinds, sequence, accepted, context_alpha = reference_decode(chain, draft, k, 60, seed, 12)
+    np.testing.assert_array_equal(records.tokens, tokens)
+    np.testing.assert_array_equal(records.kinds, kinds)
+    np.testing.assert_array_equal(records.sequence, sequence)
+    np.testing.assert_array_equal(records.accepted, accepted)
+    np.testing.assert_array_equal(records.context_alpha, context_alpha)
