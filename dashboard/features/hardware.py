@@ -32,9 +32,11 @@ Accepted = float | tuple[float, ...] | specmath.Acceptance
 
 #: How acceptance falls with context (``dashboard.acceptance.at_context``): the Hardware page's own.
 FALLOFF = Section("Acceptance against context", ("acc_falloff",))
+#: The page's tabs: the speedup, experts and context, the schedule (``dashboard.params.HARDWARE_TABS``).
+TABS = Section(None, ("hw_view",))
 #: The page's parameters: the shared α, the acceptance family and k, then its sidebar
-#: (``dashboard.params.HARDWARE_SECTIONS``) and the fall-off with context.
-SECTIONS = (Section(None, ("alpha", "acc", "acc_profile", "k")), *HARDWARE_SECTIONS, FALLOFF)
+#: (``dashboard.params.HARDWARE_SECTIONS``), the fall-off with context and the tabs.
+SECTIONS = (Section(None, ("alpha", "acc", "acc_profile", "k")), *HARDWARE_SECTIONS, FALLOFF, TABS)
 
 
 @dataclass(frozen=True)
