@@ -104,6 +104,22 @@ def line(name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[s
     }
 
 
+def hover_points(series: dict) -> dict:
+    """``series`` (of :func:`line`, drawn without markers) with an unseen marker at each point, shown
+    while hovered, so that its point's tooltip opens there: ECharts opens an item's tooltip over
+    its marker only (the line between is no item), where plotly opens the nearest point's.
+
+    :func:`as_figure` reads such a series as plotly's ``mode="lines"``.
+    """
+    unseen = series["itemStyle"] | {"opacity": 0}
+    return series | {
+        "showSymbol": True,
+        "symbolSize": 10,
+        "itemStyle": unseen,
+        "emphasis": {"itemStyle": {"opacity": 1}},
+    }
+
+
 def bars(name: str, values: Sequence[float], colours: str | Sequence[str], hover: Sequence[str]) -> dict:
     """A bar series over a category axis, one colour for all bars or one each."""
     each = [colours] * len(values) if isinstance(colours, str) else list(colours)
@@ -259,7 +275,7 @@ def as_figure(spec: dict) -> dict:
         }
         if series["type"] in ("line", "scatter"):
             # ECharts shows a line's symbols unless told not to; a scatter series is its symbols.
-            symbols = series.get("showSymbol", True)
+            symbols = series.get("showSymbol", True) and series.get("itemStyle", {}).get("opacity") != 0
             trace["mode"] = "markers" if series["type"] == "scatter" else ("lines+markers" if symbols else "lines")
             if any(isinstance(item, list) and len(item) > 2 for item in items):
                 trace["customdata"] = [item[2:] if isinstance(item, list) else [] for item in items]

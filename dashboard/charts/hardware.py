@@ -17,6 +17,7 @@ from dashboard.charts.echart import (
     category_axis,
     colour_bar,
     heatmap,
+    hover_points,
     legend_below,
     legend_room,
     line,
@@ -70,7 +71,11 @@ def hardware_speedup(
     marks: the region slower than plain decoding, shaded, and the rule at the chosen k.
     """
     series = [
-        _styled(line(name, k, y, colour, [f"{name}\nk = {a}\nspeedup {b:.3f}×" for a, b in zip(k, y, strict=True)]), *w)
+        hover_points(
+            _styled(
+                line(name, k, y, colour, [f"{name}\nk = {a}\nspeedup {b:.3f}×" for a, b in zip(k, y, strict=True)]), *w
+            )
+        )
         for name, y, colour, w in (
             ("free verification", free, PALETTE[0], (3, "dotted")),
             ("roofline", roofline, "#000000", (4,)),
@@ -220,7 +225,10 @@ def k_schedule(
     )
     hover = [f"batch {b}\nbest k = {k}: {s:.3f}×, slower" for b, k, s in zip(batch, best_k, best, strict=True)]
     slower = with_gaps(line("best k, were it to speculate", batch, would_be, PALETTE[1], hover))
-    series = [_styled(in_schedule, 3) | {"step": "end"}, _styled(slower, 2, "dotted") | {"step": "end"}]
+    series = [
+        hover_points(_styled(s, *style)) | {"step": "end"}
+        for s, style in ((in_schedule, (3,)), (slower, (2, "dotted")))
+    ]
     note = {"position": "insideTopLeft", "color": CHOSEN_COLOUR, "fontSize": FONT_SIZE, "align": "left"}
     shaded = [
         band("xAxis", lo - 0.5, hi + 0.5, NO_SPECULATION_FILL, "speculation\ndoes not pay", **note)
