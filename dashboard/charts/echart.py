@@ -141,10 +141,6 @@ def vertical_rule(x: float, label: str, colour: str) -> dict:
     }
 
 
-#: ECharts' names for plotly's dashes.
-DASHES = {"dot": "dotted", "dash": "dashed", "solid": "solid"}
-
-
 def rule(
     axis: str,
     at: float,

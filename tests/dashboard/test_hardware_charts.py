@@ -35,6 +35,9 @@ def test_hardware_speedup_holds_both_curves_and_the_stars_given():
     assert [t["name"] for t in fig["data"]] == ["free verification", "roofline", "best k"]
     np.testing.assert_array_equal(fig["data"][0]["y"], k * 1.0)
     np.testing.assert_array_equal(fig["data"][1]["y"], k * 0.5)
+    # Lines, as plotly drew them: each point's marker unseen until hovered, where its tooltip opens.
+    assert [t["mode"] for t in fig["data"][:2]] == ["lines", "lines"]
+    assert all(s["showSymbol"] and s["itemStyle"]["opacity"] == 0 for s in spec["series"][:2])
     stars = fig["data"][2]
     assert (stars["x"], stars["y"], stars["customdata"]) == ([2], [1.0], [["roofline"]])
     assert spec["series"][2]["data"][0]["tooltip"]["formatter"] == "roofline: best k = 2, 1.000×"
