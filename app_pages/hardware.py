@@ -109,6 +109,7 @@ def view() -> None:
                         label,
                     ),
                     f"hardware_speedup_{choice.slug}_batch{batch}_ctx{context}",
+                    key="hardware_speedup",
                 )
             with right:
                 ui.chart(
@@ -116,6 +117,7 @@ def view() -> None:
                         widths, setup.target(widths) * 1e3, setup.draft_step * 1e3, setup.target.ridge_width
                     ),
                     f"verification_cost_batch{batch}_ctx{context}",
+                    key="verification_cost",
                 )
             sweep = hardware.batch_sweep(accepted, deployment)
             ui.chart(
@@ -129,6 +131,7 @@ def view() -> None:
                     fits=sweep.target_fits,
                 ),
                 f"batch_sweep_{choice.slug}_ctx{context}",
+                key="batch_sweep",
             )
             if specmath.deployment.find_model(names["target_model"]).is_moe and (note := predictions.moe_record_note()):
                 st.caption(note)
@@ -141,6 +144,7 @@ def view() -> None:
                 ui.chart(
                     charts.verification_by_batch(np.array(hardware.BATCHES), ratios, k, target_label),
                     f"verification_by_batch_k{k}_ctx{context}",
+                    key="verification_by_batch",
                 )
             with right:
                 best_k, best, fits = hardware.context_map(choice.value, deployment, falloff)
@@ -153,6 +157,7 @@ def view() -> None:
                         label.split(", batch")[0],
                     ),
                     f"batch_context_map_{choice.slug}",
+                    key="batch_context_map",
                 )  # fmt: skip
                 if falloff != acceptance.NO_FALLOFF:
                     st.caption(acceptance.falloff_note(falloff))

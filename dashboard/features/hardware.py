@@ -51,7 +51,7 @@ class Setting:
     max_batch: int
     method: str
     sglang_batch: int  # the batch SGLang's flags are for
-    chart_file: str  # the chart's PNG export, without the extension
+    chart_file: str  # the chart's export (SVG), without the extension
     json_file: str  # the download's name
     drafter: str = ""  # the user's draft model or head, for the engines' configs only
     data_parallel: int = 1  # vLLM's --data-parallel-size
@@ -92,6 +92,7 @@ def show(
         ui.chart(
             charts.k_schedule(sweep.batch, sweep.k, sweep.speedup, schedule, setting.acceptance, label),
             setting.chart_file,
+            key="k_schedule",
         )
     with right:
         st.table(pd.DataFrame(engine_config.schedule_rows(schedule, sweep.batch, sweep.speedup)), hide_index=True)

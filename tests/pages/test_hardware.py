@@ -19,6 +19,7 @@ from tests.app_helpers import (
     metrics,
     open_page,
     page_charts,
+    page_options,
     sglang_flags,
     shown,
     trace,
@@ -55,6 +56,17 @@ def chart(at, title: str) -> dict:
     """The page's one chart whose title starts with ``title``."""
     (found,) = [f for f in page_charts(at) if f["layout"]["title"]["text"].startswith(title)]
     return found
+
+
+def option(at, title: str) -> dict:
+    """The page's one ECharts option whose title starts with ``title``: its marks as drawn."""
+    (found,) = [o for o in page_options(at) if o["title"]["text"].startswith(title)]
+    return found
+
+
+def marks(spec: dict, kind: str) -> list:
+    """Every ``kind`` ("markLine" or "markArea") data item of the option's series."""
+    return [item for series in spec["series"] for item in series.get(kind, {}).get("data", [])]
 
 
 def titles(at) -> list[str]:
@@ -108,9 +120,10 @@ def test_defaults_show_the_roofline_of_the_presets():
         "free verification": specmath.general_optimal_k(0.8, setup.draft, step, max_k=32),
         "roofline": specmath.general_optimal_k(0.8, setup.draft, setup.target, max_k=32),
     }
-    assert sorted(stars["customdata"]) == sorted(best)
-    np.testing.assert_array_equal(values(stars["x"]), [best[name][0] for name in stars["customdata"]])
-    np.testing.assert_array_equal(values(stars["y"]), [best[name][1] for name in stars["customdata"]])
+    names = [name for (name,) in stars["customdata"]]  # each star's point holds its curve's name
+    assert sorted(names) == sorted(best)
+    np.testing.assert_array_equal(values(stars["x"]), [best[name][0] for name in names])
+    np.testing.assert_array_equal(values(stars["y"]), [best[name][1] for name in names])
     np.testing.assert_allclose(
         values(trace(cost_figure, "target pass over w positions")["y"]), setup.target(np.arange(2, 34)) * 1e3
     )
@@ -121,8 +134,8 @@ def test_defaults_show_the_roofline_of_the_presets():
     np.testing.assert_array_equal(values(trace(sweep_figure, "best k")["y"]), sweep.k)
     # At a context of 1,024 the 8B target's KV cache outgrows 80 GB from batch 512 on: greyed out.
     assert list(sweep.batch[~sweep.target_fits]) == [512, 1024]
-    (grey,) = [s for s in sweep_figure["layout"]["shapes"] if s["xref"] == "x" and s["type"] == "rect"]
-    assert grey["x0"] == pytest.approx(np.sqrt(256 * 512))
+    ((grey, _),) = [area for area in marks(option(at, CHARTS[2]), "markArea") if "xAxis" in area[0]]
+    assert grey["xAxis"] == pytest.approx(np.sqrt(256 * 512))
 
 
 def test_batch_one_is_memory_bound_so_verification_is_free():
@@ -140,9 +153,8 @@ def test_large_batches_make_verification_expensive():
     free_k = int(m["Best k, free verification"].split()[0])
     roof_k = int(m["Best k, roofline"].split()[0])
     assert roof_k < free_k
-    sweep_figure = chart(at, "Best k and speedup as the batch grows")
-    shapes = [a["text"] for a in sweep_figure["layout"]["annotations"] if "stops paying" in a.get("text", "")]
-    assert shapes, "the crossover batch is marked"
+    rules = marks(option(at, "Best k and speedup as the batch grows"), "markLine")
+    assert [r for r in rules if "stops paying" in r["label"].get("formatter", "")], "the crossover batch is marked"
 
 
 def test_page_edits_change_the_model():
@@ -274,8 +286,8 @@ def test_where_speculation_does_not_pay_the_schedule_says_zero_and_shades_it():
     (table,) = at.table
     assert table.value["k"].iloc[-1] == "0 (do not speculate)"
     schedule_figure = chart(at, "Draft length schedule")
-    (shade,) = [s for s in schedule_figure["layout"]["shapes"] if s["type"] == "rect"]
-    assert (shade["x0"], shade["x1"]) == (241.5, 1024.5)
+    ((start, end),) = marks(option(at, "Draft length schedule"), "markArea")
+    assert (start["xAxis"], end["xAxis"]) == (241.5, 1024.5)
     np.testing.assert_array_equal(
         values(trace(schedule_figure, "k in the schedule")["y"])[-783:], np.zeros(783, dtype=np.int64)
     )
