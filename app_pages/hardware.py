@@ -66,24 +66,7 @@ def view() -> None:
     best_roof = specmath.general_optimal_k(accepted, setup.draft, setup.target, max_k=max_k, drafter=kind)
     extra_ops = specmath.operations_factor(accepted, best_roof[0], setup.arithmetic_ratio)
 
-    row = ui.metric_row()
-    draft_label = "Draft lookup" if kind == "model_free" else "Draft step T_draft(1)"
-    row.metric(draft_label, f"{setup.draft_step * 1e3:.3f} ms")
-    row.metric("Target step T_target(1)", f"{setup.target(1) * 1e3:.3f} ms")
-    row.metric(f"Target over k + 1 = {k + 1} positions", f"{setup.target(k + 1) * 1e3:.3f} ms")
-    row.metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}" if np.isfinite(setup.c) else "∞")
-    row = ui.metric_row()  # a row of its own: what the step times above make of speculation
-    row.metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
-    row.metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
-    at_k = specmath.general_speedup(accepted, k, setup.draft, setup.target, drafter=kind)
-    row.metric(f"Speedup at k = {k}, roofline", f"{at_k:.2f}×")
-    row.metric(
-        "Arithmetic spent at the best k",
-        f"{extra_ops:.2f}×",
-        help="Leviathan et al. Theorem 3.11: total FLOPs relative to plain decoding, ĉ = draft/target FLOPs",
-    )
-    if max_k in (best_free[0], best_roof[0]):  # the search's edge, not an optimum
-        st.caption(texts.HARDWARE_AT_CAP.format(k=max_k) + (texts.HARDWARE_AT_CAP_BLOCK if kind == "parallel" else ""))
+    metrics_area = st.container()  # above the tabs, filled after them (see ui.interactive)
 
     drafting = (
         "n-gram lookup"
@@ -142,7 +125,7 @@ def view() -> None:
                 ratios = hardware.verification_by_batch(k, deployment)
                 target_label = f"{names['target_model']} on {gpus}, context {context:,}"
                 ui.chart(
-                    charts.verification_by_batch(np.array(hardware.BATCHES), ratios, k, target_label),
+                    charts.verification_by_batch(np.array(hardware.BATCHES), ratios, k, target_label, batch),
                     f"verification_by_batch_k{k}_ctx{context}",
                     key="verification_by_batch",
                 )
@@ -194,6 +177,27 @@ def view() -> None:
             chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
             engine_views.show_drafter_mismatch(kind, method)
             hardware.show(schedule_sweep, setting, chosen, accepted, inputs)
+
+    row = ui.metric_row(metrics_area)
+    draft_label = "Draft lookup" if kind == "model_free" else "Draft step T_draft(1)"
+    row.metric(draft_label, f"{setup.draft_step * 1e3:.3f} ms")
+    row.metric("Target step T_target(1)", f"{setup.target(1) * 1e3:.3f} ms")
+    row.metric(f"Target over k + 1 = {k + 1} positions", f"{setup.target(k + 1) * 1e3:.3f} ms")
+    row.metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}" if np.isfinite(setup.c) else "∞")
+    row = ui.metric_row(metrics_area)  # a row of its own: what the step times above make of speculation
+    row.metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
+    row.metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
+    at_k = specmath.general_speedup(accepted, k, setup.draft, setup.target, drafter=kind)
+    row.metric(f"Speedup at k = {k}, roofline", f"{at_k:.2f}×")
+    row.metric(
+        "Arithmetic spent at the best k",
+        f"{extra_ops:.2f}×",
+        help="Leviathan et al. Theorem 3.11: total FLOPs relative to plain decoding, ĉ = draft/target FLOPs",
+    )
+    if max_k in (best_free[0], best_roof[0]):  # the search's edge, not an optimum
+        metrics_area.caption(
+            texts.HARDWARE_AT_CAP.format(k=max_k) + (texts.HARDWARE_AT_CAP_BLOCK if kind == "parallel" else "")
+        )
 
 
 ui.interactive(ctx, view)

@@ -253,9 +253,12 @@ def k_schedule(
     return legend_below(spec, LEGEND_ROWS)
 
 
-def verification_by_batch(batch: np.ndarray, ratios: Mapping[str, np.ndarray], k: int, setup_label: str) -> dict:
+def verification_by_batch(
+    batch: np.ndarray, ratios: Mapping[str, np.ndarray], k: int, setup_label: str, chosen_batch: int | None = None
+) -> dict:
     """``T(k + 1) / T(1)`` against the batch, one line per model (the target, a dense model of its
-    active size): how much dearer a verify pass over k + 1 positions is than a decoding step."""
+    active size): how much dearer a verify pass over k + 1 positions is than a decoding step; the
+    page's batch, ``chosen_batch``, marked where given."""
     series = [
         _styled(
             line(
@@ -272,8 +275,13 @@ def verification_by_batch(batch: np.ndarray, ratios: Mapping[str, np.ndarray], k
     ]
     # Below the rule: no ratio is under 1, so no curve can run through the label there.
     free = rule("yAxis", 1.0, "#777777", label="free verification", dash="dashed", below=True)
+    chosen = (
+        []
+        if chosen_batch is None
+        else [rule("xAxis", chosen_batch, CHOSEN_COLOUR, label=f"batch {chosen_batch}", align="left")]
+    )
     if series:
-        series[0]["markLine"] = mark_lines(free)
+        series[0]["markLine"] = mark_lines(free, *chosen)
     spec = option(
         f"Verification cost against the batch · k = {k}",
         series,

@@ -82,6 +82,10 @@ def test_verification_by_batch_draws_one_line_per_model_over_a_log_batch_axis():
         "free verification",
         "insideEndBottom",
     )
+    # The page's batch, where given, marked across the plot.
+    marked = charts.verification_by_batch(BATCHES, ratios, 4, "moe on H100 SXM", chosen_batch=8)
+    (_, batch_rule) = _marks(marked, "markLine")
+    assert (batch_rule["xAxis"], batch_rule["label"]["formatter"]) == (8.0, "batch 8")
 
 
 def test_batch_sweep_marks_the_crossover_at_its_batch():
