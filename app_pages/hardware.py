@@ -66,13 +66,125 @@ def view() -> None:
     best_roof = specmath.general_optimal_k(accepted, setup.draft, setup.target, max_k=max_k, drafter=kind)
     extra_ops = specmath.operations_factor(accepted, best_roof[0], setup.arithmetic_ratio)
 
-    row = ui.metric_row()
+    metrics_area = st.container()  # above the tabs, filled after them (see ui.interactive)
+
+    drafting = (
+        "n-gram lookup"
+        if kind == "model_free"
+        else names["draft_model"] + (" (parallel)" if kind == "parallel" else "")
+    )
+    gpus = hardware.gpus(names["gpu"], tp)
+    label = f"{drafting} → {names['target_model']} on {gpus}, batch {batch}, context {context:,}"
+    # Only the open tab is computed and drawn: a press of α redraws its charts, not the page's six.
+    with ctx.tab("hw_view"):
+        opened = values["hw_view"]
+        if opened == "speedup":
+            left, right = ui.side_by_side()
+            with left:
+                ui.chart(
+                    charts.hardware_speedup(
+                        hardware.HARDWARE_K,
+                        free,
+                        roof,
+                        {"free verification": tuple(v.item() for v in best_free), "roofline": best_roof},
+                        shown,
+                        k,
+                        label,
+                    ),
+                    f"hardware_speedup_{choice.slug}_batch{batch}_ctx{context}",
+                    key="hardware_speedup",
+                )
+            with right:
+                ui.chart(
+                    charts.verification_cost(
+                        widths, setup.target(widths) * 1e3, setup.draft_step * 1e3, setup.target.ridge_width
+                    ),
+                    f"verification_cost_batch{batch}_ctx{context}",
+                    key="verification_cost",
+                )
+            sweep = hardware.batch_sweep(accepted, deployment)
+            ui.chart(
+                charts.batch_sweep(
+                    sweep.batch,
+                    sweep.k,
+                    sweep.speedup,
+                    sweep.crossover_batch,
+                    shown,
+                    label.split(", batch")[0],
+                    fits=sweep.target_fits,
+                ),
+                f"batch_sweep_{choice.slug}_ctx{context}",
+                key="batch_sweep",
+            )
+            if specmath.deployment.find_model(names["target_model"]).is_moe and (note := predictions.moe_record_note()):
+                st.caption(note)
+        elif opened == "experts":
+            st.markdown(texts.HARDWARE_MOE)
+            left, right = ui.side_by_side()
+            with left:
+                ratios = hardware.verification_by_batch(k, deployment)
+                target_label = f"{names['target_model']} on {gpus}, context {context:,}"
+                ui.chart(
+                    charts.verification_by_batch(np.array(hardware.BATCHES), ratios, k, target_label, batch),
+                    f"verification_by_batch_k{k}_ctx{context}",
+                    key="verification_by_batch",
+                )
+            with right:
+                best_k, best, fits = hardware.context_map(choice.value, deployment, falloff)
+                map_label = alpha if not choice.measured else choice.label
+                if falloff != acceptance.NO_FALLOFF:
+                    map_label = f"{choice.label}, falling with context"
+                ui.chart(
+                    charts.batch_context_map(
+                        np.array(hardware.BATCHES), np.array(hardware.CONTEXTS), best_k, best, fits, map_label,
+                        label.split(", batch")[0],
+                    ),
+                    f"batch_context_map_{choice.slug}",
+                    key="batch_context_map",
+                )  # fmt: skip
+                if falloff != acceptance.NO_FALLOFF:
+                    st.caption(acceptance.falloff_note(falloff))
+        else:
+            st.markdown(texts.SCHEDULE_INTRO)
+            schedule_sweep = hardware.schedule_sweep(accepted, deployment, max_batch)
+            setting = hardware.Setting(
+                acceptance=shown if isinstance(shown, str) else f"α = {alpha:g}",
+                target_model=names["target_model"],
+                draft_model=names["draft_model"],
+                gpu=names["gpu"],
+                context=context,
+                max_batch=max_batch,
+                method=method,
+                sglang_batch=batch,
+                drafter=drafter,
+                data_parallel=data_parallel,
+                n_predict=n_predict,
+                tp=tp,
+                draft_tp=draft_tp,
+                chart_file=f"k_schedule_{choice.slug}_ctx{context}_maxbatch{max_batch}",
+                json_file=f"k_schedule_{method}_{choice.slug}_ctx{context}_maxbatch{max_batch}.json",
+            )
+            inputs = {
+                **acceptance.document(choice, falloff),
+                "precision": names["precision"],
+                "overhead_ms_per_pass": overhead_ms,
+                "drafter_kind": kind,
+                "tensor_parallel": {"target": tp, "draft": draft_tp, "interconnect": link},
+                # What the roofline used: the overrides, else the datasheet's (its FP8 peak for FP8 weights).
+                "memory_bandwidth_gb_s": setup.target.gpu.memory_bandwidth / 1e9,
+                "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
+            }
+            chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
+            engine_views.show_drafter_mismatch(kind, method)
+            hardware.show(schedule_sweep, setting, chosen, accepted, inputs)
+
+    row = ui.metric_row(metrics_area)
     draft_label = "Draft lookup" if kind == "model_free" else "Draft step T_draft(1)"
     row.metric(draft_label, f"{setup.draft_step * 1e3:.3f} ms")
     row.metric("Target step T_target(1)", f"{setup.target(1) * 1e3:.3f} ms")
     row.metric(f"Target over k + 1 = {k + 1} positions", f"{setup.target(k + 1) * 1e3:.3f} ms")
     row.metric("Implied c = T_target(1) / T_draft(1)", f"{setup.c:.2f}" if np.isfinite(setup.c) else "∞")
-    row = ui.metric_row()  # a row of its own: what the step times above make of speculation
+    row = ui.metric_row(metrics_area)  # a row of its own: what the step times above make of speculation
     row.metric("Best k, free verification", f"{best_free[0]} → {best_free[1]:.2f}×")
     row.metric("Best k, roofline", f"{best_roof[0]} → {best_roof[1]:.2f}×")
     at_k = specmath.general_speedup(accepted, k, setup.draft, setup.target, drafter=kind)
@@ -83,108 +195,9 @@ def view() -> None:
         help="Leviathan et al. Theorem 3.11: total FLOPs relative to plain decoding, ĉ = draft/target FLOPs",
     )
     if max_k in (best_free[0], best_roof[0]):  # the search's edge, not an optimum
-        st.caption(texts.HARDWARE_AT_CAP.format(k=max_k) + (texts.HARDWARE_AT_CAP_BLOCK if kind == "parallel" else ""))
-
-    drafting = (
-        "n-gram lookup"
-        if kind == "model_free"
-        else names["draft_model"] + (" (parallel)" if kind == "parallel" else "")
-    )
-    gpus = hardware.gpus(names["gpu"], tp)
-    label = f"{drafting} → {names['target_model']} on {gpus}, batch {batch}, context {context:,}"
-    left, right = ui.side_by_side()
-    with left:
-        ui.chart(
-            charts.hardware_speedup(
-                hardware.HARDWARE_K,
-                free,
-                roof,
-                {"free verification": tuple(v.item() for v in best_free), "roofline": best_roof},
-                shown,
-                k,
-                label,
-            ),
-            f"hardware_speedup_{choice.slug}_batch{batch}_ctx{context}",
+        metrics_area.caption(
+            texts.HARDWARE_AT_CAP.format(k=max_k) + (texts.HARDWARE_AT_CAP_BLOCK if kind == "parallel" else "")
         )
-    with right:
-        ui.chart(
-            charts.verification_cost(
-                widths, setup.target(widths) * 1e3, setup.draft_step * 1e3, setup.target.ridge_width
-            ),
-            f"verification_cost_batch{batch}_ctx{context}",
-        )
-    sweep = hardware.batch_sweep(accepted, deployment)
-    ui.chart(
-        charts.batch_sweep(
-            sweep.batch,
-            sweep.k,
-            sweep.speedup,
-            sweep.crossover_batch,
-            shown,
-            label.split(", batch")[0],
-            fits=sweep.target_fits,
-        ),
-        f"batch_sweep_{choice.slug}_ctx{context}",
-    )
-    if specmath.deployment.find_model(names["target_model"]).is_moe and (note := predictions.moe_record_note()):
-        st.caption(note)
-    st.subheader("Experts, tensor parallelism and long contexts")
-    st.markdown(texts.HARDWARE_MOE)
-    left, right = ui.side_by_side()
-    with left:
-        ratios = hardware.verification_by_batch(k, deployment)
-        target_label = f"{names['target_model']} on {gpus}, context {context:,}"
-        ui.chart(
-            charts.verification_by_batch(np.array(hardware.BATCHES), ratios, k, target_label),
-            f"verification_by_batch_k{k}_ctx{context}",
-        )
-    with right:
-        best_k, best, fits = hardware.context_map(choice.value, deployment, falloff)
-        map_label = alpha if not choice.measured else choice.label
-        if falloff != acceptance.NO_FALLOFF:
-            map_label = f"{choice.label}, falling with context"
-        ui.chart(
-            charts.batch_context_map(
-                np.array(hardware.BATCHES), np.array(hardware.CONTEXTS), best_k, best, fits, map_label,
-                label.split(", batch")[0],
-            ),
-            f"batch_context_map_{choice.slug}",
-        )  # fmt: skip
-        if falloff != acceptance.NO_FALLOFF:
-            st.caption(acceptance.falloff_note(falloff))
-    st.subheader("A batch-size schedule of k for your engine")
-    st.markdown(texts.SCHEDULE_INTRO)
-    schedule_sweep = hardware.schedule_sweep(accepted, deployment, max_batch)
-    setting = hardware.Setting(
-        acceptance=shown if isinstance(shown, str) else f"α = {alpha:g}",
-        target_model=names["target_model"],
-        draft_model=names["draft_model"],
-        gpu=names["gpu"],
-        context=context,
-        max_batch=max_batch,
-        method=method,
-        sglang_batch=batch,
-        drafter=drafter,
-        data_parallel=data_parallel,
-        n_predict=n_predict,
-        tp=tp,
-        draft_tp=draft_tp,
-        chart_file=f"k_schedule_{choice.slug}_ctx{context}_maxbatch{max_batch}",
-        json_file=f"k_schedule_{method}_{choice.slug}_ctx{context}_maxbatch{max_batch}.json",
-    )
-    inputs = {
-        **acceptance.document(choice, falloff),
-        "precision": names["precision"],
-        "overhead_ms_per_pass": overhead_ms,
-        "drafter_kind": kind,
-        "tensor_parallel": {"target": tp, "draft": draft_tp, "interconnect": link},
-        # What the roofline used: the overrides, else the datasheet's (its FP8 peak for FP8 weights).
-        "memory_bandwidth_gb_s": setup.target.gpu.memory_bandwidth / 1e9,
-        "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
-    }
-    chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
-    engine_views.show_drafter_mismatch(kind, method)
-    hardware.show(schedule_sweep, setting, chosen, accepted, inputs)
 
 
 ui.interactive(ctx, view)

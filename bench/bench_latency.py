@@ -47,6 +47,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -180,10 +181,17 @@ def targets(presses: int, rounds: int, slider: str = "") -> list[Target]:
     ]
     for page_id, page in PAGES.items():
         key = slider if slider in page.params else page_slider(page_id)
-        if key is not None:
-            chosen.append(
-                Target(f"{page.url_path}, {key}", "app", _path(page_id), PARAMS[key].label, moves(key, total))
-            )
+        if key is None:
+            continue
+        chosen.append(Target(f"{page.url_path}, {key}", "app", _path(page_id), PARAMS[key].label, moves(key, total)))
+        # A page's lazy tabs draw only the open one: each other tab is timed as a page of its own.
+        for tabs in (PARAMS[name] for name in page.params if PARAMS[name].widget_type == "tabs"):
+            for option in (o for o in tabs.options if o != tabs.default):
+                label = tabs.fmt(option)
+                path = f"{_path(page_id)}?{urlencode({tabs.key: label})}"
+                chosen.append(
+                    Target(f"{page.url_path} · {label}, {key}", "app", path, PARAMS[key].label, moves(key, total))
+                )
     return chosen
 
 

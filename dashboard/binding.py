@@ -46,6 +46,34 @@ def bound_widget(
     not allow is not used: its default is. What the user types into the box is the page's to judge
     (it is in the address too, but not from a link).
     """
+    return _bound(param, raw, notices, lambda: make_widget(param, container, on_change))
+
+
+def bound_tabs(
+    param: Param, raw: list[str] | None, notices: Container, container: Container, on_change: Callback = None
+) -> tuple[Any, Container]:
+    """``param``'s tabs (``widget="tabs"``) in ``container``, bound to the URL; the open tab's
+    value and container. As :func:`bound_widget`.
+
+    The tabs track which is open (Streamlit's ``bind="query-params"``), so a page draws only the
+    open tab's content: the others' charts are neither computed nor sent.
+    """
+    opened = {}
+
+    def tabs() -> Any:
+        labels = [param.fmt(option) for option in param.options]
+        containers = container.tabs(
+            labels, default=param.fmt(param.default), key=param.key, bind="query-params", on_change=on_change or "rerun"
+        )
+        index = next(i for i, tab in enumerate(containers) if tab.open)
+        opened["container"] = containers[index]
+        return param.options[index]
+
+    return _bound(param, raw, notices, tabs), opened["container"]
+
+
+def _bound(param: Param, raw: list[str] | None, notices: Container, create: Callable[[], Any]) -> Any:
+    """What :func:`bound_widget` does around ``create``, which makes the widget and returns its value."""
     key = param.key
     bound = key in st.session_state
     # Before the widget binds the key, which would forbid writing it: a copied link must
@@ -57,7 +85,7 @@ def bound_widget(
                 st.query_params[key] = corrected
             except st.errors.StreamlitAPIException:
                 pass  # bound after all: the warning below still names the value in use
-    value = make_widget(param, container, on_change)
+    value = create()
     if isinstance(value, float):
         value += 0.0  # a link's -0 is 0, not "α = -0"
     typed = param.kind == "text" and bound and raw is not None and raw[-1] == value

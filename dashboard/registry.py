@@ -9,6 +9,7 @@ screenshot script all read :data:`PAGES`. A new page is one entry here, one scri
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlencode
 
 from dashboard.features import (
     acceptance_vs_kl,
@@ -23,7 +24,7 @@ from dashboard.features import (
     step_through,
     verification_rules,
 )
-from dashboard.params import SHARED_KEYS, Section, section_keys
+from dashboard.params import HARDWARE_TABS, SHARED_KEYS, Section, section_keys
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,12 @@ class PageInfo:
 
 
 HOME = PageInfo("home", "app_pages/home.py", "Home", ":material/home:", "")
+
+
+def hardware_tab(name: str) -> str:
+    """The address part that opens the Hardware page's tab ``name`` (its label, as the tabs write it)."""
+    return urlencode({"hw_view": HARDWARE_TABS[name]})
+
 
 PAGES: dict[str, PageInfo] = {
     page.id: page
@@ -174,11 +181,11 @@ PAGES: dict[str, PageInfo] = {
             # A mixture of experts on two GPUs: its verify pass against a dense model's, and the
             # (batch, context) map where long contexts make speculation pay again.
             views=(
-                ("schedule", "context=0&max_batch=1024#a-batch-size-schedule-of-k-for-your-engine"),
+                ("schedule", f"{hardware_tab('schedule')}&context=0&max_batch=1024"),
                 (
                     "experts",
-                    "target_model=Qwen3-30B-A3B&draft_model=Qwen3-30B-A3B-EAGLE-3&method=eagle3&gpu=H200+SXM&tp=2&draft_tp=2"
-                    "#experts-tensor-parallelism-and-long-contexts",
+                    f"{hardware_tab('experts')}&target_model=Qwen3-30B-A3B&draft_model=Qwen3-30B-A3B-EAGLE-3&method=eagle3"
+                    "&gpu=H200+SXM&tp=2&draft_tp=2",
                 ),
             ),
         ),

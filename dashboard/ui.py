@@ -25,7 +25,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 from dashboard import charts
-from dashboard.binding import Container, bound_widget
+from dashboard.binding import Container, bound_tabs, bound_widget
 from dashboard.params import PARAMS, Section
 
 if TYPE_CHECKING:  # a type only: the registry imports the pages' features, some of which import this module
@@ -92,6 +92,14 @@ class PageContext:
         value = bound_widget(PARAMS[key], self.raw_url.get(key), self.notices, container or st.sidebar, on_change)
         self.values[key] = value
         return value
+
+    def tab(self, key: str) -> Container:
+        """Show the tabs of parameter ``key`` on the page; the open tab's container, the only one a
+        page draws into (:func:`~dashboard.binding.bound_tabs`). Its value goes into :attr:`values`."""
+        on_change = next((section.on_change for section in self.info.sections if key in section.keys), None)
+        value, opened = bound_tabs(PARAMS[key], self.raw_url.get(key), self.notices, st, on_change)
+        self.values[key] = value
+        return opened
 
     def read_address(self) -> None:
         """Take the link's values from the address bar; before any widget of this run exists."""

@@ -62,6 +62,12 @@ def page_charts(at: AppTest) -> list[dict]:
     ]
 
 
+def page_options(at: AppTest) -> list[dict]:
+    """The page's ECharts options as sent, in the page's order: where a test reads a chart's marks
+    (rules, shaded bands), which :func:`page_charts` does not carry."""
+    return [json.loads(element.proto.spec) for element in _chart_elements(at.main) if element.type == "echarts_chart"]
+
+
 def trace(figure: dict, name: str) -> dict:
     matches = [t for t in figure["data"] if t.get("name") == name]
     assert len(matches) == 1, f"no single trace named {name!r} in {[t.get('name') for t in figure['data']]}"

@@ -3,12 +3,13 @@
   const text = (gd) => JSON.stringify(window.__sde.chart(gd));
   const state = () => document.querySelector('[data-testid="stApp"]').dataset.testScriptState;
   // An ECharts chart (drawn as SVG) is updated in place: it shows new data once its visible paths
-  // differ from those before the press, in shape or in place (a symbol that moves keeps its shape
-  // and changes its transform).
+  // differ from those before the press, in shape, in place (a symbol that moves keeps its shape
+  // and changes its transform) or in colour (a heatmap's cells keep both), or its texts do.
   const echarts = () => [...document.querySelectorAll('[data-testid="stEChartsChart"]')];
   const paths = (el) => [...el.querySelectorAll('svg path')]
     .filter((path) => getComputedStyle(path).visibility !== 'hidden')
-    .map((path) => `${path.getAttribute('d')}@${path.getAttribute('transform') ?? ''}`).join('|');
+    .map((path) => `${path.getAttribute('d')}@${path.getAttribute('transform') ?? ''}@${path.getAttribute('fill') ?? ''}`)
+    .concat([...el.querySelectorAll('svg text')].map((t) => t.textContent)).join('|');
   const drawnBefore = new Map(echarts().map((el) => [el, paths(el)]));
   const seen = new WeakSet(plots().map((gd) => gd.data));
   const old = new Set(plots().map(text));

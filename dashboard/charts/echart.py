@@ -16,10 +16,11 @@ formatted here (``point``), because a formatter function cannot be sent.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 
-from dashboard.charts.style import FONT_SIZE, PALETTE
+from dashboard.charts.style import FONT_SIZE, PALETTE, SLOWER_FILL
 
 #: Height of a chart, as the plotly charts' default.
 HEIGHT = 560
@@ -73,6 +74,12 @@ def category_axis(name: str, labels: Sequence[str]) -> dict:
     }
 
 
+def log_axis(name: str, *, low: float | None = None, high: float | None = None, base: int = 10) -> dict:
+    """A logarithmic axis named ``name``, its range ``low`` … ``high`` where given, a tick at every
+    power of ``base`` (2 for batch sizes)."""
+    return value_axis(name, low=low, high=high, interval=1) | {"type": "log", "logBase": base}
+
+
 def point(value, hover: str) -> dict:
     """One data item and the text its tooltip shows."""
     return {"value": value, "tooltip": {"formatter": hover}}
@@ -97,6 +104,22 @@ def line(name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[s
     }
 
 
+def hover_points(series: dict) -> dict:
+    """``series`` (of :func:`line`, drawn without markers) with an unseen marker at each point, shown
+    while hovered, so that its point's tooltip opens there: ECharts opens an item's tooltip over
+    its marker only (the line between is no item), where plotly opens the nearest point's.
+
+    :func:`as_figure` reads such a series as plotly's ``mode="lines"``.
+    """
+    unseen = series["itemStyle"] | {"opacity": 0}
+    return series | {
+        "showSymbol": True,
+        "symbolSize": 10,
+        "itemStyle": unseen,
+        "emphasis": {"itemStyle": {"opacity": 1}},
+    }
+
+
 def bars(name: str, values: Sequence[float], colours: str | Sequence[str], hover: Sequence[str]) -> dict:
     """A bar series over a category axis, one colour for all bars or one each."""
     each = [colours] * len(values) if isinstance(colours, str) else list(colours)
@@ -116,6 +139,59 @@ def vertical_rule(x: float, label: str, colour: str) -> dict:
         "label": {"formatter": label, "position": "end", "fontSize": FONT_SIZE - 2, "color": colour},
         "data": [{"xAxis": float(x)}],
     }
+
+
+def rule(
+    axis: str,
+    at: float,
+    colour: str,
+    *,
+    label: str | None = None,
+    dash: str = "dotted",
+    width: float = 2,
+    below: bool = False,
+    **label_style,
+) -> dict:
+    """One line across the plot, at x = ``at`` (``axis`` "xAxis") or y = ``at`` ("yAxis"): a data
+    item of :func:`mark_lines`, with its own style and label (none where ``label`` is None).
+
+    A vertical rule's label stands above its top (``align`` "left" reads rightwards from the
+    rule, "right" ends at it); a horizontal rule's inside its right end, above the rule or
+    ``below`` it.
+    """
+    item = {axis: float(at), "lineStyle": {"color": colour, "type": dash, "width": width}}
+    if label is None:
+        return item | {"label": {"show": False}}
+    position = "end" if axis == "xAxis" else ("insideEndBottom" if below else "insideEndTop")
+    style = {"show": True, "formatter": label, "position": position, "color": colour, "fontSize": FONT_SIZE - 2}
+    return item | {"label": style | label_style}
+
+
+def mark_lines(*rules: dict) -> dict:
+    """A ``markLine`` drawing ``rules`` (:func:`rule`), each with its own style and label."""
+    return {"silent": True, "symbol": "none", "data": list(rules)}
+
+
+def band(axis: str, low: float, high: float, colour: str, label: str | None = None, **label_style) -> list[dict]:
+    """A shaded band from ``low`` to ``high`` along ``axis`` ("xAxis" or "yAxis"), across the
+    whole plot the other way: a data item of :func:`mark_areas`, its label (plain text, lines
+    split by newlines) placed and styled by ``label_style`` (``position``, ``color``, …)."""
+    first = {axis: float(low), "itemStyle": {"color": colour}}
+    if label is not None:
+        style = {"show": True, "fontSize": FONT_SIZE - 2} | label_style
+        first |= {"name": label, "label": style | {"lineHeight": round(style["fontSize"] * 1.25)}}
+    return [first, {axis: float(high)}]
+
+
+def mark_areas(*bands: list[dict]) -> dict:
+    """A ``markArea`` shading ``bands`` (:func:`band`) under the series."""
+    return {"silent": True, "label": {"show": False}, "data": list(bands)}
+
+
+def slower_region() -> tuple[list[dict], dict]:
+    """Speedup below 1, where speculation is slower than plain decoding, shaded, and the line at
+    1: (a :func:`band`, a :func:`rule`) for a speedup axis, as ``style.slower_region`` draws it."""
+    return band("yAxis", 0, 1, SLOWER_FILL), rule("yAxis", 1, "#666666", dash="dashed", width=1)
 
 
 def option(
@@ -170,6 +246,8 @@ def as_figure(spec: dict) -> dict:
     "scatter" for a line), ``name``, ``x`` and ``y``.
 
     So that what reads charts (the tests, the screenshot and bench scripts) reads both kinds alike.
+    A heatmap (:func:`heatmap`) reads as plotly's: its ``z`` one row per y category, its cells'
+    labels as ``text`` and their further values as ``customdata``.
     A line or scatter series also gets plotly's ``mode`` ("lines", "lines+markers" or "markers"),
     and its points' values past x and y, where they have any, as ``customdata`` (one row a point;
     a gap, ``[x, None]``, has none).
@@ -180,6 +258,9 @@ def as_figure(spec: dict) -> dict:
     for series in spec.get("series", []):
         if series.get("type") == "pictorialBar":
             traces.append(_image(series))
+            continue
+        if series.get("type") == "heatmap":
+            traces.append(_heatmap_trace(series, x_axis, spec.get("yAxis", {})))
             continue
         items = [item["value"] if isinstance(item, dict) else item for item in series.get("data", [])]
         if series.get("type") == "bar" and x_axis.get("type") == "category":
@@ -194,7 +275,7 @@ def as_figure(spec: dict) -> dict:
         }
         if series["type"] in ("line", "scatter"):
             # ECharts shows a line's symbols unless told not to; a scatter series is its symbols.
-            symbols = series.get("showSymbol", True)
+            symbols = series.get("showSymbol", True) and series.get("itemStyle", {}).get("opacity") != 0
             trace["mode"] = "markers" if series["type"] == "scatter" else ("lines+markers" if symbols else "lines")
             if all(isinstance(item, dict) and "name" in item for item in series.get("data", [])) and items:
                 trace["text"] = [item["name"] for item in series["data"]]
@@ -223,6 +304,12 @@ def with_gaps(series: dict) -> dict:
     return series | {"data": data, "connectNulls": False}
 
 
+def legend_room(rows: int) -> int:
+    """The grid's bottom margin under a chart whose legend (:func:`legend_below`) has ``rows`` rows:
+    for a chart without one beside it, so that the two plots end at one height."""
+    return rows * LEGEND_ROW + 30
+
+
 def legend_below(spec: dict, rows: int) -> dict:
     """``spec`` with its legend under the x axis's name, one series a row, room for ``rows`` rows
     in a chart :data:`HEIGHT` high.
@@ -231,7 +318,7 @@ def legend_below(spec: dict, rows: int) -> dict:
     rows as the width allows: the plot's height would then depend on the window's width. Two
     charts side by side given the same ``rows`` line up whatever their series.
     """
-    bottom = rows * LEGEND_ROW + 30
+    bottom = legend_room(rows)
     grid = spec["grid"] | {"top": spec["grid"]["top"] - LEGEND_HEIGHT, "bottom": bottom}
     # Just under the axis name: ECharts 6 keeps the axes' labels and names inside the grid's box.
     top = HEIGHT - bottom + 14
@@ -286,3 +373,101 @@ def _image(series: dict) -> dict:
     """A picture bar filling the plot (the Optimal k map) as plotly's image trace: its ``source``,
     the picture's data URL."""
     return {"type": "image", "name": series.get("name"), "source": series["symbol"].removeprefix("image://")}
+
+
+def colour_at(stops: Sequence[tuple[float, str]], t: float) -> str:
+    """The colour at ``t`` (0 … 1) of a scale given as plotly gives one, ``[(position, "#rrggbb"), …]``
+    from position 0 to 1: interpolated in RGB between the stops either side, as plotly.js does."""
+    t = min(max(float(t), 0.0), 1.0)
+    rgb = [(float(at), [int(colour[i : i + 2], 16) for i in (1, 3, 5)]) for at, colour in stops]
+    for (low, start), (high, end) in pairwise(rgb):
+        if t <= high:
+            share = 0.0 if high == low else (t - low) / (high - low)
+            return "#" + "".join(f"{round(a + share * (b - a)):02X}" for a, b in zip(start, end, strict=True))
+    return stops[-1][1]
+
+
+#: Colours a colour bar (:func:`colour_bar`) takes from its scale, evenly spaced: ECharts spaces a
+#: continuous visualMap's colours evenly, so a scale with a stop off the middle is sampled finely.
+SCALE_SAMPLES = 101
+
+
+def colour_bar(low: float, high: float, stops: Sequence[tuple[float, str]], top: int) -> dict:
+    """A continuous ``visualMap`` colouring a heatmap's values ``low`` … ``high`` by the scale
+    ``stops`` (:func:`colour_at`), drawn at the right from ``top`` down, its ends labelled with
+    their values (:func:`with_colour_bar` puts it in an option, under a title)."""
+    colours = [colour_at(stops, i / (SCALE_SAMPLES - 1)) for i in range(SCALE_SAMPLES)]
+    return {
+        "type": "continuous",
+        "dimension": 2,
+        "min": float(low),
+        "max": float(high),
+        "precision": 2,
+        "inRange": {"color": colours},
+        "right": 0,
+        "top": top,
+        "itemWidth": 18,
+        "itemHeight": 260,
+        "text": [f"{high:.2f}", f"{low:g}"],
+        "textStyle": _text(FONT_SIZE - 2),
+    }
+
+
+def with_colour_bar(spec: dict, bar: dict, title: str) -> dict:
+    """``spec`` with the colour bar ``bar`` (:func:`colour_bar`) and ``title`` over it, room left for
+    both at the plot's right."""
+    heading = {"type": "text", "right": 0, "top": bar["top"] - 30, "style": {"text": title} | _text(FONT_SIZE - 2)}
+    bar = bar | {"top": bar["top"] + 4}
+    return spec | {"visualMap": bar, "graphic": [heading], "grid": spec["grid"] | {"right": 110}}
+
+
+def _contrast(colour: str) -> str:
+    """Black or white, whichever reads on ``colour`` ("#rrggbb"): white on a dark colour."""
+    r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
+    return "#FFFFFF" if 0.299 * r + 0.587 * g + 0.114 * b < 140 else "#111111"
+
+
+def heatmap(
+    name: str,
+    z: np.ndarray,
+    labels: np.ndarray,
+    hover: np.ndarray,
+    scale: tuple[float, float, Sequence[tuple[float, str]]],
+    extra: np.ndarray | None = None,
+) -> dict:
+    """A heatmap series over a category x and y axis: cell (row i, column j) at the i-th y
+    category and the j-th x, coloured by ``z[i, j]`` (through the option's ``visualMap``,
+    :func:`colour_bar`), labelled ``labels[i, j]``, its tooltip ``hover[i, j]``.
+
+    ``scale`` is the colour bar's (low, high, stops): each label is drawn black or white, whichever
+    reads on its cell's colour. ``extra[i, j]``, where given, is kept in the cell's value past z.
+    """
+    low, high, stops = scale
+    items = []
+    for (i, j), value in np.ndenumerate(np.asarray(z, dtype=float)):
+        cell = colour_at(stops, (value - low) / (high - low)) if np.isfinite(value) else "#FFFFFF"
+        data = [j, i, finite(value)] + ([] if extra is None else [extra[i, j].item()])
+        label = {"show": True, "formatter": str(labels[i, j]), "color": _contrast(cell)}
+        items.append(point(data, str(hover[i, j])) | {"label": label})
+    return {"type": "heatmap", "name": name, "data": items, "label": {"show": True, "fontSize": FONT_SIZE - 2}}
+
+
+def _heatmap_trace(series: dict, x_axis: dict, y_axis: dict) -> dict:
+    """A heatmap series (:func:`heatmap`) in the shape of plotly's heatmap trace."""
+    x, y = list(x_axis.get("data", [])), list(y_axis.get("data", []))
+    z = [[None] * len(x) for _ in y]
+    text = [[""] * len(x) for _ in y]
+    customdata = [[None] * len(x) for _ in y]
+    for item in series["data"]:
+        j, i, value, *rest = item["value"]
+        z[i][j], text[i][j] = value, item["label"]["formatter"]
+        customdata[i][j] = rest[0] if len(rest) == 1 else rest
+    return {
+        "type": "heatmap",
+        "name": series.get("name"),
+        "x": x,
+        "y": y,
+        "z": z,
+        "text": text,
+        "customdata": customdata,
+    }

@@ -1,30 +1,58 @@
-"""The hardware page: speedup under the roofline, the batch sweep, and the verification cost."""
+"""The hardware page: speedup under the roofline, the batch sweep, and the verification cost.
+
+ECharts options (``dashboard.charts.echart``): a press of the page's α or batch slider redraws
+all six charts (the k schedule's is drawn by ``dashboard.features.hardware.show``), which plotly
+charts could only do by remounting each.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 import numpy as np
-import plotly.graph_objects as go
 
-from dashboard.charts.speedup import best_k_stars, speedup_vs_k
-from dashboard.charts.style import (
-    CHOSEN_COLOUR,
-    FONT_SIZE,
-    PALETTE,
-    axis,
-    base_layout,
-    figure,
-    hline,
+from dashboard.charts.echart import (
+    STAR,
+    band,
+    category_axis,
+    colour_bar,
+    heatmap,
+    hover_points,
+    legend_below,
+    legend_room,
+    line,
+    log_axis,
+    mark_areas,
+    mark_lines,
+    option,
+    point,
+    rule,
     slower_region,
-    vline,
+    value_axis,
+    with_colour_bar,
+    with_gaps,
 )
+from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE, PALETTE
 from dashboard.params import format_count, format_number
+
+#: Rows the legends under the two charts of a row hold, the same for both so that their plots line up.
+LEGEND_ROWS = 3
 
 
 def acceptance_label(alpha: float | str) -> str:
     """A title's acceptance: "α = 0.8" for a number, else the text given (a preset's name, "typed profile")."""
     return alpha if isinstance(alpha, str) else f"α = {format_number(alpha)}"
+
+
+def _styled(series: dict, width: float, dash: str = "solid") -> dict:
+    """``series`` (of :func:`~dashboard.charts.echart.line`) drawn ``width`` wide, ``dash`` ("dotted", "dashed")."""
+    series["lineStyle"] |= {"width": width, "type": dash}
+    return series
+
+
+def _batch_axis(batch: np.ndarray) -> dict:
+    """The batch sizes' log axis, a tick at each power of two from the first batch to the last."""
+    return log_axis("batch size (log)", low=float(batch[0]), high=float(batch[-1]), base=2)
 
 
 def hardware_speedup(
@@ -35,31 +63,49 @@ def hardware_speedup(
     alpha: float | str,
     chosen_k: int,
     setup_label: str,
-) -> go.Figure:
+) -> dict:
     """Speedup against k under free verification and under the roofline cost model.
 
-    ``optima`` maps each curve's name ("free verification", "roofline") to its best (k, speedup).
+    ``optima`` maps each curve's name ("free verification", "roofline") to its best (k, speedup),
+    starred; each star's point holds (k, speedup, the curve's name). The stars' series carries the
+    marks: the region slower than plain decoding, shaded, and the rule at the chosen k.
     """
-    traces = [
-        {
-            "type": "scatter",
-            "x": k,
-            "y": y,
-            "mode": "lines",
-            "name": name,
-            "line": style,
-            "hovertemplate": f"{name}<br>k = %{{x}}<br>speedup %{{y:.3f}}×<extra></extra>",
-        }
-        for name, y, style in (
-            ("free verification", free, {"color": PALETTE[0], "width": 3, "dash": "dot"}),
-            ("roofline", roofline, {"color": "#000000", "width": 4}),
+    series = [
+        hover_points(
+            _styled(
+                line(name, k, y, colour, [f"{name}\nk = {a}\nspeedup {b:.3f}×" for a, b in zip(k, y, strict=True)]), *w
+            )
+        )
+        for name, y, colour, w in (
+            ("free verification", free, PALETTE[0], (3, "dotted")),
+            ("roofline", roofline, "#000000", (4,)),
         )
     ]
-    traces.append(
-        best_k_stars(optima, list(optima), "best k", "%{customdata}: best k = %{x}, %{y:.3f}×<extra></extra>")
+    stars = {
+        "type": "scatter",
+        "name": "best k",
+        "data": [
+            point([int(best_k), float(s), name], f"{name}: best k = {best_k}, {s:.3f}×")
+            for name, (best_k, s) in optima.items()
+        ],
+        "symbol": STAR,
+        "symbolSize": 18,
+        "itemStyle": {"color": "#FFD700", "borderColor": "#000000", "borderWidth": 1},
+        "z": 3,
+    }
+    slower, at_one = slower_region()
+    stars["markArea"] = mark_areas(slower)
+    stars["markLine"] = mark_lines(
+        at_one, rule("xAxis", chosen_k, CHOSEN_COLOUR, label=f"k = {chosen_k}", align="left")
     )
-    title = f"Speedup vs draft length · {acceptance_label(alpha)}"
-    return speedup_vs_k(traces, chosen_k, f"k = {chosen_k}", title, subtitle=setup_label)
+    spec = option(
+        f"Speedup vs draft length · {acceptance_label(alpha)}",
+        [*series, stars],
+        value_axis("draft length k", low=int(k[0]), high=int(k[-1])),
+        value_axis("speedup over plain decoding (×)", low=0),
+        subtitle=setup_label,
+    )
+    return legend_below(spec, LEGEND_ROWS)
 
 
 def batch_sweep(
@@ -70,117 +116,83 @@ def batch_sweep(
     alpha: float | str,
     setup_label: str,
     fits: np.ndarray | None = None,
-) -> go.Figure:
+) -> dict:
     """Best speedup (left axis) and best k (right axis) as the batch grows; the crossover marked.
 
     ``fits`` says at which batches the target's weights and KV cache fit in the GPU's memory; the
     batches where they do not are greyed out (their speedups are what the roofline says, for a
-    GPU that does not exist).
+    GPU that does not exist). The speedup's series carries the marks.
     """
-    traces = [
-        {
-            "type": "scatter",
-            "x": batch,
-            "y": best,
-            "mode": "lines+markers",
-            "name": "best speedup",
-            "line": {"color": "#000000", "width": 3},
-            "hovertemplate": "batch %{x}<br>best speedup %{y:.3f}×<extra></extra>",
-            "xaxis": "x",
-            "yaxis": "y",
-        },
-        {
-            "type": "scatter",
-            "x": batch,
-            "y": best_k,
-            "mode": "lines+markers",
-            "name": "best k",
-            "line": {"color": PALETTE[1], "width": 2, "shape": "hv"},
-            "hovertemplate": "batch %{x}<br>best k = %{y}<extra></extra>",
-            "xaxis": "x",
-            "yaxis": "y2",
-        },
-    ]
-    shapes, annotations = slower_region()
+    speedup = line(
+        "best speedup",
+        batch,
+        best,
+        "#000000",
+        [f"batch {b}\nbest speedup {s:.3f}×" for b, s in zip(batch, best, strict=True)],
+        markers=True,
+    )
+    ks = _styled(
+        line(
+            "best k",
+            batch,
+            best_k,
+            PALETTE[1],
+            [f"batch {b}\nbest k = {k}" for b, k in zip(batch, best_k, strict=True)],
+            markers=True,
+        ),
+        2,
+    ) | {"step": "end", "yAxisIndex": 1}  # "end": across to the next batch, then up or down, as plotly's "hv"
+    slower, at_one = slower_region()
+    areas, rules = [slower], [at_one]
     if crossover is not None:
-        rule, label = vline(
-            crossover,
-            {"dash": "dash", "color": CHOSEN_COLOUR},
-            f"speculation stops paying at batch {crossover}",
-            side="right",
-            log_axis=True,
-        )
-        shapes, annotations = shapes + rule, annotations + label
+        label = f"speculation stops paying at batch {crossover}"
+        rules.append(rule("xAxis", crossover, CHOSEN_COLOUR, label=label, dash="dashed", align="right"))
     if fits is not None and not np.all(fits):
         # Memory grows with the batch, so the batches that do not fit are the largest ones.
         first = int(np.argmin(fits))
         start = float(np.sqrt(batch[first - 1] * batch[first])) if first else float(batch[0]) / np.sqrt(2)
-        shapes.append(
-            {"type": "rect", "xref": "x", "x0": start, "x1": float(batch[-1]), "yref": "y domain"}
-            | {"y0": 0, "y1": 1, "fillcolor": "rgba(90, 90, 90, 0.25)", "line": {"width": 0}, "layer": "below"}
-        )
-        annotations.append(
-            {"text": "target does not<br>fit in GPU<br>memory", "showarrow": False, "align": "left"}
-            | {"xref": "x", "x": np.log10(start), "xanchor": "left", "yref": "y domain", "y": 0.03, "yanchor": "bottom"}
-            | {"font": {"color": "#333333", "size": FONT_SIZE - 3}}
-        )
-    layout = base_layout(
+        note = "target does not\nfit in GPU\nmemory"
+        grey = band(
+            "xAxis", start, float(batch[-1]), "rgba(90, 90, 90, 0.25)", note,
+            position="insideBottomLeft", color="#333333", fontSize=FONT_SIZE - 3, align="left",
+        )  # fmt: skip
+        areas.append(grey)
+    speedup |= {"markArea": mark_areas(*areas), "markLine": mark_lines(*rules)}
+    # Whole draft lengths only, on their own ticks: the left axis' grid is the speedup's.
+    k_axis = value_axis("best k", low=0, interval=max(1, int(np.ceil(float(np.max(best_k)) / 5))))
+    k_axis |= {"position": "right", "splitLine": {"show": False}}
+    spec = option(
         f"Best k and speedup as the batch grows · {acceptance_label(alpha)}",
-        height=500,
+        [speedup, ks],
+        _batch_axis(batch),
+        [value_axis("best speedup (×)", low=0), k_axis],
         subtitle=setup_label,
-        legend="below",
-        shapes=shapes,
-        annotations=annotations,
-        xaxis=axis(
-            "batch size (log)",
-            anchor="y",
-            domain=[0.0, 0.94],
-            type="log",
-            tickvals=batch,
-            ticktext=[str(b) for b in batch],
-        ),
-        yaxis=axis("best speedup (×)", anchor="x", domain=[0.0, 1.0], rangemode="tozero"),
-        # Whole draft lengths only: plotly would otherwise align this axis' ticks with the left axis' grid.
-        yaxis2=axis(
-            "best k",
-            anchor="x",
-            overlaying="y",
-            side="right",
-            rangemode="tozero",
-            showgrid=False,
-            tickmode="linear",
-            tick0=0,
-            dtick=max(1, int(np.ceil(float(np.max(best_k)) / 5))),
-        ),
     )
-    return figure(traces, layout)
+    spec["grid"]["right"] = 70  # the right axis' labels and name
+    return spec
 
 
-def verification_cost(widths: np.ndarray, target_ms: np.ndarray, draft_ms: float, ridge_width: float) -> go.Figure:
+def verification_cost(widths: np.ndarray, target_ms: np.ndarray, draft_ms: float, ridge_width: float) -> dict:
     """Target forward-pass time over w positions, beside one draft step; the roofline ridge marked."""
-    trace = {
-        "type": "scatter",
-        "x": widths,
-        "y": target_ms,
-        "mode": "lines+markers",
-        "name": "target pass over w positions",
-        "line": {"color": "#000000", "width": 3},
-        "hovertemplate": "w = %{x}: %{y:.3f} ms<extra></extra>",
-    }
-    shapes, annotations = hline(draft_ms, {"dash": "dot", "color": PALETTE[0]}, f"one draft step: {draft_ms:.3f} ms")
-    if ridge_width <= widths[-1]:
-        rule, label = vline(ridge_width, {"dash": "dash", "color": CHOSEN_COLOUR}, "compute-bound →")
-        shapes, annotations = shapes + rule, annotations + label
-    layout = base_layout(
-        "Verification cost: T_target(w)",
-        height=500,
-        legend="below",
-        shapes=shapes,
-        annotations=annotations,
-        xaxis=axis("positions verified per sequence, w = k + 1"),
-        yaxis=axis("milliseconds", rangemode="tozero"),
+    curve = line(
+        "target pass over w positions",
+        widths,
+        target_ms,
+        "#000000",
+        [f"w = {w}: {t:.3f} ms" for w, t in zip(widths, target_ms, strict=True)],
+        markers=True,
     )
-    return figure([trace], layout)
+    rules = [rule("yAxis", draft_ms, PALETTE[0], label=f"one draft step: {draft_ms:.3f} ms")]
+    if ridge_width <= widths[-1]:
+        rules.append(rule("xAxis", ridge_width, CHOSEN_COLOUR, label="compute-bound →", dash="dashed", align="left"))
+    curve["markLine"] = mark_lines(*rules)
+    spec = option(
+        "Verification cost: T_target(w)",
+        [curve],
+        value_axis("positions verified per sequence, w = k + 1"),
+        value_axis("milliseconds", low=0),
+    )
+    return legend_below(spec, LEGEND_ROWS)
 
 
 #: Where speculation does not pay on the schedule chart: the slower-region colour, a little stronger.
@@ -194,104 +206,90 @@ def k_schedule(
     schedule: list[tuple[int, int, int]],
     acceptance: str,
     setup_label: str,
-) -> go.Figure:
+) -> dict:
     """The k schedule as a step chart: the scheduled k against the batch, each k = 0 range shaded.
 
     ``batch``, ``best_k`` and ``best`` are the sweep the schedule (``specmath.batch_k_schedule``)
     came from; the best k is drawn dotted where its speedup is not above 1, so the reader sees
-    what the schedule turned off. ``acceptance`` names what the speedups assume ("α = 0.8").
+    what the schedule turned off (a gap where it pays). ``acceptance`` names what the speedups
+    assume ("α = 0.8").
     """
     scheduled = np.where(best > 1.0, best_k, 0)
-    traces = [
-        {
-            "type": "scatter",
-            "x": batch,
-            "y": scheduled,
-            "mode": "lines",
-            "name": "k in the schedule",
-            "line": {"color": "#000000", "width": 3, "shape": "hv"},
-            "customdata": best,
-            "hovertemplate": "batch %{x}<br>k = %{y}<br>predicted speedup %{customdata:.3f}×<extra></extra>",
-        },
-        {
-            "type": "scatter",
-            "x": batch,
-            "y": np.where(best > 1.0, np.nan, best_k),
-            "mode": "lines",
-            "name": "best k, were it to speculate",
-            "line": {"color": PALETTE[1], "width": 2, "dash": "dot", "shape": "hv"},
-            "customdata": best,
-            "hovertemplate": "batch %{x}<br>best k = %{y}: %{customdata:.3f}×, slower<extra></extra>",
-        },
-    ]
-    shapes, annotations = [], []
-    for lo, hi, k in schedule:
-        if k == 0:
-            shapes.append(
-                {"type": "rect", "xref": "x", "x0": lo - 0.5, "x1": hi + 0.5, "yref": "y domain", "y0": 0, "y1": 1}
-                | {"fillcolor": NO_SPECULATION_FILL, "line": {"width": 0}, "layer": "below"}
-            )
-            annotations.append(
-                {"text": "speculation<br>does not pay", "showarrow": False, "align": "left"}
-                | {"xref": "x", "x": float(np.log10(lo - 0.5)), "xanchor": "left", "xshift": 4}
-                | {"yref": "y domain", "y": 0.97, "yanchor": "top", "font": {"color": CHOSEN_COLOUR}}
-            )
-    top = int(np.max(best_k)) if len(best_k) else 1
-    ticks = [int(b) for b in 2 ** np.arange(0, int(np.log2(batch[-1])) + 1)]
-    layout = base_layout(
-        f"Draft length schedule by batch size · {acceptance}",
-        height=500,
-        subtitle=setup_label,
-        legend="below",
-        # Validation drops empty lists: left out, the figure is sent the same either way.
-        **({"shapes": shapes, "annotations": annotations} if shapes else {}),
-        xaxis=axis(
-            "batch size (log)",
-            type="log",
-            range=[float(np.log10(batch[0] - 0.5)), float(np.log10(batch[-1] + 0.5))],
-            tickvals=ticks,
-            ticktext=[str(t) for t in ticks],
-        ),
-        yaxis=axis(
-            "draft length k",
-            range=[0, max(top, 1) * 1.15],
-            tickmode="linear",
-            tick0=0,
-            dtick=max(1, int(np.ceil(max(top, 1) / 5))),
-        ),
+    would_be = np.where(best > 1.0, np.nan, best_k)
+    in_schedule = line(
+        "k in the schedule",
+        batch,
+        scheduled,
+        "#000000",
+        [f"batch {b}\nk = {k}\npredicted speedup {s:.3f}×" for b, k, s in zip(batch, scheduled, best, strict=True)],
     )
-    return figure(traces, layout)
+    hover = [f"batch {b}\nbest k = {k}: {s:.3f}×, slower" for b, k, s in zip(batch, best_k, best, strict=True)]
+    slower = with_gaps(line("best k, were it to speculate", batch, would_be, PALETTE[1], hover))
+    series = [
+        hover_points(_styled(s, *style)) | {"step": "end"}
+        for s, style in ((in_schedule, (3,)), (slower, (2, "dotted")))
+    ]
+    note = {"position": "insideTopLeft", "color": CHOSEN_COLOUR, "fontSize": FONT_SIZE, "align": "left"}
+    shaded = [
+        band("xAxis", lo - 0.5, hi + 0.5, NO_SPECULATION_FILL, "speculation\ndoes not pay", **note)
+        for lo, hi, k in schedule
+        if k == 0
+    ]
+    if shaded:
+        series[0]["markArea"] = mark_areas(*shaded)
+    top = max(int(np.max(best_k)) if len(best_k) else 1, 1)
+    x_axis = log_axis("batch size (log)", low=float(batch[0]) - 0.5, high=float(batch[-1]) + 0.5, base=2)
+    # The ends are half a batch past the first and last: not powers of two, so not labelled.
+    x_axis["axisLabel"] |= {"showMinLabel": False, "showMaxLabel": False}
+    y_axis = value_axis("draft length k", low=0, high=top * 1.15, interval=max(1, int(np.ceil(top / 5))))
+    y_axis["axisLabel"] |= {"showMaxLabel": False}  # the headroom above the largest k, not a draft length
+    spec = option(
+        f"Draft length schedule by batch size · {acceptance}",
+        series,
+        x_axis,
+        y_axis,
+        subtitle=setup_label,
+    )
+    return legend_below(spec, LEGEND_ROWS)
 
 
-def verification_by_batch(batch: np.ndarray, ratios: Mapping[str, np.ndarray], k: int, setup_label: str) -> go.Figure:
+def verification_by_batch(
+    batch: np.ndarray, ratios: Mapping[str, np.ndarray], k: int, setup_label: str, chosen_batch: int | None = None
+) -> dict:
     """``T(k + 1) / T(1)`` against the batch, one line per model (the target, a dense model of its
-    active size): how much dearer a verify pass over k + 1 positions is than a decoding step."""
-    traces = [
-        {
-            "type": "scatter",
-            "x": batch,
-            "y": ratio,
-            "mode": "lines+markers",
-            "name": name,
-            "line": {"color": "#000000" if i == 0 else PALETTE[0], "width": 3 if i == 0 else 2}
-            | ({} if i == 0 else {"dash": "dot"}),
-            "hovertemplate": f"{name}<br>batch %{{x}}<br>T(k + 1) / T(1) = %{{y:.3f}}<extra></extra>",
-        }
+    active size): how much dearer a verify pass over k + 1 positions is than a decoding step; the
+    page's batch, ``chosen_batch``, marked where given."""
+    series = [
+        _styled(
+            line(
+                name,
+                batch,
+                ratio,
+                "#000000" if i == 0 else PALETTE[0],
+                [f"{name}\nbatch {b}\nT(k + 1) / T(1) = {r:.3f}" for b, r in zip(batch, ratio, strict=True)],
+                markers=True,
+            ),
+            *((3,) if i == 0 else (2, "dotted")),
+        )
         for i, (name, ratio) in enumerate(ratios.items())
     ]
     # Below the rule: no ratio is under 1, so no curve can run through the label there.
-    shapes, annotations = hline(1.0, {"dash": "dash", "color": "#777777"}, "free verification", below=True)
-    layout = base_layout(
-        f"Verification cost against the batch · k = {k}",
-        height=500,
-        subtitle=setup_label,
-        legend="below",
-        shapes=shapes,
-        annotations=annotations,
-        xaxis=axis("batch size (log)", type="log", tickvals=batch, ticktext=[str(b) for b in batch]),
-        yaxis=axis(f"T(k + 1) / T(1), k + 1 = {k + 1}", rangemode="tozero"),
+    free = rule("yAxis", 1.0, "#777777", label="free verification", dash="dashed", below=True)
+    chosen = (
+        []
+        if chosen_batch is None
+        else [rule("xAxis", chosen_batch, CHOSEN_COLOUR, label=f"batch {chosen_batch}", align="left")]
     )
-    return figure(traces, layout)
+    if series:
+        series[0]["markLine"] = mark_lines(free, *chosen)
+    spec = option(
+        f"Verification cost against the batch · k = {k}",
+        series,
+        _batch_axis(batch),
+        value_axis(f"T(k + 1) / T(1), k + 1 = {k + 1}", low=0),
+        subtitle=setup_label,
+    )
+    return legend_below(spec, LEGEND_ROWS)
 
 
 def batch_context_map(
@@ -302,41 +300,37 @@ def batch_context_map(
     fits: np.ndarray,
     alpha: float | str,
     setup_label: str,
-) -> go.Figure:
+) -> dict:
     """The best speedup over (batch, context) as a heatmap, each cell labelled with its best k.
 
     ``best_k``, ``best`` and ``fits`` have one row per context and one column per batch. Cells
     where no k pays read "–" (the schedule's k = 0); cells whose target does not fit in memory
-    are marked "*". Colours diverge at 1: blue speeds up, red slows down.
+    are marked "*". Colours diverge at 1: blue speeds up, red slows down. Each cell's value holds
+    (batch index, context index, speedup, best k).
     """
     labels = np.where(best > 1.0, best_k.astype(str), "–")
     labels = np.where(fits, labels, np.char.add(labels, "*"))
     rows = [format_count(int(c)) for c in context]
-    top = max(float(np.max(best)), 1.05)
-    heat = {
-        "type": "heatmap",
-        "z": best,
-        "x": [str(b) for b in batch],
-        "y": rows,
-        "text": labels,
-        "texttemplate": "%{text}",
-        "customdata": best_k,
-        "hovertemplate": "batch %{x}, context %{y}<br>best k = %{customdata}: %{z:.3f}×<extra></extra>",
-        "colorscale": [[0.0, "#B2182B"], [min(0.999, 1 / top), "#F7F7F7"], [1.0, "#2166AC"]],
-        "zmin": 0.0,
-        "zmax": top,
-        "colorbar": {"title": {"text": "speedup ×"}},
-        "name": "best speedup by batch and context",
-    }
-    layout = base_layout(
-        f"Best k and speedup over batch and context · {acceptance_label(alpha)}",
-        height=520,
-        subtitle=setup_label,
-        legend="none",
-        # Rotated batch labels, six-digit contexts and the colour bar: margins that hold them at
-        # half of 1600 px, so plotly.js lays the chart out once.
-        xaxis=axis("batch size  (–: no k pays, *: does not fit)", type="category", tickangle=-90),
-        yaxis=axis("context (cached tokens)", type="category"),
-        margin={"l": 130, "r": 160, "b": 170},
+    columns = [str(b) for b in batch]
+    hover = np.array(
+        [
+            [f"batch {b}, context {row}\nbest k = {k}: {s:.3f}×" for b, k, s in zip(columns, ks, speedups, strict=True)]
+            for row, ks, speedups in zip(rows, best_k, best, strict=True)
+        ]
     )
-    return figure([heat], layout)
+    top = max(float(np.max(best)), 1.05)
+    stops = ((0.0, "#B2182B"), (min(0.999, 1 / top), "#F7F7F7"), (1.0, "#2166AC"))
+    heat = heatmap("best speedup by batch and context", best, labels, hover, (0.0, top, stops), extra=best_k)
+    contexts = category_axis("context (cached tokens)", rows)
+    contexts["axisLabel"]["rotate"] = 0  # across, however many: there is room at the left
+    spec = option(
+        f"Best k and speedup over batch and context · {acceptance_label(alpha)}",
+        [heat],
+        category_axis("batch size  (–: no k pays, *: does not fit)", columns),
+        contexts,
+        subtitle=setup_label,
+        legend=False,
+    )
+    # The legend's rows under the chart beside it: the two plots end at one height.
+    spec["grid"]["bottom"] = legend_room(LEGEND_ROWS)
+    return with_colour_bar(spec, colour_bar(0.0, top, stops, spec["grid"]["top"]), "speedup ×")

@@ -209,6 +209,7 @@ def show(result: SweepResult, chosen: Mapping[str, Any] | None = None) -> None:
                 f"{sweep.format} sweep, measured step times",
             ),
             f"sweep_k_schedule_maxbatch{int(schedule.batch[-1])}",
+            key="sweep_k_schedule",
         )
     with right:
         st.table(_speedup_table(result), hide_index=True)

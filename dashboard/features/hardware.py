@@ -32,9 +32,11 @@ Accepted = float | tuple[float, ...] | specmath.Acceptance
 
 #: How acceptance falls with context (``dashboard.acceptance.at_context``): the Hardware page's own.
 FALLOFF = Section("Acceptance against context", ("acc_falloff",))
+#: The page's tabs: the speedup, experts and context, the schedule (``dashboard.params.HARDWARE_TABS``).
+TABS = Section(None, ("hw_view",))
 #: The page's parameters: the shared α, the acceptance family and k, then its sidebar
-#: (``dashboard.params.HARDWARE_SECTIONS``) and the fall-off with context.
-SECTIONS = (Section(None, ("alpha", "acc", "acc_profile", "k")), *HARDWARE_SECTIONS, FALLOFF)
+#: (``dashboard.params.HARDWARE_SECTIONS``), the fall-off with context and the tabs.
+SECTIONS = (Section(None, ("alpha", "acc", "acc_profile", "k")), *HARDWARE_SECTIONS, FALLOFF, TABS)
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Setting:
     max_batch: int
     method: str
     sglang_batch: int  # the batch SGLang's flags are for
-    chart_file: str  # the chart's PNG export, without the extension
+    chart_file: str  # the chart's export (SVG), without the extension
     json_file: str  # the download's name
     drafter: str = ""  # the user's draft model or head, for the engines' configs only
     data_parallel: int = 1  # vLLM's --data-parallel-size
@@ -90,6 +92,7 @@ def show(
         ui.chart(
             charts.k_schedule(sweep.batch, sweep.k, sweep.speedup, schedule, setting.acceptance, label),
             setting.chart_file,
+            key="k_schedule",
         )
     with right:
         st.table(pd.DataFrame(engine_config.schedule_rows(schedule, sweep.batch, sweep.speedup)), hide_index=True)

@@ -31,6 +31,10 @@ TREE_MAX_TOPK = 8
 TREE_MAX_RANKS = 32
 
 #: In the order the pages show them.
+#: The Hardware page's tabs, each value's label; the address holds the label, as Streamlit's
+#: bound tabs write it.
+HARDWARE_TABS = {"speedup": "Speedup", "experts": "Experts and context", "schedule": "Schedule"}
+
 PARAMS: tuple[Param, ...] = (
     Param(
         "drafts",
@@ -390,6 +394,16 @@ PARAMS: tuple[Param, ...] = (
         low=1,
         high=TREE_MAX_DEPTH,
         step=1,
+    ),
+    Param(
+        "hw_view",
+        "Part of the page",
+        "choice",
+        "speedup",
+        "The Hardware page's tabs; only the open one is computed and drawn.",
+        options=tuple(HARDWARE_TABS),
+        fmt=HARDWARE_TABS.get,
+        widget="tabs",
     ),
 )
 

@@ -8,6 +8,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from dashboard.features.calibrate_examples import EXAMPLES
 from dashboard.params import PARAMS
+from dashboard.registry import hardware_tab
 from tests.browser.helpers import PAGES, AppTab, assert_shows_its_address
 from tests.helpers import long_engine_log
 
@@ -116,7 +117,7 @@ def _codes(tab: AppTab) -> list[str]:
 def test_a_drafter_name_typed_reaches_the_configs_and_the_address(tab: AppTab):
     """The box's binding writes what was typed to the address, and each rerun reads the address
     again: a refused name there gets the page's warning alone, not a bad link's as well."""
-    tab.open(PAGES["hardware"], "method=eagle3")
+    tab.open(PAGES["hardware"], f"{hardware_tab('schedule')}&method=eagle3")
     box = tab.page.locator(DRAFTER_BOX)
     box.fill("my head")
     box.press("Enter")
@@ -140,7 +141,7 @@ def test_a_drafter_name_typed_reaches_the_configs_and_the_address(tab: AppTab):
 
 
 def test_a_refused_drafter_name_in_a_link_leaves_the_address(tab: AppTab):
-    tab.open(PAGES["hardware"], "drafter=two%20words")
+    tab.open(PAGES["hardware"], f"{hardware_tab('schedule')}&drafter=two%20words")
     (warning,) = tab.warnings()
     assert "drafter = two words is not allowed" in warning, warning
     assert tab.params().get("drafter") in (None, [""])  # a copied link does not carry it on

@@ -360,37 +360,6 @@ def test_chart_config_exports_png_at_twice_the_scale():
     assert config["toImageButtonOptions"] == {"format": "png", "scale": 2, "filename": "speedup_alpha0.80_k8_c20"}
 
 
-def test_batch_sweep_marks_the_crossover_at_its_batch():
-    """On the log batch axis plotly.js places a shape by data value but an annotation by its exponent."""
-    batch = 2 ** np.arange(11)
-    best_k = np.array([4, 4, 4, 4, 4, 4, 4, 2, 1, 1, 1])
-    best = np.linspace(1.8, 0.7, 11)
-    fig = charts.batch_sweep(batch, best_k, best, 512, 0.5, "label")
-    assert fig.layout.xaxis.type == "log"
-    (rule,) = [s for s in fig.layout.shapes if s.xref == "x"]
-    assert rule.x0 == rule.x1 == 512
-    (label,) = [a for a in fig.layout.annotations if "batch 512" in a.text]
-    assert label.x == pytest.approx(np.log10(512))
-    (band,) = [s for s in fig.layout.shapes if s.type == "rect"]
-    assert (band.yref, band.y0, band.y1) == ("y", 0, 1)  # speedup < 1 on the speedup axis
-    assert (fig.layout.yaxis2.tick0, fig.layout.yaxis2.dtick) == (0, 1)  # whole draft lengths
-    assert not any(s.xref == "x" for s in charts.batch_sweep(batch, best_k, best, None, 0.5, "").layout.shapes)
-
-
-def test_batch_sweep_greys_out_batches_that_do_not_fit():
-    batch = 2 ** np.arange(11)
-    best_k, best = np.full(11, 3), np.linspace(2.0, 1.5, 11)
-    fits = batch <= 256
-    fig = charts.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=fits)
-    (grey,) = [s for s in fig.layout.shapes if s.type == "rect" and s.xref == "x"]
-    assert grey.x0 == pytest.approx(np.sqrt(256 * 512)) and grey.x1 == 1024  # from between 256 and 512 to the end
-    (note,) = [a for a in fig.layout.annotations if "does not" in a.text]
-    assert note.x == pytest.approx(np.log10(grey.x0))  # annotations on a log axis take the exponent
-    for all_fit in (None, np.ones(11, dtype=bool)):
-        shapes = charts.batch_sweep(batch, best_k, best, None, 0.8, "label", fits=all_fit).layout.shapes
-        assert not [s for s in shapes if s.xref == "x"]
-
-
 def _lightness(colour: str) -> float:
     """CIE L* of an sRGB colour given as plotly gives a scale's stops ("rgb(r, g, b)" or "#rrggbb")."""
     if colour.startswith("#"):

@@ -8,6 +8,7 @@ import pytest
 import engines
 import specmath
 from dashboard import charts, engine_config
+from dashboard.charts import echart
 from dashboard.features import hardware
 from dashboard.params import AUTO_DRAFT_TP
 from engines.configs.vocabulary import vocabulary_problem
@@ -19,27 +20,35 @@ SPEEDUP = np.array([2.0] * 5 + [1.6] * 5 + [1.2] * 3 + [0.95] * 3)
 SCHEDULE = specmath.batch_k_schedule(BATCH, BEST_K, SPEEDUP)
 
 
+def _shaded(spec: dict) -> list:
+    return spec["series"][0].get("markArea", {}).get("data", [])
+
+
 def test_the_step_chart_holds_the_scheduled_k_and_shades_where_it_is_zero():
     assert SCHEDULE == [(1, 5, 4), (6, 10, 3), (11, 13, 2), (14, 16, 0)]
-    fig = charts.k_schedule(BATCH, BEST_K, SPEEDUP, SCHEDULE, "α = 0.8", "label")
-    scheduled, would_be = fig.data
-    np.testing.assert_array_equal(scheduled.y, [4] * 5 + [3] * 5 + [2] * 3 + [0] * 3)
-    assert scheduled.line.shape == "hv"
+    spec = charts.k_schedule(BATCH, BEST_K, SPEEDUP, SCHEDULE, "α = 0.8", "label")
+    fig = echart.as_figure(spec)
+    scheduled, would_be = fig["data"]
+    np.testing.assert_array_equal(scheduled["y"], [4] * 5 + [3] * 5 + [2] * 3 + [0] * 3)
+    assert [s["step"] for s in spec["series"]] == ["end", "end"]  # plotly's "hv": across, then up or down
     # The best k where it does not pay, dotted, and nothing where it does.
-    np.testing.assert_array_equal(np.isnan(would_be.y), SPEEDUP > 1)
-    np.testing.assert_array_equal(would_be.y[SPEEDUP <= 1], [1, 1, 1])
-    (shade,) = [s for s in fig.layout.shapes if s.type == "rect"]
-    assert (shade.x0, shade.x1) == (13.5, 16.5)
-    (note,) = fig.layout.annotations
-    assert "does not pay" in note.text and note.x == pytest.approx(np.log10(13.5))
-    assert "α = 0.8" in fig.layout.title.text and fig.layout.title.subtitle.text == "label"
-    assert fig.layout.legend.y < 0  # below the plot, never over the title
+    would_be_y = np.asarray(would_be["y"], dtype=float)
+    np.testing.assert_array_equal(np.isnan(would_be_y), SPEEDUP > 1)
+    np.testing.assert_array_equal(would_be_y[SPEEDUP <= 1], [1, 1, 1])
+    assert spec["series"][1]["lineStyle"]["type"] == "dotted"
+    ((start, end),) = _shaded(spec)
+    assert (start["xAxis"], end["xAxis"]) == (13.5, 16.5) and "does not pay" in start["name"]
+    assert fig["layout"]["xaxis"]["type"] == "log"
+    assert "α = 0.8" in fig["layout"]["title"]["text"] and fig["layout"]["title"]["subtitle"]["text"] == "label"
+    assert spec["legend"]["top"] > spec["grid"]["top"]  # below the plot, never over the title
+    last = spec["series"][0]["data"][-1]["tooltip"]["formatter"]
+    assert last == "batch 16\nk = 0\npredicted speedup 0.950×"
 
 
 def test_the_step_chart_without_a_zero_range_shades_nothing():
-    fig = charts.k_schedule(BATCH[:10], BEST_K[:10], SPEEDUP[:10], SCHEDULE[:2], "α = 0.8", "label")
-    assert not fig.layout.shapes and not fig.layout.annotations
-    assert np.isnan(fig.data[1].y).all()
+    spec = charts.k_schedule(BATCH[:10], BEST_K[:10], SPEEDUP[:10], SCHEDULE[:2], "α = 0.8", "label")
+    assert not _shaded(spec)
+    assert all(y is None for y in echart.as_figure(spec)["data"][1]["y"])
 
 
 def test_preset_names_on_the_hub():

@@ -9,6 +9,7 @@ import pytest
 import engines
 import specmath
 from dashboard.features import calibrate_examples
+from dashboard.params import HARDWARE_TABS
 from specmath.deployment import Deployment, hardware_setup
 from tests.app_helpers import metrics, open_page, page_charts, trace, values, warnings
 
@@ -50,13 +51,15 @@ def test_hardware_with_a_preset_uses_its_measured_curve():
     measured = specmath.acceptance(lengths=MINIMAX_CURVE)
     _roofline_checks(at, measured)
     assert _chart(at, "Speedup vs draft length")["layout"]["title"]["text"].endswith(MINIMAX)
-    assert _chart(at, "Draft length schedule")["layout"]["title"]["text"].endswith(MINIMAX)
+    schedule = open_page("hardware", acc=MINIMAX, hw_view=HARDWARE_TABS["schedule"])
+    assert _chart(schedule, "Draft length schedule")["layout"]["title"]["text"].endswith(MINIMAX)
     assert any(c.value.startswith("The α slider is set aside") for c in at.sidebar.caption)
 
 
 def test_hardware_applies_a_fall_off_at_its_context_and_on_its_map():
     context = 8192
-    at = open_page("hardware", acc=MINIMAX, acc_falloff=QWEN_FALLOFF, context=str(context))
+    on_map = {"hw_view": HARDWARE_TABS["experts"]}  # the tab with the batch and context map
+    at = open_page("hardware", acc=MINIMAX, acc_falloff=QWEN_FALLOFF, context=str(context), **on_map)
     assert not at.exception and not warnings(at)
     m = specmath.presets.CONTEXT_MEASUREMENTS[QWEN_FALLOFF]
     g = specmath.fit_context_falloff(m.contexts, m.values, baseline=m.baseline, ceiling=m.ceiling).falloff
@@ -65,7 +68,7 @@ def test_hardware_applies_a_fall_off_at_its_context_and_on_its_map():
     k, s = specmath.general_optimal_k(there, setup.draft, setup.target, max_k=32)
     assert metrics(at)["Best k, roofline"] == f"{k} → {s:.2f}×"
     # The map: the context-0 row is the curve itself, the longest context's acceptance has nearly gone.
-    plain = open_page("hardware", acc=MINIMAX)
+    plain = open_page("hardware", acc=MINIMAX, **on_map)
     with_falloff = values(_chart(at, "Best k and speedup over batch")["data"][0]["z"])
     without = values(_chart(plain, "Best k and speedup over batch")["data"][0]["z"])
     np.testing.assert_array_equal(with_falloff[0], without[0])

@@ -7,17 +7,19 @@ import types
 import numpy as np
 import pytest
 import yaml
+from streamlit.testing.v1 import AppTest
 
 import engines
 import specmath
 from dashboard.address import literal
-from dashboard.params import BATCHES, CONTEXTS, PARAMS
+from dashboard.params import BATCHES, CONTEXTS, HARDWARE_TABS, PARAMS
 from engines.configs import drafter_mismatch, llamacpp, vllm
 from tests.app_helpers import (
     codes,
     metrics,
     open_page,
     page_charts,
+    page_options,
     sglang_flags,
     shown,
     trace,
@@ -32,25 +34,39 @@ from tests.pages.test_predictions import priced_runs
 
 HARDWARE = "hardware"
 
-#: The page's charts by the start of their titles, in page order.
-CHARTS = (
-    "Speedup vs draft length",
-    "Verification cost: T_target(w)",
-    "Best k and speedup as the batch grows",
-    "Verification cost against the batch",
-    "Best k and speedup over batch and context",
-    "Draft length schedule",
-)
+#: Each tab's charts by the start of their titles, in page order.
+TAB_CHARTS = {
+    "speedup": ("Speedup vs draft length", "Verification cost: T_target(w)", "Best k and speedup as the batch grows"),
+    "experts": ("Verification cost against the batch", "Best k and speedup over batch and context"),
+    "schedule": ("Draft length schedule",),
+}
+CHARTS = tuple(title for titles in TAB_CHARTS.values() for title in titles)
 
 
 NVLINK = specmath.INTERCONNECT_PRESETS["NVLink (H100 SXM)"]
 H100 = specmath.GPU_PRESETS["H100 SXM"]
 
 
+def open_tab(tab: str, **query) -> AppTest:
+    """The page with its tab ``tab`` open (``dashboard.params.HARDWARE_TABS``): only that tab is drawn."""
+    return open_page(HARDWARE, hw_view=HARDWARE_TABS[tab], **query)
+
+
 def chart(at, title: str) -> dict:
     """The page's one chart whose title starts with ``title``."""
     (found,) = [f for f in page_charts(at) if f["layout"]["title"]["text"].startswith(title)]
     return found
+
+
+def option(at, title: str) -> dict:
+    """The page's one ECharts option whose title starts with ``title``: its marks as drawn."""
+    (found,) = [o for o in page_options(at) if o["title"]["text"].startswith(title)]
+    return found
+
+
+def marks(spec: dict, kind: str) -> list:
+    """Every ``kind`` ("markLine" or "markArea") data item of the option's series."""
+    return [item for series in spec["series"] for item in series.get(kind, {}).get("data", [])]
 
 
 def titles(at) -> list[str]:
@@ -88,8 +104,8 @@ def test_defaults_show_the_roofline_of_the_presets():
     assert m["Implied c = T_target(1) / T_draft(1)"] == f"{setup.c:.2f}"
     k, s = specmath.general_optimal_k(0.8, setup.draft, setup.target, max_k=32)
     assert m["Best k, roofline"] == f"{k} → {s:.2f}×"
-    assert titles(at) == list(CHARTS)
-    speedup_figure, cost_figure, sweep_figure = (chart(at, title) for title in CHARTS[:3])
+    assert titles(at) == list(TAB_CHARTS["speedup"])  # the first tab, open by default
+    speedup_figure, cost_figure, sweep_figure = (chart(at, title) for title in TAB_CHARTS["speedup"])
     ks = np.arange(1, 33)
     step = float(setup.target(1))  # free verification: a pass over k + 1 positions costs one step
     np.testing.assert_array_equal(values(trace(speedup_figure, "roofline")["x"]), ks)
@@ -104,9 +120,10 @@ def test_defaults_show_the_roofline_of_the_presets():
         "free verification": specmath.general_optimal_k(0.8, setup.draft, step, max_k=32),
         "roofline": specmath.general_optimal_k(0.8, setup.draft, setup.target, max_k=32),
     }
-    assert sorted(stars["customdata"]) == sorted(best)
-    np.testing.assert_array_equal(values(stars["x"]), [best[name][0] for name in stars["customdata"]])
-    np.testing.assert_array_equal(values(stars["y"]), [best[name][1] for name in stars["customdata"]])
+    names = [name for (name,) in stars["customdata"]]  # each star's point holds its curve's name
+    assert sorted(names) == sorted(best)
+    np.testing.assert_array_equal(values(stars["x"]), [best[name][0] for name in names])
+    np.testing.assert_array_equal(values(stars["y"]), [best[name][1] for name in names])
     np.testing.assert_allclose(
         values(trace(cost_figure, "target pass over w positions")["y"]), setup.target(np.arange(2, 34)) * 1e3
     )
@@ -117,8 +134,8 @@ def test_defaults_show_the_roofline_of_the_presets():
     np.testing.assert_array_equal(values(trace(sweep_figure, "best k")["y"]), sweep.k)
     # At a context of 1,024 the 8B target's KV cache outgrows 80 GB from batch 512 on: greyed out.
     assert list(sweep.batch[~sweep.target_fits]) == [512, 1024]
-    (grey,) = [s for s in sweep_figure["layout"]["shapes"] if s["xref"] == "x" and s["type"] == "rect"]
-    assert grey["x0"] == pytest.approx(np.sqrt(256 * 512))
+    ((grey, _),) = [area for area in marks(option(at, CHARTS[2]), "markArea") if "xAxis" in area[0]]
+    assert grey["xAxis"] == pytest.approx(np.sqrt(256 * 512))
 
 
 def test_batch_one_is_memory_bound_so_verification_is_free():
@@ -136,9 +153,8 @@ def test_large_batches_make_verification_expensive():
     free_k = int(m["Best k, free verification"].split()[0])
     roof_k = int(m["Best k, roofline"].split()[0])
     assert roof_k < free_k
-    sweep_figure = chart(at, "Best k and speedup as the batch grows")
-    shapes = [a["text"] for a in sweep_figure["layout"]["annotations"] if "stops paying" in a.get("text", "")]
-    assert shapes, "the crossover batch is marked"
+    rules = marks(option(at, "Best k and speedup as the batch grows"), "markLine")
+    assert [r for r in rules if "stops paying" in r["label"].get("formatter", "")], "the crossover batch is marked"
 
 
 def test_page_edits_change_the_model():
@@ -154,10 +170,18 @@ def test_page_edits_change_the_model():
     assert metrics(at)["Implied c = T_target(1) / T_draft(1)"] == f"{setup.c:.2f}"
 
 
+@pytest.mark.parametrize("tab", list(TAB_CHARTS))
+def test_each_tab_draws_its_own_charts_and_no_other(tab):
+    """The tabs are lazy: a link to one draws its charts alone."""
+    at = open_tab(tab)
+    assert not at.exception and not at.warning
+    assert titles(at) == list(TAB_CHARTS[tab])
+
+
 def test_a_model_that_does_not_fit_is_flagged():
     at = open_page(HARDWARE, target_model="Llama-3.1-70B")
     assert any("more than one H100 SXM holds" in w.value for w in at.warning)
-    assert titles(at) == list(CHARTS)
+    assert titles(at) == list(TAB_CHARTS["speedup"])
 
 
 @pytest.mark.parametrize(("key", "raw"), [("gpu", "TPU"), ("batch", "3"), ("context", "-1"), ("peak", "abc")])
@@ -165,7 +189,7 @@ def test_bad_links_warn(key, raw):
     at = open_page(HARDWARE, **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
-    assert titles(at) == list(CHARTS)
+    assert titles(at) == list(TAB_CHARTS["speedup"])
 
 
 # The batch-size k schedule (issue 22) -------------------------------------------------------
@@ -205,7 +229,7 @@ def _rule_warnings(kind="sequential", **inputs) -> list[str]:
 
 
 def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
-    at = open_page(HARDWARE)
+    at = open_tab("schedule")
     assert not at.exception
     sweep = _schedule_sweep()
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
@@ -226,7 +250,7 @@ def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
 
 @pytest.mark.parametrize("batch", ["1", "64", "256"])
 def test_the_sglang_flags_are_the_best_chain_at_the_chosen_batch(batch):
-    at = open_page(HARDWARE, batch=batch)
+    at = open_tab("schedule", batch=batch)
     setup = _setup(batch=int(batch))
     k, s = specmath.general_optimal_k(0.8, setup.draft, setup.target, max_k=32)
     assert s > 1
@@ -240,7 +264,7 @@ def test_the_sglang_flags_are_the_best_chain_at_the_chosen_batch(batch):
 
 
 def test_the_download_round_trips_to_the_schedule_and_its_inputs(downloads):
-    at = open_page(HARDWARE, context="0", max_batch="1024", method="eagle3")
+    at = open_tab("schedule", context="0", max_batch="1024", method="eagle3")
     document = json.loads(downloads(at).decode("utf-8"))
     sweep = _schedule_sweep(max_batch=1024, context=0)
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
@@ -255,22 +279,22 @@ def test_the_download_round_trips_to_the_schedule_and_its_inputs(downloads):
 
 
 def test_where_speculation_does_not_pay_the_schedule_says_zero_and_shades_it():
-    at = open_page(HARDWARE, context="0", max_batch="1024")
+    at = open_tab("schedule", context="0", max_batch="1024")
     config = vllm_config(at)
     assert config["num_speculative_tokens_per_batch_size"][-1] == [242, 1024, 0]
     assert config["num_speculative_tokens"] == 4
     (table,) = at.table
     assert table.value["k"].iloc[-1] == "0 (do not speculate)"
     schedule_figure = chart(at, "Draft length schedule")
-    (shade,) = [s for s in schedule_figure["layout"]["shapes"] if s["type"] == "rect"]
-    assert (shade["x0"], shade["x1"]) == (241.5, 1024.5)
+    ((start, end),) = marks(option(at, "Draft length schedule"), "markArea")
+    assert (start["xAxis"], end["xAxis"]) == (241.5, 1024.5)
     np.testing.assert_array_equal(
         values(trace(schedule_figure, "k in the schedule")["y"])[-783:], np.zeros(783, dtype=np.int64)
     )
 
 
 def test_a_draft_no_k_pays_for_shows_no_config():
-    at = open_page(HARDWARE, alpha="0.05")
+    at = open_tab("schedule", alpha="0.05")
     assert not at.exception
     assert not any(text.startswith("--speculative") for text in codes(at))
     assert any("serve without `--speculative-config`" in i.value for i in at.info)
@@ -288,7 +312,7 @@ def test_a_draft_no_k_pays_for_shows_no_config():
     ],
 )
 def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
-    at = open_page(HARDWARE, method=method)
+    at = open_tab("schedule", method=method)
     assert not at.exception
     assert warnings(at) == _rule_warnings(method=method, model=model)  # the page's rules, and nothing else
     config = vllm_config(at)
@@ -307,7 +331,7 @@ def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
 
 @pytest.mark.parametrize(("key", "raw"), [("method", "medusa"), ("max_batch", "3"), ("max_batch", "4")])
 def test_bad_schedule_links_warn(key, raw):
-    at = open_page(HARDWARE, **{key: raw})
+    at = open_tab("schedule", **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
     assert vllm_config(at)["num_speculative_tokens_per_batch_size"][-1][1] == 256
@@ -321,7 +345,7 @@ def _captions(at) -> list[str]:
 
 
 def test_a_linked_head_name_goes_into_both_engines_and_the_download(downloads):
-    at = open_page(HARDWARE, method="eagle3", drafter=HEAD)
+    at = open_tab("schedule", method="eagle3", drafter=HEAD)
     assert not at.exception and not warnings(at)
     assert at.text_input(key="drafter").value == HEAD
     assert vllm_config(at)["model"] == HEAD
@@ -333,7 +357,7 @@ def test_a_linked_head_name_goes_into_both_engines_and_the_download(downloads):
 
 
 def test_without_a_name_the_head_placeholder_is_explained(downloads):
-    at = open_page(HARDWARE, method="eagle3")
+    at = open_tab("schedule", method="eagle3")
     assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"
     assert any("Replace `YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B`" in text for text in _captions(at))
     assert json.loads(downloads(at).decode("utf-8"))["inputs"]["drafter_in_configs"] == (
@@ -343,7 +367,7 @@ def test_without_a_name_the_head_placeholder_is_explained(downloads):
 
 @pytest.mark.parametrize("raw", ["two words", "x'y", "[x](//e.vil)", "-rf"])
 def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
-    at = open_page(HARDWARE, drafter=raw)
+    at = open_tab("schedule", drafter=raw)
     assert not at.exception
     (warning,) = warnings(at)
     assert warning.startswith(f"`drafter` = {literal(raw)} is not allowed")
@@ -354,14 +378,14 @@ def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
 
 
 def test_a_repeated_name_warns_and_the_last_is_used_shown_as_literal_text():
-    at = open_page(HARDWARE, method="eagle3", drafter=["a/b", "__bold__"])
+    at = open_tab("schedule", method="eagle3", drafter=["a/b", "__bold__"])
     (warning,) = warnings(at)
     assert warning.endswith("; using ` __bold__ `.")  # Markdown would make it bold
     assert vllm_config(at)["model"] == "__bold__"
 
 
 def test_a_bad_typed_name_warns_and_the_placeholder_is_used():
-    at = open_page(HARDWARE, method="eagle3")
+    at = open_tab("schedule", method="eagle3")
     at.text_input(key="drafter").set_value("my head; rm -rf ~ " + "x" * 40).run()
     assert not at.exception
     (warning,) = warnings(at)
@@ -377,7 +401,7 @@ def test_a_bad_typed_name_warns_and_the_placeholder_is_used():
 def test_a_bad_typed_name_in_the_address_is_not_taken_for_a_links():
     """In the browser the box's binding writes what was typed to the address, which the next run
     reads: a bad name typed there gets the page's warning alone, not the bad-link one as well."""
-    at = open_page(HARDWARE)
+    at = open_tab("schedule")
     at.text_input(key="drafter").set_value("a b")
     at.query_params["drafter"] = "a b"  # as the binding leaves the address (AppTest does not)
     at.run()
@@ -388,24 +412,24 @@ def test_a_bad_typed_name_in_the_address_is_not_taken_for_a_links():
 
 @pytest.mark.parametrize(("method", "algorithm"), [("mtp", "NEXTN"), ("ngram", "NGRAM")])
 def test_a_name_for_a_method_without_a_draft_model_is_said_to_be_unused(method, algorithm):
-    at = open_page(HARDWARE, method=method, drafter=HEAD)
+    at = open_tab("schedule", method=method, drafter=HEAD)
     assert not at.exception and warnings(at) == _rule_warnings(method=method, model=None)
     assert any(f"With `{method}`" in text and "is not used" in text for text in _captions(at))
     assert "model" not in vllm_config(at)
     flags = sglang_flags(at)
     assert flags["--speculative-algorithm"] == algorithm and "--speculative-draft-model-path" not in flags
-    at = open_page(HARDWARE, method=method)
+    at = open_tab("schedule", method=method)
     assert not any("is not used" in text for text in _captions(at))
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)
 def test_a_hostile_name_linked_or_typed_reaches_messages_only_as_literal_text(hostile):
-    at = open_page(HARDWARE, method="eagle3", drafter=hostile)
+    at = open_tab("schedule", method="eagle3", drafter=hostile)
     assert not at.exception
     assert_literal(warnings(at) + _captions(at))
     if not PARAMS["drafter"].accepts(hostile):  # an address such as e.vil/login is a model name's shape
         assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"
-    at = open_page(HARDWARE, method="eagle3")
+    at = open_tab("schedule", method="eagle3")
     at.text_input(key="drafter").set_value(hostile).run()
     assert not at.exception
     assert_literal(warnings(at) + _captions(at))
@@ -413,7 +437,7 @@ def test_a_hostile_name_linked_or_typed_reaches_messages_only_as_literal_text(ho
 
 def test_a_linked_name_over_200_characters_is_refused_whole_not_cut_into_the_configs(downloads):
     long = "org/" + "m" * 197  # 201 characters, its first 200 a valid name
-    at = open_page(HARDWARE, drafter=long)
+    at = open_tab("schedule", drafter=long)
     assert not at.exception
     (warning,) = warnings(at)
     assert "at most 200 characters" in warning and warning.endswith("; using no value (the default).")
@@ -422,7 +446,7 @@ def test_a_linked_name_over_200_characters_is_refused_whole_not_cut_into_the_con
     assert json.loads(downloads(at).decode("utf-8"))["inputs"]["drafter_in_configs"] == "meta-llama/Llama-3.2-1B"
     assert at.query_params.get("drafter") in (None, "")  # a copied link does not carry it on
     # Typed into the box, the same name gets the page's own warning, and still stays out.
-    at = open_page(HARDWARE)
+    at = open_tab("schedule")
     at.text_input(key="drafter").set_value(long).run()
     (warning,) = warnings(at)
     assert warning.startswith("The draft model name") and "they use `meta-llama/Llama-3.2-1B` instead" in warning
@@ -436,7 +460,7 @@ def test_a_model_name_with_spaces_and_quotes_goes_into_the_configs_quoted(monkey
     spec = dataclasses.replace(specmath.MODEL_PRESETS["Llama-3.2-1B"], name=name, hub_id="", source="a local copy")
     presets = types.MappingProxyType(specmath.MODEL_PRESETS | {"Llama-3.2-1B": spec})
     monkeypatch.setattr(specmath, "MODEL_PRESETS", presets)
-    at = open_page(HARDWARE)
+    at = open_tab("schedule")
     assert not at.exception
     assert vllm_config(at)["model"] == name and sglang_flags(at)["--speculative-draft-model-path"] == name
     (serve,) = [text for text in codes(at) if text.startswith("vllm serve ") and "rejection_sample" not in text]
@@ -458,7 +482,7 @@ def _vocabulary_warnings(at) -> list[str]:
 def test_a_draft_model_the_engines_refuse_gets_a_warning_that_says_why_and_what_would_do(
     target, draft, why, instead, downloads
 ):
-    at = open_page(HARDWARE, target_model=target, draft_model=draft)
+    at = open_tab("schedule", target_model=target, draft_model=draft)
     assert not at.exception
     (warning,) = _vocabulary_warnings(at)
     assert why in warning and instead in warning
@@ -470,27 +494,27 @@ def test_a_draft_model_the_engines_refuse_gets_a_warning_that_says_why_and_what_
 
 
 def test_heads_and_matching_drafts_get_no_vocabulary_warning(downloads):
-    at = open_page(HARDWARE)  # Llama-3.2-1B drafting for Llama-3.1-8B
+    at = open_tab("schedule")  # Llama-3.2-1B drafting for Llama-3.1-8B
     assert not _vocabulary_warnings(at)
     assert json.loads(downloads(at).decode("utf-8"))["inputs"]["vocabulary_problem"] is None
     # An EAGLE head loads no vocabulary of its own: the draft preset only sets the cost.
-    at = open_page(HARDWARE, target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", method="eagle3")
+    at = open_tab("schedule", target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", method="eagle3")
     assert not at.exception and not warnings(at)
 
 
 def test_a_head_as_the_draft_model_is_told_it_is_a_head_and_the_method_that_runs_it(downloads):
-    at = open_page(HARDWARE, target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3")
+    at = open_tab("schedule", target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3")
     assert not at.exception
     (warning,) = _vocabulary_warnings(at)
     assert "Qwen3-30B-A3B-EAGLE-3 is an EAGLE-3 head for Qwen3-30B-A3B, not a model on its own" in warning
     assert "method `eagle3` with this drafter" in warning and "not known" not in warning
     assert "is an EAGLE-3 head" in json.loads(downloads(at).decode("utf-8"))["inputs"]["vocabulary_problem"]
-    at = open_page(HARDWARE, target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3", method="eagle3")
+    at = open_tab("schedule", target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3", method="eagle3")
     assert not at.exception and not _vocabulary_warnings(at)
 
 
 def test_a_typed_draft_model_is_told_the_vocabulary_it_needs():
-    at = open_page(HARDWARE, target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", drafter="./my-qwen-draft")
+    at = open_tab("schedule", target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", drafter="./my-qwen-draft")
     assert not at.exception and not warnings(at)  # the page cannot check a model it does not know
     assert vllm_config(at)["model"] == "./my-qwen-draft"
     assert any("Qwen2.5-7B's vocab_size, 152,064" in text and "(Qwen2.5)" in text for text in _captions(at))
@@ -502,7 +526,7 @@ QWEN_MOE = "Qwen3-30B-A3B"
 
 
 def test_a_moe_target_with_tp_has_the_roofline_of_specmath():
-    at = open_page(HARDWARE, target_model=QWEN_MOE, draft_model=f"{QWEN_MOE}-EAGLE-3", tp="2", batch="8")
+    at = open_tab("experts", target_model=QWEN_MOE, draft_model=f"{QWEN_MOE}-EAGLE-3", tp="2", batch="8")
     assert not at.exception
     target = specmath.Roofline(specmath.MODEL_PRESETS[QWEN_MOE], H100, 8, 1024, 0.0, 2, NVLINK)
     m = metrics(at)
@@ -537,7 +561,7 @@ DEEPSEEK_MTP = {
     [(None, 8, ("1.49", "2.55")), ("1", 1, ("1.22", "1.93"))],
 )
 def test_a_head_drafts_on_the_targets_gpus_unless_the_link_sets_its_own(downloads, draft_tp, on, figures):
-    at = open_page(HARDWARE, **DEEPSEEK_MTP, **({"draft_tp": draft_tp} if draft_tp else {}))
+    at = open_tab("schedule", **DEEPSEEK_MTP, **({"draft_tp": draft_tp} if draft_tp else {}))
     assert not at.exception
     h200 = specmath.GPU_PRESETS["H200 SXM"]
     h200 = dataclasses.replace(h200, peak_flops=h200.peak_flops_fp8)  # FP8 weights at the FP8 peak
@@ -568,8 +592,8 @@ def test_a_head_drafts_on_the_targets_gpus_unless_the_link_sets_its_own(download
 
 
 def test_the_map_is_one_batch_sweep_per_context_with_the_pages_settings():
-    at = open_page(HARDWARE, drafter_kind="parallel", tp="4", draft_tp="1", interconnect="PCIe 5.0 x16")
-    (heat,) = chart(at, "Best k and speedup over batch and context")["data"]
+    link = {"drafter_kind": "parallel", "tp": "4", "draft_tp": "1", "interconnect": "PCIe 5.0 x16"}
+    (heat,) = chart(open_tab("experts", **link), "Best k and speedup over batch and context")["data"]
     pcie = specmath.INTERCONNECT_PRESETS["PCIe 5.0 x16"]
     for row, context in enumerate(CONTEXTS):
         sweep = specmath.roofline_batch_sweep(
@@ -583,7 +607,7 @@ def test_the_map_is_one_batch_sweep_per_context_with_the_pages_settings():
     z = values(heat["z"])
     assert z[0, -1] < 1 < z[list(CONTEXTS).index(32768), -1]
     # The schedule takes the same settings.
-    schedule = chart(at, "Draft length schedule")
+    schedule = chart(open_tab("schedule", **link), "Draft length schedule")
     sweep = specmath.roofline_batch_sweep(
         0.8, specmath.MODEL_PRESETS["Llama-3.2-1B"], specmath.MODEL_PRESETS["Llama-3.1-8B"], H100,
         np.arange(1, 257), 1024, 0.0, 32, drafter="parallel", tp=4, draft_tp=1, interconnect=pcie,
@@ -637,7 +661,7 @@ def test_bad_serving_links_warn(key, raw):
     at = open_page(HARDWARE, **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
-    assert titles(at) == list(CHARTS)
+    assert titles(at) == list(TAB_CHARTS["speedup"])
 
 
 # The four engines and the synthetic-acceptance block (issue 33) ---------------------------
@@ -646,9 +670,10 @@ ENGINES = ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
 
 
 def test_every_engine_has_a_tab_with_specmaths_config_and_a_synthetic_run():
-    at = open_page(HARDWARE, batch="16")
+    at = open_tab("schedule", batch="16")
     assert not at.exception and not warnings(at)
-    assert [tab.label for tab in at.tabs] == ENGINES * 2  # the configs, then the synthetic runs
+    # The page's tabs, then the configs', then the synthetic runs'.
+    assert [tab.label for tab in at.tabs] == [*HARDWARE_TABS.values(), *ENGINES * 2]
     configs, runs = _expected(batch=16)
     shown_codes = codes(at)
     for item in (*configs, *runs):
@@ -664,7 +689,7 @@ def test_every_engine_has_a_tab_with_specmaths_config_and_a_synthetic_run():
 
 
 def test_the_synthetic_block_forces_the_predicted_acceptance_at_the_chosen_batch():
-    at = open_page(HARDWARE, batch="64", alpha="0.7")
+    at = open_tab("schedule", batch="64", alpha="0.7")
     assert not at.exception
     setup = _setup(batch=64)
     k, speedup = specmath.general_optimal_k(0.7, setup.draft, setup.target, max_k=32)
@@ -682,7 +707,7 @@ def test_the_synthetic_block_forces_the_predicted_acceptance_at_the_chosen_batch
 
 
 def test_with_data_parallelism_vllm_gets_no_schedule_and_the_page_says_why():
-    at = open_page(HARDWARE, data_parallel="2", batch="16")
+    at = open_tab("schedule", data_parallel="2", batch="16")
     assert not at.exception
     config = vllm_config(at)
     assert "num_speculative_tokens_per_batch_size" not in config
@@ -692,17 +717,17 @@ def test_with_data_parallelism_vllm_gets_no_schedule_and_the_page_says_why():
 
 
 def test_a_method_vllm_v1_does_not_schedule_and_mtp_multiples_are_said():
-    at = open_page(HARDWARE, method="suffix")
+    at = open_tab("schedule", method="suffix")
     assert not at.exception
     assert warnings(at) == _rule_warnings(method="suffix", model=None)
     assert any("Model Runner V1" in w for w in warnings(at)) and any("no `suffix` method" in w for w in warnings(at))
-    at = open_page(HARDWARE, method="mtp", n_predict="3")
+    at = open_tab("schedule", method="mtp", n_predict="3")
     assert vllm_config(at)["num_speculative_tokens"] == 6  # the schedule's largest k, 4, raised to a multiple of 3
     assert warnings(at) == _rule_warnings(method="mtp", model=None, n_predict=3)
 
 
 def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
-    at = open_page(HARDWARE, tp="4", draft_tp="1", batch="16")
+    at = open_tab("schedule", tp="4", draft_tp="1", batch="16")
     assert not at.exception
     setup = _setup()
     sweep = specmath.roofline_batch_sweep(
@@ -743,7 +768,7 @@ def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
     ],
 )
 def test_the_page_says_when_the_drafter_kind_is_not_the_methods(kind, method, mismatch):
-    at = open_page(HARDWARE, drafter_kind=kind, method=method)
+    at = open_tab("schedule", drafter_kind=kind, method=method)
     assert not at.exception
     message = drafter_mismatch(kind, method)
     assert (message in warnings(at)) == mismatch and (message is not None) == mismatch
@@ -751,7 +776,7 @@ def test_the_page_says_when_the_drafter_kind_is_not_the_methods(kind, method, mi
 
 
 def test_a_parallel_drafter_with_method_dflash_gets_no_mismatch_and_dflash_configs():
-    at = open_page(HARDWARE, drafter_kind="parallel", method="dflash")
+    at = open_tab("schedule", drafter_kind="parallel", method="dflash")
     assert not at.exception
     assert not any("is costed for" in w for w in warnings(at))
     setup = _setup()
@@ -791,9 +816,9 @@ def test_a_best_k_at_the_largest_k_searched_is_said_to_be_the_searchs_edge(link,
 def test_each_engine_tab_holds_one_whole_command_that_serves_the_target():
     """Issue 42 part 5: a command runs as pasted. Each engine's tab has one command block, starting with the
     engine's program and the target, which parses under that engine's own argument rules."""
-    at = open_page(HARDWARE, tp="2", batch="64")
+    at = open_tab("schedule", tp="2", batch="64")
     assert not at.exception
-    tabs = at.tabs[: len(ENGINES)]  # the configs' tabs; the synthetic runs' come after
+    tabs = at.tabs[len(HARDWARE_TABS) :][: len(ENGINES)]  # the configs' tabs, after the page's; the runs' after them
     assert [tab.label for tab in tabs] == ENGINES
     target = "meta-llama/Llama-3.1-8B"
     for tab in tabs:
