@@ -18,10 +18,11 @@ from dashboard.charts.echart import (
     category_axis,
     legend_below,
     line,
+    mark_lines,
     option,
     point,
+    rule,
     value_axis,
-    vertical_rule,
     with_gaps,
 )
 from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE, PALETTE, SLOWER_FILL, beside_marker
@@ -108,7 +109,7 @@ def tree_tokens(
         for style, (name, values) in curves.items()
     ]
     if series:
-        series[0]["markLine"] = vertical_rule(chosen_budget, f"m = {chosen_budget}", CHOSEN_COLOUR)
+        series[0]["markLine"] = mark_lines(rule("xAxis", chosen_budget, CHOSEN_COLOUR, label=f"m = {chosen_budget}"))
     spec = option(
         "Expected tokens per target pass",
         series,
@@ -167,11 +168,10 @@ def tree_speedups(
         anchor = {"symbol": "circle", "symbolSize": 1, "itemStyle": {"color": "rgba(0, 0, 0, 0)"}}
         star["markPoint"] = {"silent": True, "label": text, "data": [{"coord": [label["x"], s]}]} | anchor
     far_right = chosen_budget > budgets[-1] / 2
-    rule = vertical_rule(chosen_budget, f"m = {chosen_budget}", CHOSEN_COLOUR)
-    rule["data"].append(
-        {"yAxis": 1, "lineStyle": {"color": "#666666", "type": "dashed", "width": 1}, "label": {"show": False}}
+    star["markLine"] = mark_lines(
+        rule("xAxis", chosen_budget, CHOSEN_COLOUR, label=f"m = {chosen_budget}"),
+        rule("yAxis", 1, "#666666", dash="dashed", width=1),
     )
-    star["markLine"] = rule
     star["markArea"] = {
         "silent": True,
         "itemStyle": {"color": SLOWER_FILL},

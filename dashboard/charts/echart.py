@@ -130,17 +130,6 @@ def bars(name: str, values: Sequence[float], colours: str | Sequence[str], hover
     return {"type": "bar", "name": name, "data": items, "itemStyle": {"color": each[0] if each else PALETTE[0]}}
 
 
-def vertical_rule(x: float, label: str, colour: str) -> dict:
-    """A dotted vertical line at ``x`` labelled at its top (a ``markLine`` for a series to carry)."""
-    return {
-        "silent": True,
-        "symbol": "none",
-        "lineStyle": {"color": colour, "type": "dotted", "width": 2},
-        "label": {"formatter": label, "position": "end", "fontSize": FONT_SIZE - 2, "color": colour},
-        "data": [{"xAxis": float(x)}],
-    }
-
-
 def rule(
     axis: str,
     at: float,

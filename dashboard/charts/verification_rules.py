@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from dashboard.charts.echart import bars, category_axis, line, option, value_axis, vertical_rule
+from dashboard.charts.echart import bars, category_axis, line, mark_lines, option, rule, value_axis
 from dashboard.charts.style import CHOSEN_COLOUR, PALETTE
 
 
@@ -45,7 +45,7 @@ def alpha_against_temperature(
         for i, (name, values) in enumerate(alphas.items())
     ]
     if series:
-        series[0]["markLine"] = vertical_rule(chosen, f"T = {chosen:g}", CHOSEN_COLOUR)
+        series[0]["markLine"] = mark_lines(rule("xAxis", chosen, CHOSEN_COLOUR, label=f"T = {chosen:g}"))
     return option(
         "α against temperature",
         series,

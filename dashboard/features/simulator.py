@@ -33,14 +33,22 @@ def token_letters(vocab_size: int) -> list[str]:
 
 
 def coloured_sample(tokens: np.ndarray, kinds: np.ndarray, labels: Sequence[str]) -> str:
-    """Markdown with each token coloured by kind and each iteration's block ended by ``|``."""
-    parts = []
+    """Markdown with each token coloured by kind and each iteration's block ended by ``|``.
+
+    A run of tokens of one colour is one coloured span, which the browser parses each press: at the
+    page's defaults 148 spans where one a token made 217 (the sample cost about 15 ms a press then;
+    docs/performance.md).
+    """
+    runs: list[tuple[str, list[str]]] = []  # (colour, the run's labels); a separator is a run of its own
     for token, kind in zip(tokens.tolist(), kinds.tolist(), strict=True):
         colour = KIND_STYLES[kind][0]
-        parts.append(f":{colour}[**{labels[token]}**]")
+        if runs and runs[-1][0] == colour and runs[-1][1] != ["|"]:
+            runs[-1][1].append(labels[token])
+        else:
+            runs.append((colour, [labels[token]]))
         if kind in (specmath.decode.RESAMPLED, specmath.decode.BONUS, specmath.decode.START):
-            parts.append(":gray[|]")
-    return " ".join(parts)
+            runs.append(("gray", ["|"]))
+    return " ".join(f":{c}[{'|' if words == ['|'] else '**' + ' '.join(words) + '**'}]" for c, words in runs)
 
 
 def legend() -> str:

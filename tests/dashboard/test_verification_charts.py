@@ -32,7 +32,7 @@ def test_alpha_against_temperature_has_one_line_per_rule_and_marks_t():
     curves = vr.alphas_over_temperature(vr.LOGIT_PRESETS["binary"])
     spec = charts.alpha_against_temperature(vr.TEMPERATURE_GRID, curves, 0.5, "x")
     assert [t["name"] for t in as_figure(spec)["data"]] == list(vr.LOSSLESS.values())
-    assert spec["series"][0]["markLine"]["data"] == [{"xAxis": 0.5}]
+    assert [(d["xAxis"], d["label"]["formatter"]) for d in spec["series"][0]["markLine"]["data"]] == [(0.5, "T = 0.5")]
     # Binary pair at T = 1: rejection keeps Σ min = 2/3, greedy p(a) = 1/3, exact match 4/9.
     at_one = int(np.flatnonzero(vr.TEMPERATURE_GRID == 1.0)[0])
     got = [t["y"][at_one] for t in as_figure(spec)["data"]]

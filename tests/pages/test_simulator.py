@@ -115,6 +115,10 @@ def test_coloured_sample_marks_every_kind():
     )
     text = simulator.coloured_sample(tokens, kinds, simulator.token_letters(3))
     assert text == (":gray[**a**] :gray[|] :blue[**b**] :orange[**c**] :gray[|] :blue[**b**] :green[**a**] :gray[|]")
+    # A run of one kind is one span; an iteration's end still closes it.
+    kinds = np.array([specmath.decode.START, *[specmath.decode.ACCEPTED] * 3, specmath.decode.BONUS])
+    text = simulator.coloured_sample(tokens, kinds, simulator.token_letters(3))
+    assert text == ":gray[**a**] :gray[|] :blue[**b c b**] :green[**a**] :gray[|]"
 
 
 def test_a_link_past_the_work_cap_runs_the_capped_amount_and_says_so():
