@@ -7,8 +7,10 @@ between runs: compare changes within one run, not across runs.
 
 Every page of the registry (``dashboard/registry.py``) with a slider is timed, on one slider: the
 first its sections show at the page's defaults that moves a chart there (:func:`page_slider`;
-``--slider KEY`` moves another on the pages that have it). The bench names the pages without a
-slider, which it does not time. The slider is moved with the keyboard (focus, then
+``--slider KEY`` moves another on the pages that have it). A page's lazy tabs (a parameter with
+``widget="tabs"``: only the open tab is drawn) are timed one target a tab, the others opened by
+the address (``Hardware · Schedule``). The bench names the pages without a slider, which it does
+not time. The slider is moved with the keyboard (focus, then
 ArrowRight/ArrowLeft: one way while its range allows, else back and forth) over ``--presses``
 timed presses (and untimed warm-up presses, below). On Step through the arrow keys press the
 page's Next and Back buttons (``dashboard/js/step_keys.js``), which move its Step slider. Timing happens inside the

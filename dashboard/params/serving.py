@@ -30,11 +30,11 @@ TREE_MAX_TOPK = 8
 #: Longest typed acceptance vector: Sequoia's has 32 ranks.
 TREE_MAX_RANKS = 32
 
-#: In the order the pages show them.
 #: The Hardware page's tabs, each value's label; the address holds the label, as Streamlit's
 #: bound tabs write it.
 HARDWARE_TABS = {"speedup": "Speedup", "experts": "Experts and context", "schedule": "Schedule"}
 
+#: In the order the pages show them.
 PARAMS: tuple[Param, ...] = (
     Param(
         "drafts",
