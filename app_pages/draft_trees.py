@@ -117,7 +117,7 @@ def view() -> None:
             "eagle": (eagle_name, eagle_s),
         }
         ui.chart(
-            charts.tree_speedups(BUDGETS, curves, best_d, best, budget, cost),
+            charts.tree_speedups(BUDGETS, curves, best, budget, cost),
             f"{name}_speedup_{ctx.values['tree_cost']}_c{c:g}",
             "trees_speedup",
         )

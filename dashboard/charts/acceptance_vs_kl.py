@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from dashboard.charts.echart import line, option, scatter, value_axis
+from dashboard.charts.echart import hover_points, line, option, scatter, value_axis
 from dashboard.charts.style import BOUND_COLOURS, PALETTE
 
 
@@ -32,12 +32,14 @@ def alpha_vs_kl(
     ]
     series = [scatter("random (p, q) pair", kl, alpha, PALETTE[0], hover)]
     for i, (name, (x, y)) in enumerate(bounds.items()):
-        curve = line(
-            name,
-            x,
-            y,
-            BOUND_COLOURS[i % 2],
-            [f"{name}\nKL = {a:.4f}\nα ≥ {b:.4f}" for a, b in zip(x, y, strict=True)],
+        curve = hover_points(
+            line(
+                name,
+                x,
+                y,
+                BOUND_COLOURS[i % 2],
+                [f"{name}\nKL = {a:.4f}\nα ≥ {b:.4f}" for a, b in zip(x, y, strict=True)],
+            )
         )
         if i:
             curve["lineStyle"]["type"] = "dashed"

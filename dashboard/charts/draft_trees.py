@@ -15,6 +15,7 @@ import numpy as np
 
 from dashboard.charts.echart import (
     STAR,
+    axis_tooltip,
     category_axis,
     legend_below,
     line,
@@ -67,29 +68,20 @@ def tree_layout(parents) -> tuple[np.ndarray, np.ndarray]:
     return x, depth
 
 
-def _curve(x, y, name: str, style: dict, hover: list[str]) -> dict:
-    """One curve over budgets, each point with its hover text, a non-finite y a gap; a single
-    point (EAGLE at topk 1) is drawn as a marker."""
+def _curve(x, y, name: str, style: dict) -> dict:
+    """One curve over budgets, a non-finite y a gap, its values listed by the chart's tooltip at
+    the hovered budget (:func:`axis_tooltip`); a single point (EAGLE at topk 1) is drawn as a
+    marker."""
     y = np.asarray(y, dtype=float)
-    series = with_gaps(line(name, x, y, style["color"], hover))
+    series = with_gaps(line(name, x, y, style["color"], None))
     series["lineStyle"] |= {"width": style["width"], "type": style.get("type", "solid")}
     if np.count_nonzero(np.isfinite(y)) == 1:
-        series = series | {"type": "scatter", "symbolSize": 12}
+        return series | {"type": "scatter", "symbolSize": 12}
     return series
 
 
 def _budget_axis(budgets: np.ndarray) -> dict:
     return value_axis("tree budget m (nodes verified, root included)", low=0, high=int(budgets[-1]))
-
-
-def _hover(name: str, budgets: np.ndarray, values: np.ndarray, what: str, extra=None) -> list[str]:
-    """Each point's hover: the curve's name, the budget, ``what`` formatted with the value (and
-    ``extra``'s entry, where given)."""
-    extra = [None] * len(budgets) if extra is None else extra
-    return [
-        f"{name}\nm = {m} nodes\n" + what.format(v, e)
-        for m, v, e in zip(np.asarray(budgets).tolist(), values, extra, strict=True)
-    ]
 
 
 #: Rows the legend under the two curve charts holds: their series one under another in a
@@ -104,10 +96,7 @@ def tree_tokens(
     subtitle: str,
 ) -> dict:
     """Expected tokens per target pass against the budget; ``curves`` maps a style to (name, F)."""
-    series = [
-        _curve(budgets, values, name, STYLES[style], _hover(name, budgets, values, "F = {:.3f} tokens"))
-        for style, (name, values) in curves.items()
-    ]
+    series = [_curve(budgets, values, name, STYLES[style]) for style, (name, values) in curves.items()]
     if series:
         series[0]["markLine"] = mark_lines(rule("xAxis", chosen_budget, CHOSEN_COLOUR, label=f"m = {chosen_budget}"))
     spec = option(
@@ -117,28 +106,25 @@ def tree_tokens(
         value_axis("expected tokens F", low=0),
         subtitle=subtitle,
     )
-    return legend_below(spec, LEGEND_ROWS)
+    return legend_below(axis_tooltip(spec), LEGEND_ROWS)
 
 
 def tree_speedups(
     budgets: np.ndarray,
     curves: Mapping[str, tuple[str, np.ndarray]],
-    best_depths: np.ndarray,
     best: tuple[int, int, float],
     chosen_budget: int,
     subtitle: str,
 ) -> dict:
     """Speedup against the budget when the target's pass over m positions costs T(m).
 
-    ``curves["best"]``'s hover names the depth each budget's best tree uses (``best_depths``);
     ``best`` = (budget, depth, speedup) is starred, labelled as where a bigger tree stops paying.
     The star's series carries the marks: the region slower than plain decoding, shaded, its
     label at the end of the foot away from the chosen budget's rule, and that rule.
     """
     series = []
     for style, (name, values) in curves.items():
-        extra, what = (best_depths, "{:.3f}×\nat depth {}") if style == "best" else (None, "{:.3f}×")
-        series.append(_curve(budgets, values, name, STYLES[style], _hover(name, budgets, values, what, extra)))
+        series.append(_curve(budgets, values, name, STYLES[style]))
     m, d, s = best
     star = {
         "type": "scatter",
@@ -189,7 +175,7 @@ def tree_speedups(
         value_axis("speedup over plain decoding (×)", low=0),
         subtitle=subtitle,
     )
-    return legend_below(spec, LEGEND_ROWS)
+    return legend_below(axis_tooltip(spec), LEGEND_ROWS)
 
 
 #: The best tree's label's width, as a share of the x axis (its longer line, "bigger trees pay

@@ -85,14 +85,19 @@ def point(value, hover: str) -> dict:
     return {"value": value, "tooltip": {"formatter": hover}}
 
 
-def points(x: np.ndarray, y: np.ndarray, hover: Sequence[str], as_y=float) -> list[dict]:
-    """The data items (x, y) of a line, scatter or bar series, each with its hover text; ``as_y``
-    turns each y into what the option holds (``finite`` where a NaN must become a gap)."""
+def points(x: np.ndarray, y: np.ndarray, hover: Sequence[str] | None, as_y=float) -> list[dict]:
+    """The data items (x, y) of a line, scatter or bar series, each with its hover text (none where
+    ``hover`` is None: a chart with :func:`axis_tooltip`); ``as_y`` turns each y into what the
+    option holds (``finite`` where a NaN must become a gap)."""
+    if hover is None:
+        return [{"value": [float(a), as_y(b)]} for a, b in zip(x, y, strict=True)]
     return [point([float(a), as_y(b)], text) for a, b, text in zip(x, y, hover, strict=True)]
 
 
-def line(name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str], *, markers: bool = False) -> dict:
-    """A line series of the points (x, y), each with its hover text."""
+def line(
+    name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str] | None, *, markers: bool = False
+) -> dict:
+    """A line series of the points (x, y), each with its hover text (see :func:`points`)."""
     return {
         "type": "line",
         "name": name,
@@ -118,6 +123,22 @@ def hover_points(series: dict) -> dict:
         "itemStyle": unseen,
         "emphasis": {"itemStyle": {"opacity": 1}},
     }
+
+
+def axis_tooltip(spec: dict) -> dict:
+    """``spec`` with one tooltip for the hovered x, listing every line there (ECharts' ``trigger:
+    "axis"``), its lines' points as plain values: that tooltip shows no text of a point's own.
+
+    For curves of many points: :func:`hover_points` draws an unseen marker at each, which on
+    Draft trees' two charts (768 points) made a press 2.71x the bare page against 1.92-2.22x.
+    """
+    series = [
+        s | {"data": [item["value"] if isinstance(item, dict) else item for item in s["data"]]}
+        if s.get("type") == "line"
+        else s
+        for s in spec["series"]
+    ]
+    return spec | {"series": series, "tooltip": spec["tooltip"] | {"trigger": "axis"}}
 
 
 def bars(name: str, values: Sequence[float], colours: str | Sequence[str], hover: Sequence[str]) -> dict:

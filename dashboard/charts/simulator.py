@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from dashboard.charts.echart import bars_at, line, option, value_axis, whole_number_axis
+from dashboard.charts.echart import bars_at, hover_points, line, option, value_axis, whole_number_axis
 from dashboard.charts.style import CHOSEN_COLOUR, PALETTE
 
 #: The height of a legend row beyond the first.
@@ -78,7 +78,10 @@ def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alph
     iid = (("i.i.d.: α^i", alpha_fit**position), ("i.i.d.: α", np.full(k, alpha_fit)))
     colours = (PALETTE[0], PALETTE[2])
     series = [bars_at(name, position, y, c, hover(name, y)) for (name, y), c in zip(measured, colours, strict=True)]
-    series += [_dotted(line(name, position, y, c, hover(name, y))) for (name, y), c in zip(iid, colours, strict=True)]
+    series += [
+        hover_points(_dotted(line(name, position, y, c, hover(name, y))))
+        for (name, y), c in zip(iid, colours, strict=True)
+    ]
     spec = option(
         f"Acceptance by draft position · fitted α = {alpha_fit:.3f}",
         series,

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from dashboard.charts.echart import bars, category_axis, line, mark_lines, option, rule, value_axis
+from dashboard.charts.echart import bars, category_axis, hover_points, line, mark_lines, option, rule, value_axis
 from dashboard.charts.style import CHOSEN_COLOUR, PALETTE
 
 
@@ -35,12 +35,14 @@ def alpha_against_temperature(
 ) -> dict:
     """α of each rule against the temperature, the chosen temperature marked."""
     series = [
-        line(
-            name,
-            temperatures,
-            values,
-            PALETTE[i % len(PALETTE)],
-            [f"{name}\nT = {t:.2f}\nα = {a:.4f}" for t, a in zip(temperatures, values, strict=True)],
+        hover_points(
+            line(
+                name,
+                temperatures,
+                values,
+                PALETTE[i % len(PALETTE)],
+                [f"{name}\nT = {t:.2f}\nα = {a:.4f}" for t, a in zip(temperatures, values, strict=True)],
+            )
         )
         for i, (name, values) in enumerate(alphas.items())
     ]

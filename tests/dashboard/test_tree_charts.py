@@ -113,7 +113,7 @@ def test_curve_builders_hold_their_numbers():
     np.testing.assert_array_equal(fig["data"][1]["y"], budgets * 0.6)
     single = np.full(10, np.nan)
     single[5] = 2.0
-    spec = charts.tree_speedups(budgets, _curves(10, single), budgets % 3, (7, 2, 4.2), 4, "sub")
+    spec = charts.tree_speedups(budgets, _curves(10, single), (7, 2, 4.2), 4, "sub")
     json.dumps(spec, allow_nan=False)  # an option is JSON: the budgets without an EAGLE tree are gaps
     fig = echart.as_figure(spec)
     assert fig["data"][2]["mode"] == "markers", "one EAGLE point is a marker, not an invisible line"
@@ -128,7 +128,7 @@ def test_curve_builders_hold_their_numbers():
 def test_the_speedup_chart_puts_the_label_clear_of_the_rule():
     budgets = np.arange(1, 129)
     curves = {"best": ("best", np.linspace(1, 2, 128))}
-    star = _star(charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), 32, "sub"))
+    star = _star(charts.tree_speedups(budgets, curves, (20, 4, 2.59), 32, "sub"))
     assert 32.0 in [d.get("xAxis") for d in star["markLine"]["data"]]
     # No room between 20 and 32: past the rule, reading rightwards from it at the star's height.
     (mark,) = star["markPoint"]["data"]
@@ -140,7 +140,7 @@ def test_the_speedup_charts_slower_label_keeps_clear_of_the_rule():
     budgets = np.arange(1, 129)
     curves = {"best": ("best", np.linspace(1, 2, 128))}
     for chosen, slower_side in ((32, "insideBottomRight"), (128, "insideBottomLeft")):
-        star = _star(charts.tree_speedups(budgets, curves, np.ones(128, dtype=int), (20, 4, 2.59), chosen, "sub"))
+        star = _star(charts.tree_speedups(budgets, curves, (20, 4, 2.59), chosen, "sub"))
         (region,) = star["markArea"]["data"]
         assert region[0]["name"] == "slower than plain decoding" and [r["yAxis"] for r in region] == [0, 1]
         # The rule's label at its top; the region's at the foot's end away from the rule.

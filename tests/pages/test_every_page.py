@@ -24,6 +24,7 @@ from tests.app_helpers import (
     WITHOUT_CHARTS,
     open_page,
     page_charts,
+    page_options,
     switch,
     warnings,
 )
@@ -196,6 +197,22 @@ def test_every_chart_exports_a_named_image(page_id):
     names += [tool["saveAsImage"]["name"] for tool in tools]
     assert all(name and name.isprintable() and "/" not in name for name in names), names
     assert len(set(names)) == len(names), "two charts of one page would save under one name"
+
+
+@pytest.mark.parametrize("page_id", PAGES)
+def test_every_point_with_hover_text_can_be_hovered(page_id):
+    """ECharts opens an item's tooltip over its symbol only: a line series whose points carry hover
+    text shows symbols, seen or not (``charts.echart.hover_points``); a silent series has none. A
+    chart with one tooltip for the hovered x (``charts.echart.axis_tooltip``) lists every line."""
+    at = open_page(page_id)
+    for spec in page_options(at):
+        if spec["tooltip"]["trigger"] == "axis":
+            assert all(not isinstance(item, dict) for s in spec["series"] if s["type"] == "line" for item in s["data"])
+            continue
+        for series in spec["series"]:
+            tooltips = any(isinstance(item, dict) and "tooltip" in item for item in series.get("data", []))
+            if series.get("type") == "line" and tooltips and not series.get("silent"):
+                assert series.get("showSymbol", True), series["name"]
 
 
 def test_home_links_every_page():
