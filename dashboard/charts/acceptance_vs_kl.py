@@ -39,10 +39,9 @@ def alpha_vs_kl(
                 y,
                 BOUND_COLOURS[i % 2],
                 [f"{name}\nKL = {a:.4f}\nα ≥ {b:.4f}" for a, b in zip(x, y, strict=True)],
+                dash="dashed" if i else "solid",
             )
         )
-        if i:
-            curve["lineStyle"]["type"] = "dashed"
         series.append(curve)
     x_axis = value_axis("KL(p ‖ q) in nats" + (" (log)" if log_x else ""))
     if log_x:

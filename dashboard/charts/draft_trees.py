@@ -73,8 +73,7 @@ def _curve(x, y, name: str, style: dict) -> dict:
     the hovered budget (:func:`axis_tooltip`); a single point (EAGLE at topk 1) is drawn as a
     marker."""
     y = np.asarray(y, dtype=float)
-    series = with_gaps(line(name, x, y, style["color"], None))
-    series["lineStyle"] |= {"width": style["width"], "type": style.get("type", "solid")}
+    series = with_gaps(line(name, x, y, style["color"], None, width=style["width"], dash=style.get("type", "solid")))
     if np.count_nonzero(np.isfinite(y)) == 1:
         return series | {"type": "scatter", "symbolSize": 12}
     return series

@@ -95,16 +95,25 @@ def points(x: np.ndarray, y: np.ndarray, hover: Sequence[str] | None, as_y=float
 
 
 def line(
-    name: str, x: np.ndarray, y: np.ndarray, colour: str, hover: Sequence[str] | None, *, markers: bool = False
+    name: str,
+    x: np.ndarray,
+    y: np.ndarray,
+    colour: str,
+    hover: Sequence[str] | None,
+    *,
+    markers: bool = False,
+    width: float = 3,
+    dash: str = "solid",
 ) -> dict:
-    """A line series of the points (x, y), each with its hover text (see :func:`points`)."""
+    """A line series of the points (x, y), each with its hover text (see :func:`points`), drawn
+    ``width`` wide, ``dash`` ("solid", "dotted", "dashed")."""
     return {
         "type": "line",
         "name": name,
         "data": points(x, y, hover),
         "showSymbol": markers,
         "symbolSize": 8,
-        "lineStyle": {"width": 3, "color": colour},
+        "lineStyle": {"width": width, "type": dash, "color": colour},
         "itemStyle": {"color": colour},
     }
 

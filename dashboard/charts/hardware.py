@@ -44,12 +44,6 @@ def acceptance_label(alpha: float | str) -> str:
     return alpha if isinstance(alpha, str) else f"α = {format_number(alpha)}"
 
 
-def _styled(series: dict, width: float, dash: str = "solid") -> dict:
-    """``series`` (of :func:`~dashboard.charts.echart.line`) drawn ``width`` wide, ``dash`` ("dotted", "dashed")."""
-    series["lineStyle"] |= {"width": width, "type": dash}
-    return series
-
-
 def _batch_axis(batch: np.ndarray) -> dict:
     """The batch sizes' log axis, a tick at each power of two from the first batch to the last."""
     return log_axis("batch size (log)", low=float(batch[0]), high=float(batch[-1]), base=2)
@@ -72,13 +66,11 @@ def hardware_speedup(
     """
     series = [
         hover_points(
-            _styled(
-                line(name, k, y, colour, [f"{name}\nk = {a}\nspeedup {b:.3f}×" for a, b in zip(k, y, strict=True)]), *w
-            )
+            line(name, k, y, colour, [f"{name}\nk = {a}\nspeedup {b:.3f}×" for a, b in zip(k, y, strict=True)], **w)
         )
         for name, y, colour, w in (
-            ("free verification", free, PALETTE[0], (3, "dotted")),
-            ("roofline", roofline, "#000000", (4,)),
+            ("free verification", free, PALETTE[0], {"dash": "dotted"}),
+            ("roofline", roofline, "#000000", {"width": 4}),
         )
     ]
     stars = {
@@ -131,16 +123,14 @@ def batch_sweep(
         [f"batch {b}\nbest speedup {s:.3f}×" for b, s in zip(batch, best, strict=True)],
         markers=True,
     )
-    ks = _styled(
-        line(
-            "best k",
-            batch,
-            best_k,
-            PALETTE[1],
-            [f"batch {b}\nbest k = {k}" for b, k in zip(batch, best_k, strict=True)],
-            markers=True,
-        ),
-        2,
+    ks = line(
+        "best k",
+        batch,
+        best_k,
+        PALETTE[1],
+        [f"batch {b}\nbest k = {k}" for b, k in zip(batch, best_k, strict=True)],
+        markers=True,
+        width=2,
     ) | {"step": "end", "yAxisIndex": 1}  # "end": across to the next batch, then up or down, as plotly's "hv"
     slower, at_one = slower_region()
     areas, rules = [slower], [at_one]
@@ -224,11 +214,8 @@ def k_schedule(
         [f"batch {b}\nk = {k}\npredicted speedup {s:.3f}×" for b, k, s in zip(batch, scheduled, best, strict=True)],
     )
     hover = [f"batch {b}\nbest k = {k}: {s:.3f}×, slower" for b, k, s in zip(batch, best_k, best, strict=True)]
-    slower = with_gaps(line("best k, were it to speculate", batch, would_be, PALETTE[1], hover))
-    series = [
-        hover_points(_styled(s, *style)) | {"step": "end"}
-        for s, style in ((in_schedule, (3,)), (slower, (2, "dotted")))
-    ]
+    slower = with_gaps(line("best k, were it to speculate", batch, would_be, PALETTE[1], hover, width=2, dash="dotted"))
+    series = [hover_points(s) | {"step": "end"} for s in (in_schedule, slower)]
     note = {"position": "insideTopLeft", "color": CHOSEN_COLOUR, "fontSize": FONT_SIZE, "align": "left"}
     shaded = [
         band("xAxis", lo - 0.5, hi + 0.5, NO_SPECULATION_FILL, "speculation\ndoes not pay", **note)
@@ -260,16 +247,14 @@ def verification_by_batch(
     active size): how much dearer a verify pass over k + 1 positions is than a decoding step; the
     page's batch, ``chosen_batch``, marked where given."""
     series = [
-        _styled(
-            line(
-                name,
-                batch,
-                ratio,
-                "#000000" if i == 0 else PALETTE[0],
-                [f"{name}\nbatch {b}\nT(k + 1) / T(1) = {r:.3f}" for b, r in zip(batch, ratio, strict=True)],
-                markers=True,
-            ),
-            *((3,) if i == 0 else (2, "dotted")),
+        line(
+            name,
+            batch,
+            ratio,
+            "#000000" if i == 0 else PALETTE[0],
+            [f"{name}\nbatch {b}\nT(k + 1) / T(1) = {r:.3f}" for b, r in zip(batch, ratio, strict=True)],
+            markers=True,
+            **({} if i == 0 else {"width": 2, "dash": "dotted"}),
         )
         for i, (name, ratio) in enumerate(ratios.items())
     ]

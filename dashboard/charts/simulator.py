@@ -23,12 +23,6 @@ def _position_axis(name: str, first: int, last: int, k: int) -> dict:
     return whole_number_axis(name, first, last, interval=1 if k <= TICK_EACH_UP_TO_K else None)
 
 
-def _dotted(series: dict) -> dict:
-    """``series`` drawn as a dotted line, as the i.i.d. references are."""
-    series["lineStyle"] |= {"type": "dotted"}
-    return series
-
-
 def tokens_per_call(emitted_counts: np.ndarray, pmf: np.ndarray, alpha_fit: float, k: int) -> dict:
     """Histogram of tokens emitted per target call against the i.i.d. law at the fitted alpha.
 
@@ -44,11 +38,12 @@ def tokens_per_call(emitted_counts: np.ndarray, pmf: np.ndarray, alpha_fit: floa
         CHOSEN_COLOUR,
         [f"{m} tokens: {y:.4f} predicted" for m, y in zip(n, pmf, strict=True)],
         markers=True,
+        dash="dotted",  # as the i.i.d. references are
     )
     measured = bars_at(
         "measured", n, shares, PALETTE[0], [f"{m} tokens: {y:.4f} of calls" for m, y in zip(n, shares, strict=True)]
     )
-    series = [measured, _dotted(law) | {"symbolSize": 10}]
+    series = [measured, law | {"symbolSize": 10}]
     spec = option(
         f"Tokens per target call · k = {k}, {iterations:,} target calls",
         series,
@@ -79,7 +74,7 @@ def position_acceptance(unconditional: np.ndarray, conditional: np.ndarray, alph
     colours = (PALETTE[0], PALETTE[2])
     series = [bars_at(name, position, y, c, hover(name, y)) for (name, y), c in zip(measured, colours, strict=True)]
     series += [
-        hover_points(_dotted(line(name, position, y, c, hover(name, y))))
+        hover_points(line(name, position, y, c, hover(name, y), dash="dotted"))
         for (name, y), c in zip(iid, colours, strict=True)
     ]
     spec = option(
