@@ -144,8 +144,7 @@ def view() -> None:
                 )  # fmt: skip
                 if falloff != acceptance.NO_FALLOFF:
                     st.caption(acceptance.falloff_note(falloff))
-        else:
-            st.markdown(texts.SCHEDULE_INTRO)
+        else:  # the schedule, and on a tab of its own the schedule in each engine's terms
             schedule_sweep = hardware.schedule_sweep(accepted, deployment, max_batch)
             setting = hardware.Setting(
                 acceptance=shown if isinstance(shown, str) else f"α = {alpha:g}",
@@ -164,19 +163,24 @@ def view() -> None:
                 chart_file=f"k_schedule_{choice.slug}_ctx{context}_maxbatch{max_batch}",
                 json_file=f"k_schedule_{method}_{choice.slug}_ctx{context}_maxbatch{max_batch}.json",
             )
-            inputs = {
-                **acceptance.document(choice, falloff),
-                "precision": names["precision"],
-                "overhead_ms_per_pass": overhead_ms,
-                "drafter_kind": kind,
-                "tensor_parallel": {"target": tp, "draft": draft_tp, "interconnect": link},
-                # What the roofline used: the overrides, else the datasheet's (its FP8 peak for FP8 weights).
-                "memory_bandwidth_gb_s": setup.target.gpu.memory_bandwidth / 1e9,
-                "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
-            }
-            chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
-            engine_views.show_drafter_mismatch(kind, method)
-            hardware.show(schedule_sweep, setting, chosen, accepted, inputs)
+            if opened == "schedule":
+                st.markdown(texts.SCHEDULE_INTRO)
+                hardware.show_schedule(schedule_sweep, setting)
+            else:
+                inputs = {
+                    **acceptance.document(choice, falloff),
+                    "precision": names["precision"],
+                    "overhead_ms_per_pass": overhead_ms,
+                    "drafter_kind": kind,
+                    "tensor_parallel": {"target": tp, "draft": draft_tp, "interconnect": link},
+                    # What the roofline used: the overrides, else the datasheet's (its FP8 peak for FP8 weights).
+                    "memory_bandwidth_gb_s": setup.target.gpu.memory_bandwidth / 1e9,
+                    "peak_tflop_s": setup.target.gpu.peak_flops / 1e12,
+                }
+                chosen = (int(best_roof[0]), float(best_roof[1])) if best_roof[1] > 1 else (0, 1.0)
+                engine_views.show_drafter_mismatch(kind, method)
+                hardware.show_engines(schedule_sweep, setting, chosen, accepted, inputs)
+            hardware.show_caveat()
 
     row = ui.metric_row(metrics_area)
     draft_label = "Draft lookup" if kind == "model_free" else "Draft step T_draft(1)"

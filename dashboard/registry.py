@@ -178,10 +178,12 @@ PAGES: dict[str, PageInfo] = {
             "When verification is not free: a roofline model of draft and target on your GPU, "
             "the best k as the batch grows, and the arithmetic speculation costs.",
             # Without a KV cache to read, speculation stops paying from batch 242 on: a k = 0 range.
+            # The engines' configs of the default schedule.
             # A mixture of experts on two GPUs: its verify pass against a dense model's, and the
             # (batch, context) map where long contexts make speculation pay again.
             views=(
                 ("schedule", f"{hardware_tab('schedule')}&context=0&max_batch=1024"),
+                ("engines", hardware_tab("engines")),
                 (
                     "experts",
                     f"{hardware_tab('experts')}&target_model=Qwen3-30B-A3B&draft_model=Qwen3-30B-A3B-EAGLE-3&method=eagle3"

@@ -250,7 +250,8 @@ TREES_SLOWER = (
 SCHEDULE_INTRO = (
     "vLLM and TensorRT-LLM can change the draft length with the batch size, and SGLang's adaptive mode can "
     "hold a draft length per batch size: below, at each batch size from 1 up, the k with the best roofline "
-    "speedup, 0 where no k beats plain decoding, and that schedule in each engine's terms."
+    "speedup, 0 where no k beats plain decoding. The **Engine configs** tab writes this schedule in each "
+    "engine's terms."
 )
 
 SCHEDULE_CAVEAT = (

@@ -22,6 +22,10 @@ ENORMOUS = "9" * 400
 TEXT_VALUE = "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"
 #: Text parameters that take another kind of text, and a value each takes: per-position rates.
 TEXT_VALUES = {"acc_profile": "0.73, 0.52, 0.35"}
+#: Choices a link makes where another would show the page without what its tests then move: the
+#: Hardware tab whose charts the page's batch slider changes (it moves none on Schedule, and
+#: Engine configs has no chart).
+CHOICES = {"hw_view": "experts"}
 #: Text a name cannot hold, by category: a space, a quote (both would change a shell command).
 BAD_TEXT = {"out_of_range": "two words", "non_numeric": "it's"}
 
@@ -50,6 +54,7 @@ def valid_value(param: Param, prefer=None) -> list[str]:
         value = round(value, 10)
         return [url_text(param, int(value) if param.kind == "int" else value)]
     if param.kind == "choice":
+        prefer = CHOICES.get(param.key) if prefer is None else prefer
         if prefer is not None:
             return [url_text(param, prefer)]
         options = [o for o in param.options if o != param.default]

@@ -116,4 +116,6 @@ def schedule(
         },
     }  # fmt: skip
     engine_views.show_drafter_mismatch(served.drafter, chosen["method"])
-    hardware.show(sweep, setting, at_batch, acceptance, inputs)
+    hardware.show_schedule(sweep, setting)
+    hardware.show_engines(sweep, setting, at_batch, acceptance, inputs)
+    hardware.show_caveat()

@@ -1,10 +1,11 @@
 """The Hardware page's cost models and batch sweeps (cached), and the batch-size schedule of k
 as the Hardware and Calibrate pages show it.
 
-:func:`show` draws it from a per-batch sweep (:func:`specmath.roofline_batch_sweep`): the step chart and the table of
-:func:`specmath.batch_k_schedule`, every engine's config (:func:`engines.engine_configs`,
-shown by :mod:`dashboard.features.engine_views`), the synthetic-acceptance block, the JSON download
-and the caveat.
+From a per-batch sweep (:func:`specmath.roofline_batch_sweep`), :func:`show_schedule` draws the
+step chart and the table of :func:`specmath.batch_k_schedule`; :func:`show_engines` writes that
+schedule in each engine's terms: every engine's config (:func:`engines.engine_configs`, shown by
+:mod:`dashboard.features.engine_views`), the synthetic-acceptance block and the JSON download.
+:func:`show_caveat` follows either: the schedule is a prediction.
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ Accepted = float | tuple[float, ...] | specmath.Acceptance
 
 #: How acceptance falls with context (``dashboard.acceptance.at_context``): the Hardware page's own.
 FALLOFF = Section("Acceptance against context", ("acc_falloff",))
-#: The page's tabs: the speedup, experts and context, the schedule (``dashboard.params.HARDWARE_TABS``).
+#: The page's tabs: the speedup, experts and context, the schedule, the engines' configs
+#: (``dashboard.params.HARDWARE_TABS``).
 TABS = Section(None, ("hw_view",))
 #: The page's parameters: the shared α, the acceptance family and k, then its sidebar
 #: (``dashboard.params.HARDWARE_SECTIONS``), the fall-off with context and the tabs.
@@ -69,21 +71,8 @@ def best_at(sweep: specmath.schedule.BatchSweep, batch: int) -> tuple[int, float
     return int(sweep.k[where][0]), float(sweep.speedup[where][0])
 
 
-def show(
-    sweep: specmath.schedule.BatchSweep,
-    setting: Setting,
-    chosen: tuple[int, float],
-    acceptance: Accepted,
-    inputs: Mapping[str, Any],
-) -> None:
-    """The schedule's chart and table, the engines' configs, the synthetic block and the JSON download.
-
-    ``chosen`` is the best k and its speedup at ``setting.sglang_batch`` (k 0: no speculation
-    there), for the engines that take one k and for the synthetic benchmark; ``acceptance`` the
-    α or the per-position profile the sweep used; ``inputs`` go into the JSON beside the
-    schedule, so a reviewer sees what it came from.
-    """
-    sglang_k, chosen_speedup = chosen
+def show_schedule(sweep: specmath.schedule.BatchSweep, setting: Setting) -> None:
+    """The schedule's step chart and its table of batch ranges."""
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     on = gpus(setting.gpu, setting.tp)
     label = f"{setting.draft_model} → {setting.target_model} on {on}, context {setting.context:,}"
@@ -104,6 +93,23 @@ def show(
                 "there assumes it is sharded with perfect scaling."
             )
 
+
+def show_engines(
+    sweep: specmath.schedule.BatchSweep,
+    setting: Setting,
+    chosen: tuple[int, float],
+    acceptance: Accepted,
+    inputs: Mapping[str, Any],
+) -> None:
+    """The schedule in each engine's terms: the engines' configs, the synthetic block and the JSON download.
+
+    ``chosen`` is the best k and its speedup at ``setting.sglang_batch`` (k 0: no speculation
+    there), for the engines that take one k and for the synthetic benchmark; ``acceptance`` the
+    α or the per-position profile the sweep used; ``inputs`` go into the JSON beside the
+    schedule, so a reviewer sees what it came from.
+    """
+    sglang_k, chosen_speedup = chosen
+    schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
     presets = specmath.MODEL_PRESETS
     method = setting.method
     found = engine_config.drafter(method, setting.draft_model, setting.target_model, setting.drafter)
@@ -151,6 +157,10 @@ def show(
         file_name=setting.json_file,
         mime="application/json",
     )
+
+
+def show_caveat() -> None:
+    """That the schedule is the model's prediction, and how to check it on a server."""
     st.markdown(texts.SCHEDULE_CAVEAT)
 
 

@@ -32,7 +32,12 @@ TREE_MAX_RANKS = 32
 
 #: The Hardware page's tabs, each value's label; the address holds the label, as Streamlit's
 #: bound tabs write it.
-HARDWARE_TABS = {"speedup": "Speedup", "experts": "Experts and context", "schedule": "Schedule"}
+HARDWARE_TABS = {
+    "speedup": "Speedup",
+    "experts": "Experts and context",
+    "schedule": "Schedule",
+    "engines": "Engine configs",
+}
 
 #: In the order the pages show them.
 PARAMS: tuple[Param, ...] = (

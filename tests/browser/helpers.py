@@ -54,7 +54,7 @@ class PageSpec:
     id: str
     title: str
     path: str  # after the server's root: "" for the home page
-    charts: int | None  # None: any number (at least one)
+    charts: int | None  # None: any number (the Hardware page's tabs draw three, two, one or none)
     params: tuple[str, ...]
     url_params: tuple[str, ...] = ()
     slider_key: str | None = None  # a slider that changes the chart (for keyboard tests)
@@ -163,6 +163,16 @@ class AppTab:
             self.slider(label).focus()
             self.page.keyboard.press(key)
             self.settle(changed_from=before)
+
+    def press_for_metrics(self, label: str, key: str) -> None:
+        """Focus the slider called ``label`` and press ``key``; wait for the metrics to change (on
+        a view without a chart, such as the Hardware page's Engine configs)."""
+        values = '[...document.querySelectorAll(\'[data-testid="stMetricValue"]\')].map((m) => m.innerText).join("|")'
+        before = self.page.evaluate(f"() => {values}")
+        self.slider(label).focus()
+        self.page.keyboard.press(key)
+        self.page.wait_for_function(f"(before) => {values} !== before", arg=before)
+        self.settle()
 
     def type_number(self, label: str, text: str) -> None:
         """Type ``text`` into the sidebar number box ``label``, press Enter; wait for the charts to change."""

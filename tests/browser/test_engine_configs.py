@@ -17,8 +17,8 @@ from engines.configs import sglang, vllm
 from tests.app_helpers import shown
 from tests.browser.helpers import PAGES, AppTab, served
 
-#: The Hardware page's tab with the schedule and the engines' configs.
-SCHEDULE = hardware_tab("schedule")
+#: The Hardware page's tab with the engines' configs.
+ENGINES_TAB = hardware_tab("engines")
 
 #: How the configs' own vLLM command starts (the synthetic run's adds "rejection_sample_method").
 SERVE = "vllm serve "
@@ -75,7 +75,7 @@ def assert_codes_as_served(tab: AppTab) -> None:
 
 
 def test_hardware_shows_the_configs_the_server_built_and_downloads_them(tab: AppTab):
-    tab.open(PAGES["hardware"], SCHEDULE)
+    tab.open(PAGES["hardware"], ENGINES_TAB)
     assert tab.exceptions() == []
     assert_codes_as_served(tab)
     config = vllm_config(tab)
@@ -94,7 +94,7 @@ def test_hardware_shows_the_configs_the_server_built_and_downloads_them(tab: App
 
 def test_a_link_with_method_ngram_shows_the_servers_configs_and_rule_messages(tab: AppTab):
     assert "ngram" in PARAMS["method"].options and default("method") != "ngram"
-    tab.open(PAGES["hardware"], f"{SCHEDULE}&method=ngram")
+    tab.open(PAGES["hardware"], f"{ENGINES_TAB}&method=ngram")
     assert tab.exceptions() == []
     assert_codes_as_served(tab)
     # Each warning's text follows its icon's name, "rule" (blank while the icon font loads).
@@ -124,7 +124,7 @@ def test_calibrate_example_with_vllms_acceptance_rate_explains_it(tab: AppTab):
 
 def test_each_engines_tab_shows_its_config_and_its_synthetic_run(tab: AppTab):
     """A person sees one engine's blocks at a time, each the server's text for the address."""
-    tab.open(PAGES["hardware"], SCHEDULE)
+    tab.open(PAGES["hardware"], ENGINES_TAB)
     assert tab.exceptions() == []
     sent = {text.strip() for text in served("hardware", tab.params()).codes}
     visible = visible_codes(tab)  # the first tab of each group: vLLM's config and its synthetic run

@@ -117,7 +117,7 @@ def _codes(tab: AppTab) -> list[str]:
 def test_a_drafter_name_typed_reaches_the_configs_and_the_address(tab: AppTab):
     """The box's binding writes what was typed to the address, and each rerun reads the address
     again: a refused name there gets the page's warning alone, not a bad link's as well."""
-    tab.open(PAGES["hardware"], f"{hardware_tab('schedule')}&method=eagle3")
+    tab.open(PAGES["hardware"], f"{hardware_tab('engines')}&method=eagle3")
     box = tab.page.locator(DRAFTER_BOX)
     box.fill("my head")
     box.press("Enter")
@@ -125,7 +125,7 @@ def test_a_drafter_name_typed_reaches_the_configs_and_the_address(tab: AppTab):
     tab.settle()
     assert tab.params()["drafter"] == ["my head"]
     assert len(tab.warnings()) == 1, tab.warnings()
-    tab.press(PARAMS["alpha"].label, "ArrowLeft")  # a whole rerun, the router reading the address
+    tab.press_for_metrics(PARAMS["alpha"].label, "ArrowLeft")  # a whole rerun, the router reading the address
     (warning,) = tab.warnings()
     assert warning.startswith("The draft model name my head "), warning
     assert any('"model": "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"' in code for code in _codes(tab))
@@ -141,7 +141,7 @@ def test_a_drafter_name_typed_reaches_the_configs_and_the_address(tab: AppTab):
 
 
 def test_a_refused_drafter_name_in_a_link_leaves_the_address(tab: AppTab):
-    tab.open(PAGES["hardware"], f"{hardware_tab('schedule')}&drafter=two%20words")
+    tab.open(PAGES["hardware"], f"{hardware_tab('engines')}&drafter=two%20words")
     (warning,) = tab.warnings()
     assert "drafter = two words is not allowed" in warning, warning
     assert tab.params().get("drafter") in (None, [""])  # a copied link does not carry it on

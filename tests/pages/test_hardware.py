@@ -39,6 +39,7 @@ TAB_CHARTS = {
     "speedup": ("Speedup vs draft length", "Verification cost: T_target(w)", "Best k and speedup as the batch grows"),
     "experts": ("Verification cost against the batch", "Best k and speedup over batch and context"),
     "schedule": ("Draft length schedule",),
+    "engines": (),
 }
 CHARTS = tuple(title for titles in TAB_CHARTS.values() for title in titles)
 
@@ -229,7 +230,7 @@ def _rule_warnings(kind="sequential", **inputs) -> list[str]:
 
 
 def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
-    at = open_tab("schedule")
+    at = open_tab("engines")
     assert not at.exception
     sweep = _schedule_sweep()
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
@@ -240,7 +241,7 @@ def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
         "num_speculative_tokens": 4,
         "num_speculative_tokens_per_batch_size": [[1, 120, 4], [121, 247, 3], [248, 256, 2]],
     }
-    (table,) = at.table
+    (table,) = open_tab("schedule").table
     assert list(table.value["batch sizes"]) == ["1 to 120", "121 to 247", "248 to 256"]
     assert list(table.value["k"]) == ["4", "3", "2"]
     low, high = sweep.speedup[:120].min(), sweep.speedup[:120].max()
@@ -250,7 +251,7 @@ def test_the_vllm_config_shown_is_specmaths_schedule_for_the_pages_inputs():
 
 @pytest.mark.parametrize("batch", ["1", "64", "256"])
 def test_the_sglang_flags_are_the_best_chain_at_the_chosen_batch(batch):
-    at = open_tab("schedule", batch=batch)
+    at = open_tab("engines", batch=batch)
     setup = _setup(batch=int(batch))
     k, s = specmath.general_optimal_k(0.8, setup.draft, setup.target, max_k=32)
     assert s > 1
@@ -264,7 +265,7 @@ def test_the_sglang_flags_are_the_best_chain_at_the_chosen_batch(batch):
 
 
 def test_the_download_round_trips_to_the_schedule_and_its_inputs(downloads):
-    at = open_tab("schedule", context="0", max_batch="1024", method="eagle3")
+    at = open_tab("engines", context="0", max_batch="1024", method="eagle3")
     document = json.loads(downloads(at).decode("utf-8"))
     sweep = _schedule_sweep(max_batch=1024, context=0)
     schedule = specmath.batch_k_schedule(sweep.batch, sweep.k, sweep.speedup)
@@ -279,10 +280,11 @@ def test_the_download_round_trips_to_the_schedule_and_its_inputs(downloads):
 
 
 def test_where_speculation_does_not_pay_the_schedule_says_zero_and_shades_it():
-    at = open_tab("schedule", context="0", max_batch="1024")
+    at = open_tab("engines", context="0", max_batch="1024")
     config = vllm_config(at)
     assert config["num_speculative_tokens_per_batch_size"][-1] == [242, 1024, 0]
     assert config["num_speculative_tokens"] == 4
+    at = open_tab("schedule", context="0", max_batch="1024")
     (table,) = at.table
     assert table.value["k"].iloc[-1] == "0 (do not speculate)"
     schedule_figure = chart(at, "Draft length schedule")
@@ -294,7 +296,7 @@ def test_where_speculation_does_not_pay_the_schedule_says_zero_and_shades_it():
 
 
 def test_a_draft_no_k_pays_for_shows_no_config():
-    at = open_tab("schedule", alpha="0.05")
+    at = open_tab("engines", alpha="0.05")
     assert not at.exception
     assert not any(text.startswith("--speculative") for text in codes(at))
     assert any("serve without `--speculative-config`" in i.value for i in at.info)
@@ -312,7 +314,7 @@ def test_a_draft_no_k_pays_for_shows_no_config():
     ],
 )
 def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
-    at = open_tab("schedule", method=method)
+    at = open_tab("engines", method=method)
     assert not at.exception
     assert warnings(at) == _rule_warnings(method=method, model=model)  # the page's rules, and nothing else
     config = vllm_config(at)
@@ -331,7 +333,7 @@ def test_a_link_with_each_method_gives_its_configs(method, model, algorithm):
 
 @pytest.mark.parametrize(("key", "raw"), [("method", "medusa"), ("max_batch", "3"), ("max_batch", "4")])
 def test_bad_schedule_links_warn(key, raw):
-    at = open_tab("schedule", **{key: raw})
+    at = open_tab("engines", **{key: raw})
     assert not at.exception
     assert any(f"`{key}" in w for w in warnings(at))
     assert vllm_config(at)["num_speculative_tokens_per_batch_size"][-1][1] == 256
@@ -345,7 +347,7 @@ def _captions(at) -> list[str]:
 
 
 def test_a_linked_head_name_goes_into_both_engines_and_the_download(downloads):
-    at = open_tab("schedule", method="eagle3", drafter=HEAD)
+    at = open_tab("engines", method="eagle3", drafter=HEAD)
     assert not at.exception and not warnings(at)
     assert at.text_input(key="drafter").value == HEAD
     assert vllm_config(at)["model"] == HEAD
@@ -357,7 +359,7 @@ def test_a_linked_head_name_goes_into_both_engines_and_the_download(downloads):
 
 
 def test_without_a_name_the_head_placeholder_is_explained(downloads):
-    at = open_tab("schedule", method="eagle3")
+    at = open_tab("engines", method="eagle3")
     assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"
     assert any("Replace `YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B`" in text for text in _captions(at))
     assert json.loads(downloads(at).decode("utf-8"))["inputs"]["drafter_in_configs"] == (
@@ -367,7 +369,7 @@ def test_without_a_name_the_head_placeholder_is_explained(downloads):
 
 @pytest.mark.parametrize("raw", ["two words", "x'y", "[x](//e.vil)", "-rf"])
 def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
-    at = open_tab("schedule", drafter=raw)
+    at = open_tab("engines", drafter=raw)
     assert not at.exception
     (warning,) = warnings(at)
     assert warning.startswith(f"`drafter` = {literal(raw)} is not allowed")
@@ -378,14 +380,14 @@ def test_a_bad_linked_name_warns_and_the_preset_is_used(raw):
 
 
 def test_a_repeated_name_warns_and_the_last_is_used_shown_as_literal_text():
-    at = open_tab("schedule", method="eagle3", drafter=["a/b", "__bold__"])
+    at = open_tab("engines", method="eagle3", drafter=["a/b", "__bold__"])
     (warning,) = warnings(at)
     assert warning.endswith("; using ` __bold__ `.")  # Markdown would make it bold
     assert vllm_config(at)["model"] == "__bold__"
 
 
 def test_a_bad_typed_name_warns_and_the_placeholder_is_used():
-    at = open_tab("schedule", method="eagle3")
+    at = open_tab("engines", method="eagle3")
     at.text_input(key="drafter").set_value("my head; rm -rf ~ " + "x" * 40).run()
     assert not at.exception
     (warning,) = warnings(at)
@@ -401,7 +403,7 @@ def test_a_bad_typed_name_warns_and_the_placeholder_is_used():
 def test_a_bad_typed_name_in_the_address_is_not_taken_for_a_links():
     """In the browser the box's binding writes what was typed to the address, which the next run
     reads: a bad name typed there gets the page's warning alone, not the bad-link one as well."""
-    at = open_tab("schedule")
+    at = open_tab("engines")
     at.text_input(key="drafter").set_value("a b")
     at.query_params["drafter"] = "a b"  # as the binding leaves the address (AppTest does not)
     at.run()
@@ -412,24 +414,24 @@ def test_a_bad_typed_name_in_the_address_is_not_taken_for_a_links():
 
 @pytest.mark.parametrize(("method", "algorithm"), [("mtp", "NEXTN"), ("ngram", "NGRAM")])
 def test_a_name_for_a_method_without_a_draft_model_is_said_to_be_unused(method, algorithm):
-    at = open_tab("schedule", method=method, drafter=HEAD)
+    at = open_tab("engines", method=method, drafter=HEAD)
     assert not at.exception and warnings(at) == _rule_warnings(method=method, model=None)
     assert any(f"With `{method}`" in text and "is not used" in text for text in _captions(at))
     assert "model" not in vllm_config(at)
     flags = sglang_flags(at)
     assert flags["--speculative-algorithm"] == algorithm and "--speculative-draft-model-path" not in flags
-    at = open_tab("schedule", method=method)
+    at = open_tab("engines", method=method)
     assert not any("is not used" in text for text in _captions(at))
 
 
 @pytest.mark.parametrize("hostile", HOSTILE)
 def test_a_hostile_name_linked_or_typed_reaches_messages_only_as_literal_text(hostile):
-    at = open_tab("schedule", method="eagle3", drafter=hostile)
+    at = open_tab("engines", method="eagle3", drafter=hostile)
     assert not at.exception
     assert_literal(warnings(at) + _captions(at))
     if not PARAMS["drafter"].accepts(hostile):  # an address such as e.vil/login is a model name's shape
         assert vllm_config(at)["model"] == "YOUR-EAGLE3-HEAD-FOR-Llama-3.1-8B"
-    at = open_tab("schedule", method="eagle3")
+    at = open_tab("engines", method="eagle3")
     at.text_input(key="drafter").set_value(hostile).run()
     assert not at.exception
     assert_literal(warnings(at) + _captions(at))
@@ -437,7 +439,7 @@ def test_a_hostile_name_linked_or_typed_reaches_messages_only_as_literal_text(ho
 
 def test_a_linked_name_over_200_characters_is_refused_whole_not_cut_into_the_configs(downloads):
     long = "org/" + "m" * 197  # 201 characters, its first 200 a valid name
-    at = open_tab("schedule", drafter=long)
+    at = open_tab("engines", drafter=long)
     assert not at.exception
     (warning,) = warnings(at)
     assert "at most 200 characters" in warning and warning.endswith("; using no value (the default).")
@@ -446,7 +448,7 @@ def test_a_linked_name_over_200_characters_is_refused_whole_not_cut_into_the_con
     assert json.loads(downloads(at).decode("utf-8"))["inputs"]["drafter_in_configs"] == "meta-llama/Llama-3.2-1B"
     assert at.query_params.get("drafter") in (None, "")  # a copied link does not carry it on
     # Typed into the box, the same name gets the page's own warning, and still stays out.
-    at = open_tab("schedule")
+    at = open_tab("engines")
     at.text_input(key="drafter").set_value(long).run()
     (warning,) = warnings(at)
     assert warning.startswith("The draft model name") and "they use `meta-llama/Llama-3.2-1B` instead" in warning
@@ -460,7 +462,7 @@ def test_a_model_name_with_spaces_and_quotes_goes_into_the_configs_quoted(monkey
     spec = dataclasses.replace(specmath.MODEL_PRESETS["Llama-3.2-1B"], name=name, hub_id="", source="a local copy")
     presets = types.MappingProxyType(specmath.MODEL_PRESETS | {"Llama-3.2-1B": spec})
     monkeypatch.setattr(specmath, "MODEL_PRESETS", presets)
-    at = open_tab("schedule")
+    at = open_tab("engines")
     assert not at.exception
     assert vllm_config(at)["model"] == name and sglang_flags(at)["--speculative-draft-model-path"] == name
     (serve,) = [text for text in codes(at) if text.startswith("vllm serve ") and "rejection_sample" not in text]
@@ -482,7 +484,7 @@ def _vocabulary_warnings(at) -> list[str]:
 def test_a_draft_model_the_engines_refuse_gets_a_warning_that_says_why_and_what_would_do(
     target, draft, why, instead, downloads
 ):
-    at = open_tab("schedule", target_model=target, draft_model=draft)
+    at = open_tab("engines", target_model=target, draft_model=draft)
     assert not at.exception
     (warning,) = _vocabulary_warnings(at)
     assert why in warning and instead in warning
@@ -494,27 +496,27 @@ def test_a_draft_model_the_engines_refuse_gets_a_warning_that_says_why_and_what_
 
 
 def test_heads_and_matching_drafts_get_no_vocabulary_warning(downloads):
-    at = open_tab("schedule")  # Llama-3.2-1B drafting for Llama-3.1-8B
+    at = open_tab("engines")  # Llama-3.2-1B drafting for Llama-3.1-8B
     assert not _vocabulary_warnings(at)
     assert json.loads(downloads(at).decode("utf-8"))["inputs"]["vocabulary_problem"] is None
     # An EAGLE head loads no vocabulary of its own: the draft preset only sets the cost.
-    at = open_tab("schedule", target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", method="eagle3")
+    at = open_tab("engines", target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", method="eagle3")
     assert not at.exception and not warnings(at)
 
 
 def test_a_head_as_the_draft_model_is_told_it_is_a_head_and_the_method_that_runs_it(downloads):
-    at = open_tab("schedule", target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3")
+    at = open_tab("engines", target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3")
     assert not at.exception
     (warning,) = _vocabulary_warnings(at)
     assert "Qwen3-30B-A3B-EAGLE-3 is an EAGLE-3 head for Qwen3-30B-A3B, not a model on its own" in warning
     assert "method `eagle3` with this drafter" in warning and "not known" not in warning
     assert "is an EAGLE-3 head" in json.loads(downloads(at).decode("utf-8"))["inputs"]["vocabulary_problem"]
-    at = open_tab("schedule", target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3", method="eagle3")
+    at = open_tab("engines", target_model="Qwen3-30B-A3B", draft_model="Qwen3-30B-A3B-EAGLE-3", method="eagle3")
     assert not at.exception and not _vocabulary_warnings(at)
 
 
 def test_a_typed_draft_model_is_told_the_vocabulary_it_needs():
-    at = open_tab("schedule", target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", drafter="./my-qwen-draft")
+    at = open_tab("engines", target_model="Qwen2.5-7B", draft_model="Qwen2.5-0.5B", drafter="./my-qwen-draft")
     assert not at.exception and not warnings(at)  # the page cannot check a model it does not know
     assert vllm_config(at)["model"] == "./my-qwen-draft"
     assert any("Qwen2.5-7B's vocab_size, 152,064" in text and "(Qwen2.5)" in text for text in _captions(at))
@@ -561,7 +563,7 @@ DEEPSEEK_MTP = {
     [(None, 8, ("1.49", "2.55")), ("1", 1, ("1.22", "1.93"))],
 )
 def test_a_head_drafts_on_the_targets_gpus_unless_the_link_sets_its_own(downloads, draft_tp, on, figures):
-    at = open_tab("schedule", **DEEPSEEK_MTP, **({"draft_tp": draft_tp} if draft_tp else {}))
+    at = open_tab("engines", **DEEPSEEK_MTP, **({"draft_tp": draft_tp} if draft_tp else {}))
     assert not at.exception
     h200 = specmath.GPU_PRESETS["H200 SXM"]
     h200 = dataclasses.replace(h200, peak_flops=h200.peak_flops_fp8)  # FP8 weights at the FP8 peak
@@ -578,7 +580,8 @@ def test_a_head_drafts_on_the_targets_gpus_unless_the_link_sets_its_own(download
     sweep = specmath.roofline_batch_sweep(
         0.8, draft, target, h200, np.arange(1, 257), 1024, 0.0, max_k=32, tp=8, draft_tp=on, interconnect=NVLINK
     )
-    steps = values(trace(chart(at, "Draft length schedule"), "k in the schedule")["y"])
+    on_schedule = open_tab("schedule", **DEEPSEEK_MTP, **({"draft_tp": draft_tp} if draft_tp else {}))
+    steps = values(trace(chart(on_schedule, "Draft length schedule"), "k in the schedule")["y"])
     np.testing.assert_array_equal(steps, np.where(sweep.speedup > 1, sweep.k, 0))
     assert (f"{sweep.speedup[0]:.2f}", f"{sweep.speedup[-1]:.2f}") == figures
     assert json.loads(downloads(at).decode("utf-8"))["inputs"]["tensor_parallel"]["draft"] == on
@@ -670,7 +673,7 @@ ENGINES = ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp"]
 
 
 def test_every_engine_has_a_tab_with_specmaths_config_and_a_synthetic_run():
-    at = open_tab("schedule", batch="16")
+    at = open_tab("engines", batch="16")
     assert not at.exception and not warnings(at)
     # The page's tabs, then the configs', then the synthetic runs'.
     assert [tab.label for tab in at.tabs] == [*HARDWARE_TABS.values(), *ENGINES * 2]
@@ -689,7 +692,7 @@ def test_every_engine_has_a_tab_with_specmaths_config_and_a_synthetic_run():
 
 
 def test_the_synthetic_block_forces_the_predicted_acceptance_at_the_chosen_batch():
-    at = open_tab("schedule", batch="64", alpha="0.7")
+    at = open_tab("engines", batch="64", alpha="0.7")
     assert not at.exception
     setup = _setup(batch=64)
     k, speedup = specmath.general_optimal_k(0.7, setup.draft, setup.target, max_k=32)
@@ -707,7 +710,7 @@ def test_the_synthetic_block_forces_the_predicted_acceptance_at_the_chosen_batch
 
 
 def test_with_data_parallelism_vllm_gets_no_schedule_and_the_page_says_why():
-    at = open_tab("schedule", data_parallel="2", batch="16")
+    at = open_tab("engines", data_parallel="2", batch="16")
     assert not at.exception
     config = vllm_config(at)
     assert "num_speculative_tokens_per_batch_size" not in config
@@ -717,17 +720,17 @@ def test_with_data_parallelism_vllm_gets_no_schedule_and_the_page_says_why():
 
 
 def test_a_method_vllm_v1_does_not_schedule_and_mtp_multiples_are_said():
-    at = open_tab("schedule", method="suffix")
+    at = open_tab("engines", method="suffix")
     assert not at.exception
     assert warnings(at) == _rule_warnings(method="suffix", model=None)
     assert any("Model Runner V1" in w for w in warnings(at)) and any("no `suffix` method" in w for w in warnings(at))
-    at = open_tab("schedule", method="mtp", n_predict="3")
+    at = open_tab("engines", method="mtp", n_predict="3")
     assert vllm_config(at)["num_speculative_tokens"] == 6  # the schedule's largest k, 4, raised to a multiple of 3
     assert warnings(at) == _rule_warnings(method="mtp", model=None, n_predict=3)
 
 
 def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
-    at = open_tab("schedule", tp="4", draft_tp="1", batch="16")
+    at = open_tab("engines", tp="4", draft_tp="1", batch="16")
     assert not at.exception
     setup = _setup()
     sweep = specmath.roofline_batch_sweep(
@@ -768,7 +771,7 @@ def test_the_pages_gpus_reach_every_engines_config_and_the_download(downloads):
     ],
 )
 def test_the_page_says_when_the_drafter_kind_is_not_the_methods(kind, method, mismatch):
-    at = open_tab("schedule", drafter_kind=kind, method=method)
+    at = open_tab("engines", drafter_kind=kind, method=method)
     assert not at.exception
     message = drafter_mismatch(kind, method)
     assert (message in warnings(at)) == mismatch and (message is not None) == mismatch
@@ -776,7 +779,7 @@ def test_the_page_says_when_the_drafter_kind_is_not_the_methods(kind, method, mi
 
 
 def test_a_parallel_drafter_with_method_dflash_gets_no_mismatch_and_dflash_configs():
-    at = open_tab("schedule", drafter_kind="parallel", method="dflash")
+    at = open_tab("engines", drafter_kind="parallel", method="dflash")
     assert not at.exception
     assert not any("is costed for" in w for w in warnings(at))
     setup = _setup()
@@ -816,7 +819,7 @@ def test_a_best_k_at_the_largest_k_searched_is_said_to_be_the_searchs_edge(link,
 def test_each_engine_tab_holds_one_whole_command_that_serves_the_target():
     """Issue 42 part 5: a command runs as pasted. Each engine's tab has one command block, starting with the
     engine's program and the target, which parses under that engine's own argument rules."""
-    at = open_tab("schedule", tp="2", batch="64")
+    at = open_tab("engines", tp="2", batch="64")
     assert not at.exception
     tabs = at.tabs[len(HARDWARE_TABS) :][: len(ENGINES)]  # the configs' tabs, after the page's; the runs' after them
     assert [tab.label for tab in tabs] == ENGINES
