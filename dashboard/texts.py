@@ -155,7 +155,8 @@ HARDWARE_AT_CAP = (
 )
 HARDWARE_AT_CAP_BLOCK = (
     " A block drafter pays little for more positions until compute binds, but a DFlash checkpoint "
-    "drafts at most its block size less one (15 for a block of 16), as the engines' notes below say."
+    "drafts at most its block size less one (15 for a block of 16), as the engines' notes on the Engine "
+    "configs tab say."
 )
 
 HARDWARE_MOE = (
