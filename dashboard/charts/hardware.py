@@ -1,8 +1,8 @@
 """The hardware page: speedup under the roofline, the batch sweep, and the verification cost.
 
 ECharts options (``dashboard.charts.echart``): a press of the page's α or batch slider redraws
-all six charts (the k schedule's is drawn by ``dashboard.features.hardware.show``), which plotly
-charts could only do by remounting each.
+the open tab's charts in place (the k schedule's is drawn by
+``dashboard.features.hardware.show_schedule``), which plotly charts could only do by remounting each.
 """
 
 from __future__ import annotations
