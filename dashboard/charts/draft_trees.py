@@ -16,13 +16,16 @@ import numpy as np
 from dashboard.charts.echart import (
     STAR,
     axis_tooltip,
+    band,
     category_axis,
     legend_below,
     line,
+    mark_areas,
     mark_lines,
     option,
     point,
     rule,
+    slower_region,
     value_axis,
     with_gaps,
 )
@@ -153,20 +156,18 @@ def tree_speedups(
         anchor = {"symbol": "circle", "symbolSize": 1, "itemStyle": {"color": "rgba(0, 0, 0, 0)"}}
         star["markPoint"] = {"silent": True, "label": text, "data": [{"coord": [label["x"], s]}]} | anchor
     far_right = chosen_budget > budgets[-1] / 2
-    star["markLine"] = mark_lines(
-        rule("xAxis", chosen_budget, CHOSEN_COLOUR, label=f"m = {chosen_budget}"),
-        rule("yAxis", 1, "#666666", dash="dashed", width=1),
+    _, at_one = slower_region()
+    star["markLine"] = mark_lines(rule("xAxis", chosen_budget, CHOSEN_COLOUR, label=f"m = {chosen_budget}"), at_one)
+    slower = band(
+        "yAxis",
+        0,
+        1,
+        SLOWER_FILL,
+        "slower than plain decoding",
+        position="insideBottomLeft" if far_right else "insideBottomRight",
+        color=CHOSEN_COLOUR,
     )
-    star["markArea"] = {
-        "silent": True,
-        "itemStyle": {"color": SLOWER_FILL},
-        "label": {
-            "position": "insideBottomLeft" if far_right else "insideBottomRight",
-            "color": CHOSEN_COLOUR,
-            "fontSize": FONT_SIZE - 2,
-        },
-        "data": [[{"yAxis": 0, "name": "slower than plain decoding"}, {"yAxis": 1}]],
-    }
+    star["markArea"] = mark_areas(slower)
     spec = option(
         "Speedup when verifying m positions costs T(m)",
         [*series, star],
