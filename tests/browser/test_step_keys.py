@@ -18,7 +18,7 @@ import pytest
 
 from dashboard.charts import ROLE_COLOURS
 from dashboard.charts.step_through import MIN_LARGE_FONT
-from dashboard.features.step_through import CHECK, OUTCOME, step_at, total_steps
+from dashboard.features.step_through import CHECK, OUTCOME, next_step, shown, step_at, total_steps
 from dashboard.params import PARAMS
 from scripts import live_app
 from tests.browser.helpers import PAGES
@@ -55,32 +55,54 @@ VARIANTS = {"sampled": "", "greedy": "&greedy=true", "block": "&step_verificatio
 #: Every step at the default k = 8: whatever it shows must fit.
 STEPS = range(1, total_steps(8) + 1)
 
+#: The last position each variant checks at the default draft: sampled, its third word is
+#: rejected and Next skips the later checks; greedy every check passes; block checks them all.
+LAST_CHECKED = {"sampled": 2, "greedy": 7, "block": 7}
 
-@pytest.mark.parametrize("variant", VARIANTS)
-@pytest.mark.parametrize("step", STEPS)
-def test_presenter_mode_shows_each_step_on_one_projector_screen(sized, step, variant):
-    """Greedy, every check passes: the last steps are the bonus word's. Under block verification
-    every position is checked: each check has its numbers."""
-    query = f"presenter=true&step={step}" + VARIANTS[variant]
-    tab = sized(1024, 768).open(STEP, query)
+
+def _assert_fits_one_screen(tab, step: int, variant: str) -> None:
+    """Step ``step``, shown in presenter mode at 1024 × 768, is one screen legible from the back."""
     fit = tab.page.evaluate(STEP_FIT_JS)
-    assert fit["scroll"] <= 0.5, fit  # nothing below the screen
-    assert fit["chart"] is not None and _inside(fit["chart"], fit["viewport"]), fit
-    assert fit["explanation"] is not None and _inside(fit["explanation"], fit["viewport"]), fit
-    assert all(_inside(metric, fit["viewport"]) for metric in fit["metrics"]), fit
-    assert fit["titleUncovered"], fit  # the page's title, in the header bar, is not under Streamlit's header
-    assert fit["titles"] and all(title[2] <= fit["chart"][2] for title in fit["titles"]), fit  # titles not cut
+    where = (variant, step, fit)
+    assert fit["scroll"] <= 0.5, where  # nothing below the screen
+    assert fit["chart"] is not None and _inside(fit["chart"], fit["viewport"]), where
+    assert fit["explanation"] is not None and _inside(fit["explanation"], fit["viewport"]), where
+    assert all(_inside(metric, fit["viewport"]) for metric in fit["metrics"]), where
+    assert fit["titleUncovered"], where  # the page's title, in the header bar, is not under Streamlit's header
+    assert fit["titles"] and all(title[2] <= fit["chart"][2] for title in fit["titles"]), where  # titles not cut
     # Sampled, the default draft's third word is rejected: the later checks are never made.
     at = step_at(step, 8)
-    if at.phase == OUTCOME or (at.phase == CHECK and (variant != "sampled" or at.position <= 2)):
-        assert fit["metrics"], "this step has metrics"
+    if at.phase == OUTCOME or (at.phase == CHECK and at.position <= LAST_CHECKED[variant]):
+        assert fit["metrics"], ("this step has metrics", *where)
     # Legible from the back of a room: the chart's words and the explanation.
-    assert fit["explanationFont"] >= MIN_LARGE_FONT, fit
-    assert fit["chartFonts"] and [t for t in fit["chartFonts"] if t["size"] < MIN_LARGE_FONT] == [], fit
+    assert fit["explanationFont"] >= MIN_LARGE_FONT, where
+    assert fit["chartFonts"] and [t for t in fit["chartFonts"] if t["size"] < MIN_LARGE_FONT] == [], where
     # The legend is drawn opaque, each line in its role's colour (their contrast: a unit test).
-    shown = {line["text"]: (line["color"], line["opacity"]) for line in fit["legend"]}
-    assert shown["drawn from the residual"] == (_rgb(ROLE_COLOURS["resampled"]), 1)
-    assert len(shown) == len(ROLE_COLOURS) and {opacity for _, opacity in shown.values()} == {1}
+    legend = {line["text"]: (line["color"], line["opacity"]) for line in fit["legend"]}
+    assert legend["drawn from the residual"] == (_rgb(ROLE_COLOURS["resampled"]), 1), where
+    assert len(legend) == len(ROLE_COLOURS) and {opacity for _, opacity in legend.values()} == {1}, where
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_presenter_mode_shows_each_step_on_one_projector_screen(sized, variant):
+    """Greedy, every check passes: the last steps are the bonus word's. Under block verification
+    every position is checked: each check has its numbers. The steps are walked as a presenter
+    walks them, with the clicker's PageDown from step 1; the checks Next skips are opened by
+    their address."""
+    query = "presenter=true" + VARIANTS[variant]
+    tab = sized(1024, 768).open(STEP, query + "&step=1")
+    step = 1
+    while step is not None:
+        _assert_fits_one_screen(tab, step, variant)
+        step = next_step(step, 8, LAST_CHECKED[variant])
+        if step is not None:
+            before = tab.signature()
+            tab.page.keyboard.press("PageDown")
+            tab.page.wait_for_url(lambda url, step=step: f"step={step}" in url)
+            tab.settle(changed_from=before)
+            assert _shown_step(tab) == step
+    for skipped in (s for s in STEPS if not shown(s, 8, LAST_CHECKED[variant])):
+        _assert_fits_one_screen(tab.open(STEP, query + f"&step={skipped}"), skipped, variant)
 
 
 #: The main area's focus ring: Streamlit draws it as an inset box shadow of a ``::before`` of the
