@@ -1,8 +1,11 @@
 """Hand-edited links with impossible values: every page warns about each bad parameter by name
 and still draws its charts with the values it uses instead.
 
-The links come from the parameter table (``tests/links.py``): each parameter a page reads
-gets a value out of range, a word where a number belongs, an empty value and an enormous one.
+The links come from the parameter table (``tests/links.py``). Each parameter's refusal of every
+kind of bad value is a unit test (``tests/dashboard/test_units.py``) and each page's reading of a
+bad link an AppTest (``tests/pages/test_every_page.py``); here the links go through the browser's
+address bar: each page once, the kinds taking turns (a value out of range, a word where a number
+belongs, an empty value, an enormous one), so that each kind reaches two or three pages.
 """
 
 from __future__ import annotations
@@ -18,11 +21,11 @@ from tests.browser.helpers import ENGINE_BLOCKS, PAGES, AppTab
 from tests.dashboard.test_address import read_back
 from tests.links import CATEGORIES, HOSTILE, bad_link, hostile_link
 
+WITH_PARAMS = [page_id for page_id, spec in PAGES.items() if spec.params]
 CASES = [
-    pytest.param(page_id, category, *bad_link(spec.params, category), id=f"{page_id}-{category}")
-    for page_id, spec in PAGES.items()
-    if spec.params
-    for category in CATEGORIES
+    pytest.param(page_id, category, *bad_link(PAGES[page_id].params, category), id=f"{page_id}-{category}")
+    for turn, page_id in enumerate(WITH_PARAMS)
+    for category in [CATEGORIES[turn % len(CATEGORIES)]]
 ]  # fmt: skip
 
 #: Hand-encoded parameters: the rejection-sampling page's p and q.
