@@ -185,14 +185,14 @@ def targets(presses: int, rounds: int, slider: str = "") -> list[Target]:
         key = slider if slider in page.params else page_slider(page_id)
         if key is None:
             continue
-        chosen.append(Target(f"{page.url_path}, {key}", "app", _path(page_id), PARAMS[key].label, moves(key, total)))
+        chosen.append(Target(f"{page.title}, {key}", "app", _path(page_id), PARAMS[key].label, moves(key, total)))
         # A page's lazy tabs draw only the open one: each other tab is timed as a page of its own.
         for tabs in (PARAMS[name] for name in page.params if PARAMS[name].widget_type == "tabs"):
             for option in (o for o in tabs.options if o != tabs.default):
                 label = tabs.fmt(option)
                 path = f"{_path(page_id)}?{urlencode({tabs.key: label})}"
                 chosen.append(
-                    Target(f"{page.url_path} · {label}, {key}", "app", path, PARAMS[key].label, moves(key, total))
+                    Target(f"{page.title} · {label}, {key}", "app", path, PARAMS[key].label, moves(key, total))
                 )
     return chosen
 
