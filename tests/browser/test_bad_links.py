@@ -21,12 +21,15 @@ from tests.browser.helpers import ENGINE_BLOCKS, PAGES, AppTab
 from tests.dashboard.test_address import read_back
 from tests.links import CATEGORIES, HOSTILE, bad_link, hostile_link
 
-WITH_PARAMS = [page_id for page_id, spec in PAGES.items() if spec.params]
+#: Each page with parameters and the kind of bad value its link carries, the kinds taking turns.
+KINDS = {
+    page_id: CATEGORIES[turn % len(CATEGORIES)]
+    for turn, page_id in enumerate(page_id for page_id, spec in PAGES.items() if spec.params)
+}
 CASES = [
     pytest.param(page_id, category, *bad_link(PAGES[page_id].params, category), id=f"{page_id}-{category}")
-    for turn, page_id in enumerate(WITH_PARAMS)
-    for category in [CATEGORIES[turn % len(CATEGORIES)]]
-]  # fmt: skip
+    for page_id, category in KINDS.items()
+]
 
 #: Hand-encoded parameters: the rejection-sampling page's p and q.
 PQ_CASES = {
