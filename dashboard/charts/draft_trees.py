@@ -16,7 +16,6 @@ import numpy as np
 from dashboard.charts.echart import (
     STAR,
     axis_tooltip,
-    band,
     category_axis,
     legend_below,
     line,
@@ -29,7 +28,7 @@ from dashboard.charts.echart import (
     value_axis,
     with_gaps,
 )
-from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE, PALETTE, SLOWER_FILL, beside_marker
+from dashboard.charts.style import CHOSEN_COLOUR, FONT_SIZE, PALETTE, beside_marker
 
 #: Line styles of the three families of trees, in both curve charts.
 STYLES = {
@@ -156,17 +155,12 @@ def tree_speedups(
         anchor = {"symbol": "circle", "symbolSize": 1, "itemStyle": {"color": "rgba(0, 0, 0, 0)"}}
         star["markPoint"] = {"silent": True, "label": text, "data": [{"coord": [label["x"], s]}]} | anchor
     far_right = chosen_budget > budgets[-1] / 2
-    _, at_one = slower_region()
-    star["markLine"] = mark_lines(rule("xAxis", chosen_budget, CHOSEN_COLOUR, label=f"m = {chosen_budget}"), at_one)
-    slower = band(
-        "yAxis",
-        0,
-        1,
-        SLOWER_FILL,
+    slower, at_one = slower_region(
         "slower than plain decoding",
         position="insideBottomLeft" if far_right else "insideBottomRight",
         color=CHOSEN_COLOUR,
     )
+    star["markLine"] = mark_lines(rule("xAxis", chosen_budget, CHOSEN_COLOUR, label=f"m = {chosen_budget}"), at_one)
     star["markArea"] = mark_areas(slower)
     spec = option(
         "Speedup when verifying m positions costs T(m)",

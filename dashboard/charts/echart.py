@@ -207,10 +207,11 @@ def mark_areas(*bands: list[dict]) -> dict:
     return {"silent": True, "label": {"show": False}, "data": list(bands)}
 
 
-def slower_region() -> tuple[list[dict], dict]:
+def slower_region(label: str | None = None, **label_style) -> tuple[list[dict], dict]:
     """Speedup below 1, where speculation is slower than plain decoding, shaded, and the line at
-    1: (a :func:`band`, a :func:`rule`) for a speedup axis, as ``style.slower_region`` draws it."""
-    return band("yAxis", 0, 1, SLOWER_FILL), rule("yAxis", 1, "#666666", dash="dashed", width=1)
+    1: (a :func:`band`, a :func:`rule`) for a speedup axis, as ``style.slower_region`` draws it;
+    the band's ``label``, if given, placed and styled by ``label_style`` (see :func:`band`)."""
+    return band("yAxis", 0, 1, SLOWER_FILL, label, **label_style), rule("yAxis", 1, "#666666", dash="dashed", width=1)
 
 
 def option(
