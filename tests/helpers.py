@@ -1,10 +1,15 @@
 """Shared test helpers: the chapter's example pair, hypothesis strategies, a chi-square check, a long
-engine log, and the mark of the tests that show the bugs of the pinned Streamlit."""
+engine log, a chart picture's cells, and the mark of the tests that show the bugs of the pinned
+Streamlit."""
+
+import base64
+import io
 
 import numpy as np
 import pytest
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from PIL import Image
 from scipy import stats
 
 from dashboard import workarounds
@@ -83,3 +88,14 @@ def long_engine_log(total: int = 1_234_567) -> str:
     """A log of ``total`` characters: the earlier report, lines of 100 characters, the latest report last."""
     filler = total - len(EARLIER_REPORT) - len(LATEST_REPORT)
     return EARLIER_REPORT + ("y" * 99 + "\n") * (filler // 100) + "z" * (filler % 100) + LATEST_REPORT
+
+
+def picture_cells(source: str, shape: tuple[int, int]) -> np.ndarray:
+    """The colour at each cell's centre of a picture the charts paint (a PNG data URL: the Optimal k
+    map and its colour bar), row 0 at the bottom (the smallest c, the lowest value), as the grid's rows."""
+    image = np.asarray(Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1]))).convert("RGB"))
+    rows, cols = shape
+    step_y, step_x = image.shape[0] / rows, image.shape[1] / cols
+    centre_y = ((np.arange(rows) + 0.5) * step_y).astype(int)
+    centre_x = ((np.arange(cols) + 0.5) * step_x).astype(int)
+    return image[centre_y][:, centre_x][::-1]

@@ -5,7 +5,8 @@ the marker, and a keyed chart takes the new option in place where a plotly chart
 The cells are one picture filling the plot (``_png``); the axes under it are category axes, one
 category a grid point, labelled at the ticks; the contour lines, their labels and the marker lie
 on a second, hidden grid of value axes over the same box, in α and log10(c), spanning the cells'
-outer edges. The cells have no hover: the picture is silent; the marker has its own.
+outer edges. The cells have no hover: the picture is silent; the marker has its own. The colour
+bar beside them is painted the same way (``_colour_bar``), so each of its colours is a cell's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from dashboard.params import format_number
 C_TICKS = (1, 2, 5, 10, 20, 50, 100, 200)
 ALPHA_TICKS = (0, 0.2, 0.4, 0.6, 0.8, 1)
 HEIGHT = 620
+#: Most labels on the colour bar: every k at the default max k of 20.
+BAR_LABELS = 21
 #: An X drawn as one filled outline (ECharts' own symbols have none, and a path symbol is filled).
 CROSS = "path://M0,2L2,0L10,8L18,0L20,2L12,10L20,18L18,20L10,12L2,20L0,18L8,10Z"
 
@@ -43,11 +46,12 @@ def _category(name: str, labels: list[str]) -> dict:
 
 
 def _png(z: np.ndarray, colours: list[str]) -> str:
-    """:func:`_painted`, kept for the few grids a session shows (a press of α or c keeps the grid)."""
+    """:func:`_painted`, kept for the few grids a session shows (a press of α or c keeps the grid)
+    with their colour bars."""
     return _painted(np.ascontiguousarray(z).tobytes(), z.shape, z.dtype.str, tuple(colours))
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)
 def _painted(data: bytes, shape: tuple[int, int], dtype: str, colours: tuple[str, ...], scale: int = 8) -> str:
     """The grid ``data`` (``shape``, ``dtype``) painted through ``colours`` (evenly spaced stops),
     row 0 at the bottom, each cell ``scale`` pixels square, as a PNG data URL (stdlib zlib: no
@@ -67,6 +71,67 @@ def _painted(data: bytes, shape: tuple[int, int], dtype: str, colours: tuple[str
     png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
     png += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
     return "image://data:image/png;base64," + base64.b64encode(png).decode()
+
+
+def _bar_rows(z: np.ndarray) -> tuple[np.ndarray, list]:
+    """The colour bar's rows, lowest first, and the values labelled on it, both ends among them.
+
+    An integer map (k*) gets one row a value, each labelled while they fit (``BAR_LABELS``), else
+    every 2nd, 5th, 10th …; a real-valued one (the speedup) 101 rows evenly from its lowest value to
+    its highest, labelled at round values (at most ``BAR_LABELS // 2``).
+    """
+    whole = np.issubdtype(z.dtype, np.integer)
+    low, high = z.min().item(), z.max().item()
+    most = BAR_LABELS if whole else BAR_LABELS // 2
+    steps = (m * 10**e for e in range(0 if whole else -2, 6) for m in (1, 2, 5))
+    step = next(s for s in steps if (high - low) / s < most - 1)
+    inner = np.round(np.arange(np.floor(low / step) + 1, np.ceil(high / step)) * step, 6)
+    # An inner label within half a step of an end would crowd the end's (1 and 2 on a bar of 40 bands).
+    labelled = sorted({low, high, *inner[(inner - low > step / 2) & (high - inner > step / 2)].tolist()})
+    if whole:
+        return np.arange(low, high + 1), [int(v) for v in labelled]
+    return np.linspace(low, high, 101), labelled
+
+
+def _colour_bar(z: np.ndarray, name: str, colours: list[str], box: dict) -> tuple[list, list, list, dict]:
+    """The colour bar right of the plot, its height the plot's: its rows (``_bar_rows``) painted as
+    the map's cells are (``_png``, the same lowest and highest value), so a cell's colour is found
+    on it, and labelled on a category axis beside it, as the map's axes are. Returns its two grids
+    (the picture's and the labels'), their x axes, their y axes and the picture's series."""
+    rows, labelled = _bar_rows(z)
+    texts = [format_number(v) if float(v).is_integer() else f"{v:.3g}" for v in labelled]
+    grid = {"top": box["top"], "bottom": box["bottom"], "right": 70, "width": 18}
+    # A square picture (each row one value across), as the map's: the browser fits a picture into
+    # its square box keeping its shape before ECharts stretches the box, so a narrow one would be a
+    # hairline. Rows tall enough that the browser's smoothing blurs no band.
+    scale = max(8, -(-512 // rows.size))
+    square = np.repeat(rows[:, None], rows.size, axis=1)
+    picture = {
+        "type": "pictorialBar",
+        "name": "colour bar",
+        "xAxisIndex": 3,
+        "yAxisIndex": 3,
+        "data": [1],
+        "symbol": _painted(square.tobytes(), square.shape, square.dtype.str, tuple(colours), scale),
+        "symbolSize": ["100%", "100%"],
+        "symbolPosition": "start",
+        "barCategoryGap": "0%",
+        "silent": True,
+    }
+    labels = _category(name, _ticks(rows, labelled, texts)) | {
+        "gridIndex": 4,
+        "position": "right",
+        "nameLocation": "end",
+        "nameGap": 12,
+        "axisLine": {"show": False},
+    }
+    hidden = {"type": "category", "data": [""], "show": False}
+    return (
+        [grid, grid],
+        [hidden | {"gridIndex": 3}, hidden | {"gridIndex": 4}],
+        [{"type": "value", "gridIndex": 3, "min": 0, "max": 1, "show": False}, labels],
+        picture,
+    )
 
 
 def _ticks(grid: np.ndarray, ticks, texts=None) -> list[str]:
@@ -148,21 +213,11 @@ def _map(title, subtitle, z, name, palette, alpha_grid, c_grid, alpha, c, curren
         legend=False,
     )
     box = spec["grid"] | {"left": 80, "right": 130}
-    spec["grid"] = [box, box, box]
-    spec["visualMap"] = {
-        "type": "continuous",
-        "seriesIndex": [],  # a colour bar only: the image is painted already
-        "min": float(np.min(z)),
-        "max": float(np.max(z)),
-        "inRange": {"color": colours},
-        "calculable": False,
-        "right": 10,
-        "top": "middle",
-        "itemHeight": 300,
-        "text": [f"{float(np.max(z)):.3g}  {name}", f"{float(np.min(z)):.3g}"],
-        "textStyle": {"fontSize": FONT_SIZE - 2, "color": "#111111"},
-        "precision": 2,
-    }
+    grids, x_axes, y_axes, bar = _colour_bar(z, name, colours, box)
+    spec["grid"] = [box, box, box, *grids]
+    spec["xAxis"] = [*spec["xAxis"], *x_axes]
+    spec["yAxis"] = [*spec["yAxis"], *y_axes]
+    spec["series"] = [*spec["series"], bar]
     return spec
 
 

@@ -13,6 +13,7 @@ from dashboard import charts
 from dashboard.charts.echart import as_figure
 from dashboard.features import acceptance_vs_kl
 from dashboard.features import speedup as published
+from tests.helpers import picture_cells
 
 K = np.arange(1, 65)
 
@@ -208,13 +209,34 @@ def test_maps_hold_the_grid_and_mark_the_user(builder):
     assert _map(spec).data[0].type == "image"
     marker = _trace(_map(spec), "your α, c")
     assert (marker.x[0], 10 ** marker.y[0]) == (0.8, pytest.approx(20))
-    assert "k* = 8, 3.09×" in spec["series"][-1]["label"]["formatter"]
+    (you,) = (series for series in spec["series"] if series["name"] == "your α, c")
+    assert "k* = 8, 3.09×" in you["label"]["formatter"]
 
 
 def _lines(xs, ys):
     """The NaN-separated polyline as a list of (x, y) segments."""
     breaks = np.flatnonzero(np.isnan(xs))
     return list(zip(np.split(xs, breaks), np.split(ys, breaks), strict=True))
+
+
+@pytest.mark.parametrize("max_k", [20, 64])
+def test_the_colour_bar_shows_each_k_in_its_cells_colour(max_k):
+    """The map's cells have no hover: a cell's k* is read off the colour bar, one band a k, in the
+    cells' own colour, labelled (every k at the default max k, every 5th and the ends at 64)."""
+    alpha_grid, c_grid = np.linspace(0, 1, 101), np.geomspace(1, 200, 101)
+    k_star, best = specmath.optimal_k(alpha_grid, c_grid[:, None], max_k=max_k)
+    spec = charts.optimal_k_map(alpha_grid, c_grid, k_star, best, 0.8, 20, (8, 3.09), max_k)
+    picture, bar = (trace.source for trace in _map(spec).data if trace.type == "image")
+    bands = np.arange(1, max_k + 1)
+    cells, colours = picture_cells(picture, k_star.shape), picture_cells(bar, (max_k, max_k))[:, 0]
+    for k, colour in zip(bands, colours, strict=True):
+        assert (cells[k_star == k] == colour).all(), k
+    assert len({tuple(colour) for colour in colours}) == max_k
+    (axis,) = (axis for axis in spec["yAxis"] if axis.get("name") == "optimal k")
+    labelled = {int(label): i for i, label in enumerate(axis["data"]) if label}
+    expected = range(1, 21) if max_k == 20 else [1, *range(5, 61, 5), 64]
+    assert list(labelled) == list(expected)
+    assert all(bands[i] == k for k, i in labelled.items())  # each label on its own band
 
 
 def test_optimal_k_map_draws_speedup_contours():
@@ -376,7 +398,9 @@ def test_the_speedup_map_is_lighter_where_faster_and_marks_break_even():
     alpha_grid, c_grid, k_star, best = _grid()
     spec = charts.best_speedup_map(alpha_grid, c_grid, k_star, best, 0.3, 2, (2, 1.1), 20)
     fig = _map(spec)
-    lightness = [_lightness(colour) for colour in spec["visualMap"]["inRange"]["color"]]
+    (bar,) = (trace for trace in fig.data if trace.name == "colour bar")
+    rows = picture_cells(bar.source, (101, 101))[:, 0]  # the bar's colours, lowest speedup first
+    lightness = [_lightness(f"rgb({r}, {g}, {b})") for r, g, b in rows]
     assert all(np.diff(lightness) > 0), lightness
     line = _trace(fig, "best speedup")
     xs, ys = np.array(line.x, dtype=float), np.array(line.y, dtype=float)

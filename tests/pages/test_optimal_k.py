@@ -1,6 +1,5 @@
 """The optimal-k map under AppTest: one broadcast call, the user's point, the chapter's table."""
 
-import base64
 import io
 import itertools
 
@@ -9,7 +8,6 @@ import pandas as pd
 import plotly.colors
 import pytest
 import streamlit as st
-from PIL import Image
 
 import specmath
 from tests.app_helpers import (
@@ -19,6 +17,7 @@ from tests.app_helpers import (
     page_charts,
     values,
 )
+from tests.helpers import picture_cells
 
 
 def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
@@ -34,7 +33,7 @@ def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
     # Each map is one picture of the grid: a cell's colour follows its value alone, and the
     # lowest and highest values take the scale's two ends.
     for figure, z, scale in ((k_map, k_star, "Viridis"), (speedup_map, best, "Cividis")):
-        cells = map_cells(figure["data"][0]["source"], z.shape)
+        cells = picture_cells(figure["data"][0]["source"], z.shape)
         assert_same_classes(cells, z)
         ends = plotly.colors.get_colorscale(scale)
         assert tuple(cells[np.unravel_index(z.argmin(), z.shape)]) == _rgb(ends[0][1])
@@ -45,17 +44,6 @@ def test_optimal_k_map_is_one_broadcast_call_and_marks_the_user():
 
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
     return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
-
-
-def map_cells(source: str, shape: tuple[int, int]) -> np.ndarray:
-    """The colour at each cell's centre of a map's picture (a PNG data URL), row 0 at the bottom
-    (the smallest c), as the grid's rows."""
-    image = np.asarray(Image.open(io.BytesIO(base64.b64decode(source.split(",", 1)[1]))).convert("RGB"))
-    rows, cols = shape
-    step_y, step_x = image.shape[0] / rows, image.shape[1] / cols
-    centre_y = ((np.arange(rows) + 0.5) * step_y).astype(int)
-    centre_x = ((np.arange(cols) + 0.5) * step_x).astype(int)
-    return image[centre_y][:, centre_x][::-1]
 
 
 def assert_same_classes(cells: np.ndarray, z: np.ndarray) -> None:

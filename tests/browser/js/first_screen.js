@@ -20,10 +20,12 @@
     legend: gd.querySelector('.legend') ? box(gd.querySelector('.legend')) : null,
     labels: [...gd.querySelectorAll('.scatterlayer .textpoint text')].map((t) => ({ text: t.textContent, box: box(t) })),
   }));
-  // An ECharts map (the Optimal k page): its picture of the grid fills the plot area exactly, and
-  // its contour labels are the texts that read as a speedup ("3×").
+  // An ECharts map (the Optimal k page): its picture of the grid, the largest (its colour bar is
+  // another), fills the plot area exactly, and its contour labels are the texts that read as a
+  // speedup ("3×").
+  const area = (el) => el.getBoundingClientRect().width * el.getBoundingClientRect().height;
   for (const el of document.querySelectorAll('[data-testid="stEChartsChart"]')) {
-    const picture = el.querySelector('svg image');
+    const picture = [...el.querySelectorAll('svg image')].sort((a, b) => area(b) - area(a))[0];
     if (!picture) continue;
     const texts = [...el.querySelectorAll('svg text')];
     charts.push({
