@@ -402,6 +402,13 @@ def test_the_speedup_map_is_lighter_where_faster_and_marks_break_even():
     rows = picture_cells(bar.source, (101, 101))[:, 0]  # the bar's colours, lowest speedup first
     lightness = [_lightness(f"rgb({r}, {g}, {b})") for r, g, b in rows]
     assert all(np.diff(lightness) > 0), lightness
+    # Its labels: both ends, and each at the row of its value (101 rows from the lowest to the highest).
+    (axis,) = (axis for axis in spec["yAxis"] if axis.get("name") == "speedup ×")
+    labelled = [(i, float(label)) for i, label in enumerate(axis["data"]) if label]
+    assert (labelled[0][0], labelled[-1][0]) == (0, 100)
+    values = np.linspace(best.min(), best.max(), 101)
+    for i, value in labelled:
+        assert abs(values[i] - value) <= max((best.max() - best.min()) / 200, 0.005 * value), (i, value)
     line = _trace(fig, "best speedup")
     xs, ys = np.array(line.x, dtype=float), np.array(line.y, dtype=float)
     # Every point of the line is where the best speedup crosses 1 on the grid (log10 c along y).
