@@ -45,10 +45,29 @@ def _category(name: str, labels: list[str]) -> dict:
     return axis | {"axisTick": {"show": False}, "splitLine": {"show": False}}
 
 
-def _png(z: np.ndarray, colours: list[str]) -> str:
+def _png(z: np.ndarray, colours: list[str], scale: int = 8) -> str:
     """:func:`_painted`, kept for the few grids a session shows (a press of α or c keeps the grid)
     with their colour bars."""
-    return _painted(np.ascontiguousarray(z).tobytes(), z.shape, z.dtype.str, tuple(colours))
+    return _painted(np.ascontiguousarray(z).tobytes(), z.shape, z.dtype.str, tuple(colours), scale)
+
+
+def _picture(name: str, symbol: str, index: int) -> tuple[dict, dict, dict]:
+    """A picture (``symbol``, :func:`_png`) filling the box of grid ``index``: a bar of length 1 on
+    a value axis 0 … 1 over a category axis of one. Returns the series and its hidden x and y axes."""
+    series = {
+        "type": "pictorialBar",
+        "name": name,
+        "xAxisIndex": index,
+        "yAxisIndex": index,
+        "data": [1],
+        "symbol": symbol,
+        "symbolSize": ["100%", "100%"],
+        "symbolPosition": "start",
+        "barCategoryGap": "0%",
+        "silent": True,
+    }
+    x_axis = {"type": "category", "gridIndex": index, "data": [""], "show": False}
+    return series, x_axis, {"type": "value", "gridIndex": index, "min": 0, "max": 1, "show": False}
 
 
 @functools.lru_cache(maxsize=16)
@@ -104,20 +123,8 @@ def _colour_bar(z: np.ndarray, name: str, colours: list[str], box: dict) -> tupl
     # A square picture (each row one value across), as the map's: the browser fits a picture into
     # its square box keeping its shape before ECharts stretches the box, so a narrow one would be a
     # hairline. Rows tall enough that the browser's smoothing blurs no band.
-    scale = max(8, -(-512 // rows.size))
     square = np.repeat(rows[:, None], rows.size, axis=1)
-    picture = {
-        "type": "pictorialBar",
-        "name": "colour bar",
-        "xAxisIndex": 3,
-        "yAxisIndex": 3,
-        "data": [1],
-        "symbol": _painted(square.tobytes(), square.shape, square.dtype.str, tuple(colours), scale),
-        "symbolSize": ["100%", "100%"],
-        "symbolPosition": "start",
-        "barCategoryGap": "0%",
-        "silent": True,
-    }
+    picture, x_axis, y_axis = _picture("colour bar", _png(square, colours, max(8, -(-512 // rows.size))), 3)
     labels = _category(name, _ticks(rows, labelled, texts)) | {
         "gridIndex": 4,
         "position": "right",
@@ -125,11 +132,10 @@ def _colour_bar(z: np.ndarray, name: str, colours: list[str], box: dict) -> tupl
         "nameGap": 12,
         "axisLine": {"show": False},
     }
-    hidden = {"type": "category", "data": [""], "show": False}
     return (
         [grid, grid],
-        [hidden | {"gridIndex": 3}, hidden | {"gridIndex": 4}],
-        [{"type": "value", "gridIndex": 3, "min": 0, "max": 1, "show": False}, labels],
+        [x_axis, {"type": "category", "gridIndex": 4, "data": [""], "show": False}],
+        [y_axis, labels],
         picture,
     )
 
@@ -152,19 +158,8 @@ def _map(title, subtitle, z, name, palette, alpha_grid, c_grid, alpha, c, curren
     """
     log_c = np.log10(c_grid)
     colours = [colour for _, colour in plotly.colors.get_colorscale(palette)]
-    image = {
-        "type": "pictorialBar",
-        "name": "map",
-        "xAxisIndex": 2,
-        "yAxisIndex": 2,
-        "data": [1],
-        "symbol": _png(z, colours),
-        "symbolSize": ["100%", "100%"],
-        "symbolPosition": "start",
-        "barCategoryGap": "0%",
-        "silent": True,
-        "z": 1,
-    }
+    image, image_x, image_y = _picture("map", _png(z, colours), 2)
+    image["z"] = 1
     k_star, best = current
     you = {
         "type": "scatter",
@@ -199,7 +194,7 @@ def _map(title, subtitle, z, name, palette, alpha_grid, c_grid, alpha, c, curren
         [
             _category("acceptance rate α", _ticks(alpha_grid, ALPHA_TICKS)),
             {"type": "value", "gridIndex": 1, "min": x_low, "max": x_high, "show": False},
-            {"type": "category", "gridIndex": 2, "data": [""], "show": False},
+            image_x,
         ],
         [
             _category(
@@ -207,7 +202,7 @@ def _map(title, subtitle, z, name, palette, alpha_grid, c_grid, alpha, c, curren
                 _ticks(log_c, np.log10(C_TICKS), [format_number(v) for v in C_TICKS]),
             ),
             {"type": "value", "gridIndex": 1, "min": y_low, "max": y_high, "show": False},
-            {"type": "value", "gridIndex": 2, "min": 0, "max": 1, "show": False},
+            image_y,
         ],
         subtitle=subtitle,
         legend=False,
