@@ -204,6 +204,19 @@ DEFINITIONS: tuple[Definition, ...] = (
         _rate_to_length,
     ),
     Definition(
+        "sglang.bench_serving.accept_length",
+        "SGLang",
+        "Accept length: X (bench_serving's result)",
+        "read in 0.5.23",
+        "tokens per verification step with the bonus token, the server's since its counters were last reset "
+        "(/server_info's avg_spec_accept_length), not the benchmark run's alone",
+        "L = X; accepted ÷ drafted = (X − 1) / k for a chain of k",
+        f"{_SGL} benchmark/serving.py:1642-1662, 1746-1748 and "
+        "srt/managers/scheduler_components/internal_state.py:243-253@0.5.23",
+        _length_to_rate,
+        _same,
+    ),
+    Definition(
         "llamacpp.summary.accept",
         "llama.cpp",
         "accept    = X%",

@@ -27,6 +27,7 @@ FORMAT_MODULES = (
     "vllm_offline",
     "sglang",
     "sglang_prometheus",
+    "sglang_serving",
     "llamacpp",
     "llamacpp_server",
     "llamacpp_stats",
