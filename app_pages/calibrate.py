@@ -108,8 +108,8 @@ def view() -> None:
     paste_column, counts_column = st.columns([3, 2])
     with paste_column:
         st.markdown(
-            "**Paste your engine's output** (log lines, a `/metrics` scrape, a `vllm bench serve` result, vLLM's "
-            "per-request metrics or a `bench_speculative.py` sweep), or load an example:"
+            "**Paste your engine's output** (log lines, a `/metrics` scrape, a benchmark's result, per-request "
+            "metrics or a `bench_speculative.py` sweep), or load an example:"
         )
         # A row that wraps: in five equal columns the names were cut to "vL…" at 1024 px.
         examples = st.container(horizontal=True, wrap=True)
