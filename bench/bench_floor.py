@@ -15,9 +15,11 @@ interleaved over ``--rounds``, ``--repeats`` times with the page and its floor t
 first. The page's figure over its floor's is what the dashboard's own work costs a press; the
 floor over the bare page is what Streamlit 1.67 and the browser spend on the page's elements.
 
-Only sliders of the router (``registry.APP_KEYS``) are timed: a press of a page's own slider
-reruns the page's fragment, which a redrawn capture would not. Elements the floor does not draw
-(data grids, page links) are named.
+The page's fragment (``ui.interactive``) is captured with a mark in each block it draws, and
+the floor draws those blocks in a fragment of its own, so that a press of a page's own slider
+reruns the same part of the page on both. A page whose fragment writes into blocks made outside
+it (Rejection sampling) is not timed. Elements the floor does not draw (data grids, tables,
+download buttons) are named.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import bench_latency  # noqa: E402
 from dashboard.params import PARAMS  # noqa: E402
-from dashboard.registry import APP_KEYS, PAGES  # noqa: E402
+from dashboard.registry import PAGES  # noqa: E402
 from scripts import live_app  # noqa: E402
 
 #: Element types floor_app.py draws; others are left out of the floor and named.
@@ -48,6 +50,10 @@ DRAWN = frozenset(
         *("checkbox", "toggle", "multiselect", "button"),
     }
 )
+
+
+#: What the page's fragment draws first in each of its blocks while it is captured.
+FRAGMENT = '<span data-bench-floor="fragment"></span>'
 
 
 def values_pressed(key: str, keys: list[str]) -> list:
@@ -76,7 +82,11 @@ def _tree(node, heights: dict[str, int], left_out: set[str]) -> list[dict]:
         proto = MessageToDict(child.proto, preserving_proto_field_name=True) if child.proto is not None else {}
         entry = {"type": child.type, "proto": proto}
         if isinstance(getattr(child, "children", None), dict):  # a block (AppTest's Block)
-            entry.update(children=_tree(child, heights, left_out), label=getattr(child, "label", ""))
+            children = _tree(child, heights, left_out)
+            if children and children[0]["type"] == "html" and children[0]["proto"].get("body") == FRAGMENT:
+                entry["fragment"] = True  # drawn by the page's fragment (see capture)
+                children = children[1:]
+            entry.update(children=children, label=getattr(child, "label", ""))
         elif child.type not in DRAWN:
             left_out.add(child.type)
             continue
@@ -86,6 +96,18 @@ def _tree(node, heights: dict[str, int], left_out: set[str]) -> list[dict]:
             entry["height"] = heights[child.key]
         out.append(entry)
     return out
+
+
+def redrawable(data: dict) -> bool:
+    """Whether floor_app.py can draw the capture: the timed slider is the router's, or its page's
+    fragment drew it in a block of its own (Rejection sampling's fragment writes into containers
+    the page made before it)."""
+    for node in data["captures"][0]["tree"]["sidebar"]:
+        if node.get("proto", {}).get("label") == data["slider"]:
+            return True
+        if any(child.get("proto", {}).get("label") == data["slider"] for child in node.get("children", [])):
+            return bool(node.get("fragment"))
+    return False
 
 
 def capture(target: bench_latency.Target, page_id: str, key: str) -> tuple[dict, set[str]]:
@@ -101,9 +123,20 @@ def capture(target: bench_latency.Target, page_id: str, key: str) -> tuple[dict,
         heights[key] = height
         return drawn(option, *args, key=key, height=height, **kwargs)
 
+    fragment = st.fragment
+
+    def marked(body):
+        # The page's fragment marks the blocks it draws in, the sidebar's and the main area's.
+        def run():
+            st.html(FRAGMENT)
+            st.sidebar.html(FRAGMENT)
+            body()
+
+        return fragment(run)
+
     left_out: set[str] = set()
     captures = []
-    with mock.patch.object(st, "echarts_chart", echarts_chart):
+    with mock.patch.object(st, "echarts_chart", echarts_chart), mock.patch.object(st, "fragment", marked):
         for value in values_pressed(key, target.keys):
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
             at.run()  # registers st.navigation's pages
@@ -140,10 +173,10 @@ def main(argv: list[str] | None = None) -> None:
     for target in chosen:
         page_id = next(pid for pid, info in PAGES.items() if target.path.split("?")[0] == bench_latency._path(pid))
         key = next(k for k in PAGES[page_id].params if PARAMS[k].label == target.slider)
-        if key not in APP_KEYS:
-            print(f"{target.name:40} not timed: its slider reruns the page's fragment")
-            continue
         data, left_out = capture(target, page_id, key)
+        if not redrawable(data):
+            print(f"{target.name:40} not timed: its fragment draws into blocks made outside it")
+            continue
         with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False, encoding="utf-8") as file:
             json.dump(data, file)
         floor_app = live_app.StreamlitServer(ROOT / "bench" / "floor_app.py", env={"SDE_FLOOR": file.name})

@@ -4,9 +4,10 @@
 sidebar and the main area as element trees) into the JSON file named by ``SDE_FLOOR``. This app
 serves the page at its own address among as many pages as the dashboard has, and draws the
 capture: the widgets, texts, metrics and charts the page drew, with the same keys, so that an
-ECharts chart is updated in place as on the page. Once the sidebar has drawn the timed slider,
-its value picks the capture the rest of the page is drawn from. A press here costs what Streamlit
-and the browser spend on those elements, whatever the page computes: the page's floor.
+ECharts chart is updated in place as on the page, and the blocks the page's fragment drew in a
+fragment. Once the timed slider is drawn, its value picks the capture the rest is drawn from. A
+press here costs what Streamlit and the browser spend on those elements, whatever the page
+computes: the page's floor.
 """
 
 from __future__ import annotations
@@ -132,16 +133,54 @@ def draw(nodes: list[dict], parent, key: str) -> None:
         (_block if "children" in node else _element)(parent, node, f"{key}.{i}")
 
 
+def _slider_path(sidebar: list[dict], label: str) -> tuple[int, ...]:
+    """Where the timed slider is: (i,) among the router's widgets, (i, j) in the page's fragment's block."""
+    for i, node in enumerate(sidebar):
+        if node.get("proto", {}).get("label") == label and "children" not in node:
+            return (i,)
+        for j, child in enumerate(node.get("children", [])):
+            if child.get("proto", {}).get("label") == label:
+                return i, j
+    raise LookupError(f"no slider {label!r} in the capture's sidebar")
+
+
+def _at(value: Any) -> dict:
+    """The capture drawn once the slider shows ``value``."""
+    return next(c["tree"] for c in CAPTURE["captures"] if c["value"] == value or _close(c["value"], value))
+
+
 def page() -> None:
     first = CAPTURE["captures"][0]["tree"]
-    slider = CAPTURE["slider"]
-    # The sidebar up to the timed slider as first captured; the rest as captured at its value.
-    at = next(i for i, node in enumerate(first["sidebar"]) if node.get("proto", {}).get("label") == slider)
-    draw(first["sidebar"][:at], st.sidebar, "s")
-    value = _element(st.sidebar, first["sidebar"][at], f"s.{at}")
-    tree = next(c["tree"] for c in CAPTURE["captures"] if c["value"] == value or _close(c["value"], value))
-    draw(tree["sidebar"][at + 1 :], st.sidebar, "t")
-    draw(tree["main"], st, "m")
+    path = _slider_path(first["sidebar"], CAPTURE["slider"])
+    # The page's fragment (ui.interactive) draws one block in the sidebar and one in the main area.
+    side = next((i for i, node in enumerate(first["sidebar"]) if node.get("fragment")), None)
+    main = next((i for i, node in enumerate(first["main"]) if node.get("fragment")), len(first["main"]))
+    now = {"tree": first}  # the capture at the slider's value, once the slider is drawn
+
+    def with_slider(nodes: list[dict], at: int, parent, key: str, inside: tuple[int, ...]) -> None:
+        # The nodes up to the slider as first captured; the rest as captured at its value.
+        draw(nodes[:at], parent, key)
+        now["tree"] = _at(_element(parent, nodes[at], f"{key}.{at}"))
+        rest = now["tree"]["sidebar"]
+        for i in inside:
+            rest = rest[i]["children"]
+        draw([n for i, n in enumerate(rest) if i > at and (inside or i != side)], parent, f"{key}+")
+
+    def fragment() -> None:
+        if side is not None and len(path) == 2:
+            with_slider(first["sidebar"][side]["children"], path[1], st.sidebar, "f", (side,))
+        elif side is not None:
+            draw(now["tree"]["sidebar"][side]["children"], st.sidebar, "f")
+        if main < len(first["main"]):
+            draw(now["tree"]["main"][main]["children"], st, "g")
+
+    if len(path) == 1:
+        with_slider(first["sidebar"], path[0], st.sidebar, "s", ())
+    else:
+        draw([n for i, n in enumerate(first["sidebar"]) if i != side], st.sidebar, "s")
+    draw(now["tree"]["main"][:main], st, "m")
+    st.fragment(fragment)()
+    draw(now["tree"]["main"][main + 1 :], st, "n")
 
 
 def _close(a: Any, b: Any) -> bool:
