@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
     chosen = [t for t in bench_latency.targets(args.presses, args.rounds) if t.server == "app" and args.only in t.name]
     print(f"{'page, slider':40} {'bare':>6} {'page':>6} {'floor':>6} | ratios to the bare page: page, floor")
     for target in chosen:
-        page_id = next(pid for pid, info in PAGES.items() if target.path.split("?")[0] == bench_latency._path(pid))
+        page_id = next(pid for pid, info in PAGES.items() if urlsplit(target.path).path == "/" + info.url_path)
         key = next(k for k in PAGES[page_id].params if PARAMS[k].label == target.slider)
         data, left_out = capture(target, page_id, key)
         if not redrawable(data):
