@@ -15,10 +15,12 @@ from .record import EngineMetrics
 
 FORMAT = "SGLang bench_serving"
 ENGINE = "SGLang"
+# vLLM's `vllm bench serve` prints the same head ("Serving Benchmark Result"): the parts are
+# SGLang's own lines.
 NEEDS = Needs(
     "an SGLang bench_serving result",
     (
-        ("'Serving Benchmark Result'", r"=[ \t]*Serving Benchmark Result[ \t]*="),
+        ("'Backend: sglang…'", r"(?m)^[ \t]*Backend:[ \t]*\S*sglang"),
         ("'Accept length: X'", r"(?m)^[ \t]*Accept length:[ \t]*\d"),
     ),
 )
@@ -37,6 +39,7 @@ NEEDS = Needs(
 _HEAD = "Serving Benchmark Result"
 _HEADS = re.compile(re.escape(_HEAD))
 _LENGTH = re.compile(rf"(?m)^[ \t]*Accept length:[ \t]*({NUM})[ \t]*$")
+_BACKEND = re.compile(r"(?m)^[ \t]*Backend:[ \t]*(\S+)")
 
 
 def parse(doc: Doc) -> Found | str | None:
@@ -46,9 +49,16 @@ def parse(doc: Doc) -> Found | str | None:
     if not heads:
         return None
     found = []  # (offset, line, accept length) of each result that has one
+    sglang = False  # a result of an SGLang backend, whose server may not have decoded speculatively
+    cut = False
     for at, end in zip(heads, [*heads[1:], len(text)], strict=True):
+        backend = _BACKEND.search(text, at, end)
+        sglang = sglang or (backend is not None and "sglang" in backend.group(1))
         m = _LENGTH.search(text, at, end)
         if m is None:
+            continue
+        if m.end() == len(text) and not doc.ends_with_newline and not re.search(r"\.\d\d$", m.group(1)):
+            cut = True  # printed with two decimals: a last line with fewer may be cut off
             continue
         line = doc.line_of(m.start())
         value = read_float(m.group(1))
@@ -57,6 +67,10 @@ def parse(doc: Doc) -> Found | str | None:
             raise ReportError(f"Accept length must be at least 1 (it counts the bonus token), {said}", m.start())
         found.append((m.start(), line, value))
     if not found:
+        if cut:
+            return "the only 'Accept length:' is on a last line without a line break and may be cut off"
+        if not sglang:
+            return None  # vLLM's bench serve, or another backend's: not this format's
         return (
             "the bench_serving result has no 'Accept length:' line: bench_serving prints it only when the "
             "server is SGLang's and has decoded speculatively"

@@ -36,3 +36,19 @@ def test_an_accept_length_below_one_is_refused(value):
     text = fixture(PR17098).replace("2.14      ", f"{value}      ")
     with pytest.raises(ValueError, match=rf"Accept length must be at least 1 .*got {value}"):
         engines.parse_engine_metrics(text)
+
+
+def test_a_last_line_with_fewer_decimals_than_printed_may_be_cut_off():
+    """bench_serving prints two decimals: '2.1' at the very end may be '2.14' cut short; '2.14' is whole."""
+    head = fixture(PR17098).split("Accept length:")[0] + "Accept length:                           "
+    check(engines.parse_engine_metrics(head + "2.14"), mean_acceptance_length=2.14)
+    with pytest.raises(ValueError, match="on a last line without a line break and may be cut off"):
+        engines.parse_engine_metrics(head + "2.1")
+
+
+def test_vllms_bench_serve_result_without_speculation_is_not_taken_for_sglangs():
+    """vLLM's bench serve prints the same head; without an SGLang backend the result is not this format's."""
+    text = fixture(PR17098).split("```\nmindspore:\n")[1].replace("sglang    ", "vllm      ")
+    text = text.replace("Accept length:                           2.14      \n", "")
+    with pytest.raises(ValueError, match="none of the formats read has any of its words here"):
+        engines.parse_engine_metrics(text)
