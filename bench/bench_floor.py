@@ -98,16 +98,26 @@ def _tree(node, heights: dict[str, int], left_out: set[str]) -> list[dict]:
     return out
 
 
+def slider_path(sidebar: list[dict], label: str) -> tuple[int, ...] | None:
+    """Where the slider ``label`` is in a captured sidebar: (i,) among the router's widgets, (i, j)
+    in a block (the page's fragment's), or None."""
+    for i, node in enumerate(sidebar):
+        if node.get("proto", {}).get("label") == label and "children" not in node:
+            return (i,)
+        for j, child in enumerate(node.get("children", [])):
+            if child.get("proto", {}).get("label") == label:
+                return i, j
+    return None
+
+
 def redrawable(data: dict) -> bool:
     """Whether floor_app.py can draw the capture: the timed slider is the router's, or its page's
     fragment drew it in a block of its own (Rejection sampling's fragment writes into containers
     the page made before it)."""
-    for node in data["captures"][0]["tree"]["sidebar"]:
-        if node.get("proto", {}).get("label") == data["slider"]:
-            return True
-        if any(child.get("proto", {}).get("label") == data["slider"] for child in node.get("children", [])):
-            return bool(node.get("fragment"))
-    return False
+    path = data["slider_path"]
+    return path is not None and (
+        len(path) == 1 or bool(data["captures"][0]["tree"]["sidebar"][path[0]].get("fragment"))
+    )
 
 
 def capture(target: bench_latency.Target, page_id: str, key: str) -> tuple[dict, set[str]]:
@@ -151,7 +161,7 @@ def capture(target: bench_latency.Target, page_id: str, key: str) -> tuple[dict,
         "title": info.title,
         "url_path": info.url_path,
         "url_paths": [page.url_path for page in PAGES.values()],
-        "slider": target.slider,
+        "slider_path": slider_path(captures[0]["tree"]["sidebar"], target.slider),
         "captures": captures,
     }, left_out
 

@@ -133,17 +133,6 @@ def draw(nodes: list[dict], parent, key: str) -> None:
         (_block if "children" in node else _element)(parent, node, f"{key}.{i}")
 
 
-def _slider_path(sidebar: list[dict], label: str) -> tuple[int, ...]:
-    """Where the timed slider is: (i,) among the router's widgets, (i, j) in the page's fragment's block."""
-    for i, node in enumerate(sidebar):
-        if node.get("proto", {}).get("label") == label and "children" not in node:
-            return (i,)
-        for j, child in enumerate(node.get("children", [])):
-            if child.get("proto", {}).get("label") == label:
-                return i, j
-    raise LookupError(f"no slider {label!r} in the capture's sidebar")
-
-
 def _at(value: Any) -> dict:
     """The capture drawn once the slider shows ``value``."""
     return next(c["tree"] for c in CAPTURE["captures"] if c["value"] == value or _close(c["value"], value))
@@ -151,7 +140,7 @@ def _at(value: Any) -> dict:
 
 def page() -> None:
     first = CAPTURE["captures"][0]["tree"]
-    path = _slider_path(first["sidebar"], CAPTURE["slider"])
+    path = CAPTURE["slider_path"]  # (i,) among the router's widgets, (i, j) in the fragment's block
     # The page's fragment (ui.interactive) draws one block in the sidebar and one in the main area.
     side = next((i for i, node in enumerate(first["sidebar"]) if node.get("fragment")), None)
     main = next((i for i, node in enumerate(first["main"]) if node.get("fragment")), len(first["main"]))
